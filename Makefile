@@ -1,0 +1,48 @@
+# float_adm top-level Makefile.  SPDX-License-Identifier: LGPL-2.1-or-later
+# Everything lands under $(BUILD)/.  `make` runs ./configure with defaults when
+# config.mak is missing.
+
+BUILD ?= build
+
+ifeq ($(wildcard config.mak),)
+$(shell ./configure >&2)
+endif
+include config.mak
+
+# Scores must not depend on compiler flags: no FMA contraction, ever.
+SCORE_FLAGS := -ffp-contract=off
+WARN_FLAGS  := -Wall -Wextra
+ifeq ($(SANITIZE),1)
+SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+CXXFLAGS_ALL := -std=c++17 $(WARN_FLAGS) $(OPT_FLAGS) $(SCORE_FLAGS) -fPIC -pthread \
+                $(SAN_FLAGS) $(EXTRA_CXXFLAGS)
+CFLAGS_ALL   := -std=c11 $(WARN_FLAGS) $(OPT_FLAGS) $(SCORE_FLAGS) $(SAN_FLAGS) $(EXTRA_CFLAGS)
+LDFLAGS_ALL  := -pthread $(SAN_FLAGS) $(EXTRA_LDFLAGS)
+# What a program linking the static C++ core needs besides it.
+CORE_PRIVATE_LIBS := -lstdc++ -lm -lpthread
+
+.PHONY: all check check-unit check-corpus check-sanitize demo install clean bench
+all:
+
+include src/adm_core/module.mk
+include src/cli/module.mk
+include tests/module.mk
+include bench/module.mk
+-include mk/ffmpeg.mk
+
+check: check-unit check-corpus
+
+# The unit and corpus tests again, built with ASan + UBSan in their own tree.
+check-sanitize:
+	$(MAKE) BUILD=$(BUILD)/sanitize SANITIZE=1 check-unit check-corpus
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(CORE_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(CORE_HEADER_OUT) $(DESTDIR)$(PREFIX)/include/
+	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(CORE_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/floatadm.pc
+	install -m 755 $(CLI_BIN) $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf $(BUILD)

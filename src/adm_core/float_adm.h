@@ -1,0 +1,201 @@
+/*
+ * float_adm: Netflix VMAF's float ADM features, bit-exact with libvmaf.
+ *
+ * Copyright (c) 2026 the float_adm authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ */
+
+/*
+ * The C API of the float ADM core: the shim FFmpeg's vf_float_adm calls.
+ *
+ * Typical use:
+ *   FloatAdmOptions opts;
+ *   float_adm_options_default(&opts);
+ *   float_adm_option_set(&opts, "adm_enhn_gain_limit", "1.2", err, sizeof(err));
+ *   FloatAdmContext *ctx;
+ *   float_adm_context_create(&ctx, width, height, bit_depth, &opts, err, sizeof(err));
+ *   per frame: float_adm_score_frame(ctx, &ref_plane, &dist_plane, &scores);
+ *   float_adm_context_free(&ctx);
+ *
+ * Every function returns 0 on success or a negative FLOAT_ADM_ERROR_* code
+ * (AVERROR-style); float_adm_strerror() names it.  Functions that take an
+ * errbuf write a message there that says exactly what is wrong.
+ */
+
+#ifndef FLOAT_ADM_H
+#define FLOAT_ADM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FLOAT_ADM_VERSION_MAJOR 1
+#define FLOAT_ADM_VERSION_MINOR 0
+#define FLOAT_ADM_VERSION_PATCH 0
+
+/** "1.0.0": the version of the library linked in. */
+const char *float_adm_version(void);
+
+/* Error codes: negative, like FFmpeg's AVERROR(e). */
+#define FLOAT_ADM_ERROR_INVALID     (-22)  /* AVERROR(EINVAL): bad argument or option */
+#define FLOAT_ADM_ERROR_NOMEM       (-12)  /* AVERROR(ENOMEM) */
+#define FLOAT_ADM_ERROR_RANGE       (-34)  /* AVERROR(ERANGE): option value out of range */
+#define FLOAT_ADM_ERROR_NOT_FOUND   (-2)   /* AVERROR(ENOENT): unknown option name */
+#define FLOAT_ADM_ERROR_UNSUPPORTED (-95)  /* AVERROR(ENOTSUP): unsupported depth/size */
+
+/** A static message for an error code. */
+const char *float_adm_strerror(int err);
+
+/* ---- Options: libvmaf float_adm's names, aliases, defaults and ranges ---- */
+
+typedef struct FloatAdmOptions {
+    int    debug;               /* debug: also report the 11 debug outputs        */
+    double enhn_gain_limit;     /* adm_enhn_gain_limit (egl), [1, 100], 100        */
+    double norm_view_dist;      /* adm_norm_view_dist (nvd), [0.75, 24], 3         */
+    int    ref_display_height;  /* adm_ref_display_height (rdf), [1, 4320], 1080   */
+    double noise_weight;        /* adm_noise_weight (nw), [0, 1500], 0.03125       */
+    int    csf_mode;            /* adm_csf_mode (csf), [0, 9], 0                   */
+    double csf_scale;           /* adm_csf_scale (scf), [0, 50], 1                 */
+    double csf_diag_scale;      /* adm_csf_diag_scale (scfd), [0, 50], 1           */
+    int    bypass_cm;           /* adm_bypass_cm (bcm), [0, 1], 0                  */
+    double p_norm;              /* adm_p_norm (apn), [1, 20], 3                    */
+    int    adm3_apply_hm;       /* adm_adm3_apply_hm (aah), bool, false            */
+    double dlm_weight;          /* adm_dlm_weight (dlmw), [0, 1], 0.5              */
+    double min_val;             /* adm_min_val (min), [0, 1], 0                    */
+    double f1s[4];              /* adm_f1s0..3 (f1s0..3), [-1, 10], -1 = CSF       */
+    double f2s[4];              /* adm_f2s0..3 (f2s0..3), [-1, 10], -1 = CSF       */
+    int    skip_aim_scale;      /* adm_skip_aim_scale (sasc), -1 (none) or [0, 3]  */
+    int    skip_scale0;         /* adm_skip_scale0 (ssz), bool, false              */
+} FloatAdmOptions;
+
+enum FloatAdmOptionType {
+    FLOAT_ADM_OPT_BOOL,
+    FLOAT_ADM_OPT_INT,
+    FLOAT_ADM_OPT_DOUBLE,
+};
+
+typedef struct FloatAdmOptionInfo {
+    const char *name;           /* libvmaf's name, e.g. "adm_enhn_gain_limit" */
+    const char *alias;          /* libvmaf's alias, e.g. "egl"; NULL if none */
+    const char *help;
+    enum FloatAdmOptionType type;
+    double default_value;
+    double min;
+    double max;
+} FloatAdmOptionInfo;
+
+/** Fill opts with libvmaf's defaults. */
+void float_adm_options_default(FloatAdmOptions *opts);
+
+/** Number of options, and the description of option i (NULL when out of range). */
+int float_adm_option_count(void);
+const FloatAdmOptionInfo *float_adm_option_info(int index);
+
+/**
+ * Set an option by name or alias from its text ("1.2", "true", "0").
+ * Unknown name: FLOAT_ADM_ERROR_NOT_FOUND; unparsable text: FLOAT_ADM_ERROR_INVALID;
+ * value out of range: FLOAT_ADM_ERROR_RANGE, the message names the option and its range.
+ */
+int float_adm_option_set(FloatAdmOptions *opts, const char *name, const char *value,
+                         char *errbuf, size_t errbuf_size);
+
+/** Set an option by name or alias from a number (bools: 0 or 1). */
+int float_adm_option_set_double(FloatAdmOptions *opts, const char *name, double value,
+                                char *errbuf, size_t errbuf_size);
+
+/** Read an option by name or alias. */
+int float_adm_option_get(const FloatAdmOptions *opts, const char *name, double *value);
+
+/** Check every option against its range (context creation does this too). */
+int float_adm_options_validate(const FloatAdmOptions *opts, char *errbuf, size_t errbuf_size);
+
+/* ---- Outputs ---- */
+
+/** The 7 outputs, then with debug the 11 debug outputs; libvmaf's plain names. */
+typedef struct FloatAdmScores {
+    double adm2;
+    double aim;             /* 0 where libvmaf leaves it undefined (adm_den == 0) */
+    double adm3;
+    double adm_scale[4];
+    /* debug */
+    double adm;
+    double adm_num;
+    double adm_den;
+    double adm_num_scale[4];
+    double adm_den_scale[4];
+} FloatAdmScores;
+
+#define FLOAT_ADM_NUM_OUTPUTS       7
+#define FLOAT_ADM_NUM_DEBUG_OUTPUTS 18
+
+/** Name of output i in 0..17 ("adm2", ..., "adm_den_scale3"); NULL out of range. */
+const char *float_adm_output_name(int index);
+/** Value of output i of a score set. */
+double float_adm_output_value(const FloatAdmScores *scores, int index);
+
+/* ---- Scoring ---- */
+
+typedef struct FloatAdmContext FloatAdmContext;
+
+/** One luma plane in host memory. */
+typedef struct FloatAdmPlane {
+    const void *data;
+    ptrdiff_t   stride;           /* bytes between rows; may be negative */
+    int         bytes_per_sample; /* 1, or 2 (little-endian host uint16) */
+    int         shift;            /* right shift of each sample: 6 for P010, 0 planar */
+} FloatAdmPlane;
+
+/* Smallest frame: below this libvmaf reads outside its coarsest bands. */
+#define FLOAT_ADM_MIN_SIZE 17
+
+/**
+ * Create a context for width x height luma at bit_depth 8, 9, 10, 12, 14 or 16
+ * (9 and 14 are an extension: samples are divided by 2^(depth-8) as libvmaf does
+ * for 10/12/16).  All buffers are allocated here; scoring never allocates.
+ */
+int float_adm_context_create(FloatAdmContext **ctx, int width, int height, int bit_depth,
+                             const FloatAdmOptions *opts, char *errbuf, size_t errbuf_size);
+
+/**
+ * Parallel work: the core splits each stage into nb_jobs row ranges and calls
+ * execute(opaque, job, arg, nb_jobs), which must run job(arg, 0..nb_jobs-1) (in any
+ * order, on any threads) and return when all are done.  Scores are identical for
+ * every executor and job count.  NULL execute restores the serial default.
+ */
+typedef int (*FloatAdmJobFn)(void *arg, int job, int nb_jobs);
+typedef int (*FloatAdmExecuteFn)(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs);
+int float_adm_set_executor(FloatAdmContext *ctx, FloatAdmExecuteFn execute, void *opaque,
+                           int nb_jobs);
+
+/** Score one frame pair (reference, distorted) into *scores. */
+int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
+                          const FloatAdmPlane *dist, FloatAdmScores *scores);
+
+void float_adm_context_free(FloatAdmContext **ctx);
+
+/* ---- Host ---- */
+
+/**
+ * The fingerprint of this processor's reciprocal estimate (RCPSS): sha256 of the
+ * 4096 little-endian fp32 results of rcp(1 + k/4096), k = 0..4095, as 64 hex
+ * digits.  libvmaf's float ADM depends on it; golden values hold where it matches.
+ * Without SSE2 (division instead of RCPSS) the string is "none".
+ */
+void float_adm_rcp_fingerprint(char hex[65]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FLOAT_ADM_H */

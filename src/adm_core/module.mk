@@ -1,0 +1,30 @@
+# The C++ core: build/lib/libfloatadm.a, build/include/float_adm.h, floatadm.pc
+CORE_SRCS := $(wildcard src/adm_core/*.cpp)
+CORE_OBJS := $(CORE_SRCS:%.cpp=$(BUILD)/obj/%.o)
+CORE_LIB := $(BUILD)/lib/libfloatadm.a
+CORE_HEADER_OUT := $(BUILD)/include/float_adm.h
+CORE_PC := $(BUILD)/lib/pkgconfig/floatadm.pc
+ABS_BUILD = $(abspath $(BUILD))
+
+all: $(CORE_LIB) $(CORE_HEADER_OUT) $(CORE_PC)
+
+$(BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) -Isrc/adm_core -MMD -MP -c $< -o $@
+
+$(CORE_LIB): $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(CORE_HEADER_OUT): src/adm_core/float_adm.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(CORE_PC): src/adm_core/module.mk config.mak
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(ABS_BUILD)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	  'Name: floatadm' 'Description: Netflix VMAF float ADM, bit-exact with libvmaf' \
+	  'Version: 1.0.0' 'Libs: -L$${libdir} -lfloatadm' 'Libs.private: $(CORE_PRIVATE_LIBS)' \
+	  'Cflags: -I$${includedir}' > $@
+
+-include $(CORE_OBJS:.o=.d)

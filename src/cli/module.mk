@@ -1,0 +1,14 @@
+# float_adm_score: scores raw YUV / y4m without FFmpeg.
+CLI_SRCS := $(wildcard src/cli/*.cpp)
+CLI_OBJS := $(CLI_SRCS:%.cpp=$(BUILD)/obj/%.o)
+CLI_BIN := $(BUILD)/bin/float_adm_score
+
+all: $(CLI_BIN)
+
+$(CLI_BIN): $(CLI_OBJS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) $(CLI_OBJS) $(CORE_LIB) $(LDFLAGS_ALL) -o $@
+
+$(CLI_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include
+$(CLI_OBJS): $(CORE_HEADER_OUT)
+-include $(CLI_OBJS:.o=.d)

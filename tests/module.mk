@@ -1,0 +1,3 @@
+# Unit tests (GoogleTest) and the golden corpus.
+check-unit:
+check-corpus:
