@@ -1,0 +1,419 @@
+/*
+ * float_adm_score: scores raw YUV and y4m files with the float ADM core.
+ *
+ * Copyright (c) 2026 the float_adm authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* float_adm_score: libvmaf's float_adm scores of a raw YUV or y4m file pair. */
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli_error.h"
+#include "float_adm.h"
+#include "json_output.h"
+#include "pixel_format.h"
+#include "thread_pool.h"
+#include "video_reader.h"
+
+namespace {
+
+const char program_name[] = "float_adm_score";
+/* Far more threads than any frame has rows to share is a typo, not a request. */
+const int max_threads = 1024;
+
+struct CommandLine {
+    std::string reference;
+    std::string distorted;
+    int width = 0;  /* 0: not given */
+    int height = 0;
+    const PixelFormat *pixel_format = nullptr;
+    std::vector<std::pair<std::string, std::string>> options;  /* name, value */
+    unsigned long long max_frames = 0;  /* 0: every frame */
+    int threads = 1;
+    std::string json_path;  /* empty: no JSON; "-": stdout */
+    bool quiet = false;
+    bool help = false;
+    bool version = false;
+};
+
+/* Prints a ", "-separated list indented, in lines of at most 80 columns. */
+void print_wrapped(FILE *out, const std::string &list)
+{
+    const size_t width = 80;
+    std::string line = " ";
+    size_t start = 0;
+    while (start < list.size()) {
+        size_t end = list.find(", ", start);
+        end = end == std::string::npos ? list.size() : end + 1;
+        const std::string item = list.substr(start, end - start);
+        if (line.size() + 1 + item.size() > width) {
+            std::fprintf(out, "%s\n", line.c_str());
+            line = " ";
+        }
+        line += " " + item;
+        start = end + 1;
+    }
+    std::fprintf(out, "%s\n", line.c_str());
+}
+
+void print_usage(FILE *out)
+{
+    std::fprintf(out,
+        "Usage: %s --reference R --distorted D [--width W --height H --pix-fmt F]\n"
+        "       [--option NAME=VALUE]... [--frames N] [--threads N] [--json OUT] [--quiet]\n"
+        "\n"
+        "Scores the luma of a distorted video against its reference with Netflix\n"
+        "libvmaf's float_adm feature, bit-exact with libvmaf.\n"
+        "\n"
+        "  --reference R, --distorted D\n"
+        "        raw planar YUV, or y4m (a .y4m name or a \"YUV4MPEG2 \" header)\n"
+        "  --width W, --height H, --pix-fmt F\n"
+        "        the raw frame size and FFmpeg pixel format; optional for y4m,\n"
+        "        whose header says them (if given they must agree)\n"
+        "  --option NAME=VALUE\n"
+        "        a float_adm option by name or alias (below); repeatable\n"
+        "  --frames N   score the first N frames (default: all); the files must hold N\n"
+        "  --threads N  split each frame across N threads; scores never change [1]\n"
+        "  --json OUT   write libvmaf's --json layout to OUT (\"-\": stdout, which then\n"
+        "               carries no table); NaN and infinity are written as null\n"
+        "  --quiet      no per-frame table on stdout\n"
+        "  --help, --version\n"
+        "\n"
+        "Pixel formats:\n",
+        program_name);
+    print_wrapped(out, supported_pixel_formats());
+    std::fputs("\nOptions (name, alias, range, default):\n", out);
+    for (int i = 0; i < float_adm_option_count(); ++i) {
+        const FloatAdmOptionInfo *info = float_adm_option_info(i);
+        std::string range = info->type == FLOAT_ADM_OPT_BOOL
+                                ? std::string("bool")
+                                : string_printf("[%g, %g]", info->min, info->max);
+        std::fprintf(out, "  %-24s %-6s %-16s %-8g %s\n", info->name,
+                     info->alias ? info->alias : "", range.c_str(), info->default_value,
+                     info->help ? info->help : "");
+    }
+}
+
+/* A whole decimal integer in [min, max]. */
+long long parse_integer(const std::string &flag, const std::string &text, long long min,
+                        long long max)
+{
+    errno = 0;
+    char *end = nullptr;
+    const long long value = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno == ERANGE || value < min || value > max)
+        throw CliError(string_printf("%s: '%s' is not an integer in [%lld, %lld]",
+                                     flag.c_str(), text.c_str(), min, max));
+    return value;
+}
+
+void set_once(std::string &destination, const std::string &flag, const std::string &value)
+{
+    if (!destination.empty())
+        throw CliError(flag + " given twice");
+    if (value.empty())
+        throw CliError(flag + " needs a non-empty value");
+    destination = value;
+}
+
+CommandLine parse_command_line(int argc, char **argv)
+{
+    CommandLine command_line;
+    for (int i = 1; i < argc; ++i) {
+        std::string flag = argv[i];
+        if (flag == "--help" || flag == "-h") {
+            command_line.help = true;
+            continue;
+        }
+        if (flag == "--version") {
+            command_line.version = true;
+            continue;
+        }
+        if (flag == "--quiet") {
+            command_line.quiet = true;
+            continue;
+        }
+        if (flag.compare(0, 2, "--") != 0)
+            throw CliError("unexpected argument '" + flag + "' (see --help)");
+
+        /* Every other flag takes a value: "--flag value" or "--flag=value". */
+        std::string value;
+        const size_t equals = flag.find('=');
+        if (equals != std::string::npos) {
+            value = flag.substr(equals + 1);
+            flag.resize(equals);
+        } else if (i + 1 < argc) {
+            value = argv[++i];
+        } else {
+            throw CliError(flag + " needs a value (see --help)");
+        }
+
+        if (flag == "--reference") {
+            set_once(command_line.reference, flag, value);
+        } else if (flag == "--distorted") {
+            set_once(command_line.distorted, flag, value);
+        } else if (flag == "--json") {
+            set_once(command_line.json_path, flag, value);
+        } else if (flag == "--width") {
+            command_line.width = static_cast<int>(parse_integer(flag, value, 1, INT_MAX));
+        } else if (flag == "--height") {
+            command_line.height = static_cast<int>(parse_integer(flag, value, 1, INT_MAX));
+        } else if (flag == "--pix-fmt") {
+            command_line.pixel_format = find_pixel_format(value);
+            if (!command_line.pixel_format)
+                throw CliError("unknown pixel format '" + value +
+                               "'; supported: " + supported_pixel_formats());
+        } else if (flag == "--option") {
+            const size_t split = value.find('=');
+            if (split == std::string::npos || split == 0)
+                throw CliError("--option takes NAME=VALUE, not '" + value + "'");
+            command_line.options.emplace_back(value.substr(0, split), value.substr(split + 1));
+        } else if (flag == "--frames") {
+            command_line.max_frames =
+                static_cast<unsigned long long>(parse_integer(flag, value, 1, LLONG_MAX));
+        } else if (flag == "--threads") {
+            command_line.threads = static_cast<int>(parse_integer(flag, value, 1, max_threads));
+        } else {
+            throw CliError("unknown argument '" + flag + "' (see --help)");
+        }
+    }
+    return command_line;
+}
+
+FloatAdmOptions make_options(const CommandLine &command_line)
+{
+    FloatAdmOptions options;
+    float_adm_options_default(&options);
+    for (const auto &option : command_line.options) {
+        char message[256] = "";
+        const int err = float_adm_option_set(&options, option.first.c_str(),
+                                             option.second.c_str(), message, sizeof(message));
+        if (err < 0)
+            throw CliError("--option " + option.first + "=" + option.second + ": " +
+                           (message[0] ? message : float_adm_strerror(err)));
+    }
+    return options;
+}
+
+/* A y4m header and the command line must not disagree about the frames. */
+void check_header_agrees(const CommandLine &command_line, const VideoReader &reader)
+{
+    const FrameGeometry &header = reader.header_geometry();
+    const char *disagreement = nullptr;
+    std::string given;
+    if (command_line.width && command_line.width != header.width) {
+        disagreement = "--width";
+        given = std::to_string(command_line.width);
+    } else if (command_line.height && command_line.height != header.height) {
+        disagreement = "--height";
+        given = std::to_string(command_line.height);
+    } else if (command_line.pixel_format &&
+               !same_layout(*command_line.pixel_format, *header.format)) {
+        disagreement = "--pix-fmt";
+        given = command_line.pixel_format->name;
+    }
+    if (disagreement)
+        throw CliError(reader.path() + ": the y4m header says " + header.describe() + ", but " +
+                       disagreement + " says " + given);
+}
+
+/* The frame geometry: from the y4m headers, else from the command line. */
+FrameGeometry resolve_geometry(const CommandLine &command_line, const VideoReader &reference,
+                               const VideoReader &distorted)
+{
+    const VideoReader *y4m = nullptr;
+    for (const VideoReader *reader : {&reference, &distorted}) {
+        if (!reader->is_y4m())
+            continue;
+        check_header_agrees(command_line, *reader);
+        const FrameGeometry &header = reader->header_geometry();
+        if (y4m) {
+            const FrameGeometry &first = y4m->header_geometry();
+            if (header.width != first.width || header.height != first.height ||
+                !same_layout(*header.format, *first.format))
+                throw CliError("reference and distorted differ: " + y4m->path() + " is " +
+                               first.describe() + " but " + reader->path() + " is " +
+                               header.describe());
+        }
+        y4m = reader;
+    }
+    if (y4m)
+        return y4m->header_geometry();
+
+    std::string missing;
+    if (!command_line.width)
+        missing += " --width";
+    if (!command_line.height)
+        missing += " --height";
+    if (!command_line.pixel_format)
+        missing += " --pix-fmt";
+    if (!missing.empty())
+        throw CliError("missing" + missing + ": raw YUV input (" + reference.path() +
+                       ") has no header to say the frame size and pixel format");
+    FrameGeometry geometry;
+    geometry.width = command_line.width;
+    geometry.height = command_line.height;
+    geometry.format = command_line.pixel_format;
+    return geometry;
+}
+
+struct ContextDeleter {
+    void operator()(FloatAdmContext *context) const { float_adm_context_free(&context); }
+};
+using ContextPtr = std::unique_ptr<FloatAdmContext, ContextDeleter>;
+
+ContextPtr create_context(const FrameGeometry &geometry, const FloatAdmOptions &options)
+{
+    char message[256] = "";
+    FloatAdmContext *context = nullptr;
+    const int err = float_adm_context_create(&context, geometry.width, geometry.height,
+                                             geometry.format->bit_depth, &options, message,
+                                             sizeof(message));
+    if (err < 0)
+        throw CliError("cannot score " + geometry.describe() + ": " +
+                       (message[0] ? message : float_adm_strerror(err)));
+    return ContextPtr(context);
+}
+
+struct FileCloser {
+    void operator()(FILE *file) const { std::fclose(file); }
+};
+
+/* The JSON file is opened before scoring, so that a bad path fails at once. */
+std::unique_ptr<FILE, FileCloser> open_json_file(const std::string &path)
+{
+    FILE *file = std::fopen(path.c_str(), "w");
+    if (!file)
+        throw CliError(path + ": cannot write: " + std::strerror(errno));
+    return std::unique_ptr<FILE, FileCloser>(file);
+}
+
+void finish_json_file(std::unique_ptr<FILE, FileCloser> file, const std::string &path)
+{
+    const bool write_failed = std::ferror(file.get()) != 0;
+    if (std::fclose(file.release()) != 0 || write_failed)
+        throw CliError(path + ": cannot write: " + std::strerror(errno));
+}
+
+int score(const CommandLine &command_line)
+{
+    if (command_line.reference.empty())
+        throw CliError("missing --reference (see --help)");
+    if (command_line.distorted.empty())
+        throw CliError("missing --distorted (see --help)");
+
+    const FloatAdmOptions options = make_options(command_line);
+    VideoReader reference(command_line.reference);
+    VideoReader distorted(command_line.distorted);
+    const FrameGeometry geometry = resolve_geometry(command_line, reference, distorted);
+
+    /* Declared before the context, so that it outlives every call into the core. */
+    std::unique_ptr<ThreadPool> pool;
+    ContextPtr context = create_context(geometry, options);
+    if (command_line.threads > 1) {
+        pool = std::make_unique<ThreadPool>(command_line.threads);
+        const int err = float_adm_set_executor(context.get(), ThreadPool::execute, pool.get(),
+                                               command_line.threads);
+        if (err < 0)
+            throw CliError(string_printf("--threads %d: %s", command_line.threads,
+                                         float_adm_strerror(err)));
+    }
+
+    reference.start(geometry);
+    distorted.start(geometry);
+    if (reference.frame_count() != distorted.frame_count())
+        throw CliError(string_printf(
+            "reference and distorted differ: %s holds %llu frames of %s but %s holds %llu",
+            reference.path().c_str(), static_cast<unsigned long long>(reference.frame_count()),
+            geometry.describe().c_str(), distorted.path().c_str(),
+            static_cast<unsigned long long>(distorted.frame_count())));
+    unsigned long long frame_count = reference.frame_count();
+    if (command_line.max_frames > frame_count)
+        throw CliError(string_printf("%s: --frames %llu, but the file holds %llu frames of %s",
+                                     reference.path().c_str(), command_line.max_frames,
+                                     frame_count, geometry.describe().c_str()));
+    if (command_line.max_frames)
+        frame_count = command_line.max_frames;
+
+    const bool json_to_stdout = command_line.json_path == "-";
+    std::unique_ptr<FILE, FileCloser> json_file;
+    if (!command_line.json_path.empty() && !json_to_stdout)
+        json_file = open_json_file(command_line.json_path);
+    const bool print_table = !command_line.quiet && !json_to_stdout;
+
+    std::vector<FloatAdmScores> scores(frame_count);
+    if (print_table)
+        std::printf("%6s  %-10s  %-10s  %-10s\n", "frame", "adm2", "aim", "adm3");
+    for (unsigned long long frame = 0; frame < frame_count; ++frame) {
+        const FloatAdmPlane reference_plane = reference.read_frame();
+        const FloatAdmPlane distorted_plane = distorted.read_frame();
+        const int err = float_adm_score_frame(context.get(), &reference_plane,
+                                              &distorted_plane, &scores[frame]);
+        if (err < 0)
+            throw CliError(string_printf("frame %llu: scoring failed: %s", frame,
+                                         float_adm_strerror(err)));
+        if (print_table)
+            std::printf("%6llu  %.8f  %.8f  %.8f\n", frame, scores[frame].adm2,
+                        scores[frame].aim, scores[frame].adm3);
+    }
+
+    const int num_outputs = options.debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
+    if (json_to_stdout) {
+        write_json(stdout, scores, num_outputs);
+    } else if (json_file) {
+        write_json(json_file.get(), scores, num_outputs);
+        finish_json_file(std::move(json_file), command_line.json_path);
+    }
+    if (std::fflush(stdout) != 0)
+        throw CliError(std::string("cannot write to stdout: ") + std::strerror(errno));
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    try {
+        const CommandLine command_line = parse_command_line(argc, argv);
+        if (command_line.help) {
+            print_usage(stdout);
+            return 0;
+        }
+        if (command_line.version) {
+            char fingerprint[65];
+            float_adm_rcp_fingerprint(fingerprint);
+            std::printf("%s %s\nrcpss fingerprint: %s\n", program_name, float_adm_version(),
+                        fingerprint);
+            return 0;
+        }
+        return score(command_line);
+    } catch (const CliError &error) {
+        std::fprintf(stderr, "%s: %s\n", program_name, error.what());
+    } catch (const std::bad_alloc &) {
+        std::fprintf(stderr, "%s: out of memory\n", program_name);
+    } catch (const std::exception &error) {
+        std::fprintf(stderr, "%s: %s\n", program_name, error.what());
+    }
+    return 1;
+}

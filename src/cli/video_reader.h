@@ -1,0 +1,77 @@
+/*
+ * float_adm_score: scores raw YUV and y4m files with the float ADM core.
+ *
+ * Copyright (c) 2026 the float_adm authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* Reads the luma planes of a raw YUV or y4m file, frame by frame. */
+
+#ifndef FLOAT_ADM_CLI_VIDEO_READER_H
+#define FLOAT_ADM_CLI_VIDEO_READER_H
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "float_adm.h"
+#include "pixel_format.h"
+
+class VideoReader {
+public:
+    /** Opens path; a y4m file (".y4m", or the "YUV4MPEG2 " signature) has its
+     *  header read.  Throws CliError naming the file. */
+    explicit VideoReader(const std::string &path);
+    ~VideoReader();
+    VideoReader(const VideoReader &) = delete;
+    VideoReader &operator=(const VideoReader &) = delete;
+
+    const std::string &path() const { return path_; }
+    bool is_y4m() const { return is_y4m_; }
+    /** What the y4m header announces; only meaningful for y4m files. */
+    const FrameGeometry &header_geometry() const { return geometry_; }
+
+    /** Fixes the geometry of every frame, counts the frames and checks that the
+     *  file ends where a frame ends; reading then starts at frame 0. */
+    void start(const FrameGeometry &geometry);
+    uint64_t frame_count() const { return frame_count_; }
+    const FrameGeometry &geometry() const { return geometry_; }
+
+    /** Reads the next frame's luma into a buffer reused for every frame; the
+     *  plane stays valid until the next call. */
+    FloatAdmPlane read_frame();
+
+private:
+    void read_y4m_header();
+    void count_raw_frames();
+    void count_y4m_frames();
+    /** Reads one '\n'-terminated line without the '\n'; false at end of file. */
+    bool read_line(std::string &line);
+    void seek_to(uint64_t offset);
+    [[noreturn]] void fail(const std::string &what) const;
+
+    std::string path_;
+    FILE *file_ = nullptr;
+    uint64_t file_size_ = 0;
+    bool is_y4m_ = false;
+    uint64_t first_frame_offset_ = 0; /* just past the y4m header, else 0 */
+    FrameGeometry geometry_;
+    uint64_t frame_count_ = 0;
+    uint64_t next_frame_ = 0;
+    std::string frame_header_;        /* reused for every y4m FRAME line */
+    std::vector<unsigned char> luma_;
+};
+
+#endif /* FLOAT_ADM_CLI_VIDEO_READER_H */

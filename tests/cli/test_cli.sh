@@ -1,0 +1,303 @@
+#!/bin/sh
+# Tests of the float_adm_score command-line tool: error paths, thread
+# independence, y4m input, and (with python3) the scores of tests/corpus.
+#
+# Usage: sh tests/cli/test_cli.sh path/to/float_adm_score path/to/corpus
+#
+# Copyright (c) 2026 the float_adm authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 FLOAT_ADM_SCORE CORPUS_DIR" >&2
+    exit 2
+fi
+bin=$1
+corpus=$2
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+case $corpus in /*) ;; *) corpus=$(pwd)/$corpus ;; esac
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_cli.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+cd "$tmp" || exit 2
+
+failures=0
+tests=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# expect_ok NAME ARGS...: the tool exits 0.
+expect_ok() {
+    name=$1; shift
+    tests=$((tests + 1))
+    "$bin" "$@" >out.txt 2>err.txt
+    rc=$?
+    [ $rc -eq 0 ] || fail "$name: exit $rc: $(cat err.txt)"
+}
+
+# expect_error NAME SUBSTRING ARGS...: the tool exits 1 (not a crash) and says SUBSTRING.
+expect_error() {
+    name=$1; substring=$2; shift 2
+    tests=$((tests + 1))
+    "$bin" "$@" >out.txt 2>err.txt
+    rc=$?
+    if [ $rc -ne 1 ]; then
+        fail "$name: exit $rc, wanted 1: $(cat err.txt)"
+    elif ! grep -F -q -- "$substring" err.txt; then
+        fail "$name: stderr lacks '$substring': $(cat err.txt)"
+    fi
+}
+
+# same_file NAME A B: A and B are byte-identical.
+same_file() {
+    tests=$((tests + 1))
+    cmp -s "$2" "$3" || fail "$1: $2 and $3 differ"
+}
+
+unpack() {
+    xz -dc "$corpus/$1.ref.yuv.xz" >"$1.ref.yuv" &&
+        xz -dc "$corpus/$1.dis.yuv.xz" >"$1.dis.yuv" || exit 2
+}
+
+# to_y4m RAW FRAME_BYTES HEADER_PARAMS OUT: wraps a raw file in y4m; frame 1's
+# FRAME line carries a parameter, which readers must skip.
+to_y4m() {
+    raw=$1; frame_bytes=$2
+    size=$(wc -c <"$raw")
+    frames=$((size / frame_bytes))
+    {
+        printf 'YUV4MPEG2 %s\n' "$3"
+        i=0
+        while [ $i -lt $frames ]; do
+            if [ $i -eq 1 ]; then printf 'FRAME Ip XTEST=1\n'; else printf 'FRAME\n'; fi
+            dd if="$raw" bs="$frame_bytes" skip=$i count=1 2>/dev/null
+            i=$((i + 1))
+        done
+    } >"$4"
+}
+
+astro=astronaut_576x324_yuv420p_x264
+astro_frame=279936   # 576 * 324 * 3 / 2
+coins=coins_384x304_yuv420p10le_x265
+coins_frame=350208   # 384 * 304 * 2 * 3 / 2
+unpack $astro
+unpack $coins
+astro_args="--width 576 --height 324 --pix-fmt yuv420p"
+coins_args="--width 384 --height 304 --pix-fmt yuv420p10le"
+
+# ---- help, version, basic scoring ----
+expect_ok help --help
+grep -q "Usage" out.txt || fail "--help prints no usage"
+expect_ok version --version
+expect_ok table --reference $astro.ref.yuv --distorted $astro.dis.yuv $astro_args
+[ "$(wc -l <out.txt)" -eq 7 ] || fail "table: wanted a header and 6 rows: $(cat out.txt)"
+expect_ok quiet --reference $astro.ref.yuv --distorted $astro.dis.yuv $astro_args --quiet \
+    --json quiet.json
+[ -s out.txt ] && fail "--quiet still printed: $(cat out.txt)"
+expect_ok json-stdout --reference $astro.ref.yuv --distorted $astro.dis.yuv $astro_args \
+    --json -
+same_file "--json - and --json FILE" out.txt quiet.json
+expect_ok frames --reference $astro.ref.yuv --distorted $astro.dis.yuv $astro_args \
+    --frames 2 --quiet --json frames2.json
+[ "$(grep -c frameNum frames2.json)" -eq 2 ] || fail "--frames 2 did not give 2 frames"
+
+# ---- --threads N gives byte-identical JSON ----
+for debug in false true; do
+    for threads in 1 2 3 8; do
+        expect_ok "threads $threads" --reference $astro.ref.yuv --distorted $astro.dis.yuv \
+            $astro_args --option debug=$debug --threads $threads --quiet \
+            --json threads$threads.json
+    done
+    for threads in 2 3 8; do
+        same_file "--threads 1 vs $threads (debug=$debug)" threads1.json threads$threads.json
+    done
+done
+[ "$(grep -c '"adm_den_scale3"' threads1.json)" -eq 7 ] ||
+    fail "debug=true: wanted adm_den_scale3 in 6 frames and the pooled metrics"
+expect_ok "threads 10-bit" --reference $coins.ref.yuv --distorted $coins.dis.yuv $coins_args \
+    --threads 1 --quiet --json coins1.json
+expect_ok "threads 10-bit" --reference $coins.ref.yuv --distorted $coins.dis.yuv $coins_args \
+    --threads 4 --quiet --json coins4.json
+same_file "10-bit --threads 1 vs 4" coins1.json coins4.json
+
+# ---- y4m input scores as the raw file does ----
+to_y4m $astro.ref.yuv $astro_frame "W576 H324 F25:1 Ip A1:1 C420jpeg XYSCSS=420JPEG" astro.ref.y4m
+to_y4m $astro.dis.yuv $astro_frame "W576 H324 F25:1 Ip A1:1" astro.dis.y4m
+to_y4m $coins.ref.yuv $coins_frame "W384 H304 F25:1 C420p10" coins.ref.y4m
+to_y4m $coins.dis.yuv $coins_frame "W384 H304 F25:1 C420p10" coins.dis.y4m
+expect_ok y4m --reference astro.ref.y4m --distorted astro.dis.y4m --quiet --json y4m.json
+same_file "y4m vs raw" quiet.json y4m.json
+expect_ok "y4m + agreeing args" --reference astro.ref.y4m --distorted astro.dis.y4m \
+    $astro_args --quiet --json y4m_args.json
+same_file "y4m with args vs raw" quiet.json y4m_args.json
+expect_ok "y4m + raw" --reference astro.ref.y4m --distorted $astro.dis.yuv --quiet \
+    --json y4m_raw.json
+same_file "y4m reference, raw distorted vs raw" quiet.json y4m_raw.json
+cp astro.ref.y4m astro_ref_by_magic.yuv
+expect_ok "y4m by signature" --reference astro_ref_by_magic.yuv --distorted astro.dis.y4m \
+    --quiet --json y4m_magic.json
+same_file "y4m found by its signature vs raw" quiet.json y4m_magic.json
+expect_ok "y4m 10-bit" --reference coins.ref.y4m --distorted coins.dis.y4m --quiet \
+    --json coins_y4m.json
+same_file "10-bit y4m vs raw" coins1.json coins_y4m.json
+
+# ---- chroma is skipped: the luma alone, as gray, scores the same ----
+luma_only() {
+    i=0
+    while [ $i -lt 6 ]; do
+        dd if="$1" bs=$astro_frame skip=$i count=1 2>/dev/null | head -c $((576 * 324))
+        i=$((i + 1))
+    done >"$2"
+}
+luma_only $astro.ref.yuv astro.ref.gray
+luma_only $astro.dis.yuv astro.dis.gray
+expect_ok gray --reference astro.ref.gray --distorted astro.dis.gray --width 576 --height 324 \
+    --pix-fmt gray --quiet --json gray.json
+same_file "gray vs yuv420p" quiet.json gray.json
+to_y4m astro.ref.gray $((576 * 324)) "W576 H324 Cmono" astro.ref.mono.y4m
+expect_ok "y4m mono" --reference astro.ref.mono.y4m --distorted astro.dis.gray --quiet \
+    --json mono.json
+same_file "y4m Cmono vs yuv420p" quiet.json mono.json
+
+# ---- errors: exit 1 and a message that says what is wrong ----
+ref="--reference $astro.ref.yuv"
+dis="--distorted $astro.dis.yuv"
+head -c $((astro_frame * 3 + astro_frame / 2)) $astro.dis.yuv >short.yuv
+head -c $((astro_frame * 5)) $astro.dis.yuv >five.yuv
+head -c $((astro_frame * 3 + 100)) astro.dis.y4m >short.y4m
+sed '1s/C420jpeg/C411/' astro.ref.y4m >c411.y4m
+sed '1s/W576/W578/' astro.ref.y4m >w578.y4m
+sed '1s/ H324//' astro.ref.y4m >noheight.y4m
+printf 'not a y4m file\n' >fake.y4m
+: >empty.yuv
+mkdir directory.yuv
+
+expect_error "truncated file" \
+    "short.yuv: 3.5 frames of 576x324 yuv420p: the file ends inside frame 3" \
+    $ref --distorted short.yuv $astro_args
+expect_error "truncated y4m" "short.y4m: " --reference astro.ref.y4m --distorted short.y4m
+tests=$((tests + 1)); grep -q "ends inside frame 3" err.txt || fail "truncated y4m: $(cat err.txt)"
+expect_error "--frames beyond the end" "--frames 7" $ref $dis $astro_args --frames 7
+expect_error "different lengths" "differ" $ref --distorted five.yuv $astro_args
+expect_error "different y4m headers" "differ" --reference astro.ref.y4m --distorted w578.y4m
+expect_error "y4m header vs --width" "--width" --reference astro.ref.y4m \
+    --distorted astro.dis.y4m --width 320
+expect_error "y4m header vs --pix-fmt" "--pix-fmt" --reference astro.ref.y4m \
+    --distorted astro.dis.y4m --pix-fmt yuv444p
+expect_error "unsupported y4m colorspace" "unsupported y4m colorspace C411" \
+    --reference c411.y4m --distorted astro.dis.y4m
+expect_error "y4m without H" "no H (height)" --reference noheight.y4m --distorted astro.dis.y4m
+expect_error "y4m name, no y4m header" "fake.y4m: not a y4m file" \
+    --reference fake.y4m --distorted astro.dis.y4m
+expect_error "unknown pixel format" "unknown pixel format 'yuv420p10be'" \
+    $ref $dis --width 576 --height 324 --pix-fmt yuv420p10be
+tests=$((tests + 1)); grep -q "yuv444p12le" err.txt || fail "pixel formats not listed: $(cat err.txt)"
+expect_error "unknown option" "unknown option 'no_such_option'" $ref $dis $astro_args --option no_such_option=1
+expect_error "option out of range" "out of range" $ref $dis $astro_args --option egl=0.5
+expect_error "option without value" "NAME=VALUE" $ref $dis $astro_args --option egl
+expect_error "missing reference" "missing --reference" $dis $astro_args
+expect_error "missing distorted" "missing --distorted" $ref $astro_args
+expect_error "missing size" "missing --width --height" $ref $dis --pix-fmt yuv420p
+expect_error "missing value" "--json needs a value" $ref $dis $astro_args --json
+expect_error "unknown argument" "unknown argument '--bogus'" $ref $dis $astro_args --bogus 1
+expect_error "bad width" "--width: 'abc'" $ref $dis --width abc --height 324 --pix-fmt yuv420p
+expect_error "bad threads" "--threads: '0'" $ref $dis $astro_args --threads 0
+expect_error "bad frames" "--frames: '0'" $ref $dis $astro_args --frames 0
+expect_error "missing file" "nonexistent.yuv: cannot open" --reference nonexistent.yuv $dis \
+    $astro_args
+expect_error "directory" "directory.yuv: not a regular file" --reference directory.yuv $dis \
+    $astro_args
+expect_error "empty file" "empty.yuv: the file holds no frames" --reference empty.yuv $dis \
+    $astro_args
+expect_error "too small" "cannot score 16x16 yuv420p" $ref $dis --width 16 --height 16 \
+    --pix-fmt yuv420p
+tests=$((tests + 1)); grep -q "17x17" err.txt || fail "too small: no core message: $(cat err.txt)"
+expect_error "unwritable JSON" "nonexistent_dir/out.json: cannot write" $ref $dis $astro_args \
+    --json nonexistent_dir/out.json
+
+# ---- the corpus scores (needs python3): bit for bit where this processor's
+# RCPSS matches the one golden.json was made on, else only that every case runs
+# and pools as libvmaf does ----
+if command -v python3 >/dev/null 2>&1; then
+    tests=$((tests + 1))
+    python3 - "$bin" "$corpus" <<'PY' || fail "corpus check"
+import json, os, subprocess, sys
+
+binary, corpus = sys.argv[1], sys.argv[2]
+golden = json.load(open(os.path.join(corpus, "golden.json")))
+fixtures = {f["name"]: f for f in golden["fixtures"]}
+version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout
+fingerprint = version.split("rcpss fingerprint: ")[-1].strip()
+compare_golden = fingerprint == golden["reference"]["rcpss_sha256"]
+if not compare_golden:
+    print(f"rcpss fingerprint {fingerprint} is not golden.json's: scores not compared",
+          file=sys.stderr)
+errors = 0
+unpacked = set()
+for case in golden["cases"]:
+    fixture = fixtures[case["fixture"]]
+    name = fixture["name"]
+    if name not in unpacked:
+        for kind in ("ref", "dis"):
+            with open(f"{name}.{kind}.yuv", "wb") as out:
+                subprocess.run(["xz", "-dc", os.path.join(corpus, fixture[kind])],
+                               stdout=out, check=True)
+        unpacked.add(name)
+    command = [binary, "--reference", f"{name}.ref.yuv", "--distorted", f"{name}.dis.yuv",
+               "--width", str(fixture["width"]), "--height", str(fixture["height"]),
+               "--pix-fmt", fixture["pix_fmt"], "--option", "debug=true", "--quiet",
+               "--json", "-"]
+    for option, value in case["options"].items():
+        command += ["--option", f"{option}={value}"]
+    run = subprocess.run(command, capture_output=True, text=True)
+    label = f"{name} [{case['option_set']}]"
+    if run.returncode != 0:
+        print(f"{label}: exit {run.returncode}: {run.stderr.strip()}", file=sys.stderr)
+        errors += 1
+        continue
+    result = json.loads(run.stdout)
+    frames = [frame["metrics"] for frame in result["frames"]]
+    if len(frames) != len(case["frames"]):
+        print(f"{label}: {len(frames)} frames, golden has {len(case['frames'])}",
+              file=sys.stderr)
+        errors += 1
+        continue
+    for index, (got, want) in enumerate(zip(frames, case["frames"])):
+        if set(got) != set(want):
+            print(f"{label} frame {index}: outputs {sorted(got)}", file=sys.stderr)
+            errors += 1
+            continue
+        if not compare_golden:
+            continue
+        for metric, value in want.items():
+            if got[metric] != value:
+                print(f"{label} frame {index} {metric}: {got[metric]!r} != {value!r}",
+                      file=sys.stderr)
+                errors += 1
+    # libvmaf's pooling, in its order of operations.
+    for metric, pooled in result["pooled_metrics"].items():
+        scores = [frame[metric] for frame in frames]
+        total = inverse_sum = 0.0
+        for score in scores:  # not sum(): Python 3.12's sum() compensates rounding
+            total += score
+            inverse_sum += 1.0 / (score + 1.0)
+        want = {"min": min(scores), "max": max(scores), "mean": total / len(scores),
+                "harmonic_mean": len(scores) / inverse_sum - 1.0}
+        for method, value in want.items():
+            if pooled[method] != value:
+                print(f"{label} pooled {metric} {method}: {pooled[method]!r} != {value!r}",
+                      file=sys.stderr)
+                errors += 1
+print(f"corpus: {len(golden['cases'])} cases, {errors} mismatches", file=sys.stderr)
+sys.exit(1 if errors else 0)
+PY
+else
+    echo "python3 not found: corpus scores not checked" >&2
+fi
+
+echo "test_cli: $tests tests, $failures failures" >&2
+[ $failures -eq 0 ]
