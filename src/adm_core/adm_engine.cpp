@@ -1,0 +1,347 @@
+/*
+ * float_adm: the CPU engine (see adm_engine.h for the pipeline).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <cmath>
+#include <cstring>
+
+#include "adm_engine.h"
+#include "adm_rcp.h"
+
+namespace adm {
+namespace {
+
+/* Rows of a band buffer start on 64-byte boundaries. */
+ptrdiff_t padded_stride(int w) { return ((ptrdiff_t)w + 15) & ~(ptrdiff_t)15; }
+
+/* Masking reads one sample beyond each side: -1 mirrors to 1, n clamps to n - 1. */
+int neighbour_before(int i) { return i == 0 ? 1 : i - 1; }
+int neighbour_after(int i, int n) { return i == n - 1 ? n - 1 : i + 1; }
+
+/* Luma sample j of row i converted as libvmaf's picture_copy does. */
+struct LumaReader {
+    const uint8_t *base;
+    ptrdiff_t stride;
+    int wide;  /* 2 bytes per sample */
+    int shift; /* samples stored in the upper bits (P010) */
+    float scaler;
+
+    float operator()(int i, int j) const
+    {
+        const uint8_t *row = base + i * stride;
+        if (!wide)
+            return input_u8(row[j]);
+        uint16_t v;
+        memcpy(&v, row + 2 * (ptrdiff_t)j, sizeof(v));
+        return input_u16((uint16_t)(v >> shift), scaler);
+    }
+};
+
+} // namespace
+
+Engine::Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts)
+    : opts_(opts), width_(width), height_(height)
+{
+    input_scaler_ = bit_depth > 8 ? (float)(1 << (bit_depth - 8)) : 1.0f;
+    const double pi = 3.14159265358979323846;
+    cos_1deg_sq_ = (float)(cos(1.0 * pi / 180.0) * cos(1.0 * pi / 180.0));
+    cube_ = opts.p_norm == 3.0;
+    p_ = (float)opts.p_norm;
+    inv_p_ = (float)(1.0f / opts.p_norm);
+
+    int in_w = width, in_h = height;
+    for (int s = 0; s < kNumScales; s++) {
+        ScaleSetup &sc = scales_[s];
+        sc.in_w = in_w;
+        sc.in_h = in_h;
+        sc.w = (in_w + 1) / 2;
+        sc.h = (in_h + 1) / 2;
+        sc.decouple = decouple_region(sc.w, sc.h);
+        sc.sums = sum_region(sc.w, sc.h);
+        sc.csf = csf_weights(opts, s);
+        for (int t = 0; t < 4; t++) {
+            sc.column_taps[t].resize(sc.w);
+            for (int j = 0; j < sc.w; j++)
+                sc.column_taps[t][j] = dwt_source_index(j, t, in_w);
+        }
+        in_w = sc.w;
+        in_h = sc.h;
+    }
+
+    /* One allocation for every band: a per image and scale, the rest at scale-0 size. */
+    const ScaleSetup &s0 = scales_[0];
+    const ptrdiff_t stride0 = padded_stride(s0.w);
+    size_t total = 0;
+    for (int s = 0; s < kNumScales; s++)
+        total += 2 * (size_t)padded_stride(scales_[s].w) * scales_[s].h;
+    total += 2 * 3 * kNumBands * (size_t)stride0 * s0.h;
+    storage_.assign(total, 0.0f);
+
+    float *next = storage_.data();
+    auto take = [&](int w, int h, ptrdiff_t stride) {
+        Band b;
+        b.data = next;
+        b.w = w;
+        b.h = h;
+        b.stride = stride;
+        next += stride * h;
+        return b;
+    };
+    for (int img = 0; img < 2; img++) {
+        for (int s = 0; s < kNumScales; s++)
+            approx_[img][s] = take(scales_[s].w, scales_[s].h, padded_stride(scales_[s].w));
+        for (int b = 0; b < kNumBands; b++) {
+            detail_[img][b] = take(s0.w, s0.h, stride0);
+            weighted_[img][b] = take(s0.w, s0.h, stride0);
+            filtered_[img][b] = take(s0.w, s0.h, stride0);
+        }
+    }
+    for (auto &sums : row_sums_)
+        sums.assign(s0.h, 0.0f);
+    set_executor(nullptr, nullptr, 1);
+}
+
+int Engine::set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs)
+{
+    execute_ = execute;
+    execute_opaque_ = opaque;
+    nb_jobs_ = execute && nb_jobs > 1 ? nb_jobs : 1;
+    scratch_.assign(nb_jobs_, std::vector<float>(2 * (size_t)width_));
+    return 0;
+}
+
+/* Split rows [first, last) into at most nb_jobs_ contiguous ranges run by the executor. */
+template <class F> void Engine::parallel_rows(int first, int last, F &&work)
+{
+    int rows = last - first;
+    if (rows <= 0)
+        return;
+    struct Task {
+        F *work;
+        int first, rows;
+    } task = {&work, first, rows};
+    FloatAdmJobFn run = [](void *arg, int job, int nb_jobs) -> int {
+        Task *t = static_cast<Task *>(arg);
+        int begin = t->first + (int)((long long)t->rows * job / nb_jobs);
+        int end = t->first + (int)((long long)t->rows * (job + 1) / nb_jobs);
+        if (begin < end)
+            (*t->work)(begin, end, job);
+        return 0;
+    };
+    int jobs = nb_jobs_ < rows ? nb_jobs_ : rows;
+    if (jobs > 1)
+        execute_(execute_opaque_, run, &task, jobs);
+    else
+        run(&task, 0, 1);
+}
+
+/* Output rows [first, last) of the four bands: vertical pass into lo/hi rows, then horizontal. */
+void Engine::dwt_rows(int s, int first, int last, int job)
+{
+    const ScaleSetup &sc = scales_[s];
+    const bool lo_only = s == 0 && opts_.skip_scale0;
+    float *lo = scratch_[job].data();
+    float *hi = lo + width_;
+    const int *x0 = sc.column_taps[0].data(), *x1 = sc.column_taps[1].data();
+    const int *x2 = sc.column_taps[2].data(), *x3 = sc.column_taps[3].data();
+
+    for (int img = 0; img < 2; img++) {
+        const FloatAdmPlane &in = input_[img];
+        LumaReader luma = {static_cast<const uint8_t *>(in.data), in.stride,
+                           in.bytes_per_sample == 2, in.shift, input_scaler_};
+        const Band *prev = s > 0 ? &approx_[img][s - 1] : nullptr;
+        for (int i = first; i < last; i++) {
+            int y0 = dwt_source_index(i, 0, sc.in_h), y1 = dwt_source_index(i, 1, sc.in_h);
+            int y2 = dwt_source_index(i, 2, sc.in_h), y3 = dwt_source_index(i, 3, sc.in_h);
+            if (prev) {
+                const float *r0 = prev->row(y0), *r1 = prev->row(y1);
+                const float *r2 = prev->row(y2), *r3 = prev->row(y3);
+                for (int j = 0; j < sc.in_w; j++) {
+                    lo[j] = dwt_lo(r0[j], r1[j], r2[j], r3[j]);
+                    hi[j] = dwt_hi(r0[j], r1[j], r2[j], r3[j]);
+                }
+            } else {
+                for (int j = 0; j < sc.in_w; j++) {
+                    float s0 = luma(y0, j), s1 = luma(y1, j), s2 = luma(y2, j), s3 = luma(y3, j);
+                    lo[j] = dwt_lo(s0, s1, s2, s3);
+                    hi[j] = dwt_hi(s0, s1, s2, s3);
+                }
+            }
+            float *a = approx_[img][s].row(i);
+            if (lo_only) {
+                for (int j = 0; j < sc.w; j++)
+                    a[j] = dwt_lo(lo[x0[j]], lo[x1[j]], lo[x2[j]], lo[x3[j]]);
+                continue;
+            }
+            float *h = detail_[img][0].row(i), *v = detail_[img][1].row(i);
+            float *d = detail_[img][2].row(i);
+            for (int j = 0; j < sc.w; j++) {
+                float l0 = lo[x0[j]], l1 = lo[x1[j]], l2 = lo[x2[j]], l3 = lo[x3[j]];
+                float h0 = hi[x0[j]], h1 = hi[x1[j]], h2 = hi[x2[j]], h3 = hi[x3[j]];
+                a[j] = dwt_lo(l0, l1, l2, l3);
+                v[j] = dwt_hi(l0, l1, l2, l3);
+                h[j] = dwt_lo(h0, h1, h2, h3);
+                d[j] = dwt_hi(h0, h1, h2, h3);
+            }
+        }
+    }
+}
+
+void Engine::decouple_csf_rows(int s, int first, int last)
+{
+    const ScaleSetup &sc = scales_[s];
+    const float factor[kNumBands] = {sc.csf.hv, sc.csf.hv, sc.csf.d};
+    const HostDivide divide;
+    for (int i = first; i < last; i++) {
+        for (int j = sc.decouple.left; j < sc.decouple.right; j++) {
+            float o[kNumBands], t[kNumBands];
+            for (int b = 0; b < kNumBands; b++) {
+                o[b] = detail_[kRef][b].row(i)[j];
+                t[b] = detail_[kDist][b].row(i)[j];
+            }
+            Decoupled dc = decouple(o, t, opts_.enhn_gain_limit, cos_1deg_sq_, divide);
+            for (int b = 0; b < kNumBands; b++) {
+                float wr = csf_weight(factor[b], dc.restored[b]);
+                float wa = csf_weight(factor[b], dc.additive[b]);
+                weighted_[kRestored][b].row(i)[j] = wr;
+                filtered_[kRestored][b].row(i)[j] = csf_filtered(wr);
+                weighted_[kAdditive][b].row(i)[j] = wa;
+                filtered_[kAdditive][b].row(i)[j] = csf_filtered(wa);
+            }
+        }
+    }
+}
+
+/* Each row's inner sums of the denominator, DLM and AIM terms, columns in order. */
+void Engine::sum_rows(int s, int first, int last)
+{
+    const ScaleSetup &sc = scales_[s];
+    const float factor[kNumBands] = {sc.csf.hv, sc.csf.hv, sc.csf.d};
+    const bool masking = !opts_.bypass_cm;
+    for (int i = first; i < last; i++) {
+        const int up = neighbour_before(i), down = neighbour_after(i, sc.h);
+        float inner[kNumRowSums] = {};
+        for (int j = sc.sums.left; j < sc.sums.right; j++) {
+            const int jl = neighbour_before(j), jr = neighbour_after(j, sc.w);
+            /* thr[m]: the masking threshold that signal m casts on the other one. */
+            float thr[2] = {0.0f, 0.0f};
+            if (masking) {
+                for (int m = 0; m < 2; m++) {
+                    float band_thr[kNumBands];
+                    for (int b = 0; b < kNumBands; b++) {
+                        const Band &f = filtered_[m][b];
+                        const float *ru = f.row(up), *ri = f.row(i), *rd = f.row(down);
+                        band_thr[b] = threshold_band(ru[jl], ru[j], ru[jr], ri[jl],
+                                                     weighted_[m][b].row(i)[j], ri[jr], rd[jl],
+                                                     rd[j], rd[jr]);
+                    }
+                    thr[m] = threshold_sum(band_thr[0], band_thr[1], band_thr[2]);
+                }
+            }
+            for (int b = 0; b < kNumBands; b++) {
+                inner[kDenSum + b] += reference_term(factor[b], detail_[kRef][b].row(i)[j], cube_, p_);
+                inner[kNumSum + b] += masked_term(weighted_[kRestored][b].row(i)[j],
+                                                  thr[kAdditive], cube_, p_);
+                inner[kAimSum + b] += masked_term(weighted_[kAdditive][b].row(i)[j],
+                                                  thr[kRestored], cube_, p_);
+            }
+        }
+        for (int k = 0; k < kNumRowSums; k++)
+            row_sums_[k][i] = inner[k];
+    }
+}
+
+/* Fold the rows in order, then powf(accum, 1/p) plus the noise floor per band. */
+ScaleSums Engine::fold_scale(int s) const
+{
+    const ScaleSetup &sc = scales_[s];
+    const Region &r = sc.sums;
+    const int area = (r.right - r.left) * (r.bottom - r.top);
+    const float noise = powf((float)(area * opts_.noise_weight), inv_p_);
+    const float no_noise = powf((float)(area * 0.0), inv_p_);
+
+    float band[kNumRowSums];
+    for (int k = 0; k < kNumRowSums; k++) {
+        float accum = 0.0f;
+        for (int i = r.top; i < r.bottom; i++)
+            accum += row_sums_[k][i];
+        band[k] = powf(accum, inv_p_) + (k >= kAimSum ? no_noise : noise);
+    }
+    ScaleSums out;
+    out.den = band[kDenSum] + band[kDenSum + 1] + band[kDenSum + 2];
+    out.num = band[kNumSum] + band[kNumSum + 1] + band[kNumSum + 2];
+    out.aim_num = band[kAimSum] + band[kAimSum + 1] + band[kAimSum + 2];
+    return out;
+}
+
+void Engine::pool(const ScaleSums sums[kNumScales], FloatAdmScores *out) const
+{
+    double num = 0, den = 0, aim_num = 0, aim_den = 0;
+    for (int s = 0; s < kNumScales; s++) {
+        num += sums[s].num;
+        den += sums[s].den;
+        if (opts_.skip_aim_scale != s) {
+            aim_num += sums[s].aim_num;
+            aim_den += sums[s].den;
+        }
+        out->adm_num_scale[s] = sums[s].num;
+        out->adm_den_scale[s] = sums[s].den;
+        out->adm_scale[s] = (double)sums[s].num / (double)sums[s].den;
+    }
+    /* Sums below a floor proportional to the frame area count as zero. */
+    const double floor = 1e-10 * (double)((long long)width_ * height_) / (1920.0 * 1080.0);
+    num = num < floor ? 0 : num;
+    den = den < floor ? 0 : den;
+
+    double adm2, aim;
+    if (den == 0.0) {
+        adm2 = 1.0;
+        aim = 0.0; /* libvmaf leaves it uninitialised here; we define it as 0 */
+    } else {
+        double ratio = aim_num / aim_den;
+        aim = ratio < 1.0 ? ratio : 1.0;
+        adm2 = num / den;
+    }
+    double adm3;
+    if (opts_.adm3_apply_hm)
+        adm3 = 2 * adm2 * aim / (adm2 + aim);
+    else
+        adm3 = adm2 * opts_.dlm_weight + (1 - aim) * (1 - opts_.dlm_weight);
+    adm3 = adm3 > opts_.min_val ? adm3 : opts_.min_val;
+
+    out->adm2 = adm2;
+    out->aim = aim;
+    out->adm3 = adm3;
+    out->adm = adm2;
+    out->adm_num = num;
+    out->adm_den = den;
+}
+
+int Engine::score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmScores *out)
+{
+    input_[kRef] = ref;
+    input_[kDist] = dist;
+    ScaleSums sums[kNumScales];
+    for (int s = 0; s < kNumScales; s++) {
+        const ScaleSetup &sc = scales_[s];
+        parallel_rows(0, sc.h, [this, s](int first, int last, int job) {
+            dwt_rows(s, first, last, job);
+        });
+        if (s == 0 && opts_.skip_scale0) {
+            sums[s].den = (float)1e-10; /* upstream's guard against a zero division */
+            continue;
+        }
+        parallel_rows(sc.decouple.top, sc.decouple.bottom, [this, s](int first, int last, int) {
+            decouple_csf_rows(s, first, last);
+        });
+        parallel_rows(sc.sums.top, sc.sums.bottom, [this, s](int first, int last, int) {
+            sum_rows(s, first, last);
+        });
+        sums[s] = fold_scale(s);
+    }
+    pool(sums, out);
+    input_[kRef] = input_[kDist] = FloatAdmPlane{};
+    return 0;
+}
+
+} // namespace adm

@@ -1,0 +1,31 @@
+/*
+ * float_adm: internal declarations of the C++ core.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef ADM_INTERNAL_H
+#define ADM_INTERNAL_H
+
+#include <cstdarg>
+#include <cstddef>
+#include <cstdio>
+
+#include "float_adm.h"
+
+namespace adm {
+
+/* printf into a caller's error buffer (which may be NULL). */
+inline void format_error(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+inline void format_error(char *buf, size_t size, const char *fmt, ...)
+{
+    if (!buf || !size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+}
+
+} // namespace adm
+
+#endif /* ADM_INTERNAL_H */

@@ -1,0 +1,158 @@
+/*
+ * float_adm: the C API over the C++ engine.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <cstdint>
+#include <new>
+
+#include "adm_engine.h"
+#include "adm_internal.h"
+
+struct FloatAdmContext {
+    adm::Engine engine;
+    int width, height, bit_depth;
+};
+
+namespace {
+
+const char *const kOutputNames[FLOAT_ADM_NUM_DEBUG_OUTPUTS] = {
+    "adm2",           "aim",            "adm3",           "adm_scale0",     "adm_scale1",
+    "adm_scale2",     "adm_scale3",     "adm",            "adm_num",        "adm_den",
+    "adm_num_scale0", "adm_den_scale0", "adm_num_scale1", "adm_den_scale1", "adm_num_scale2",
+    "adm_den_scale2", "adm_num_scale3", "adm_den_scale3",
+};
+
+bool supported_depth(int depth)
+{
+    return depth == 8 || depth == 9 || depth == 10 || depth == 12 || depth == 14 || depth == 16;
+}
+
+int check_plane(const FloatAdmContext *ctx, const FloatAdmPlane *p)
+{
+    if (!p || !p->data)
+        return FLOAT_ADM_ERROR_INVALID;
+    const int want_bytes = ctx->bit_depth > 8 ? 2 : 1;
+    if (p->bytes_per_sample != want_bytes || p->shift < 0 || p->shift > 16 - ctx->bit_depth)
+        return FLOAT_ADM_ERROR_INVALID;
+    if (want_bytes == 1 && p->shift)
+        return FLOAT_ADM_ERROR_INVALID;
+    return 0;
+}
+
+} // namespace
+
+extern "C" {
+
+const char *float_adm_version(void) { return "1.0.0"; }
+
+const char *float_adm_strerror(int err)
+{
+    switch (err) {
+    case 0: return "success";
+    case FLOAT_ADM_ERROR_INVALID: return "invalid argument";
+    case FLOAT_ADM_ERROR_NOMEM: return "out of memory";
+    case FLOAT_ADM_ERROR_RANGE: return "option value out of range";
+    case FLOAT_ADM_ERROR_NOT_FOUND: return "unknown option";
+    case FLOAT_ADM_ERROR_UNSUPPORTED: return "unsupported frame size or bit depth";
+    default: return "unknown error";
+    }
+}
+
+const char *float_adm_output_name(int index)
+{
+    return index >= 0 && index < FLOAT_ADM_NUM_DEBUG_OUTPUTS ? kOutputNames[index] : nullptr;
+}
+
+double float_adm_output_value(const FloatAdmScores *s, int index)
+{
+    switch (index) {
+    case 0: return s->adm2;
+    case 1: return s->aim;
+    case 2: return s->adm3;
+    case 3: case 4: case 5: case 6: return s->adm_scale[index - 3];
+    case 7: return s->adm;
+    case 8: return s->adm_num;
+    case 9: return s->adm_den;
+    default:
+        if (index >= 10 && index < FLOAT_ADM_NUM_DEBUG_OUTPUTS) {
+            int scale = (index - 10) / 2;
+            return (index - 10) % 2 ? s->adm_den_scale[scale] : s->adm_num_scale[scale];
+        }
+        return 0.0;
+    }
+}
+
+int float_adm_context_create(FloatAdmContext **out, int width, int height, int bit_depth,
+                             const FloatAdmOptions *opts, char *errbuf, size_t errbuf_size)
+{
+    if (!out) {
+        adm::format_error(errbuf, errbuf_size, "no context pointer given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    *out = nullptr;
+    if (width < FLOAT_ADM_MIN_SIZE || height < FLOAT_ADM_MIN_SIZE) {
+        adm::format_error(errbuf, errbuf_size,
+                          "frame size %dx%d is too small: float ADM needs at least %dx%d "
+                          "(its coarsest bands would read outside the frame)",
+                          width, height, FLOAT_ADM_MIN_SIZE, FLOAT_ADM_MIN_SIZE);
+        return FLOAT_ADM_ERROR_UNSUPPORTED;
+    }
+    /* Guard the band and index arithmetic (int) against overflow. */
+    if (width > (1 << 16) || height > (1 << 16)) {
+        adm::format_error(errbuf, errbuf_size, "frame size %dx%d is too large (at most 65536x65536)",
+                          width, height);
+        return FLOAT_ADM_ERROR_UNSUPPORTED;
+    }
+    if (!supported_depth(bit_depth)) {
+        adm::format_error(errbuf, errbuf_size,
+                          "bit depth %d is not supported (8, 9, 10, 12, 14 or 16)", bit_depth);
+        return FLOAT_ADM_ERROR_UNSUPPORTED;
+    }
+    int ret = float_adm_options_validate(opts, errbuf, errbuf_size);
+    if (ret < 0)
+        return ret;
+    try {
+        *out = new FloatAdmContext{adm::Engine(width, height, bit_depth, *opts), width, height,
+                                   bit_depth};
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory for a %dx%d context", width, height);
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+    return 0;
+}
+
+int float_adm_set_executor(FloatAdmContext *ctx, FloatAdmExecuteFn execute, void *opaque,
+                           int nb_jobs)
+{
+    if (!ctx || nb_jobs < 0)
+        return FLOAT_ADM_ERROR_INVALID;
+    try {
+        return ctx->engine.set_executor(execute, opaque, nb_jobs);
+    } catch (const std::bad_alloc &) {
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
+                          const FloatAdmPlane *dist, FloatAdmScores *scores)
+{
+    if (!ctx || !scores)
+        return FLOAT_ADM_ERROR_INVALID;
+    int ret = check_plane(ctx, ref);
+    if (ret >= 0)
+        ret = check_plane(ctx, dist);
+    if (ret < 0)
+        return ret;
+    *scores = FloatAdmScores{};
+    return ctx->engine.score(*ref, *dist, scores);
+}
+
+void float_adm_context_free(FloatAdmContext **ctx)
+{
+    if (!ctx)
+        return;
+    delete *ctx;
+    *ctx = nullptr;
+}
+
+} // extern "C"
