@@ -30,6 +30,9 @@ include src/cli/module.mk
 include tests/module.mk
 include bench/module.mk
 -include mk/ffmpeg.mk
+ifeq ($(HAVE_CUDA),yes)
+-include src/adm_cuda/module.mk
+endif
 
 check: check-unit check-corpus
 
