@@ -4,8 +4,9 @@
 
 BUILD ?= build
 
+# A fresh checkout: install what is missing (apt-get as root), then configure.
 ifeq ($(wildcard config.mak),)
-$(shell ./configure >&2)
+$(shell sh scripts/ensure-packages.sh >&2 && ./configure >&2)
 endif
 include config.mak
 
@@ -22,7 +23,7 @@ LDFLAGS_ALL  := -pthread $(SAN_FLAGS) $(EXTRA_LDFLAGS)
 # What a program linking the static C++ core needs besides it.
 CORE_PRIVATE_LIBS := -lstdc++ -lm -lpthread
 
-.PHONY: all check check-unit check-corpus check-sanitize demo install clean bench
+.PHONY: all deps check check-unit check-corpus check-sanitize demo install clean bench
 all:
 
 include src/adm_core/module.mk
@@ -35,6 +36,9 @@ ifeq ($(HAVE_CUDA),yes)
 endif
 
 check: check-unit check-corpus
+
+deps:
+	sh scripts/ensure-packages.sh
 
 # The unit and corpus tests again, built with ASan + UBSan in their own tree.
 check-sanitize:
