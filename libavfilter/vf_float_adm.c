@@ -1,0 +1,562 @@
+/*
+ * Copyright (c) 2026 the float_adm authors
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Netflix VMAF's float ADM features (adm2, aim, adm3 and the per-scale
+ * scores), bit-exact with libvmaf, computed by libfloatadm.
+ */
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <float_adm.h>
+
+#include "libavutil/file_open.h"
+#include "libavutil/mem.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+#include "avfilter.h"
+#include "filters.h"
+#include "formats.h"
+#include "framesync.h"
+#include "video.h"
+
+enum LogFormat {
+    LOG_FMT_JSON,
+    LOG_FMT_CSV,
+    LOG_FMT_XML,
+};
+
+enum Backend {
+    BACKEND_AUTO,
+    BACKEND_CPU,
+};
+
+/* Running pooled statistics of one output, accumulated as libvmaf pools. */
+typedef struct PoolStats {
+    double sum;
+    double inv_sum;     /* sum of 1 / (x + 1), for the harmonic mean */
+    double min, max;
+} PoolStats;
+
+typedef struct FloatAdmFilterContext {
+    const AVClass *class;
+    FFFrameSync fs;
+
+    FloatAdmOptions opts;
+    char *log_path;
+    int log_fmt;
+    int n_subsample;
+    int backend;
+
+    FloatAdmContext *adm;
+    FloatAdmPlane plane_layout[2];  /* main, reference: sample size and shift */
+    int nb_outputs;
+    int *job_rets;
+    int nb_jobs;
+
+    FILE *log_file;
+    int log_started;
+    uint64_t frame_index;           /* frames seen on the first input */
+    uint64_t nb_scored;
+    PoolStats pool[FLOAT_ADM_NUM_DEBUG_OUTPUTS];
+} FloatAdmFilterContext;
+
+#define OFFSET(x) offsetof(FloatAdmFilterContext, x)
+#define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
+
+/* libvmaf's float_adm options: each under its name and its alias. */
+#define ADM_OPT(name, alias, help, field, type, def, min, max)             \
+    { name,  help, OFFSET(opts.field), type, { .dbl = def }, min, max, FLAGS }, \
+    { alias, help, OFFSET(opts.field), type, { .dbl = def }, min, max, FLAGS }
+#define ADM_OPT_INT(name, alias, help, field, type, def, min, max)         \
+    { name,  help, OFFSET(opts.field), type, { .i64 = def }, min, max, FLAGS }, \
+    { alias, help, OFFSET(opts.field), type, { .i64 = def }, min, max, FLAGS }
+#define ADM_OPT_DBL(name, alias, help, field, def, min, max) \
+    ADM_OPT(name, alias, help, field, AV_OPT_TYPE_DOUBLE, def, min, max)
+#define ADM_OPT_FACTOR(n, alias, field)                                    \
+    ADM_OPT_DBL(#n, alias, "Set a band factor (-1: from the CSF).", field, -1, -1, 10)
+
+static const AVOption float_adm_options[] = {
+    { "debug", "Also output the 11 debug features.", OFFSET(opts.debug), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    ADM_OPT_DBL("adm_enhn_gain_limit", "egl", "Set the enhancement gain limit.", enhn_gain_limit, 100, 1, 100),
+    ADM_OPT_DBL("adm_norm_view_dist", "nvd", "Set the normalized viewing distance.", norm_view_dist, 3, 0.75, 24),
+    ADM_OPT_INT("adm_ref_display_height", "rdf", "Set the reference display height.", ref_display_height, AV_OPT_TYPE_INT, 1080, 1, 4320),
+    ADM_OPT_DBL("adm_noise_weight", "nw", "Set the noise weight.", noise_weight, 0.03125, 0, 1500),
+    ADM_OPT_INT("adm_csf_mode", "csf", "Set the contrast sensitivity function.", csf_mode, AV_OPT_TYPE_INT, 0, 0, 9),
+    ADM_OPT_DBL("adm_csf_scale", "scf", "Set the CSF scale.", csf_scale, 1, 0, 50),
+    ADM_OPT_DBL("adm_csf_diag_scale", "scfd", "Set the CSF diagonal scale.", csf_diag_scale, 1, 0, 50),
+    ADM_OPT_INT("adm_bypass_cm", "bcm", "Bypass contrast masking.", bypass_cm, AV_OPT_TYPE_INT, 0, 0, 1),
+    ADM_OPT_DBL("adm_p_norm", "apn", "Set the p-norm of the pooling.", p_norm, 3, 1, 20),
+    ADM_OPT_INT("adm_adm3_apply_hm", "aah", "Apply the harmonic mean in adm3.", adm3_apply_hm, AV_OPT_TYPE_BOOL, 0, 0, 1),
+    ADM_OPT_DBL("adm_dlm_weight", "dlmw", "Set the DLM weight of adm3.", dlm_weight, 0.5, 0, 1),
+    ADM_OPT_DBL("adm_min_val", "min", "Set the minimum value of adm3.", min_val, 0, 0, 1),
+    ADM_OPT_FACTOR(adm_f1s0, "f1s0", f1s[0]),
+    ADM_OPT_FACTOR(adm_f1s1, "f1s1", f1s[1]),
+    ADM_OPT_FACTOR(adm_f1s2, "f1s2", f1s[2]),
+    ADM_OPT_FACTOR(adm_f1s3, "f1s3", f1s[3]),
+    ADM_OPT_FACTOR(adm_f2s0, "f2s0", f2s[0]),
+    ADM_OPT_FACTOR(adm_f2s1, "f2s1", f2s[1]),
+    ADM_OPT_FACTOR(adm_f2s2, "f2s2", f2s[2]),
+    ADM_OPT_FACTOR(adm_f2s3, "f2s3", f2s[3]),
+    ADM_OPT_INT("adm_skip_aim_scale", "sasc", "Leave a scale out of aim (-1: none).", skip_aim_scale, AV_OPT_TYPE_INT, -1, -1, 3),
+    ADM_OPT_INT("adm_skip_scale0", "ssz", "Leave scale 0 out of adm2.", skip_scale0, AV_OPT_TYPE_BOOL, 0, 0, 1),
+    { "log_path", "Set the file to write the per-frame log to (- for stdout).", OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "log_fmt", "Set the format of the log.", OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = LOG_FMT_JSON }, LOG_FMT_JSON, LOG_FMT_XML, FLAGS, .unit = "log_fmt" },
+        { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
+        { "csv",  "libvmaf's CSV layout",  0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_CSV  }, 0, 0, FLAGS, .unit = "log_fmt" },
+        { "xml",  "libvmaf's XML layout",  0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_XML  }, 0, 0, FLAGS, .unit = "log_fmt" },
+    { "n_subsample", "Score every n-th frame.", OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
+    { "backend", "Set where the scores are computed.", OFFSET(backend), AV_OPT_TYPE_INT, { .i64 = BACKEND_AUTO }, BACKEND_AUTO, BACKEND_CPU, FLAGS, .unit = "backend" },
+        { "auto", "the CPU on software frames", 0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
+        { "cpu",  "the CPU",                    0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_CPU  }, 0, 0, FLAGS, .unit = "backend" },
+    { NULL }
+};
+
+FRAMESYNC_DEFINE_CLASS(float_adm, FloatAdmFilterContext, fs);
+
+static const enum AVPixelFormat pix_fmts[] = {
+    AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY9, AV_PIX_FMT_GRAY10,
+    AV_PIX_FMT_GRAY12, AV_PIX_FMT_GRAY14, AV_PIX_FMT_GRAY16,
+    AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV440P, AV_PIX_FMT_YUV444P,
+    AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ444P,
+    AV_PIX_FMT_YUV420P9, AV_PIX_FMT_YUV422P9, AV_PIX_FMT_YUV444P9,
+    AV_PIX_FMT_YUV420P10, AV_PIX_FMT_YUV422P10, AV_PIX_FMT_YUV440P10, AV_PIX_FMT_YUV444P10,
+    AV_PIX_FMT_YUV420P12, AV_PIX_FMT_YUV422P12, AV_PIX_FMT_YUV440P12, AV_PIX_FMT_YUV444P12,
+    AV_PIX_FMT_YUV420P14, AV_PIX_FMT_YUV422P14, AV_PIX_FMT_YUV444P14,
+    AV_PIX_FMT_YUV420P16, AV_PIX_FMT_YUV422P16, AV_PIX_FMT_YUV444P16,
+    AV_PIX_FMT_NV12, AV_PIX_FMT_NV21, AV_PIX_FMT_P010, AV_PIX_FMT_P012, AV_PIX_FMT_P016,
+    AV_PIX_FMT_NONE
+};
+
+/* The first input and the output share one format; the reference may use
+ * another chroma layout, since only luma is read. */
+static int query_formats(const AVFilterContext *ctx,
+                         AVFilterFormatsConfig **cfg_in,
+                         AVFilterFormatsConfig **cfg_out)
+{
+    AVFilterFormats *main_formats = ff_make_pixel_format_list(pix_fmts);
+    int ret;
+
+    if ((ret = ff_formats_ref(main_formats, &cfg_in[0]->formats)) < 0 ||
+        (ret = ff_formats_ref(main_formats, &cfg_out[0]->formats)) < 0)
+        return ret;
+    return ff_formats_ref(ff_make_pixel_format_list(pix_fmts), &cfg_in[1]->formats);
+}
+
+static void pool_add(PoolStats *pool, uint64_t nb_before, double value)
+{
+    pool->sum     += value;
+    pool->inv_sum += 1.0 / (value + 1.0);
+    if (!nb_before || value < pool->min)
+        pool->min = value;
+    if (!nb_before || value > pool->max)
+        pool->max = value;
+}
+
+static double pool_mean(const PoolStats *pool, uint64_t n)
+{
+    return pool->sum / n;
+}
+
+static double pool_harmonic_mean(const PoolStats *pool, uint64_t n)
+{
+    return n / pool->inv_sum - 1.0;
+}
+
+/* JSON has no NaN or infinity: libvmaf writes null there. */
+static void json_number(FILE *f, double value)
+{
+    if (isfinite(value))
+        fprintf(f, "%.17g", value);
+    else
+        fputs("null", f);
+}
+
+static void log_frame(FloatAdmFilterContext *s, uint64_t index, const FloatAdmScores *scores)
+{
+    FILE *f = s->log_file;
+
+    switch (s->log_fmt) {
+    case LOG_FMT_JSON:
+        fprintf(f, "%s    {\n      \"frameNum\": %"PRIu64",\n      \"metrics\": {\n",
+                s->nb_scored ? ",\n" : "\n", index);
+        for (int i = 0; i < s->nb_outputs; i++) {
+            fprintf(f, "        \"%s\": ", float_adm_output_name(i));
+            json_number(f, float_adm_output_value(scores, i));
+            fputs(i + 1 < s->nb_outputs ? ",\n" : "\n", f);
+        }
+        fputs("      }\n    }", f);
+        break;
+    case LOG_FMT_CSV:
+        fprintf(f, "%"PRIu64",", index);
+        for (int i = 0; i < s->nb_outputs; i++)
+            fprintf(f, "%.17g,", float_adm_output_value(scores, i));
+        fputc('\n', f);
+        break;
+    case LOG_FMT_XML:
+        fprintf(f, "    <frame frameNum=\"%"PRIu64"\" ", index);
+        for (int i = 0; i < s->nb_outputs; i++)
+            fprintf(f, "%s=\"%.17g\" ", float_adm_output_name(i),
+                    float_adm_output_value(scores, i));
+        fputs("/>\n", f);
+        break;
+    }
+}
+
+static void log_start(FloatAdmFilterContext *s, int width, int height)
+{
+    FILE *f = s->log_file;
+
+    switch (s->log_fmt) {
+    case LOG_FMT_JSON:
+        fprintf(f, "{\n  \"version\": \"float_adm %s\",\n  \"frames\": [", float_adm_version());
+        break;
+    case LOG_FMT_CSV:
+        fputs("Frame,", f);
+        for (int i = 0; i < s->nb_outputs; i++)
+            fprintf(f, "%s,", float_adm_output_name(i));
+        fputc('\n', f);
+        break;
+    case LOG_FMT_XML:
+        fprintf(f, "<VMAF version=\"float_adm %s\">\n"
+                "  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n"
+                "  <frames>\n", float_adm_version(), width, height);
+        break;
+    }
+    s->log_started = 1;
+}
+
+static void log_finish(FloatAdmFilterContext *s)
+{
+    static const char *const pool_names[] = { "min", "max", "mean", "harmonic_mean" };
+    FILE *f = s->log_file;
+
+    if (s->log_fmt == LOG_FMT_CSV)
+        return;
+    fputs(s->log_fmt == LOG_FMT_JSON ? "\n  ],\n  \"pooled_metrics\": {"
+                                     : "  </frames>\n  <pooled_metrics>\n", f);
+    for (int i = 0; i < s->nb_outputs && s->nb_scored; i++) {
+        const PoolStats *pool = &s->pool[i];
+        const double pooled[] = {
+            pool->min, pool->max, pool_mean(pool, s->nb_scored),
+            pool_harmonic_mean(pool, s->nb_scored),
+        };
+
+        if (s->log_fmt == LOG_FMT_JSON) {
+            fprintf(f, "%s    \"%s\": {", i ? ",\n" : "\n", float_adm_output_name(i));
+            for (int j = 0; j < FF_ARRAY_ELEMS(pooled); j++) {
+                fprintf(f, "%s      \"%s\": ", j ? ",\n" : "\n", pool_names[j]);
+                json_number(f, pooled[j]);
+            }
+            fputs("\n    }", f);
+        } else {
+            fprintf(f, "    <metric name=\"%s\" ", float_adm_output_name(i));
+            for (int j = 0; j < FF_ARRAY_ELEMS(pooled); j++)
+                fprintf(f, "%s=\"%.17g\" ", pool_names[j], pooled[j]);
+            fputs("/>\n", f);
+        }
+    }
+    fputs(s->log_fmt == LOG_FMT_JSON ? "\n  },\n  \"aggregate_metrics\": {\n  }\n}\n"
+                                     : "  </pooled_metrics>\n  <aggregate_metrics />\n</VMAF>\n", f);
+}
+
+static int set_meta(AVDictionary **metadata, const char *name, double value)
+{
+    char key[64], str[32];
+
+    snprintf(key, sizeof(key), "lavfi.float_adm.%s", name);
+    snprintf(str, sizeof(str), "%.17g", value);
+    return av_dict_set(metadata, key, str, 0);
+}
+
+static int check_frame_size(AVFilterContext *ctx, const AVFrame *frame, int input)
+{
+    const AVFilterLink *link = ctx->inputs[input];
+
+    if (frame->width == link->w && frame->height == link->h)
+        return 0;
+    av_log(ctx, AV_LOG_ERROR, "The %s input changed resolution from %dx%d to %dx%d "
+           "mid-stream; float_adm scores one resolution per run.\n",
+           input ? "reference (second)" : "main (first)",
+           link->w, link->h, frame->width, frame->height);
+    return AVERROR(EINVAL);
+}
+
+static int do_float_adm(FFFrameSync *fs)
+{
+    AVFilterContext *ctx = fs->parent;
+    FloatAdmFilterContext *s = ctx->priv;
+    AVFrame *dist, *ref;
+    FloatAdmPlane dist_plane, ref_plane;
+    FloatAdmScores scores;
+    uint64_t index;
+    int ret;
+
+    ret = ff_framesync_dualinput_get(fs, &dist, &ref);
+    if (ret < 0)
+        return ret;
+    index = s->frame_index++;
+    if (!ref || index % s->n_subsample)
+        return ff_filter_frame(ctx->outputs[0], dist);
+
+    if ((ret = check_frame_size(ctx, dist, 0)) < 0 ||
+        (ret = check_frame_size(ctx, ref, 1)) < 0)
+        goto fail;
+
+    dist_plane        = s->plane_layout[0];
+    dist_plane.data   = dist->data[0];
+    dist_plane.stride = dist->linesize[0];
+    ref_plane         = s->plane_layout[1];
+    ref_plane.data    = ref->data[0];
+    ref_plane.stride  = ref->linesize[0];
+    ret = float_adm_score_frame(s->adm, &ref_plane, &dist_plane, &scores);
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Scoring frame %"PRIu64" failed: %s\n",
+               index, float_adm_strerror(ret));
+        goto fail;
+    }
+
+    for (int i = 0; i < s->nb_outputs; i++) {
+        const double value = float_adm_output_value(&scores, i);
+
+        if ((ret = set_meta(&dist->metadata, float_adm_output_name(i), value)) < 0)
+            goto fail;
+        pool_add(&s->pool[i], s->nb_scored, value);
+    }
+    if (s->log_file)
+        log_frame(s, index, &scores);
+    s->nb_scored++;
+
+    return ff_filter_frame(ctx->outputs[0], dist);
+fail:
+    av_frame_free(&dist);
+    return ret;
+}
+
+static av_cold int init(AVFilterContext *ctx)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    char errbuf[256];
+    int ret;
+
+    ret = float_adm_options_validate(&s->opts, errbuf, sizeof(errbuf));
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+        return ret;
+    }
+    s->nb_outputs = s->opts.debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
+
+    /* Open the log now so that an unwritable path fails before any decoding. */
+    if (s->log_path && !strcmp(s->log_path, "-")) {
+        s->log_file = stdout;
+    } else if (s->log_path) {
+        s->log_file = avpriv_fopen_utf8(s->log_path, "w");
+        if (!s->log_file) {
+            ret = AVERROR(errno);
+            av_log(ctx, AV_LOG_ERROR, "Could not open log file %s: %s\n",
+                   s->log_path, av_err2str(ret));
+            return ret;
+        }
+    }
+
+    s->fs.on_event = do_float_adm;
+    return 0;
+}
+
+static FloatAdmPlane plane_layout(const AVFilterLink *link)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(link->format);
+
+    return (FloatAdmPlane) {
+        .bytes_per_sample = desc->comp[0].depth > 8 ? 2 : 1,
+        /* P010/P012 keep their samples in the upper bits */
+        .shift            = desc->comp[0].shift,
+    };
+}
+
+typedef struct JobData {
+    FloatAdmJobFn job;
+    void *arg;
+} JobData;
+
+static int run_job(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+{
+    const JobData *jd = arg;
+
+    return jd->job(jd->arg, jobnr, nb_jobs);
+}
+
+/* The core's executor: its row-range jobs run on lavfi's slice threads. */
+static int execute_jobs(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs)
+{
+    AVFilterContext *ctx = opaque;
+    FloatAdmFilterContext *s = ctx->priv;
+    JobData jd = { .job = job, .arg = arg };
+
+    if (nb_jobs > s->nb_jobs)
+        return AVERROR_BUG;
+    ff_filter_execute(ctx, run_job, &jd, s->job_rets, nb_jobs);
+    for (int i = 0; i < nb_jobs; i++)
+        if (s->job_rets[i] < 0)
+            return s->job_rets[i];
+    return 0;
+}
+
+static int config_output(AVFilterLink *outlink)
+{
+    AVFilterContext *ctx = outlink->src;
+    FloatAdmFilterContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    AVFilterLink *reflink  = ctx->inputs[1];
+    const AVPixFmtDescriptor *main_desc = av_pix_fmt_desc_get(mainlink->format);
+    const AVPixFmtDescriptor *ref_desc  = av_pix_fmt_desc_get(reflink->format);
+    const int depth = main_desc->comp[0].depth;
+    char errbuf[256];
+    int ret;
+
+    if (mainlink->w != reflink->w || mainlink->h != reflink->h ||
+        depth != ref_desc->comp[0].depth) {
+        av_log(ctx, AV_LOG_ERROR, "The inputs must have the same size and bit depth: "
+               "main (first input) is %dx%d %d-bit %s, reference (second input) is "
+               "%dx%d %d-bit %s.\n",
+               mainlink->w, mainlink->h, depth, main_desc->name,
+               reflink->w, reflink->h, ref_desc->comp[0].depth, ref_desc->name);
+        return AVERROR(EINVAL);
+    }
+
+    ret = float_adm_context_create(&s->adm, mainlink->w, mainlink->h, depth,
+                                   &s->opts, errbuf, sizeof(errbuf));
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+        return ret;
+    }
+    s->plane_layout[0] = plane_layout(mainlink);
+    s->plane_layout[1] = plane_layout(reflink);
+
+    s->nb_jobs = ff_filter_get_nb_threads(ctx);
+    if (s->nb_jobs > 1) {
+        s->job_rets = av_calloc(s->nb_jobs, sizeof(*s->job_rets));
+        if (!s->job_rets)
+            return AVERROR(ENOMEM);
+        ret = float_adm_set_executor(s->adm, execute_jobs, ctx, s->nb_jobs);
+        if (ret < 0)
+            return ret;
+    }
+
+    if (s->log_file)
+        log_start(s, mainlink->w, mainlink->h);
+
+    ret = ff_framesync_init_dualinput(&s->fs, ctx);
+    if (ret < 0)
+        return ret;
+    outlink->w = mainlink->w;
+    outlink->h = mainlink->h;
+    outlink->time_base = mainlink->time_base;
+    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
+    ff_filter_link(outlink)->frame_rate = ff_filter_link(mainlink)->frame_rate;
+    if ((ret = ff_framesync_configure(&s->fs)) < 0)
+        return ret;
+    outlink->time_base = s->fs.time_base;
+
+    return 0;
+}
+
+static int activate(AVFilterContext *ctx)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    return ff_framesync_activate(&s->fs);
+}
+
+static av_cold void uninit(AVFilterContext *ctx)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+
+    for (int i = 0; i < s->nb_outputs && s->nb_scored; i++) {
+        const PoolStats *pool = &s->pool[i];
+
+        av_log(ctx, AV_LOG_INFO, "%s mean:%.6f min:%.6f max:%.6f harmonic_mean:%.6f\n",
+               float_adm_output_name(i), pool_mean(pool, s->nb_scored),
+               pool->min, pool->max, pool_harmonic_mean(pool, s->nb_scored));
+    }
+
+    if (s->log_file) {
+        if (s->log_started)
+            log_finish(s);
+        if (s->log_file == stdout ? fflush(stdout) : fclose(s->log_file))
+            av_log(ctx, AV_LOG_ERROR, "Could not write log file %s: %s\n",
+                   s->log_path, av_err2str(AVERROR(errno)));
+        s->log_file = NULL;
+    }
+
+    ff_framesync_uninit(&s->fs);
+    float_adm_context_free(&s->adm);
+    av_freep(&s->job_rets);
+}
+
+static const AVFilterPad float_adm_inputs[] = {
+    {
+        .name = "main",
+        .type = AVMEDIA_TYPE_VIDEO,
+    },
+    {
+        .name = "reference",
+        .type = AVMEDIA_TYPE_VIDEO,
+    },
+};
+
+static const AVFilterPad float_adm_outputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_output,
+    },
+};
+
+/* FFmpeg 8 (libavfilter 11) wraps the public AVFilter in FFFilter. */
+#if LIBAVFILTER_VERSION_MAJOR >= 11
+const FFFilter ff_vf_float_adm = {
+    .p.name        = "float_adm",
+    .p.description = NULL_IF_CONFIG_SMALL("Calculate Netflix VMAF's float ADM features between two video streams."),
+    .p.priv_class  = &float_adm_class,
+    .p.flags       = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
+                     AVFILTER_FLAG_SLICE_THREADS             |
+                     AVFILTER_FLAG_METADATA_ONLY,
+#else
+const AVFilter ff_vf_float_adm = {
+    .name          = "float_adm",
+    .description   = NULL_IF_CONFIG_SMALL("Calculate Netflix VMAF's float ADM features between two video streams."),
+    .priv_class    = &float_adm_class,
+    .flags         = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
+                     AVFILTER_FLAG_SLICE_THREADS             |
+                     AVFILTER_FLAG_METADATA_ONLY,
+#endif
+    .preinit       = float_adm_framesync_preinit,
+    .init          = init,
+    .uninit        = uninit,
+    .activate      = activate,
+    .priv_size     = sizeof(FloatAdmFilterContext),
+    FILTER_INPUTS(float_adm_inputs),
+    FILTER_OUTPUTS(float_adm_outputs),
+    FILTER_QUERY_FUNC2(query_formats),
+};

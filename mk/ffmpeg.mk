@@ -1,0 +1,89 @@
+# The embedded lean FFmpeg with the float_adm filter, its FATE tests and the demo.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# build/ffmpeg-<version>/src    patched FFmpeg tree (scripts/ffmpeg-prepare.sh)
+# build/ffmpeg-<version>/build  its out-of-tree build; FATE runs there
+# build/bin/ffmpeg, ffprobe     the default version's programs
+#
+# check-ffmpeg-all builds and tests the three versions side by side; only the
+# configured FFMPEG_VERSION is copied to build/bin.
+
+FF_VERSIONS   := 7.1 8.1 9.0
+FF_DIR        := $(BUILD)/ffmpeg-$(FFMPEG_VERSION)
+FF_SRC        := $(FF_DIR)/src
+FF_OBJ        := $(FF_DIR)/build
+FF_CACHE      := $(BUILD)/cache
+NV_PREFIX     := $(BUILD)/nv-codec-headers
+FATE_SAMPLES  := $(BUILD)/fate-samples
+FF_PC_DIRS     = $(ABS_BUILD)/lib/pkgconfig:$(abspath $(NV_PREFIX))/lib/pkgconfig
+
+# Our files that live inside the FFmpeg tree.
+FF_OWN_FILES  := libavfilter/vf_float_adm.c tests/fate/float_adm.mak $(wildcard tests/fate/ref/*)
+
+.PHONY: ffmpeg check-fate check-ffmpeg-all fate-samples
+.PRECIOUS: $(FF_DIR)/.prepared
+
+all: $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe
+check: check-fate
+
+$(FF_DIR)/.prepared: patches/ffmpeg-$(FFMPEG_VERSION)/series $(wildcard patches/ffmpeg-$(FFMPEG_VERSION)/*.patch) \
+                     scripts/ffmpeg-prepare.sh scripts/ffmpeg-fetch.sh
+	scripts/ffmpeg-prepare.sh $(FFMPEG_VERSION) "$(FFMPEG_SOURCE)" $(FF_SRC) $(FF_CACHE)
+	rm -rf $(FF_OBJ)
+	touch $@
+
+# Copied, not linked: FFmpeg's make must see a changed filter as newer.
+$(FF_DIR)/.synced: $(FF_DIR)/.prepared $(FF_OWN_FILES)
+	cp libavfilter/vf_float_adm.c $(FF_SRC)/libavfilter/
+	cp tests/fate/float_adm.mak $(FF_SRC)/tests/fate/
+	cp tests/fate/ref/* $(FF_SRC)/tests/ref/fate/
+	touch $@
+
+$(NV_PREFIX)/.installed: scripts/ffmpeg-fetch.sh
+	rm -rf $(BUILD)/nv-codec-headers-src && mkdir -p $(BUILD)/nv-codec-headers-src
+	if tarball=$$(scripts/ffmpeg-fetch.sh nv-codec-headers 12.1 $(FF_CACHE)); then \
+	    tar xf $$tarball -C $(BUILD)/nv-codec-headers-src --strip-components=1 && \
+	    $(MAKE) -C $(BUILD)/nv-codec-headers-src PREFIX=$(abspath $(NV_PREFIX)) install >/dev/null; \
+	else \
+	    echo "nv-codec-headers unavailable: FFmpeg is built without the CUDA hwcontext" >&2; \
+	fi
+	rm -rf $(BUILD)/nv-codec-headers-src
+	mkdir -p $(NV_PREFIX) && touch $@
+
+$(FF_OBJ)/ffbuild/config.mak: $(FF_DIR)/.prepared $(NV_PREFIX)/.installed $(CORE_PC) $(CORE_HEADER_OUT) \
+                              scripts/ffmpeg-configure.sh mk/ffmpeg.mk
+	scripts/ffmpeg-configure.sh $(FF_SRC) $(FF_OBJ) $(FF_PC_DIRS) \
+	    --cc="$(CC)" --cxx="$(CXX)" $(if $(filter debug,$(BUILD_TYPE)),--disable-optimizations --disable-stripping)
+
+# FFmpeg's make knows its own dependencies but not libfloatadm.a: relink the
+# programs when the core library is newer.
+ffmpeg: $(FF_OBJ)/ffbuild/config.mak $(FF_DIR)/.synced $(CORE_LIB)
+	for prog in ffmpeg ffprobe; do \
+	    [ $(CORE_LIB) -nt $(FF_OBJ)/$${prog}_g ] && rm -f $(FF_OBJ)/$${prog}_g $(FF_OBJ)/$$prog; \
+	done; true
+	$(MAKE) -C $(FF_OBJ) ffmpeg ffprobe
+
+$(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe: ffmpeg
+	@mkdir -p $(dir $@)
+	cmp -s $(FF_OBJ)/$(notdir $@) $@ || cp $(FF_OBJ)/$(notdir $@) $@
+	scripts/ffmpeg-check-libs.sh $@
+
+# The corpus, decompressed where FATE's SAMPLES points.
+FATE_SAMPLE_FILES := $(patsubst tests/corpus/%.xz,$(FATE_SAMPLES)/float_adm/%,$(wildcard tests/corpus/*.yuv.xz))
+$(FATE_SAMPLES)/float_adm/%: tests/corpus/%.xz
+	@mkdir -p $(dir $@)
+	xz -dc $< > $@.tmp && mv $@.tmp $@
+fate-samples: $(FATE_SAMPLE_FILES)
+
+check-fate: ffmpeg fate-samples
+	$(MAKE) -C $(FF_OBJ) -k fate-float-adm SAMPLES=$(abspath $(FATE_SAMPLES))
+
+# Other versions fetch their own pinned release: FFMPEG_SOURCE names one tree.
+check-ffmpeg-all:
+	for v in $(FF_VERSIONS); do \
+	    if [ $$v = $(FFMPEG_VERSION) ]; then src="$(FFMPEG_SOURCE)"; else src=; fi; \
+	    $(MAKE) FFMPEG_VERSION=$$v FFMPEG_SOURCE="$$src" check-fate || exit 1; \
+	done
+
+demo: $(BUILD)/bin/ffmpeg
+	scripts/ffmpeg-demo.sh $(BUILD)/bin/ffmpeg $(BUILD)/demo

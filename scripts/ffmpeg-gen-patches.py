@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+# Regenerate patches/ffmpeg-<version>/ from a pristine FFmpeg release tree.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Usage: scripts/ffmpeg-gen-patches.py PRISTINE_TREE OUT_DIR
+# Each patch is one edit anchored on a line every supported release has; the
+# script fails loudly when an anchor is missing rather than guess.
+
+import difflib
+import os
+import re
+import sys
+
+FILTER_DOC = r"""@anchor{float_adm}
+@section float_adm
+
+Compute Netflix VMAF's float ADM features (the Additive Detail Metric of
+the VMAF model: @code{adm2}, @code{aim}, @code{adm3} and the four per-scale
+scores) between two video streams, bit-exact with libvmaf's
+@code{float_adm} feature extractor.
+
+To enable compilation of this filter you need to configure FFmpeg with
+@code{--enable-libfloatadm}.  libfloatadm is a static C++ library: configure
+with @code{--pkg-config-flags=--static} so that its private dependencies
+(@code{-lstdc++ -lm -lpthread}) are linked.
+
+The first input is the distorted video ("main"), the second the reference.
+Both must have the same width, height and bit depth; their chroma layouts
+may differ, as only luma is read.  The first input's frames pass through
+unchanged.  A resolution change mid-stream is an error (with
+@command{ffmpeg}'s default @option{-reinit_filter} the filtergraph, and so
+the filter, its summary and its log, restarts instead).
+
+For each scored frame the filter sets the frame metadata keys
+@code{lavfi.float_adm.adm2}, @code{lavfi.float_adm.aim},
+@code{lavfi.float_adm.adm3} and @code{lavfi.float_adm.adm_scale0} to
+@code{lavfi.float_adm.adm_scale3}, and with @option{debug} also
+@code{adm}, @code{adm_num}, @code{adm_den}, @code{adm_num_scale0} to
+@code{adm_num_scale3} and @code{adm_den_scale0} to @code{adm_den_scale3},
+each printed with 17 significant digits so that it parses back to the same
+double.  At the end it logs the mean, minimum, maximum and harmonic mean of
+each output.
+
+The filter uses FFmpeg's filter threads; the scores do not depend on their
+number.
+
+It accepts the following options:
+
+@table @option
+@item debug
+Also output the 11 debug features. Default is disabled.
+
+@item adm_enhn_gain_limit, egl
+Enhancement gain limit, in [1, 100]. Default is 100.
+
+@item adm_norm_view_dist, nvd
+Normalized viewing distance (viewing distance over display height), in
+[0.75, 24]. Default is 3.
+
+@item adm_ref_display_height, rdf
+Reference display height in pixels, in [1, 4320]. Default is 1080.
+
+@item adm_noise_weight, nw
+Noise weight, in [0, 1500]. Default is 0.03125.
+
+@item adm_csf_mode, csf
+Contrast sensitivity function, in [0, 9]. Default is 0 (Watson).
+
+@item adm_csf_scale, scf
+@item adm_csf_diag_scale, scfd
+Scale of the CSF and of its diagonal band, in [0, 50]. Default is 1.
+
+@item adm_bypass_cm, bcm
+Bypass contrast masking (0 or 1). Default is 0.
+
+@item adm_p_norm, apn
+Exponent of the spatial pooling, in [1, 20]. Default is 3.
+
+@item adm_adm3_apply_hm, aah
+Apply the harmonic mean in @code{adm3}. Default is disabled.
+
+@item adm_dlm_weight, dlmw
+Weight of the detail loss in @code{adm3}, in [0, 1]. Default is 0.5.
+
+@item adm_min_val, min
+Lower bound of @code{adm3}, in [0, 1]. Default is 0.
+
+@item adm_f1s0, f1s0 @dots{} adm_f1s3, f1s3
+@item adm_f2s0, f2s0 @dots{} adm_f2s3, f2s3
+Per-scale band factors, in [-1, 10]. Default is -1: derived from the CSF.
+
+@item adm_skip_aim_scale, sasc
+Leave this scale (0 to 3) out of @code{aim}; -1 keeps all. Default is -1.
+
+@item adm_skip_scale0, ssz
+Leave scale 0 out of @code{adm2}. Default is disabled.
+
+@item log_path
+Write the per-frame scores and the pooled scores to this file.  The file is
+opened when the filter is initialized.
+
+@item log_fmt
+Format of the log: @samp{json} (libvmaf's JSON layout, the default),
+@samp{csv} or @samp{xml} (libvmaf's layouts too).
+
+@item n_subsample
+Score every @var{n}-th frame only; the other frames pass without metadata.
+Default is 1.
+
+@item backend
+Where the scores are computed: @samp{auto} (default) or @samp{cpu}.
+@end table
+
+This filter also supports the @ref{framesync} options.
+
+@subsection Examples
+@itemize
+@item
+Score @file{distorted.mpg} against @file{reference.mpg} and print the
+per-frame scores:
+@example
+ffmpeg -i distorted.mpg -i reference.mpg -lavfi "[0:v][1:v]float_adm,metadata=print" -f null -
+@end example
+
+@item
+Write every output of every frame into a JSON log, as libvmaf does:
+@example
+ffmpeg -i distorted.mpg -i reference.mpg -lavfi "[0:v][1:v]float_adm=debug=1:log_fmt=json:log_path=adm.json" -f null -
+@end example
+
+@item
+Score a transcode while it runs, with a loopback decoder:
+@example
+ffmpeg -i src.mkv -map 0:v -c:v libx264 out.mkv -dec 0:0 -filter_complex "[dec:0][0:v]float_adm=log_path=out.json" -f null -
+@end example
+@end itemize
+
+"""
+
+TRANSCODE_FUNC = r"""float_adm_transcode(){
+    src=$1
+    shift
+    encfile="${outdir}/${test}.mkv"
+    inloopfile="${outdir}/${test}.inloop"
+    afterfile="${outdir}/${test}.after"
+    cleanfiles="$cleanfiles $encfile $inloopfile $afterfile"
+    ffmpeg -f lavfi -i $src $ENC_OPTS "$@" -map 0:v -y -f matroska $(target_path $encfile) \
+        -dec 0:0 -filter_complex "[dec:0][0:v]float_adm=debug=1,metadata=print:file=$(target_path $inloopfile)" \
+        -f null - || return
+    ffmpeg -i $(target_path $encfile) -f lavfi -i $src \
+        -lavfi "[0:v][1:v]float_adm=debug=1,metadata=print:file=$(target_path $afterfile)" \
+        -f null - || return
+    grep '^lavfi\.float_adm\.' $afterfile > $afterfile.scores
+    grep '^lavfi\.float_adm\.' $inloopfile | diff - $afterfile.scores >&2 || return
+    cat $afterfile.scores
+    rm -f $afterfile.scores
+}
+
+"""
+
+
+def insert_before(text, anchor, new, path):
+    if anchor not in text:
+        sys.exit(f"{path}: anchor not found: {anchor!r}")
+    return text.replace(anchor, new + anchor, 1)
+
+
+def insert_after(text, anchor, new, path):
+    if anchor not in text:
+        sys.exit(f"{path}: anchor not found: {anchor!r}")
+    return text.replace(anchor, anchor + new, 1)
+
+
+def edit_configure(t, p):
+    t = insert_after(t, "  --enable-libflite        enable flite (voice synthesis) support via libflite [no]\n",
+                     "  --enable-libfloatadm     enable the float_adm filter via libfloatadm [no]\n", p)
+    t = insert_after(t, "    libflite\n", "    libfloatadm\n", p)
+    t = insert_before(t, 'flite_filter_deps="libflite threads"\n', 'float_adm_filter_deps="libfloatadm"\n', p)
+    m = re.search(r"^enabled libflite .*\n", t, re.M)
+    if not m:
+        sys.exit(f"{p}: anchor not found: enabled libflite")
+    return t[:m.end()] + \
+        "enabled libfloatadm       && require_pkg_config libfloatadm floatadm float_adm.h float_adm_version\n" + \
+        t[m.end():]
+
+
+def edit_makefile(t, p):
+    return insert_before(t, "OBJS-$(CONFIG_FLOODFILL_FILTER)",
+                         "OBJS-$(CONFIG_FLOAT_ADM_FILTER)              += vf_float_adm.o framesync.o\n", p)
+
+
+def edit_allfilters(t, p):
+    m = re.search(r"^extern const (\w+) ff_vf_floodfill;\n", t, re.M)
+    if not m:
+        sys.exit(f"{p}: anchor not found: ff_vf_floodfill")
+    return t[:m.start()] + f"extern const {m.group(1)} ff_vf_float_adm;\n" + t[m.start():]
+
+
+def edit_doc(t, p):
+    return insert_before(t, "@section floodfill\n", FILTER_DOC, p)
+
+
+def edit_tests_makefile(t, p):
+    return insert_after(t, "include $(SRC_PATH)/tests/fate/flac.mak\n",
+                        "-include $(SRC_PATH)/tests/fate/float_adm.mak\n", p)
+
+
+def edit_fate_run(t, p):
+    return insert_before(t, "pixfmt_conversion(){\n", TRANSCODE_FUNC, p)
+
+
+PATCHES = [
+    ("0001-configure-add-enable-libfloatadm.patch",
+     "configure: add --enable-libfloatadm", [("configure", edit_configure)]),
+    ("0002-lavfi-add-float_adm-filter.patch",
+     "lavfi: register the float_adm filter (vf_float_adm.c comes from float_adm)",
+     [("libavfilter/Makefile", edit_makefile), ("libavfilter/allfilters.c", edit_allfilters)]),
+    ("0003-doc-filters-document-float_adm.patch",
+     "doc/filters: document float_adm", [("doc/filters.texi", edit_doc)]),
+    ("0004-fate-hook-up-float_adm-tests.patch",
+     "fate: include tests/fate/float_adm.mak and add float_adm_transcode",
+     [("tests/Makefile", edit_tests_makefile), ("tests/fate-run.sh", edit_fate_run)]),
+]
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__ or "usage: ffmpeg-gen-patches.py PRISTINE_TREE OUT_DIR")
+    tree, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    series = []
+    for name, subject, edits in PATCHES:
+        body = [f"Subject: [PATCH] {subject}\n", "\n"]
+        for path, edit in edits:
+            with open(os.path.join(tree, path), encoding="utf-8") as f:
+                old = f.read()
+            new = edit(old, path)
+            body += difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                         f"a/{path}", f"b/{path}")
+        with open(os.path.join(out, name), "w", encoding="utf-8") as f:
+            f.writelines(body)
+        series.append(name)
+    with open(os.path.join(out, "series"), "w", encoding="utf-8") as f:
+        f.write("\n".join(series) + "\n")
+
+
+if __name__ == "__main__":
+    main()
