@@ -152,8 +152,15 @@ TRANSCODE_FUNC = r"""float_adm_transcode(){
         -f null - || return
     grep '^lavfi\.float_adm\.' $afterfile > $afterfile.scores
     grep '^lavfi\.float_adm\.' $inloopfile | diff - $afterfile.scores >&2 || return
-    cat $afterfile.scores
+    echo "$(grep -c '^lavfi\.float_adm\.adm2=' $afterfile.scores) frames: in-loop scores equal the written file's"
     rm -f $afterfile.scores
+}
+
+float_adm_fail(){
+    errlog="${outdir}/${test}.log"
+    cleanfiles="$cleanfiles $errlog"
+    ffmpeg -v error "$@" -f null - 2>$errlog && { echo "ffmpeg succeeded"; return 1; }
+    sed -n 's/^\[Parsed_float_adm_[0-9]* @ [^]]*\] //p; /float_adm/p' $errlog | head -n 1
 }
 
 """
@@ -218,7 +225,7 @@ PATCHES = [
     ("0003-doc-filters-document-float_adm.patch",
      "doc/filters: document float_adm", [("doc/filters.texi", edit_doc)]),
     ("0004-fate-hook-up-float_adm-tests.patch",
-     "fate: include tests/fate/float_adm.mak and add float_adm_transcode",
+     "fate: include tests/fate/float_adm.mak, add float_adm_transcode and float_adm_fail",
      [("tests/Makefile", edit_tests_makefile), ("tests/fate-run.sh", edit_fate_run)]),
 ]
 
