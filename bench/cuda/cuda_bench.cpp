@@ -1,0 +1,243 @@
+/*
+ * CUDA benchmark: GPU time per frame with CUDA events (warm-up first, median over
+ * many frames, inputs rotating through several frame pairs so the L2 does not
+ * flatter), the per-stage breakdown, throughput with frames in flight, and the CPU
+ * path on this host's cores for the ratio.  Each size is checked for exactness
+ * (CPU vs CUDA, all 18 outputs) before it is timed.
+ *
+ * Usage: cuda_bench [--frames N] [--cpu-frames N] [--threads N] [--size WxH:DEPTH]...
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda_test_util.h"
+#include "thread_pool.h"
+
+using namespace cuda_test;
+
+namespace {
+
+constexpr int kRotation = 8; /* distinct frame pairs */
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+#define CHECK_CUDA(call)                                                                           \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                            \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_ADM(ctx, call)                                                                       \
+    do {                                                                                           \
+        int r_ = (call);                                                                           \
+        if (r_ < 0) {                                                                              \
+            fprintf(stderr, "%s: %s (%s)\n", #call, float_adm_cuda_strerror(r_),                   \
+                    float_adm_cuda_last_error(ctx));                                               \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+struct Result {
+    std::string label;
+    double gpu_ms, gpu_p10, gpu_p90, pipelined_ms, cpu_ms, stages[FLOAT_ADM_CUDA_NUM_STAGES];
+    int differing;
+};
+
+Result bench_size(int w, int h, int depth, int frames, int cpu_frames, ThreadPool &pool,
+                  int threads)
+{
+    Result res = {};
+    res.label = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(depth) + "-bit";
+    std::vector<HostPlane> refs, dists;
+    std::vector<DevicePlane> dref(kRotation), ddist(kRotation);
+    std::string error;
+    for (int k = 0; k < kRotation; k++) {
+        refs.push_back(random_reference(w, h, depth, 100 + 2 * k));
+        dists.push_back(distort(refs.back(), depth, 101 + 2 * k));
+        if (!dref[k].upload(refs[k], &error) || !ddist[k].upload(dists[k], &error)) {
+            fprintf(stderr, "%s\n", error.c_str());
+            exit(1);
+        }
+    }
+    FloatAdmOptions opts;
+    float_adm_options_default(&opts);
+    opts.debug = 1;
+    cudaStream_t stream;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    FloatAdmCudaContext *ctx = nullptr;
+    char err[512];
+    if (float_adm_cuda_context_create(&ctx, w, h, depth, &opts, stream, 4, err, sizeof(err)) < 0) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+
+    /* Exactness first, and the CPU's time on the same frames. */
+    FloatAdmContext *cpu = nullptr;
+    if (float_adm_context_create(&cpu, w, h, depth, &opts, err, sizeof(err)) < 0) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    float_adm_set_executor(cpu, ThreadPool::execute, &pool, threads);
+    std::vector<double> cpu_times;
+    for (int f = 0; f < cpu_frames + 1; f++) {
+        const int k = f % kRotation;
+        FloatAdmScores cs, gs;
+        const FloatAdmPlane r = refs[k].view(), d = dists[k].view();
+        const auto t0 = std::chrono::steady_clock::now();
+        float_adm_score_frame(cpu, &r, &d, &cs);
+        const auto t1 = std::chrono::steady_clock::now();
+        if (f > 0) /* the first frame warms the caches */
+            cpu_times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        if (f < kRotation) {
+            const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
+            CHECK_ADM(ctx, float_adm_cuda_score_frame(ctx, &gr, &gd, &gs));
+            res.differing += differing_outputs(cs, gs, nullptr);
+        }
+    }
+    float_adm_context_free(&cpu);
+    res.cpu_ms = median(cpu_times);
+
+    /* One frame at a time: events around each frame's work on the stream. */
+    cudaEvent_t start, stop;
+    CHECK_CUDA(cudaEventCreate(&start));
+    CHECK_CUDA(cudaEventCreate(&stop));
+    std::vector<double> times;
+    std::vector<std::vector<double>> stage_times(FLOAT_ADM_CUDA_NUM_STAGES);
+    const int warmup = 20;
+    for (int pass = 0; pass < 2; pass++) {
+        /* Pass 0 plain; pass 1 with stage events (they add a little time). */
+        float_adm_cuda_set_profiling(ctx, pass);
+        for (int f = 0; f < warmup + frames; f++) {
+            const int k = f % kRotation;
+            const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
+            FloatAdmScores s;
+            CHECK_CUDA(cudaEventRecord(start, stream));
+            CHECK_ADM(ctx, float_adm_cuda_submit(ctx, &gr, &gd));
+            CHECK_CUDA(cudaEventRecord(stop, stream));
+            CHECK_ADM(ctx, float_adm_cuda_collect(ctx, &s, 1));
+            if (f < warmup)
+                continue;
+            if (pass == 0) {
+                float ms = 0;
+                CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+                times.push_back(ms);
+            } else {
+                float ms[FLOAT_ADM_CUDA_NUM_STAGES];
+                float_adm_cuda_stage_times(ctx, ms);
+                for (int st = 0; st < FLOAT_ADM_CUDA_NUM_STAGES; st++)
+                    stage_times[st].push_back(ms[st]);
+            }
+        }
+    }
+    float_adm_cuda_set_profiling(ctx, 0);
+    res.gpu_ms = median(times);
+    std::sort(times.begin(), times.end());
+    res.gpu_p10 = times[times.size() / 10];
+    res.gpu_p90 = times[times.size() * 9 / 10];
+    for (int st = 0; st < FLOAT_ADM_CUDA_NUM_STAGES; st++)
+        res.stages[st] = median(stage_times[st]);
+
+    /* Throughput: 4 frames in flight, collected as they finish. */
+    CHECK_CUDA(cudaEventRecord(start, stream));
+    int submitted = 0, collected = 0;
+    while (collected < frames) {
+        if (submitted < frames && float_adm_cuda_in_flight(ctx) < 4) {
+            const int k = submitted % kRotation;
+            const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
+            CHECK_ADM(ctx, float_adm_cuda_submit(ctx, &gr, &gd));
+            submitted++;
+            continue;
+        }
+        FloatAdmScores s;
+        CHECK_ADM(ctx, float_adm_cuda_collect(ctx, &s, 1));
+        collected++;
+    }
+    CHECK_CUDA(cudaEventRecord(stop, stream));
+    CHECK_CUDA(cudaEventSynchronize(stop));
+    float total = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&total, start, stop));
+    res.pipelined_ms = total / frames;
+
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    float_adm_cuda_context_free(&ctx);
+    cudaStreamDestroy(stream);
+    return res;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    int frames = 300, cpu_frames = 20;
+    int threads = (int)std::thread::hardware_concurrency();
+    struct Size {
+        int w, h, depth;
+    };
+    std::vector<Size> sizes;
+    for (int i = 1; i < argc; i++) {
+        Size s;
+        if (!strcmp(argv[i], "--frames") && i + 1 < argc)
+            frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cpu-frames") && i + 1 < argc)
+            cpu_frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc &&
+                 sscanf(argv[++i], "%dx%d:%d", &s.w, &s.h, &s.depth) == 3)
+            sizes.push_back(s);
+        else {
+            fprintf(stderr, "usage: %s [--frames N] [--cpu-frames N] [--threads N] "
+                            "[--size WxH:DEPTH]...\n", argv[0]);
+            return 2;
+        }
+    }
+    if (sizes.empty())
+        sizes = {{1920, 1080, 8}, {3840, 2160, 8}, {3840, 2160, 10}};
+    threads = threads < 1 ? 1 : threads;
+    int devices = 0;
+    char why[256];
+    float_adm_cuda_device_count(&devices, why, sizeof(why));
+    if (!devices) {
+        printf("SKIP: no CUDA device (%s)\n", why);
+        return 0;
+    }
+    cudaDeviceProp prop;
+    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+    printf("device: %s, %d SMs; CPU path with %d threads; %d timed frames after 20 warm-up, "
+           "%d frame pairs rotating\n",
+           prop.name, prop.multiProcessorCount, threads, frames, kRotation);
+    ThreadPool pool(threads);
+    std::vector<Result> results;
+    for (const Size &s : sizes) {
+        results.push_back(bench_size(s.w, s.h, s.depth, frames, cpu_frames, pool, threads));
+        const Result &r = results.back();
+        printf("\n%s: stages (median ms, with stage events):\n", r.label.c_str());
+        for (int st = 0; st < FLOAT_ADM_CUDA_NUM_STAGES; st++)
+            printf("  %-18s %8.4f\n", float_adm_cuda_stage_name(st), r.stages[st]);
+        fflush(stdout);
+    }
+    printf("\n%-18s %10s %10s %10s %12s %10s %8s %s\n", "size", "gpu ms", "p10", "p90",
+           "4-in-flight", "cpu ms", "ratio", "exact");
+    for (const Result &r : results)
+        printf("%-18s %10.4f %10.4f %10.4f %12.4f %10.3f %8.1f %s\n", r.label.c_str(), r.gpu_ms,
+               r.gpu_p10, r.gpu_p90, r.pipelined_ms, r.cpu_ms, r.cpu_ms / r.gpu_ms,
+               r.differing ? "NO" : "yes (0 bits)");
+    return 0;
+}

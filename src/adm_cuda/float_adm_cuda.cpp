@@ -1,0 +1,561 @@
+/*
+ * float_adm CUDA backend: contexts, buffers, the frame queue and the host's part of
+ * the arithmetic (powf of the device's accumulators, pooling over scales).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <cmath>
+#include <cstdio>
+#include <new>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "adm_csf.h"
+#include "adm_cuda_kernels.h"
+#include "adm_internal.h"
+#include "adm_rcp_model.h"
+#include "float_adm_cuda.h"
+
+using adm_cuda::kNumBands;
+using adm_cuda::kNumRowSums;
+using adm_cuda::kNumScales;
+
+namespace {
+
+constexpr int kAccumFloats = kNumScales * kNumRowSums;
+constexpr int kMaxInFlight = 16;
+constexpr int kNumEvents = FLOAT_ADM_CUDA_NUM_STAGES + 1;
+
+/* One frame in the queue: its accumulators and the events that mark its work. */
+struct Slot {
+    float *device_accum = nullptr;
+    float *host_accum = nullptr; /* pinned */
+    cudaEvent_t stage[kNumEvents] = {};
+    bool profiled = false;
+};
+
+/* Codes of the CUDA errors that mean "no usable device" rather than a failure. */
+bool means_no_device(cudaError_t e)
+{
+    return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
+           e == cudaErrorInitializationError || e == cudaErrorSystemDriverMismatch ||
+           e == cudaErrorCompatNotSupportedOnDevice || e == cudaErrorDevicesUnavailable ||
+           e == cudaErrorNoKernelImageForDevice || e == cudaErrorUnsupportedPtxVersion;
+}
+
+int error_code(cudaError_t e)
+{
+    if (e == cudaErrorMemoryAllocation)
+        return FLOAT_ADM_ERROR_NOMEM;
+    return means_no_device(e) ? FLOAT_ADM_ERROR_NO_DEVICE : FLOAT_ADM_ERROR_DEVICE;
+}
+
+ptrdiff_t padded_stride(int w) { return ((ptrdiff_t)w + 15) & ~(ptrdiff_t)15; }
+
+bool supported_depth(int depth)
+{
+    return depth == 8 || depth == 9 || depth == 10 || depth == 12 || depth == 14 || depth == 16;
+}
+
+} // namespace
+
+struct FloatAdmCudaContext {
+    int width = 0, height = 0, bit_depth = 0;
+    FloatAdmOptions opts = {};
+    cudaStream_t stream = nullptr;
+    bool own_stream = false;
+    adm_cuda::Pipeline pipeline = {};
+    std::vector<void *> allocations;
+    adm::RcpMode rcp_mode = adm::kRcpModelExact;
+    std::string rcp_description;
+    std::vector<Slot> slots;
+    int queue_head = 0, queue_count = 0;
+    bool profiling = false;
+    float stage_ms[FLOAT_ADM_CUDA_NUM_STAGES] = {};
+    std::string last_error;
+    /* Host constants of the pooling, as the CPU engine computes them. */
+    float inv_p = 0;
+
+    /* Record a failed CUDA call; returns the library's code for it. */
+    int fail(cudaError_t e, const char *what)
+    {
+        char msg[512];
+        snprintf(msg, sizeof(msg), "%s failed: %s (%s)%s", what, cudaGetErrorString(e),
+                 cudaGetErrorName(e),
+                 e == cudaErrorMemoryAllocation ? ": not enough device memory" : "");
+        last_error = msg;
+        return error_code(e);
+    }
+
+    int device_alloc(void **ptr, size_t bytes, const char *what)
+    {
+        cudaError_t e = cudaMalloc(ptr, bytes);
+        if (e != cudaSuccess)
+            return fail(e, what);
+        allocations.push_back(*ptr);
+        e = cudaMemset(*ptr, 0, bytes);
+        return e == cudaSuccess ? 0 : fail(e, what);
+    }
+
+    int init(const FloatAdmOptions &o, void *user_stream, int in_flight);
+    int check_plane(const FloatAdmCudaPlane *p, const char *which);
+    void pool(const float *accum, FloatAdmScores *out) const;
+    void release();
+};
+
+#define CUDA_TRY(call, what)                                                                       \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess)                                                                     \
+            return fail(e_, what);                                                                 \
+    } while (0)
+
+int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int in_flight)
+{
+    opts = o;
+    adm_cuda::Pipeline &pl = pipeline;
+    int in_w = width, in_h = height;
+    for (int s = 0; s < kNumScales; s++) {
+        pl.in_w[s] = in_w;
+        pl.in_h[s] = in_h;
+        pl.w[s] = (in_w + 1) / 2;
+        pl.h[s] = (in_h + 1) / 2;
+        pl.decouple[s] = adm::decouple_region(pl.w[s], pl.h[s]);
+        pl.sums[s] = adm::sum_region(pl.w[s], pl.h[s]);
+        const adm::CsfWeights csf = adm::csf_weights(opts, s);
+        pl.factor[s][0] = pl.factor[s][1] = csf.hv;
+        pl.factor[s][2] = csf.d;
+        pl.approx_stride[s] = padded_stride(pl.w[s]);
+        in_w = pl.w[s];
+        in_h = pl.h[s];
+    }
+    const double pi = 3.14159265358979323846;
+    pl.cos_1deg_sq = (float)(cos(1.0 * pi / 180.0) * cos(1.0 * pi / 180.0));
+    pl.enhn_gain_limit = opts.enhn_gain_limit;
+    pl.cube = opts.p_norm == 3.0;
+    pl.p = (float)opts.p_norm;
+    pl.masking = !opts.bypass_cm;
+    pl.skip_scale0 = opts.skip_scale0 != 0;
+    inv_p = (float)(1.0f / opts.p_norm);
+
+    /* The host's division, reproduced from the probed table. */
+    const adm::RcpProbe &probe = adm::rcp_probe_host();
+    char line[256];
+    adm::rcp_probe_describe(probe, line, sizeof(line));
+    rcp_description = line;
+    rcp_mode = probe.mode;
+
+    int dev = 0;
+    CUDA_TRY(cudaGetDevice(&dev), "cudaGetDevice");
+    if (user_stream) {
+        stream = static_cast<cudaStream_t>(user_stream);
+    } else {
+        CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+        own_stream = true;
+    }
+
+    void *p = nullptr;
+    int ret = device_alloc(&p, sizeof(probe.table), "allocating the reciprocal table");
+    if (ret < 0)
+        return ret;
+    CUDA_TRY(cudaMemcpy(p, probe.table, sizeof(probe.table), cudaMemcpyHostToDevice),
+             "copying the reciprocal table");
+    pl.divide.table = static_cast<const uint32_t *>(p);
+    pl.divide.mode = probe.mode;
+
+    /* Bands as the CPU engine lays them out (same strides, zeroed). */
+    pl.stride0 = padded_stride(pl.w[0]);
+    const size_t band0 = (size_t)pl.stride0 * pl.h[0] * sizeof(float);
+    for (int img = 0; img < 2; img++) {
+        for (int s = 0; s < kNumScales; s++) {
+            ret = device_alloc(&p, (size_t)pl.approx_stride[s] * pl.h[s] * sizeof(float),
+                               "allocating the DWT bands");
+            if (ret < 0)
+                return ret;
+            pl.approx[img][s] = static_cast<float *>(p);
+        }
+        for (int b = 0; b < kNumBands; b++) {
+            if ((ret = device_alloc(&p, band0, "allocating the CSF bands")) < 0)
+                return ret;
+            pl.weighted[img][b] = static_cast<float *>(p);
+        }
+    }
+    for (int b = 0; b < kNumBands; b++) {
+        if ((ret = device_alloc(&p, band0, "allocating the detail bands")) < 0)
+            return ret;
+        pl.ref_detail[b] = static_cast<float *>(p);
+    }
+    pl.rows_max = pl.h[0];
+    ret = device_alloc(&p, (size_t)kAccumFloats * pl.rows_max * sizeof(float),
+                       "allocating the row sums");
+    if (ret < 0)
+        return ret;
+    pl.row_sums = static_cast<float *>(p);
+
+    slots.resize(in_flight);
+    for (Slot &slot : slots) {
+        if ((ret = device_alloc(&p, kAccumFloats * sizeof(float), "allocating accumulators")) < 0)
+            return ret;
+        slot.device_accum = static_cast<float *>(p);
+        CUDA_TRY(cudaMallocHost(&p, kAccumFloats * sizeof(float)), "allocating pinned memory");
+        slot.host_accum = static_cast<float *>(p);
+        for (cudaEvent_t &ev : slot.stage)
+            CUDA_TRY(cudaEventCreate(&ev), "cudaEventCreate");
+    }
+    return 0;
+}
+
+void FloatAdmCudaContext::release()
+{
+    if (stream)
+        cudaStreamSynchronize(stream);
+    for (Slot &slot : slots) {
+        for (cudaEvent_t ev : slot.stage)
+            if (ev)
+                cudaEventDestroy(ev);
+        if (slot.host_accum)
+            cudaFreeHost(slot.host_accum);
+    }
+    for (void *p : allocations)
+        cudaFree(p);
+    allocations.clear();
+    slots.clear();
+    if (own_stream && stream)
+        cudaStreamDestroy(stream);
+    stream = nullptr;
+}
+
+int FloatAdmCudaContext::check_plane(const FloatAdmCudaPlane *p, const char *which)
+{
+    const int want_bytes = bit_depth > 8 ? 2 : 1;
+    char msg[256];
+    if (!p || !p->data)
+        snprintf(msg, sizeof(msg), "no %s plane given", which);
+    else if (p->bytes_per_sample != want_bytes)
+        snprintf(msg, sizeof(msg), "%s plane: %d bytes per sample, %d-bit input needs %d", which,
+                 p->bytes_per_sample, bit_depth, want_bytes);
+    else if (p->pitch < (ptrdiff_t)width * want_bytes)
+        snprintf(msg, sizeof(msg), "%s plane: pitch %td is less than a row (%d bytes)", which,
+                 p->pitch, width * want_bytes);
+    else if (p->shift < 0 || p->shift > 16 - bit_depth || (want_bytes == 1 && p->shift))
+        snprintf(msg, sizeof(msg), "%s plane: shift %d is invalid for %d-bit input", which,
+                 p->shift, bit_depth);
+    else
+        return 0;
+    last_error = msg;
+    return FLOAT_ADM_ERROR_INVALID;
+}
+
+/* The CPU engine's fold_scale (after the row fold) and pool, from the device's sums. */
+void FloatAdmCudaContext::pool(const float *accum, FloatAdmScores *out) const
+{
+    enum { kDen = 0, kNum = 3, kAim = 6 };
+    float num_s[kNumScales], den_s[kNumScales], aim_s[kNumScales];
+    for (int s = 0; s < kNumScales; s++) {
+        if (s == 0 && opts.skip_scale0) {
+            num_s[s] = 0.0f;
+            den_s[s] = (float)1e-10;
+            aim_s[s] = 0.0f;
+            continue;
+        }
+        const adm::Region &r = pipeline.sums[s];
+        const int area = (r.right - r.left) * (r.bottom - r.top);
+        const float noise = powf((float)(area * opts.noise_weight), inv_p);
+        const float no_noise = powf((float)(area * 0.0), inv_p);
+        float band[kNumRowSums];
+        for (int k = 0; k < kNumRowSums; k++)
+            band[k] = powf(accum[s * kNumRowSums + k], inv_p) + (k >= kAim ? no_noise : noise);
+        den_s[s] = band[kDen] + band[kDen + 1] + band[kDen + 2];
+        num_s[s] = band[kNum] + band[kNum + 1] + band[kNum + 2];
+        aim_s[s] = band[kAim] + band[kAim + 1] + band[kAim + 2];
+    }
+
+    double num = 0, den = 0, aim_num = 0, aim_den = 0;
+    for (int s = 0; s < kNumScales; s++) {
+        num += num_s[s];
+        den += den_s[s];
+        if (opts.skip_aim_scale != s) {
+            aim_num += aim_s[s];
+            aim_den += den_s[s];
+        }
+        out->adm_num_scale[s] = num_s[s];
+        out->adm_den_scale[s] = den_s[s];
+        out->adm_scale[s] = (double)num_s[s] / (double)den_s[s];
+    }
+    const double floor = 1e-10 * (double)((long long)width * height) / (1920.0 * 1080.0);
+    num = num < floor ? 0 : num;
+    den = den < floor ? 0 : den;
+    double adm2, aim;
+    if (den == 0.0) {
+        adm2 = 1.0;
+        aim = 0.0; /* libvmaf leaves it uninitialised; the CPU path defines it as 0 */
+    } else {
+        const double ratio = aim_num / aim_den;
+        aim = ratio < 1.0 ? ratio : 1.0;
+        adm2 = num / den;
+    }
+    double adm3;
+    if (opts.adm3_apply_hm)
+        adm3 = 2 * adm2 * aim / (adm2 + aim);
+    else
+        adm3 = adm2 * opts.dlm_weight + (1 - aim) * (1 - opts.dlm_weight);
+    adm3 = adm3 > opts.min_val ? adm3 : opts.min_val;
+    out->adm2 = adm2;
+    out->aim = aim;
+    out->adm3 = adm3;
+    out->adm = adm2;
+    out->adm_num = num;
+    out->adm_den = den;
+}
+
+extern "C" {
+
+const char *float_adm_cuda_strerror(int err)
+{
+    switch (err) {
+    case FLOAT_ADM_ERROR_NO_DEVICE: return "no usable CUDA device or driver";
+    case FLOAT_ADM_ERROR_DEVICE: return "CUDA call or kernel failed";
+    case FLOAT_ADM_ERROR_AGAIN: return "try again: frame queue full or no frame ready";
+    default: return float_adm_strerror(err);
+    }
+}
+
+int float_adm_cuda_device_count(int *count, char *why, size_t why_size)
+{
+    if (!count)
+        return FLOAT_ADM_ERROR_INVALID;
+    *count = 0;
+    cudaError_t e = cudaGetDeviceCount(count);
+    if (e != cudaSuccess) {
+        *count = 0;
+        adm::format_error(why, why_size, "%s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+        return means_no_device(e) ? 0 : error_code(e);
+    }
+    adm::format_error(why, why_size, "%d CUDA device(s)", *count);
+    return 0;
+}
+
+int float_adm_cuda_context_create(FloatAdmCudaContext **out, int width, int height,
+                                  int bit_depth, const FloatAdmOptions *opts, void *stream,
+                                  int max_in_flight, char *errbuf, size_t errbuf_size)
+{
+    if (!out || !opts) {
+        adm::format_error(errbuf, errbuf_size, "no context pointer or options given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    *out = nullptr;
+    if (width < FLOAT_ADM_MIN_SIZE || height < FLOAT_ADM_MIN_SIZE || width > (1 << 16) ||
+        height > (1 << 16)) {
+        adm::format_error(errbuf, errbuf_size,
+                          "frame size %dx%d is not supported (from %dx%d to 65536x65536)", width,
+                          height, FLOAT_ADM_MIN_SIZE, FLOAT_ADM_MIN_SIZE);
+        return FLOAT_ADM_ERROR_UNSUPPORTED;
+    }
+    if (!supported_depth(bit_depth)) {
+        adm::format_error(errbuf, errbuf_size,
+                          "bit depth %d is not supported (8, 9, 10, 12, 14 or 16)", bit_depth);
+        return FLOAT_ADM_ERROR_UNSUPPORTED;
+    }
+    if (max_in_flight < 1 || max_in_flight > kMaxInFlight) {
+        adm::format_error(errbuf, errbuf_size, "max_in_flight %d is out of range (1 to %d)",
+                          max_in_flight, kMaxInFlight);
+        return FLOAT_ADM_ERROR_RANGE;
+    }
+    int ret = float_adm_options_validate(opts, errbuf, errbuf_size);
+    if (ret < 0)
+        return ret;
+    int devices = 0;
+    char why[256];
+    ret = float_adm_cuda_device_count(&devices, why, sizeof(why));
+    if (ret < 0 || devices == 0) {
+        adm::format_error(errbuf, errbuf_size, "no CUDA device: %s", why);
+        return ret < 0 ? ret : FLOAT_ADM_ERROR_NO_DEVICE;
+    }
+
+    FloatAdmCudaContext *ctx = new (std::nothrow) FloatAdmCudaContext;
+    if (!ctx) {
+        adm::format_error(errbuf, errbuf_size, "out of host memory");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+    ctx->width = width;
+    ctx->height = height;
+    ctx->bit_depth = bit_depth;
+    try {
+        ret = ctx->init(*opts, stream, max_in_flight);
+    } catch (const std::bad_alloc &) {
+        ctx->last_error = "out of host memory";
+        ret = FLOAT_ADM_ERROR_NOMEM;
+    }
+    if (ret < 0) {
+        adm::format_error(errbuf, errbuf_size, "CUDA context for %dx%d: %s", width, height,
+                          ctx->last_error.c_str());
+        ctx->release();
+        delete ctx;
+        return ret;
+    }
+    *out = ctx;
+    return 0;
+}
+
+int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref,
+                          const FloatAdmCudaPlane *dist)
+{
+    if (!ctx)
+        return FLOAT_ADM_ERROR_INVALID;
+    int ret = ctx->check_plane(ref, "reference");
+    if (ret < 0 || (ret = ctx->check_plane(dist, "distorted")) < 0)
+        return ret;
+    if (ctx->queue_count == (int)ctx->slots.size()) {
+        ctx->last_error = "all frames in flight: collect one first";
+        return FLOAT_ADM_ERROR_AGAIN;
+    }
+    Slot &slot = ctx->slots[(ctx->queue_head + ctx->queue_count) % ctx->slots.size()];
+    adm_cuda::InputPlanes in;
+    const FloatAdmCudaPlane *planes[2] = {ref, dist};
+    for (int img = 0; img < 2; img++) {
+        in.data[img] = static_cast<const uint8_t *>(planes[img]->data);
+        in.pitch[img] = planes[img]->pitch;
+        in.shift[img] = planes[img]->shift;
+    }
+    in.wide = ctx->bit_depth > 8;
+    in.scaler = ctx->bit_depth > 8 ? (float)(1 << (ctx->bit_depth - 8)) : 1.0f;
+
+    const adm_cuda::Pipeline &pl = ctx->pipeline;
+    cudaStream_t st = ctx->stream;
+    slot.profiled = ctx->profiling;
+    auto mark = [&](int stage) -> int {
+        if (!slot.profiled)
+            return 0;
+        cudaError_t e = cudaEventRecord(slot.stage[stage], st);
+        return e == cudaSuccess ? 0 : ctx->fail(e, "cudaEventRecord");
+    };
+    /* Events in stream order: start, then after each scale's dwt (1 + 2s) and sums (2 + 2s). */
+    if ((ret = mark(0)) < 0)
+        return ret;
+    for (int s = 0; s < kNumScales; s++) {
+        cudaError_t e = adm_cuda::launch_dwt_decouple(pl, s, in, st);
+        if (e != cudaSuccess)
+            return ctx->fail(e, "launching the DWT/decouple kernel");
+        if ((ret = mark(1 + 2 * s)) < 0)
+            return ret;
+        if (!(s == 0 && pl.skip_scale0)) {
+            e = adm_cuda::launch_row_sums(pl, s, st);
+            if (e != cudaSuccess)
+                return ctx->fail(e, "launching the row-sums kernel");
+        }
+        if ((ret = mark(2 + 2 * s)) < 0)
+            return ret;
+    }
+    cudaError_t e = adm_cuda::launch_fold(pl, slot.device_accum, st);
+    if (e != cudaSuccess)
+        return ctx->fail(e, "launching the fold kernel");
+    e = cudaMemcpyAsync(slot.host_accum, slot.device_accum, kAccumFloats * sizeof(float),
+                        cudaMemcpyDeviceToHost, st);
+    if (e != cudaSuccess)
+        return ctx->fail(e, "copying the sums to the host");
+    e = cudaEventRecord(slot.stage[kNumEvents - 1], st);
+    if (e != cudaSuccess)
+        return ctx->fail(e, "cudaEventRecord");
+    ctx->queue_count++;
+    return 0;
+}
+
+int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int wait)
+{
+    if (!ctx || !scores)
+        return FLOAT_ADM_ERROR_INVALID;
+    if (!ctx->queue_count) {
+        ctx->last_error = "no frame submitted";
+        return FLOAT_ADM_ERROR_AGAIN;
+    }
+    Slot &slot = ctx->slots[ctx->queue_head];
+    cudaEvent_t done = slot.stage[kNumEvents - 1];
+    cudaError_t e = wait ? cudaEventSynchronize(done) : cudaEventQuery(done);
+    if (e == cudaErrorNotReady)
+        return FLOAT_ADM_ERROR_AGAIN;
+    /* A frame whose work failed is dropped: its scores would be wrong. */
+    ctx->queue_head = (ctx->queue_head + 1) % (int)ctx->slots.size();
+    ctx->queue_count--;
+    if (e != cudaSuccess)
+        return ctx->fail(e, "the frame's kernels");
+    if (slot.profiled) {
+        for (int k = 0; k < FLOAT_ADM_CUDA_NUM_STAGES; k++) {
+            /* Stage k < 4: dwt of scale k; 4..7: sums of scale k - 4; 8: fold + copy. */
+            const int from = k < 4 ? 2 * k : (k < 8 ? 2 * (k - 4) + 1 : 8);
+            e = cudaEventElapsedTime(&ctx->stage_ms[k], slot.stage[from], slot.stage[from + 1]);
+            if (e != cudaSuccess)
+                return ctx->fail(e, "cudaEventElapsedTime");
+        }
+    }
+    *scores = FloatAdmScores{};
+    ctx->pool(slot.host_accum, scores);
+    return 0;
+}
+
+int float_adm_cuda_in_flight(const FloatAdmCudaContext *ctx) { return ctx ? ctx->queue_count : 0; }
+
+int float_adm_cuda_score_frame(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref,
+                               const FloatAdmCudaPlane *dist, FloatAdmScores *scores)
+{
+    if (!ctx || !scores)
+        return FLOAT_ADM_ERROR_INVALID;
+    if (ctx->queue_count) {
+        ctx->last_error = "frames are in flight: collect them before score_frame";
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    int ret = float_adm_cuda_submit(ctx, ref, dist);
+    return ret < 0 ? ret : float_adm_cuda_collect(ctx, scores, 1);
+}
+
+int float_adm_cuda_is_exact(const FloatAdmCudaContext *ctx, char *description,
+                            size_t description_size)
+{
+    if (!ctx)
+        return 0;
+    adm::format_error(description, description_size, "%s", ctx->rcp_description.c_str());
+    return ctx->rcp_mode != adm::kRcpIeeeNewton;
+}
+
+const char *float_adm_cuda_last_error(const FloatAdmCudaContext *ctx)
+{
+    return ctx ? ctx->last_error.c_str() : "";
+}
+
+int float_adm_cuda_set_profiling(FloatAdmCudaContext *ctx, int enable)
+{
+    if (!ctx)
+        return FLOAT_ADM_ERROR_INVALID;
+    ctx->profiling = enable != 0;
+    return 0;
+}
+
+int float_adm_cuda_stage_times(const FloatAdmCudaContext *ctx,
+                               float ms[FLOAT_ADM_CUDA_NUM_STAGES])
+{
+    if (!ctx || !ms)
+        return FLOAT_ADM_ERROR_INVALID;
+    for (int k = 0; k < FLOAT_ADM_CUDA_NUM_STAGES; k++)
+        ms[k] = ctx->stage_ms[k];
+    return 0;
+}
+
+const char *float_adm_cuda_stage_name(int stage)
+{
+    static const char *const names[FLOAT_ADM_CUDA_NUM_STAGES] = {
+        "dwt+decouple s0", "dwt+decouple s1", "dwt+decouple s2", "dwt+decouple s3",
+        "row sums s0",     "row sums s1",     "row sums s2",     "row sums s3",
+        "fold+copy"};
+    return stage >= 0 && stage < FLOAT_ADM_CUDA_NUM_STAGES ? names[stage] : nullptr;
+}
+
+void float_adm_cuda_context_free(FloatAdmCudaContext **ctx)
+{
+    if (!ctx || !*ctx)
+        return;
+    (*ctx)->release();
+    delete *ctx;
+    *ctx = nullptr;
+}
+
+} // extern "C"

@@ -1,0 +1,346 @@
+/*
+ * CPU versus CUDA parity: every output's 64 bits, over the golden corpus with each of
+ * its option sets (plus P010-style storage of the high-depth fixtures) and over
+ * generated content from 17x17 to 3840x2160.  Also the CPU path against golden.json
+ * where this host's RCPSS fingerprint is the corpus's.  Without a CUDA device the
+ * CUDA part is skipped with a message and the exit status is 0.
+ *
+ * Usage: cuda_parity [--corpus DIR] [--quick] [--no-random] [--threads N] [--filter TEXT]
+ *   --quick: generated sizes up to 322x182 only (CI and make check)
+ *   --filter: only the cases whose name contains TEXT (e.g. for compute-sanitizer)
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cuda_test_util.h"
+#include "thread_pool.h"
+
+using namespace cuda_test;
+
+namespace {
+
+struct Totals {
+    long long frames = 0, outputs = 0, differing = 0;
+    long long powf_outputs = 0, powf_differing = 0; /* adm_p_norm other than 1 and 3 */
+    long long golden_outputs = 0, golden_differing = 0;
+    int failures = 0;
+};
+
+struct Runner {
+    ThreadPool *pool;
+    int threads;
+    bool have_device;
+    std::string filter;
+    Totals totals;
+
+    /* Scores of every frame pair on the CPU; false on error. */
+    bool cpu_scores(const std::vector<HostPlane> &refs, const std::vector<HostPlane> &dists,
+                    int depth, const FloatAdmOptions &opts, std::vector<FloatAdmScores> *out)
+    {
+        char err[512];
+        FloatAdmContext *ctx = nullptr;
+        if (float_adm_context_create(&ctx, refs[0].width, refs[0].height, depth, &opts, err,
+                                     sizeof(err)) < 0) {
+            printf("  FAIL CPU context: %s\n", err);
+            return false;
+        }
+        float_adm_set_executor(ctx, ThreadPool::execute, pool, threads);
+        out->resize(refs.size());
+        for (size_t f = 0; f < refs.size(); f++) {
+            const FloatAdmPlane r = refs[f].view(), d = dists[f].view();
+            if (float_adm_score_frame(ctx, &r, &d, &(*out)[f]) < 0) {
+                printf("  FAIL CPU scoring\n");
+                float_adm_context_free(&ctx);
+                return false;
+            }
+        }
+        float_adm_context_free(&ctx);
+        return true;
+    }
+
+    /* Scores on the GPU with up to 3 frames in flight. */
+    bool cuda_scores(const std::vector<HostPlane> &refs, const std::vector<HostPlane> &dists,
+                     int depth, const FloatAdmOptions &opts, std::vector<FloatAdmScores> *out)
+    {
+        char err[512];
+        FloatAdmCudaContext *ctx = nullptr;
+        if (float_adm_cuda_context_create(&ctx, refs[0].width, refs[0].height, depth, &opts,
+                                          nullptr, 3, err, sizeof(err)) < 0) {
+            printf("  FAIL CUDA context: %s\n", err);
+            return false;
+        }
+        std::vector<DevicePlane> dref(refs.size()), ddist(refs.size());
+        std::string error;
+        for (size_t f = 0; f < refs.size(); f++) {
+            if (!dref[f].upload(refs[f], &error) || !ddist[f].upload(dists[f], &error)) {
+                printf("  FAIL %s\n", error.c_str());
+                float_adm_cuda_context_free(&ctx);
+                return false;
+            }
+        }
+        out->assign(refs.size(), FloatAdmScores{});
+        size_t submitted = 0, collected = 0;
+        bool ok = true;
+        while (ok && collected < refs.size()) {
+            int ret = FLOAT_ADM_ERROR_AGAIN;
+            if (submitted < refs.size()) {
+                const FloatAdmCudaPlane r = dref[submitted].view(), d = ddist[submitted].view();
+                ret = float_adm_cuda_submit(ctx, &r, &d);
+                if (ret == 0)
+                    submitted++;
+            }
+            if (ret == FLOAT_ADM_ERROR_AGAIN || submitted == refs.size())
+                ret = float_adm_cuda_collect(ctx, &(*out)[collected++], 1);
+            if (ret < 0) {
+                printf("  FAIL CUDA: %s (%s)\n", float_adm_cuda_strerror(ret),
+                       float_adm_cuda_last_error(ctx));
+                ok = false;
+            }
+        }
+        float_adm_cuda_context_free(&ctx);
+        return ok;
+    }
+
+    /* CPU vs CUDA (and CPU vs golden when given) for one case. */
+    void run_case(const std::string &name, const std::vector<HostPlane> &refs,
+                  const std::vector<HostPlane> &dists, const std::vector<HostPlane> &cuda_refs,
+                  const std::vector<HostPlane> &cuda_dists, int depth, const FloatAdmOptions &opts,
+                  const Json *golden_frames)
+    {
+        if (name.find(filter) == std::string::npos)
+            return;
+        std::vector<FloatAdmScores> cpu;
+        if (!cpu_scores(refs, dists, depth, opts, &cpu)) {
+            totals.failures++;
+            return;
+        }
+        int golden_diff = 0;
+        if (golden_frames) {
+            for (size_t f = 0; f < cpu.size() && f < golden_frames->array.size(); f++) {
+                const Json &g = golden_frames->array[f];
+                for (int k = 0; k < FLOAT_ADM_NUM_DEBUG_OUTPUTS; k++) {
+                    const Json *v = g.get(float_adm_output_name(k));
+                    if (!v)
+                        continue;
+                    const double got = float_adm_output_value(&cpu[f], k);
+                    totals.golden_outputs++;
+                    if (memcmp(&got, &v->number, sizeof(got))) {
+                        golden_diff++;
+                        totals.golden_differing++;
+                    }
+                }
+            }
+        }
+        int diff = 0;
+        std::string which;
+        const bool powf_case = opts.p_norm != 3.0 && opts.p_norm != 1.0;
+        if (have_device) {
+            std::vector<FloatAdmScores> gpu;
+            if (!cuda_scores(cuda_refs, cuda_dists, depth, opts, &gpu)) {
+                totals.failures++;
+                return;
+            }
+            for (size_t f = 0; f < cpu.size(); f++)
+                diff += differing_outputs(cpu[f], gpu[f], which.empty() ? &which : nullptr);
+            const long long n = (long long)cpu.size() * FLOAT_ADM_NUM_DEBUG_OUTPUTS;
+            (powf_case ? totals.powf_outputs : totals.outputs) += n;
+            (powf_case ? totals.powf_differing : totals.differing) += diff;
+        }
+        totals.frames += (long long)cpu.size();
+        const bool failed = (diff && !powf_case) || golden_diff;
+        totals.failures += failed;
+        printf("  %-4s %-52s %zu frames  cuda: %s  golden: %s%s%s\n", failed ? "FAIL" : "ok",
+               name.c_str(), cpu.size(),
+               have_device ? (diff ? (std::to_string(diff) + " outputs differ").c_str() : "0 bits")
+                           : "skipped",
+               golden_frames ? (golden_diff ? (std::to_string(golden_diff) + " differ").c_str()
+                                            : "0 bits")
+                             : "-",
+               diff ? "  first: " : "", diff ? which.c_str() : "");
+        fflush(stdout);
+    }
+};
+
+int run_corpus(Runner &run, const std::string &dir, bool golden_applies)
+{
+    std::string text, error;
+    Json golden;
+    if (!read_file(dir + "/golden.json", &text) || !Json::parse(text, &golden, &error)) {
+        printf("FAIL cannot read %s/golden.json %s\n", dir.c_str(), error.c_str());
+        return 1;
+    }
+    for (const Json &fx : golden.get("fixtures")->array) {
+        const std::string name = fx.get("name")->string;
+        const std::string pix_fmt = fx.get("pix_fmt")->string;
+        const int w = (int)fx.get("width")->number, h = (int)fx.get("height")->number;
+        const int depth = pix_fmt_depth(pix_fmt);
+        std::vector<HostPlane> refs, dists;
+        if (!load_fixture_luma(dir + "/" + fx.get("ref")->string, w, h, pix_fmt, &refs, &error) ||
+            !load_fixture_luma(dir + "/" + fx.get("dis")->string, w, h, pix_fmt, &dists, &error)) {
+            printf("  FAIL %s: %s\n", name.c_str(), error.c_str());
+            run.totals.failures++;
+            continue;
+        }
+        for (const Json &c : golden.get("cases")->array) {
+            if (c.get("fixture")->string != name)
+                continue;
+            FloatAdmOptions opts;
+            if (!options_from_json(*c.get("options"), &opts, &error)) {
+                printf("  FAIL %s options: %s\n", name.c_str(), error.c_str());
+                run.totals.failures++;
+                continue;
+            }
+            const std::string set = c.get("option_set")->string;
+            const Json *frames = golden_applies ? c.get("frames") : nullptr;
+            run.run_case(name + " " + set, refs, dists, refs, dists, depth, opts, frames);
+            /* The same frames stored in the top bits (P010/P012 layout). */
+            if (depth > 8 && depth < 16 && set == "default") {
+                std::vector<HostPlane> sr, sd;
+                for (size_t f = 0; f < refs.size(); f++) {
+                    sr.push_back(shifted_msb(refs[f], depth));
+                    sd.push_back(shifted_msb(dists[f], depth));
+                }
+                run.run_case(name + " msb-aligned (P01x)", refs, dists, sr, sd, depth, opts,
+                             nullptr);
+            }
+        }
+    }
+    return 0;
+}
+
+void run_generated(Runner &run, bool quick)
+{
+    struct Size {
+        int w, h;
+    };
+    const Size sizes[] = {{17, 17},   {18, 34},   {33, 17},    {34, 34},    {63, 65},
+                          {127, 33},  {322, 182}, {641, 359},  {1280, 720}, {1919, 1081},
+                          {1920, 1080}, {3840, 2160}};
+    struct Variant {
+        int depth;
+        bool msb; /* P010-style storage */
+        const char *option, *value;
+    };
+    const Variant variants[] = {{8, false, nullptr, nullptr},     {10, true, nullptr, nullptr},
+                                {12, false, nullptr, nullptr},    {16, false, nullptr, nullptr},
+                                {8, false, "adm_enhn_gain_limit", "1.2"},
+                                {8, false, "adm_p_norm", "1"}};
+    uint32_t seed = 1;
+    for (const Size &sz : sizes) {
+        if (quick && sz.w * sz.h > 322 * 182)
+            continue;
+        for (const Variant &v : variants) {
+            /* The big frames only at 8 and 10 bits with default options, to keep the time. */
+            if (sz.w * sz.h > 1280 * 720 && (v.option || v.depth > 10))
+                continue;
+            FloatAdmOptions opts;
+            float_adm_options_default(&opts);
+            opts.debug = 1;
+            std::string name = std::to_string(sz.w) + "x" + std::to_string(sz.h) + " " +
+                               std::to_string(v.depth) + "-bit" + (v.msb ? " msb" : "");
+            if (v.option) {
+                float_adm_option_set(&opts, v.option, v.value, nullptr, 0);
+                name += std::string(" ") + v.option + "=" + v.value;
+            }
+            std::vector<HostPlane> refs, dists, cr, cd;
+            for (int f = 0; f < 2; f++) {
+                refs.push_back(random_reference(sz.w, sz.h, v.depth, seed++));
+                dists.push_back(distort(refs.back(), v.depth, seed++));
+                cr.push_back(v.msb ? shifted_msb(refs.back(), v.depth) : refs.back());
+                cd.push_back(v.msb ? shifted_msb(dists.back(), v.depth) : dists.back());
+            }
+            run.run_case("generated " + name, refs, dists, cr, cd, v.depth, opts, nullptr);
+        }
+    }
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::string corpus = "tests/corpus", filter;
+    bool quick = false, random = true;
+    int threads = (int)std::thread::hardware_concurrency();
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--corpus") && i + 1 < argc)
+            corpus = argv[++i];
+        else if (!strcmp(argv[i], "--quick"))
+            quick = true;
+        else if (!strcmp(argv[i], "--no-random"))
+            random = false;
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--filter") && i + 1 < argc)
+            filter = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--corpus DIR] [--quick] [--no-random] [--threads N] "
+                            "[--filter TEXT]\n", argv[0]);
+            return 2;
+        }
+    }
+    threads = threads < 1 ? 1 : threads;
+    ThreadPool pool(threads);
+
+    int devices = 0;
+    char why[256] = "";
+    float_adm_cuda_device_count(&devices, why, sizeof(why));
+    const std::string fingerprint = host_fingerprint();
+    std::string text, error;
+    Json golden;
+    std::string golden_fp;
+    if (read_file(corpus + "/golden.json", &text) && Json::parse(text, &golden, &error))
+        golden_fp = golden.get("reference")->get("rcpss_sha256")->string;
+    const bool golden_applies = fingerprint == golden_fp;
+
+    printf("host RCPSS fingerprint %s (%s golden's)\n", fingerprint.c_str(),
+           golden_applies ? "matches" : "differs from");
+    if (!golden_applies)
+        printf("SKIP CPU vs golden: this processor's reciprocal estimate is not the corpus "
+               "host's, so its CPU scores legitimately differ\n");
+    if (!devices)
+        printf("SKIP CUDA parity: no CUDA device (%s)\n", why);
+    else
+        printf("CUDA: %s\n", why);
+
+    Runner run{&pool, threads, devices > 0, filter, {}};
+    if (devices) {
+        /* Say once how the device divides. */
+        FloatAdmOptions opts;
+        float_adm_options_default(&opts);
+        FloatAdmCudaContext *ctx = nullptr;
+        char err[512], desc[256];
+        if (float_adm_cuda_context_create(&ctx, 64, 64, 8, &opts, nullptr, 1, err, sizeof(err)) <
+            0) {
+            printf("FAIL CUDA context: %s\n", err);
+            return 1;
+        }
+        const int exact = float_adm_cuda_is_exact(ctx, desc, sizeof(desc));
+        printf("device division: %s%s\n", desc, exact ? "" : "  (NOT EXACT)");
+        float_adm_cuda_context_free(&ctx);
+    }
+    if (!devices && !golden_applies) {
+        printf("nothing to compare on this machine: PASS (skipped)\n");
+        return 0;
+    }
+
+    printf("corpus %s:\n", corpus.c_str());
+    if (run_corpus(run, corpus, golden_applies))
+        return 1;
+    if (random && devices) {
+        printf("generated content%s:\n", quick ? " (quick: up to 322x182)" : "");
+        run_generated(run, quick);
+    }
+    const Totals &t = run.totals;
+    printf("\nSUMMARY frames %lld | CPU vs CUDA: %lld of %lld outputs differ (p_norm 1 and 3) | "
+           "p_norm 2.5 (device powf): %lld of %lld outputs differ | CPU vs golden: %lld of %lld "
+           "differ%s | failures %d\n",
+           t.frames, t.differing, t.outputs, t.powf_differing, t.powf_outputs, t.golden_differing,
+           t.golden_outputs, golden_applies ? "" : " (skipped)", t.failures);
+    printf("%s\n", t.failures ? "PARITY FAILED" : "PARITY PASSED");
+    return t.failures ? 1 : 0;
+}
