@@ -1,0 +1,16 @@
+# Unit tests (GoogleTest): every tests/unit/*.cpp in one binary, run by `make check-unit`.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+UNIT_SRCS := $(wildcard tests/unit/*.cpp)
+UNIT_OBJS := $(UNIT_SRCS:%.cpp=$(BUILD)/obj/%.o)
+UNIT_BIN := $(BUILD)/tests/unit_tests
+
+$(UNIT_BIN): $(UNIT_OBJS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) $(UNIT_OBJS) $(CORE_LIB) $(LDFLAGS_ALL) -lgtest_main -lgtest -o $@
+
+$(UNIT_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include
+$(UNIT_OBJS): $(CORE_HEADER_OUT)
+-include $(UNIT_OBJS:.o=.d)
+
+check-unit: $(UNIT_BIN)
+	$(UNIT_BIN)

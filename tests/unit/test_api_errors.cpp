@@ -1,0 +1,218 @@
+/*
+ * Unit tests: every error path of the C API, and its messages.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "float_adm.h"
+
+namespace {
+
+FloatAdmOptions defaults()
+{
+    FloatAdmOptions opts;
+    float_adm_options_default(&opts);
+    return opts;
+}
+
+/* Creates a context or returns the error with its message. */
+struct Created {
+    FloatAdmContext *ctx = nullptr;
+    int ret = 0;
+    std::string message;
+    ~Created() { float_adm_context_free(&ctx); }
+};
+
+void create(Created &out, int width, int height, int depth, const FloatAdmOptions *opts)
+{
+    char err[256] = "";
+    out.ret = float_adm_context_create(&out.ctx, width, height, depth, opts, err, sizeof(err));
+    out.message = err;
+}
+
+TEST(ApiErrors, SizesBelowSeventeenAreRefusedAndSaidSo)
+{
+    const FloatAdmOptions opts = defaults();
+    for (int w : {16, 17}) {
+        for (int h : {16, 17}) {
+            Created c;
+            create(c, w, h, 8, &opts);
+            if (w == 17 && h == 17) {
+                EXPECT_EQ(c.ret, 0) << c.message;
+                EXPECT_NE(c.ctx, nullptr);
+                continue;
+            }
+            EXPECT_EQ(c.ret, FLOAT_ADM_ERROR_UNSUPPORTED) << w << "x" << h;
+            EXPECT_EQ(c.ctx, nullptr);
+            EXPECT_NE(c.message.find(std::to_string(w) + "x" + std::to_string(h)),
+                      std::string::npos) << c.message;
+            EXPECT_NE(c.message.find("17x17"), std::string::npos) << c.message;
+            EXPECT_NE(c.message.find("too small"), std::string::npos) << c.message;
+        }
+    }
+    Created negative;
+    create(negative, -20, 100, 8, &opts);
+    EXPECT_EQ(negative.ret, FLOAT_ADM_ERROR_UNSUPPORTED);
+}
+
+TEST(ApiErrors, HugeSizesAreRefused)
+{
+    const FloatAdmOptions opts = defaults();
+    Created c;
+    create(c, 65537, 17, 8, &opts);
+    EXPECT_EQ(c.ret, FLOAT_ADM_ERROR_UNSUPPORTED);
+    EXPECT_NE(c.message.find("too large"), std::string::npos) << c.message;
+}
+
+TEST(ApiErrors, BitDepths)
+{
+    const FloatAdmOptions opts = defaults();
+    for (int depth : {0, 7, 11, 13, 15, 17, 32}) {
+        Created c;
+        create(c, 32, 32, depth, &opts);
+        EXPECT_EQ(c.ret, FLOAT_ADM_ERROR_UNSUPPORTED) << depth;
+        EXPECT_NE(c.message.find("bit depth " + std::to_string(depth)), std::string::npos)
+            << c.message;
+    }
+    for (int depth : {8, 9, 10, 12, 14, 16}) {
+        Created c;
+        create(c, 32, 32, depth, &opts);
+        EXPECT_EQ(c.ret, 0) << depth << ": " << c.message;
+    }
+}
+
+TEST(ApiErrors, NullArguments)
+{
+    const FloatAdmOptions opts = defaults();
+    char err[256] = "";
+    EXPECT_EQ(float_adm_context_create(nullptr, 32, 32, 8, &opts, err, sizeof(err)),
+              FLOAT_ADM_ERROR_INVALID);
+    Created no_options;
+    create(no_options, 32, 32, 8, nullptr);
+    EXPECT_EQ(no_options.ret, FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(no_options.ctx, nullptr);
+    /* Errors without an error buffer. */
+    FloatAdmContext *ctx = nullptr;
+    EXPECT_EQ(float_adm_context_create(&ctx, 8, 8, 8, &opts, nullptr, 0),
+              FLOAT_ADM_ERROR_UNSUPPORTED);
+
+    Created c;
+    create(c, 32, 32, 8, &opts);
+    ASSERT_EQ(c.ret, 0);
+    std::vector<uint8_t> pixels(32 * 32, 100);
+    const FloatAdmPlane plane = {pixels.data(), 32, 1, 0};
+    FloatAdmPlane no_data = plane;
+    no_data.data = nullptr;
+    FloatAdmScores scores;
+    EXPECT_EQ(float_adm_score_frame(nullptr, &plane, &plane, &scores), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_score_frame(c.ctx, nullptr, &plane, &scores), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_score_frame(c.ctx, &plane, nullptr, &scores), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_score_frame(c.ctx, &plane, &plane, nullptr), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_score_frame(c.ctx, &no_data, &plane, &scores), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_score_frame(c.ctx, &plane, &no_data, &scores), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_score_frame(c.ctx, &plane, &plane, &scores), 0);
+
+    EXPECT_EQ(float_adm_set_executor(nullptr, nullptr, nullptr, 1), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_set_executor(c.ctx, nullptr, nullptr, -1), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_set_executor(c.ctx, nullptr, nullptr, 0), 0);
+
+    float_adm_context_free(nullptr);
+    FloatAdmContext *none = nullptr;
+    float_adm_context_free(&none);
+}
+
+TEST(ApiErrors, InvalidOptionsRefuseTheContext)
+{
+    FloatAdmOptions opts = defaults();
+    opts.enhn_gain_limit = 0.5;
+    Created c;
+    create(c, 32, 32, 8, &opts);
+    EXPECT_EQ(c.ret, FLOAT_ADM_ERROR_RANGE);
+    EXPECT_EQ(c.ctx, nullptr);
+    EXPECT_NE(c.message.find("adm_enhn_gain_limit"), std::string::npos) << c.message;
+}
+
+/* Score a frame of zeros with a plane of the given layout; returns the error code. */
+int score_with(FloatAdmContext *ctx, int bytes_per_sample, int shift)
+{
+    static std::vector<uint16_t> pixels(32 * 32, 0);
+    const FloatAdmPlane good = {pixels.data(), 64, 2, 0};
+    const FloatAdmPlane tried = {pixels.data(), 64, bytes_per_sample, shift};
+    FloatAdmScores scores;
+    int ret = float_adm_score_frame(ctx, &tried, &good, &scores);
+    if (ret == 0)
+        ret = float_adm_score_frame(ctx, &good, &tried, &scores);
+    return ret;
+}
+
+TEST(ApiErrors, SampleLayoutMustFitTheDepth)
+{
+    const FloatAdmOptions opts = defaults();
+    Created eight;
+    create(eight, 32, 32, 8, &opts);
+    ASSERT_EQ(eight.ret, 0);
+    std::vector<uint8_t> pixels(64 * 32, 0);
+    const FloatAdmPlane ok = {pixels.data(), 32, 1, 0};
+    FloatAdmScores scores;
+    for (const FloatAdmPlane &bad : {FloatAdmPlane{pixels.data(), 64, 2, 0},
+                                      FloatAdmPlane{pixels.data(), 32, 1, 1},
+                                      FloatAdmPlane{pixels.data(), 32, 1, -1},
+                                      FloatAdmPlane{pixels.data(), 32, 0, 0},
+                                      FloatAdmPlane{pixels.data(), 32, 4, 0}}) {
+        EXPECT_EQ(float_adm_score_frame(eight.ctx, &bad, &ok, &scores), FLOAT_ADM_ERROR_INVALID)
+            << bad.bytes_per_sample << " bytes, shift " << bad.shift;
+        EXPECT_EQ(float_adm_score_frame(eight.ctx, &ok, &bad, &scores), FLOAT_ADM_ERROR_INVALID);
+    }
+
+    const struct {
+        int depth, max_shift;
+    } wide[] = {{9, 7}, {10, 6}, {12, 4}, {14, 2}, {16, 0}};
+    for (const auto &w : wide) {
+        Created c;
+        create(c, 32, 32, w.depth, &opts);
+        ASSERT_EQ(c.ret, 0) << c.message;
+        EXPECT_EQ(score_with(c.ctx, 1, 0), FLOAT_ADM_ERROR_INVALID) << w.depth;
+        EXPECT_EQ(score_with(c.ctx, 2, -1), FLOAT_ADM_ERROR_INVALID) << w.depth;
+        EXPECT_EQ(score_with(c.ctx, 2, w.max_shift + 1), FLOAT_ADM_ERROR_INVALID) << w.depth;
+        EXPECT_EQ(score_with(c.ctx, 2, w.max_shift), 0) << w.depth;
+        EXPECT_EQ(score_with(c.ctx, 2, 0), 0) << w.depth;
+    }
+}
+
+TEST(ApiErrors, StrerrorNamesEveryCode)
+{
+    EXPECT_STREQ(float_adm_strerror(0), "success");
+    for (int code : {FLOAT_ADM_ERROR_INVALID, FLOAT_ADM_ERROR_NOMEM, FLOAT_ADM_ERROR_RANGE,
+                     FLOAT_ADM_ERROR_NOT_FOUND, FLOAT_ADM_ERROR_UNSUPPORTED}) {
+        EXPECT_STRNE(float_adm_strerror(code), "unknown error") << code;
+        EXPECT_STRNE(float_adm_strerror(code), "success") << code;
+    }
+    EXPECT_STREQ(float_adm_strerror(-9999), "unknown error");
+}
+
+TEST(ApiVersion, MatchesTheHeader)
+{
+    const std::string expected = std::to_string(FLOAT_ADM_VERSION_MAJOR) + "." +
+                                 std::to_string(FLOAT_ADM_VERSION_MINOR) + "." +
+                                 std::to_string(FLOAT_ADM_VERSION_PATCH);
+    EXPECT_EQ(float_adm_version(), expected);
+}
+
+TEST(ApiHost, RcpFingerprintIsSha256HexOrNone)
+{
+    char hex[65];
+    memset(hex, 'x', sizeof(hex));
+    float_adm_rcp_fingerprint(hex);
+    const std::string fingerprint = hex;
+    if (fingerprint != "none") {
+        ASSERT_EQ(fingerprint.size(), 64u);
+        EXPECT_EQ(fingerprint.find_first_not_of("0123456789abcdef"), std::string::npos);
+    }
+}
+
+} // namespace

@@ -1,0 +1,194 @@
+/*
+ * Unit tests: decoupling a sample of the h, v, d bands into restored and additive
+ * signals, with libvmaf's division (adm::HostDivide) and with a plain division.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "adm_arith.h"
+#include "adm_rcp.h"
+
+namespace {
+
+struct PlainDivide {
+    float operator()(float n, float d) const { return n / d; }
+};
+
+/* (float)(cos(1 deg)^2), the product in fp64 as upstream. */
+const float kCos1DegSq = []() {
+    const double pi = 3.14159265358979323846;
+    return (float)(cos(pi / 180.0) * cos(pi / 180.0));
+}();
+
+template <class Divide> class Decouple : public ::testing::Test {
+protected:
+    adm::Decoupled run(const float o[3], const float t[3], double egl = 100.0)
+    {
+        return adm::decouple(o, t, egl, kCos1DegSq, Divide());
+    }
+};
+
+using Divisions = ::testing::Types<PlainDivide, adm::HostDivide>;
+TYPED_TEST_SUITE(Decouple, Divisions);
+
+TYPED_TEST(Decouple, NegativeRatioClampsToZero)
+{
+    /* Opposite signs: k < 0 clamps to 0, everything is additive. */
+    const float o[3] = {2.0f, 0.0f, 1.0f}, t[3] = {-1.0f, 0.0f, -3.0f};
+    adm::Decoupled dc = this->run(o, t);
+    for (int b = 0; b < 3; b++) {
+        EXPECT_EQ(dc.restored[b], 0.0f) << b;
+        EXPECT_EQ(dc.additive[b], t[b]) << b;
+    }
+}
+
+TYPED_TEST(Decouple, RatioAboveOneClampsToOneWithoutAngle)
+{
+    /* h, v far from parallel: no gain, restored = o where |t| > |o|. */
+    const float o[3] = {1.0f, 0.0f, 2.0f}, t[3] = {2.0f, 5.0f, 6.0f};
+    adm::Decoupled dc = this->run(o, t);
+    EXPECT_EQ(dc.restored[0], 1.0f);
+    EXPECT_EQ(dc.additive[0], 1.0f);
+    /* o = 0: k = t / 1e-30 clamps to 1, restored 1 * 0. */
+    EXPECT_EQ(dc.restored[1], 0.0f);
+    EXPECT_EQ(dc.additive[1], 5.0f);
+    EXPECT_EQ(dc.restored[2], 2.0f);
+    EXPECT_EQ(dc.additive[2], 4.0f);
+}
+
+TYPED_TEST(Decouple, ZeroOverZeroRestoresNothing)
+{
+    const float o[3] = {0.0f, 0.0f, 0.0f}, t[3] = {0.0f, 0.0f, 0.0f};
+    adm::Decoupled dc = this->run(o, t);
+    for (int b = 0; b < 3; b++) {
+        EXPECT_EQ(dc.restored[b], 0.0f);
+        EXPECT_EQ(dc.additive[b], 0.0f);
+    }
+}
+
+TYPED_TEST(Decouple, ParallelPositiveEnhancementIsLimitedByGain)
+{
+    /* t = 2 o: within the angle, k clamps to 1, rst = MIN(o * egl, t) in fp64. */
+    const float o[3] = {3.0f, 4.0f, 1.0f}, t[3] = {6.0f, 8.0f, 5.0f};
+    adm::Decoupled dc = this->run(o, t, 1.0);
+    EXPECT_EQ(dc.restored[0], 3.0f);
+    EXPECT_EQ(dc.restored[1], 4.0f);
+    EXPECT_EQ(dc.restored[2], 1.0f);
+    dc = this->run(o, t, 1.2);
+    EXPECT_EQ(dc.restored[0], (float)(3.0 * 1.2));
+    EXPECT_EQ(dc.restored[1], (float)(4.0 * 1.2));
+    EXPECT_EQ(dc.restored[2], (float)(1.0 * 1.2));
+    dc = this->run(o, t, 100.0);
+    for (int b = 0; b < 3; b++) {
+        EXPECT_EQ(dc.restored[b], t[b]) << b;
+        EXPECT_EQ(dc.additive[b], 0.0f) << b;
+    }
+}
+
+TYPED_TEST(Decouple, ParallelNegativeEnhancementIsLimitedByGain)
+{
+    /* rst < 0: rst = MAX(rst * egl, t). */
+    const float o[3] = {-3.0f, -4.0f, -1.0f}, t[3] = {-6.0f, -8.0f, -5.0f};
+    adm::Decoupled dc = this->run(o, t, 1.0);
+    EXPECT_EQ(dc.restored[0], -3.0f);
+    EXPECT_EQ(dc.restored[2], -1.0f);
+    dc = this->run(o, t, 1.2);
+    EXPECT_EQ(dc.restored[0], (float)(-3.0 * 1.2));
+    EXPECT_EQ(dc.restored[1], (float)(-4.0 * 1.2));
+    EXPECT_EQ(dc.restored[2], (float)(-1.0 * 1.2));
+    dc = this->run(o, t, 100.0);
+    for (int b = 0; b < 3; b++)
+        EXPECT_EQ(dc.restored[b], t[b]) << b;
+}
+
+TYPED_TEST(Decouple, GainProductIsFp64)
+{
+    /* rst * 1.2 rounds differently in fp32 than the fp64 product stored to fp32. */
+    const float rst = 0x1.68bae2p-2f;
+    ASSERT_NE((float)((double)rst * 1.2), rst * (float)1.2);
+    const float o[3] = {rst, rst, rst}, t[3] = {4 * rst, 4 * rst, 4 * rst};
+    adm::Decoupled dc = this->run(o, t, 1.2);
+    EXPECT_EQ(dc.restored[0], 0x1.b0e042p-2f);
+    EXPECT_EQ(dc.restored[0], (float)((double)rst * 1.2));
+}
+
+TYPED_TEST(Decouple, AngleGateUsesOnlyHorizontalAndVertical)
+{
+    /* h, v parallel: the d band gets the gain even though d is unrelated. */
+    const float o[3] = {1.0f, 1.0f, 1.0f}, t[3] = {2.0f, 2.0f, 5.0f};
+    EXPECT_EQ(this->run(o, t).restored[2], 5.0f);
+    /* h, v orthogonal (ot_dp = 0): no gain anywhere. */
+    const float o2[3] = {1.0f, 0.0f, 1.0f}, t2[3] = {0.0f, 2.0f, 5.0f};
+    adm::Decoupled dc = this->run(o2, t2);
+    EXPECT_EQ(dc.restored[2], 1.0f);
+    EXPECT_EQ(dc.additive[2], 4.0f);
+}
+
+TYPED_TEST(Decouple, AntiparallelIsOutsideTheAngle)
+{
+    /* ot_dp < 0 with ot_dp^2 = |o|^2 |t|^2: only the sign test keeps the gain off. */
+    const float o[3] = {1.0f, 1.0f, 1.0f}, t[3] = {-2.0f, -2.0f, 5.0f};
+    adm::Decoupled dc = this->run(o, t);
+    EXPECT_EQ(dc.restored[0], 0.0f);
+    EXPECT_EQ(dc.restored[2], 1.0f);
+    EXPECT_EQ(dc.additive[2], 4.0f);
+}
+
+TYPED_TEST(Decouple, AngleThresholdIsOneDegree)
+{
+    const double pi = 3.14159265358979323846;
+    for (double degrees : {0.0, 0.5, 0.9, 1.1, 2.0, 10.0}) {
+        const double a = degrees * pi / 180.0;
+        const float o[3] = {1.0f, 0.0f, 1.0f};
+        const float t[3] = {(float)(2 * cos(a)), (float)(2 * sin(a)), 3.0f};
+        const float expected = degrees < 1.0 ? 3.0f : 1.0f;
+        EXPECT_EQ(this->run(o, t).restored[2], expected) << degrees << " degrees";
+    }
+}
+
+TYPED_TEST(Decouple, AdditiveIsDistortedMinusRestored)
+{
+    uint32_t state = 12345;
+    auto next = [&state]() {
+        state = state * 1664525u + 1013904223u;
+        return (float)((int)(state >> 8) - (1 << 23)) / (float)(1 << 16);
+    };
+    for (int n = 0; n < 20000; n++) {
+        const float o[3] = {next(), next(), next()};
+        const float t[3] = {next(), next(), next()};
+        for (double egl : {1.0, 1.2, 100.0}) {
+            adm::Decoupled dc = this->run(o, t, egl);
+            for (int b = 0; b < 3; b++)
+                ASSERT_EQ(dc.additive[b], t[b] - dc.restored[b]);
+        }
+    }
+}
+
+TEST(HostDivide, RefinedReciprocalIsWithinOneUlpOfDivision)
+{
+    for (float x = 1.0f; x < 2.0f; x += 1.0f / 4096) {
+        const float quotient = adm::HostDivide()(1.0f, x), exact = 1.0f / x;
+        int32_t a, b;
+        memcpy(&a, &quotient, sizeof(a));
+        memcpy(&b, &exact, sizeof(b));
+        ASSERT_LE(std::abs(a - b), 1) << x;
+    }
+}
+
+TEST(HostDivide, IsTheRefinedEstimateTimesTheNumerator)
+{
+#if ADM_HAVE_RCPSS
+    for (float d : {3.0f, 0.7f, 1e-30f, -5.5f}) {
+        const float xi = adm::rcpss(d);
+        EXPECT_EQ(adm::HostDivide()(2.5f, d), 2.5f * (xi + xi * (1.0f - d * xi))) << d;
+    }
+#else
+    EXPECT_EQ(adm::HostDivide()(1.0f, 3.0f), 1.0f / 3.0f);
+#endif
+}
+
+} // namespace
