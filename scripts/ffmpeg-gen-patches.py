@@ -129,9 +129,12 @@ ffmpeg -i distorted.mpg -i reference.mpg -lavfi "[0:v][1:v]float_adm=debug=1:log
 @end example
 
 @item
-Score a transcode while it runs, with a loopback decoder:
+Score a transcode while it runs: the loopback decoder @code{dec:0} decodes
+what the encoder of output 0 wrote, and the scored stream must be mapped to
+another output (an unlabeled filtergraph output would go to the first
+output file and close a cycle):
 @example
-ffmpeg -i src.mkv -map 0:v -c:v libx264 out.mkv -dec 0:0 -filter_complex "[dec:0][0:v]float_adm=log_path=out.json" -f null -
+ffmpeg -i src.mkv -map 0:v -c:v mpeg2video out.mkv -dec 0:0 -filter_complex "[dec:0][0:v]float_adm=log_path=out.json[scored]" -map "[scored]" -f null -
 @end example
 @end itemize
 
@@ -145,8 +148,8 @@ TRANSCODE_FUNC = r"""float_adm_transcode(){
     afterfile="${outdir}/${test}.after"
     cleanfiles="$cleanfiles $encfile $inloopfile $afterfile"
     ffmpeg -f lavfi -i $src $ENC_OPTS "$@" -map 0:v -y -f matroska $(target_path $encfile) \
-        -dec 0:0 -filter_complex "[dec:0][0:v]float_adm=debug=1,metadata=print:file=$(target_path $inloopfile)" \
-        -f null - || return
+        -dec 0:0 -filter_complex "[dec:0][0:v]float_adm=debug=1,metadata=print:file=$(target_path $inloopfile)[scored]" \
+        -map "[scored]" -f null - || return
     ffmpeg -i $(target_path $encfile) -f lavfi -i $src \
         -lavfi "[0:v][1:v]float_adm=debug=1,metadata=print:file=$(target_path $afterfile)" \
         -f null - || return

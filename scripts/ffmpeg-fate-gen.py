@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+# Generate the float_adm FATE tests: tests/fate/float_adm.mak and the refs
+# whose scores come from the golden corpus.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Usage:
+#   scripts/ffmpeg-fate-gen.py                       rewrite tests/fate/float_adm.mak and tests/fate/ref/
+#   scripts/ffmpeg-fate-gen.py --refs DIR [VALUES]   only the score refs, into DIR, with the
+#                                                    frames of VALUES (a tests/corpus/hosts/*.json)
+#
+# libvmaf's float ADM depends on the processor's reciprocal estimate (RCPSS):
+# the committed refs hold golden.json's values (its host's fingerprint); for a
+# host whose fingerprint has a hosts/<fingerprint>.json, mk/ffmpeg.mk writes
+# that host's refs into the FFmpeg tree instead.  Values are printed with
+# "%.17g" as the filter prints them, so a ref equals golden bit for bit.
+
+import json
+import os
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(TOP, "tests", "corpus")
+OUTPUTS = ["adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3",
+           "adm", "adm_num", "adm_den", "adm_num_scale0", "adm_den_scale0", "adm_num_scale1",
+           "adm_den_scale1", "adm_num_scale2", "adm_den_scale2", "adm_num_scale3",
+           "adm_den_scale3"]
+RATE = 25  # rawvideo's default frame rate: pts n, time base 1/25
+
+
+def g17(x):
+    return "%.17g" % x
+
+
+def ts_time(pts):
+    """libavutil's av_ts_make_time_string2() for time base 1/RATE."""
+    val = (1.0 / RATE) * pts
+    if val == 0:
+        precision = 6
+    else:
+        import math
+        log = math.floor(math.log10(abs(val)))
+        precision = -log + 5 if log < 0 else 6
+    s = "%.*f" % (precision, val)
+    s = s.rstrip("0")
+    return s.rstrip(".") or "0"
+
+
+def option_text(value):
+    if isinstance(value, str):
+        return value
+    return repr(value)
+
+
+def slug(text):
+    return text.replace("_", "-").lower()
+
+
+def load_cases(values_path=None):
+    with open(os.path.join(CORPUS, "golden.json")) as f:
+        golden = json.load(f)
+    cases = golden["cases"]
+    if values_path:
+        with open(values_path) as f:
+            host = json.load(f)["cases"]
+        if len(host) != len(cases):
+            sys.exit(f"{values_path}: case count differs from golden.json")
+        for case, hcase in zip(cases, host):
+            if hcase["fixture"] != case["fixture"] or len(hcase["frames"]) != len(case["frames"]):
+                sys.exit(f"{values_path}: case {case['fixture']} is not golden.json's")
+            case["frames"] = hcase["frames"]
+    fixtures = {f["name"]: f for f in golden["fixtures"]}
+    return cases, fixtures
+
+
+def frame_values(frame, debug):
+    # libvmaf leaves aim undefined where adm_den is 0 (null in golden); the core reports 0.
+    names = OUTPUTS if debug else OUTPUTS[:7]
+    return [(n, 0.0 if frame[n] is None else frame[n]) for n in names]
+
+
+def metadata_ref(frames, debug=True, subsample=1):
+    lines = []
+    for n, frame in enumerate(frames):
+        if n % subsample:
+            continue
+        lines.append("frame:%-4d pts:%-7s pts_time:%s" % (n, n, ts_time(n)))
+        lines += ["lavfi.float_adm.%s=%s" % (k, g17(v)) for k, v in frame_values(frame, debug)]
+    return "\n".join(lines) + "\n"
+
+
+def pooled(values):
+    s, inv = 0.0, 0.0
+    for v in values:
+        s += v
+        inv += 1.0 / (v + 1.0)
+    n = len(values)
+    return [("min", min(values)), ("max", max(values)), ("mean", s / n),
+            ("harmonic_mean", n / inv - 1.0)]
+
+
+def log_ref(fmt, frames, width, height, debug):
+    names = OUTPUTS if debug else OUTPUTS[:7]
+    rows = [frame_values(f, debug) for f in frames]
+    columns = {name: [row[i][1] for row in rows] for i, name in enumerate(names)}
+    out = []
+    if fmt == "json":
+        out.append('{\n  "version": "float_adm @VERSION@",\n  "frames": [')
+        for n, row in enumerate(rows):
+            out.append((",\n" if n else "\n") + '    {\n      "frameNum": %d,\n      "metrics": {\n' % n)
+            out.append(",\n".join('        "%s": %s' % (k, g17(v)) for k, v in row) + "\n")
+            out.append("      }\n    }")
+        out.append('\n  ],\n  "pooled_metrics": {')
+        for i, name in enumerate(names):
+            out.append((",\n" if i else "\n") + '    "%s": {' % name)
+            out.append(",".join('\n      "%s": %s' % (k, g17(v)) for k, v in pooled(columns[name])))
+            out.append("\n    }")
+        out.append('\n  },\n  "aggregate_metrics": {\n  }\n}\n')
+    elif fmt == "csv":
+        out.append("Frame," + "".join(n + "," for n in names) + "\n")
+        for n, row in enumerate(rows):
+            out.append("%d," % n + "".join(g17(v) + "," for _, v in row) + "\n")
+    else:
+        out.append('<VMAF version="float_adm @VERSION@">\n'
+                   '  <params qualityWidth="%d" qualityHeight="%d" />\n  <frames>\n' % (width, height))
+        for n, row in enumerate(rows):
+            out.append('    <frame frameNum="%d" ' % n +
+                       "".join('%s="%s" ' % (k, g17(v)) for k, v in row) + "/>\n")
+        out.append("  </frames>\n  <pooled_metrics>\n")
+        for name in names:
+            out.append('    <metric name="%s" ' % name +
+                       "".join('%s="%s" ' % (k, g17(v)) for k, v in pooled(columns[name])) + "/>\n")
+        out.append("  </pooled_metrics>\n  <aggregate_metrics />\n</VMAF>\n")
+    return "".join(out)
+
+
+def find_case(cases, fixture, option_set):
+    for c in cases:
+        if c["fixture"] == fixture and c["option_set"] == option_set:
+            return c
+    sys.exit(f"golden.json has no case {fixture} {option_set}")
+
+
+ASTRONAUT = "astronaut_576x324_yuv420p_x264"
+COINS = "coins_384x304_yuv420p10le_x265"
+FLAT = "flat_576x324_yuv420p16le_onestep"
+MOTORCYCLE = "motorcycle_1920x1080_yuv420p_x264"
+
+# name: (fixture, option set of the expected scores, dist filters, ref filters, options, global opts)
+# yuvj420p is read as such by rawvideo (fmt-yuvj420p): swscale would convert the range.
+FORMAT_TESTS = [
+    ("fmt-nv12", ASTRONAUT, "default", "scale,format=nv12", "scale,format=nv12", "", ""),
+    ("fmt-nv21-yuv420p", ASTRONAUT, "default", "scale,format=nv21", "", "", ""),
+    ("fmt-gray", ASTRONAUT, "default", "extractplanes=y", "extractplanes=y", "", ""),
+
+    ("fmt-p010", COINS, "default", "scale,format=p010", "scale,format=p010", "", ""),
+    ("fmt-p010-yuv420p10", COINS, "default", "scale,format=p010", "", "", ""),
+    ("fmt-gray10", COINS, "default", "extractplanes=y", "extractplanes=y", "", ""),
+    ("fmt-p016", FLAT, "default", "scale,format=p016", "scale,format=p016", "", ""),
+    ("threads-1", MOTORCYCLE, "default", "", "", "", "-filter_threads 1"),
+    ("threads-5", MOTORCYCLE, "default", "", "", "", "-filter_threads 5"),
+    ("alias-egl", ASTRONAUT, "egl1.2", "", "", "egl=1.2", ""),
+    ("alias-nvd-rdf", ASTRONAUT, "nvd1.5_rdh2160", "", "", "nvd=1.5:rdf=2160", ""),
+    ("alias-csf", ASTRONAUT, "csf_barten_scaled", "", "", "csf=1:scf=2:scfd=0.5", ""),
+    ("alias-nw", ASTRONAUT, "nw0", "", "", "nw=0", ""),
+    ("alias-apn", ASTRONAUT, "pnorm2.5", "", "", "apn=2.5", ""),
+    ("alias-bcm", ASTRONAUT, "bypass_cm", "", "", "bcm=1", ""),
+    ("alias-sasc", ASTRONAUT, "skip_aim2", "", "", "sasc=2", ""),
+    ("alias-ssz", COINS, "skip_scale0", "", "", "ssz=1", ""),
+    ("alias-adm3", ASTRONAUT, "adm3_hm", "", "", "aah=1:dlmw=0.3:min=0.2", ""),
+    ("alias-factors", ASTRONAUT, "factors", "", "", "f1s0=0.02:f2s1=0.03:f1s3=0.5", ""),
+]
+
+LOG_TESTS = [("log-json", "json", "testsrc2_576x324_yuv420p_mpeg2", True),
+             ("log-csv", "csv", COINS, False),
+             ("log-xml", "xml", "grass_322x182_yuv420p_vp9", True)]
+
+ERROR_TESTS = [
+    ("error-size", "testsrc2=s=64x64:d=0.08[a];testsrc2=s=96x64:d=0.08[b];[a][b]float_adm"),
+    ("error-depth", "testsrc2=s=64x64:d=0.08,format=yuv420p[a];"
+                    "testsrc2=s=64x64:d=0.08,format=yuv420p10[b];[a][b]float_adm"),
+    ("error-pixfmt", "testsrc2=s=64x64:d=0.08,format=rgb24[a];"
+                     "testsrc2=s=64x64:d=0.08,format=rgb24[b];[a][b]float_adm"),
+    ("error-range", "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=adm_p_norm=0.5"),
+    ("error-log-path", "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];"
+                       "[a][b]float_adm=log_path=/nonexistent-dir/adm.json"),
+]
+ERROR_REFS = {
+    "error-size": "The inputs must have the same size and bit depth: main (first input) is 64x64 8-bit "
+                  "yuv420p, reference (second input) is 96x64 8-bit yuv420p.",
+    "error-depth": "The inputs must have the same size and bit depth: main (first input) is 64x64 8-bit "
+                   "yuv420p, reference (second input) is 64x64 10-bit yuv420p10le.",
+    "error-pixfmt": "The filters 'Parsed_format_1' and 'Parsed_float_adm_4' do not have a common format "
+                    "and automatic conversion is disabled.",
+    "error-range": "Value 0.500000 for parameter 'adm_p_norm' out of range [1 - 20]",
+    "error-log-path": "Could not open log file /nonexistent-dir/adm.json: No such file or directory",
+}
+
+TRANSCODE_SRC = "testsrc2=size=176x144:rate=25:duration=0.4,format=yuv420p"
+
+
+def corpus_tests(cases):
+    """(test name, fixture, expected case, dist filters, ref filters, options, global opts, kind)."""
+    tests = []
+    for c in cases:
+        opts = ":".join("%s=%s" % (k, option_text(v)) for k, v in c["options"].items())
+        tests.append(("%s-%s" % (slug(c["fixture"]), slug(c["option_set"])), c["fixture"], c,
+                      "", "", opts, ""))
+    for name, fixture, option_set, dist_f, ref_f, opts, gopts in FORMAT_TESTS:
+        tests.append((name, fixture, find_case(cases, fixture, option_set), dist_f, ref_f, opts, gopts))
+    tests.append(("fmt-yuvj420p", ASTRONAUT, find_case(cases, ASTRONAUT, "default"), "", "", "", ""))
+    return tests
+
+
+def score_refs(cases, fixtures):
+    refs = {}
+    for name, _fixture, case, *_ in corpus_tests(cases):
+        refs["float-adm-" + name] = metadata_ref(case["frames"])
+    astronaut = find_case(cases, ASTRONAUT, "default")
+    refs["float-adm-nodebug"] = metadata_ref(astronaut["frames"], debug=False)
+    refs["float-adm-subsample"] = metadata_ref(astronaut["frames"], subsample=2)
+    for name, fmt, fixture, debug in LOG_TESTS:
+        fx = fixtures[fixture]
+        refs["float-adm-" + name] = log_ref(fmt, find_case(cases, fixture, "default")["frames"],
+                                            fx["width"], fx["height"], debug)
+    return refs
+
+
+def write_refs(refs, out_dir, version):
+    os.makedirs(out_dir, exist_ok=True)
+    for name, text in refs.items():
+        with open(os.path.join(out_dir, name), "w") as f:
+            f.write(text.replace("@VERSION@", version))
+
+
+def core_version():
+    with open(os.path.join(TOP, "src", "adm_core", "float_adm.h")) as f:
+        v = {}
+        for line in f:
+            for part in ("MAJOR", "MINOR", "PATCH"):
+                if line.startswith("#define FLOAT_ADM_VERSION_" + part):
+                    v[part] = line.split()[2]
+    return "%s.%s.%s" % (v["MAJOR"], v["MINOR"], v["PATCH"])
+
+
+MAK_HEAD = """\
+# FATE tests of the float_adm filter (libfloatadm).  Generated by
+# scripts/ffmpeg-fate-gen.py from tests/corpus/golden.json: edit that script.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Corpus tests read $(TARGET_SAMPLES)/float_adm/<fixture>.{dis,ref}.yuv (the
+# corpus decompressed) and print all 18 outputs of every frame; their refs
+# hold the golden values with %.17g.  Run: make fate-float-adm SAMPLES=DIR
+
+FLOAT_ADM_COMMA := ,
+FLOAT_ADM_RAW = -f rawvideo -pix_fmt $(2) -s $(3) -i $(TARGET_SAMPLES)/float_adm/$(1)
+
+# $(1): fixture, $(2): pix_fmt, $(3): size, $(4): dist filters, $(5): ref filters,
+# $(6): options after debug=1, $(7): global options
+FLOAT_ADM_CORPUS = ffmpeg $(7) $(call FLOAT_ADM_RAW,$(1).dis.yuv,$(2),$(3)) $(call FLOAT_ADM_RAW,$(1).ref.yuv,$(2),$(3)) \\
+    -lavfi "[0:v]$(or $(4),null)[dist];[1:v]$(or $(5),null)[ref];[dist][ref]float_adm=debug=1$(6),metadata=print:file=-" -f null -
+
+FLOAT_ADM_DEPS = FLOAT_ADM_FILTER METADATA_FILTER NULL_FILTER RAWVIDEO_DEMUXER RAWVIDEO_DECODER \\
+                 FILE_PROTOCOL NULL_MUXER WRAPPED_AVFRAME_ENCODER
+FLOAT_ADM_LAVFI_DEPS = FLOAT_ADM_FILTER TESTSRC2_FILTER FORMAT_FILTER NULL_MUXER WRAPPED_AVFRAME_ENCODER
+
+"""
+
+MAK_TAIL = """
+FATE_FLOAT_ADM_SAMPLES-$(call ALLYES, $(FLOAT_ADM_DEPS) SCALE_FILTER FORMAT_FILTER EXTRACTPLANES_FILTER) += $(FATE_FLOAT_ADM_CORPUS)
+FATE_SAMPLES_FFMPEG += $(FATE_FLOAT_ADM_SAMPLES-yes)
+
+# Expected errors: the first message about the filter.
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_LAVFI_DEPS)) += $(FATE_FLOAT_ADM_ERRORS)
+
+# Scoring a transcode in the loop (loopback decoder) equals scoring the file afterwards.
+fate-float-adm-transcode-mpeg2: CMD = float_adm_transcode @TRANSCODE_SRC@ -c:v mpeg2video -qscale:v 12
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_LAVFI_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER MATROSKA_MUXER MATROSKA_DEMUXER FILE_PROTOCOL) += fate-float-adm-transcode-mpeg2
+
+FATE_FFMPEG += $(FATE_FLOAT_ADM-yes)
+fate-float-adm: $(FATE_FLOAT_ADM-yes) $(if $(SAMPLES),$(FATE_FLOAT_ADM_SAMPLES-yes))
+"""
+
+
+def write_mak(cases, fixtures, path):
+    out = [MAK_HEAD]
+    for name, fixture, _case, dist_f, ref_f, opts, gopts in corpus_tests(cases):
+        fx = fixtures[fixture]
+        size = "%dx%d" % (fx["width"], fx["height"])
+        out.append("FATE_FLOAT_ADM_CORPUS += fate-float-adm-%s\n" % name)
+        pix_fmt = "yuvj420p" if name == "fmt-yuvj420p" else fx["pix_fmt"]
+        out.append("fate-float-adm-%s: CMD = $(call FLOAT_ADM_CORPUS,%s,%s,%s,%s,%s,%s,%s)\n"
+                   % (name, fixture, pix_fmt, size, dist_f.replace(",", "$(FLOAT_ADM_COMMA)"),
+                      ref_f.replace(",", "$(FLOAT_ADM_COMMA)"), ":" + opts if opts else "", gopts))
+    a = fixtures[ASTRONAUT]
+    asize = "%dx%d" % (a["width"], a["height"])
+    out.append("\n# Without debug: the 7 outputs; n_subsample=2: frames 0, 2, 4.\n")
+    out.append("FATE_FLOAT_ADM_CORPUS += fate-float-adm-nodebug fate-float-adm-subsample\n")
+    out.append("fate-float-adm-nodebug: CMD = ffmpeg $(call FLOAT_ADM_RAW,%s.dis.yuv,yuv420p,%s) "
+               "$(call FLOAT_ADM_RAW,%s.ref.yuv,yuv420p,%s) -lavfi \"[0:v][1:v]float_adm,metadata=print:file=-\" -f null -\n"
+               % (ASTRONAUT, asize, ASTRONAUT, asize))
+    out.append("fate-float-adm-subsample: CMD = $(call FLOAT_ADM_CORPUS,%s,yuv420p,%s,,,:n_subsample=2,)\n"
+               % (ASTRONAUT, asize))
+    out.append("\n# The log file in libvmaf's layouts, written to stdout.\n")
+    for name, fmt, fixture, debug in LOG_TESTS:
+        fx = fixtures[fixture]
+        size = "%dx%d" % (fx["width"], fx["height"])
+        out.append("FATE_FLOAT_ADM_CORPUS += fate-float-adm-%s\n" % name)
+        out.append("fate-float-adm-%s: CMD = ffmpeg $(call FLOAT_ADM_RAW,%s.dis.yuv,%s,%s) "
+                   "$(call FLOAT_ADM_RAW,%s.ref.yuv,%s,%s) -lavfi \"[0:v][1:v]float_adm=%slog_fmt=%s:log_path=-\" -f null -\n"
+                   % (name, fixture, fx["pix_fmt"], size, fixture, fx["pix_fmt"], size,
+                      "debug=1:" if debug else "", fmt))
+    out.append("\n")
+    for name, graph in ERROR_TESTS:
+        out.append("FATE_FLOAT_ADM_ERRORS += fate-float-adm-%s\n" % name)
+        out.append("fate-float-adm-%s: CMD = float_adm_fail -lavfi \"%s\"\n" % (name, graph))
+    out.append(MAK_TAIL.replace("@TRANSCODE_SRC@", TRANSCODE_SRC))
+    with open(path, "w") as f:
+        f.write("".join(out))
+
+
+def main():
+    args = sys.argv[1:]
+    if args and args[0] == "--refs":
+        cases, fixtures = load_cases(args[2] if len(args) > 2 else None)
+        write_refs(score_refs(cases, fixtures), args[1], core_version())
+        return
+    cases, fixtures = load_cases()
+    ref_dir = os.path.join(TOP, "tests", "fate", "ref")
+    refs = score_refs(cases, fixtures)
+    for name, text in ERROR_REFS.items():
+        refs["float-adm-" + name] = text + "\n"
+    refs["float-adm-transcode-mpeg2"] = "10 frames: in-loop scores equal the written file's\n"
+    write_refs(refs, ref_dir, core_version())
+    write_mak(cases, fixtures, os.path.join(TOP, "tests", "fate", "float_adm.mak"))
+
+
+if __name__ == "__main__":
+    main()
