@@ -68,13 +68,22 @@ Engine::Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts
         in_h = sc.h;
     }
 
-    /* One allocation for every band: a per image and scale, the rest at scale-0 size. */
+    level_ = simd_level_from_environment();
+    kernels_ = simd_kernels(level_);
+    allocate();
+}
+
+/* Band a per image and scale; the scalar schedule's stage buffers; each job's rows. */
+void Engine::allocate()
+{
     const ScaleSetup &s0 = scales_[0];
     const ptrdiff_t stride0 = padded_stride(s0.w);
+    const bool fused = kernels_ != nullptr;
     size_t total = 0;
     for (int s = 0; s < kNumScales; s++)
         total += 2 * (size_t)padded_stride(scales_[s].w) * scales_[s].h;
-    total += 2 * 3 * kNumBands * (size_t)stride0 * s0.h;
+    if (!fused)
+        total += 2 * 3 * kNumBands * (size_t)stride0 * s0.h;
     storage_.assign(total, 0.0f);
 
     float *next = storage_.data();
@@ -91,14 +100,22 @@ Engine::Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts
         for (int s = 0; s < kNumScales; s++)
             approx_[img][s] = take(scales_[s].w, scales_[s].h, padded_stride(scales_[s].w));
         for (int b = 0; b < kNumBands; b++) {
-            detail_[img][b] = take(s0.w, s0.h, stride0);
-            weighted_[img][b] = take(s0.w, s0.h, stride0);
-            filtered_[img][b] = take(s0.w, s0.h, stride0);
+            detail_[img][b] = fused ? Band{} : take(s0.w, s0.h, stride0);
+            weighted_[img][b] = fused ? Band{} : take(s0.w, s0.h, stride0);
+            filtered_[img][b] = fused ? Band{} : take(s0.w, s0.h, stride0);
         }
     }
     for (auto &sums : row_sums_)
         sums.assign(s0.h, 0.0f);
-    set_executor(nullptr, nullptr, 1);
+
+    if (fused) {
+        job_row_stride_ = padded_stride(width_) + kRowPadding;
+        const int rows = kRingRow + kRingSlots * kRingSlotRows;
+        scratch_.assign(nb_jobs_, std::vector<float>(rows * (size_t)job_row_stride_));
+    } else {
+        job_row_stride_ = width_;
+        scratch_.assign(nb_jobs_, std::vector<float>(2 * (size_t)width_));
+    }
 }
 
 int Engine::set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs)
@@ -106,7 +123,17 @@ int Engine::set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs)
     execute_ = execute;
     execute_opaque_ = opaque;
     nb_jobs_ = execute && nb_jobs > 1 ? nb_jobs : 1;
-    scratch_.assign(nb_jobs_, std::vector<float>(2 * (size_t)width_));
+    allocate();
+    return 0;
+}
+
+int Engine::set_simd_level(SimdLevel level)
+{
+    if (!simd_level_supported(level))
+        return FLOAT_ADM_ERROR_UNSUPPORTED;
+    level_ = level;
+    kernels_ = simd_kernels(level);
+    allocate();
     return 0;
 }
 
@@ -251,6 +278,131 @@ void Engine::sum_rows(int s, int first, int last)
     }
 }
 
+/*
+ * The fused schedule of scale s for the rows [first, last) this job owns: each row's
+ * DWT (band a stored), then for the rows whose sums are this job's, and their
+ * neighbours, decouple + CSF into the ring and the row sums one row behind.
+ */
+void Engine::fused_rows(int s, int first, int last, int job)
+{
+    const ScaleSetup &sc = scales_[s];
+    const bool lo_only = s == 0 && opts_.skip_scale0;
+    const int sum_first = first > sc.sums.top ? first : sc.sums.top;
+    const int sum_last = lo_only ? sum_first : (last < sc.sums.bottom ? last : sc.sums.bottom);
+    const bool sums = sum_first < sum_last;
+    /* Detail rows the sums read: one above (row 0's mirrors to 1) and one below. */
+    int detail_first = first, detail_last = first - 1;
+    if (sums) {
+        detail_first = sum_first == 0 ? 0 : sum_first - 1;
+        detail_last = neighbour_after(sum_last - 1, sc.h);
+    }
+    const int begin = first < detail_first ? first : detail_first;
+    const int end = last - 1 > detail_last ? last - 1 : detail_last;
+    for (int i = begin; i <= end; i++) {
+        const bool details = i >= detail_first && i <= detail_last;
+        fused_dwt_row(s, i, i >= first && i < last, details, job);
+        if (!details)
+            continue;
+        fused_decouple_row(s, i, job);
+        if (i - 1 >= sum_first && i - 1 < sum_last)
+            fused_sum_row(s, i - 1, job);
+        if (i == sc.h - 1 && i >= sum_first && i < sum_last) /* the last row is its own neighbour */
+            fused_sum_row(s, i, job);
+    }
+}
+
+void Engine::fused_dwt_row(int s, int i, bool own, bool details, int job)
+{
+    const ScaleSetup &sc = scales_[s];
+    for (int img = 0; img < 2; img++) {
+        float *lo = job_row(job, kLoRow + img), *hi = job_row(job, kHiRow + img);
+        int y[4];
+        for (int t = 0; t < 4; t++)
+            y[t] = dwt_source_index(i, t, sc.in_h);
+        if (s > 0) {
+            const Band &prev = approx_[img][s - 1];
+            const float *rows[4] = {prev.row(y[0]), prev.row(y[1]), prev.row(y[2]), prev.row(y[3])};
+            kernels_->dwt_vertical_float(rows, sc.in_w, lo, hi);
+        } else {
+            const FloatAdmPlane &in = input_[img];
+            const uint8_t *base = static_cast<const uint8_t *>(in.data);
+            const uint8_t *rows[4];
+            for (int t = 0; t < 4; t++)
+                rows[t] = base + y[t] * in.stride;
+            if (in.bytes_per_sample == 2)
+                kernels_->dwt_vertical_u16(rows, sc.in_w, in.shift, input_scaler_, lo, hi);
+            else
+                kernels_->dwt_vertical_u8(rows, sc.in_w, lo, hi);
+        }
+        DwtRowArgs args;
+        args.lo = lo;
+        args.hi = hi;
+        args.in_w = sc.in_w;
+        args.w = sc.w;
+        for (int t = 0; t < 4; t++)
+            args.taps[t] = sc.column_taps[t].data();
+        args.a = own ? approx_[img][s].row(i) : job_row(job, kHaloApproxRow);
+        args.h = args.v = args.d = nullptr;
+        if (details) {
+            float *bands[kNumBands];
+            for (int b = 0; b < kNumBands; b++)
+                bands[b] = img == kRef ? ring_row(job, i, kRefDetail + b) : job_row(job, kDistDetailRow + b);
+            args.h = bands[0];
+            args.v = bands[1];
+            args.d = bands[2];
+        }
+        kernels_->dwt_horizontal(args);
+    }
+}
+
+void Engine::fused_decouple_row(int s, int i, int job)
+{
+    const ScaleSetup &sc = scales_[s];
+    DecoupleRowArgs args;
+    for (int b = 0; b < kNumBands; b++) {
+        args.ref[b] = ring_row(job, i, kRefDetail + b);
+        args.dist[b] = job_row(job, kDistDetailRow + b);
+        for (int m = 0; m < 2; m++) {
+            args.weighted[m][b] = ring_row(job, i, kWeightedRow + m * kNumBands + b);
+            args.filtered[m][b] = ring_row(job, i, kFilteredRow + m * kNumBands + b);
+        }
+    }
+    args.left = sc.decouple.left;
+    args.right = sc.decouple.right;
+    args.egl = opts_.enhn_gain_limit;
+    args.cos_1deg_sq = cos_1deg_sq_;
+    args.factor[0] = args.factor[1] = sc.csf.hv;
+    args.factor[2] = sc.csf.d;
+    kernels_->decouple_csf(args);
+}
+
+void Engine::fused_sum_row(int s, int i, int job)
+{
+    const ScaleSetup &sc = scales_[s];
+    const int neighbours[3] = {neighbour_before(i), i, neighbour_after(i, sc.h)};
+    SumRowArgs args;
+    for (int b = 0; b < kNumBands; b++) {
+        args.ref[b] = ring_row(job, i, kRefDetail + b);
+        for (int m = 0; m < 2; m++) {
+            args.weighted[m][b] = ring_row(job, i, kWeightedRow + m * kNumBands + b);
+            for (int r = 0; r < 3; r++)
+                args.filtered[m][b][r] = ring_row(job, neighbours[r], kFilteredRow + m * kNumBands + b);
+        }
+    }
+    args.left = sc.sums.left;
+    args.right = sc.sums.right;
+    args.w = sc.w;
+    args.factor[0] = args.factor[1] = sc.csf.hv;
+    args.factor[2] = sc.csf.d;
+    args.masking = !opts_.bypass_cm;
+    args.cube = cube_;
+    args.p = p_;
+    float inner[kNumRowSumTerms];
+    kernels_->row_sums(args, inner);
+    for (int k = 0; k < kNumRowSums; k++)
+        row_sums_[k][i] = inner[k];
+}
+
 /* Fold the rows in order, then powf(accum, 1/p) plus the noise floor per band. */
 ScaleSums Engine::fold_scale(int s) const
 {
@@ -324,19 +476,27 @@ int Engine::score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmS
     ScaleSums sums[kNumScales];
     for (int s = 0; s < kNumScales; s++) {
         const ScaleSetup &sc = scales_[s];
-        parallel_rows(0, sc.h, [this, s](int first, int last, int job) {
-            dwt_rows(s, first, last, job);
-        });
+        if (kernels_) {
+            parallel_rows(0, sc.h, [this, s](int first, int last, int job) {
+                fused_rows(s, first, last, job);
+            });
+        } else {
+            parallel_rows(0, sc.h, [this, s](int first, int last, int job) {
+                dwt_rows(s, first, last, job);
+            });
+        }
         if (s == 0 && opts_.skip_scale0) {
             sums[s].den = (float)1e-10; /* upstream's guard against a zero division */
             continue;
         }
-        parallel_rows(sc.decouple.top, sc.decouple.bottom, [this, s](int first, int last, int) {
-            decouple_csf_rows(s, first, last);
-        });
-        parallel_rows(sc.sums.top, sc.sums.bottom, [this, s](int first, int last, int) {
-            sum_rows(s, first, last);
-        });
+        if (!kernels_) {
+            parallel_rows(sc.decouple.top, sc.decouple.bottom, [this, s](int first, int last, int) {
+                decouple_csf_rows(s, first, last);
+            });
+            parallel_rows(sc.sums.top, sc.sums.bottom, [this, s](int first, int last, int) {
+                sum_rows(s, first, last);
+            });
+        }
         sums[s] = fold_scale(s);
     }
     pool(sums, out);

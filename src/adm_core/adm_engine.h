@@ -1,9 +1,16 @@
 /*
  * float_adm: the CPU engine.  Pipeline per scale:
- *   input -> DWT (adm_dwt.cpp) -> decouple + CSF -> masking + row sums -> pooling
+ *   input -> DWT -> decouple + CSF -> masking + row sums -> pooling
  * Each stage is split into row ranges that run through the context's executor; every
  * row's inner sum is kept and the rows fold in order afterwards, so the scores do not
  * depend on how the rows were shared out.
+ *
+ * Two schedules of the same arithmetic:
+ *  - scalar (the readable reference): stage by stage over full-frame buffers;
+ *  - fused (the vector kernels of adm_simd.h): per scale, one pass over each job's
+ *    rows that runs DWT, decouple + CSF and the row sums on a ring of three rows
+ *    while they are in cache.  A job recomputes the one detail row on each side of
+ *    its rows that masking reads; only band a goes through memory.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef ADM_ENGINE_H
@@ -13,6 +20,7 @@
 
 #include "adm_arith.h"
 #include "adm_csf.h"
+#include "adm_simd.h"
 #include "float_adm.h"
 
 namespace adm {
@@ -46,9 +54,13 @@ struct ScaleSums {
 
 class Engine {
 public:
+    /* The schedule comes from FLOAT_ADM_SIMD (see adm_simd.h). */
     Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts);
 
     int set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs);
+    /* Scalar, or a supported vector level (FLOAT_ADM_ERROR_UNSUPPORTED otherwise). */
+    int set_simd_level(SimdLevel level);
+    SimdLevel simd_level() const { return level_; }
     int score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmScores *out);
 
     const ScaleSetup &scale(int s) const { return scales_[s]; }
@@ -59,12 +71,41 @@ private:
     /* Row sums kept per row: denominator, DLM numerator, AIM numerator, each h, v, d. */
     enum RowSum { kDenSum = 0, kNumSum = 3, kAimSum = 6, kNumRowSums = 9 };
 
+    /* Per-job rows of the fused schedule: the vertical pass of each image, a discard
+     * row for halo band a, the distorted detail, then a ring of three rows of
+     * reference detail, weighted and filtered signals. */
+    enum JobRow {
+        kLoRow = 0,          /* + image */
+        kHiRow = 2,          /* + image */
+        kHaloApproxRow = 4,
+        kDistDetailRow = 5,  /* + band */
+        kRingRow = 8,        /* + slot * kRingSlotRows + RingRow */
+        kRingSlots = 3,
+    };
+    enum RingRow {
+        kRefDetail = 0,      /* + band */
+        kWeightedRow = 3,    /* + signal * 3 + band */
+        kFilteredRow = 9,    /* + signal * 3 + band */
+        kRingSlotRows = 15,
+    };
+
+    void allocate();
     template <class F> void parallel_rows(int first, int last, F &&work);
 
     void dwt_rows(int s, int first, int last, int job);
     void decouple_csf_rows(int s, int first, int last);
     void sum_rows(int s, int first, int last);
     ScaleSums fold_scale(int s) const;
+
+    float *job_row(int job, int index) { return scratch_[job].data() + index * job_row_stride_; }
+    float *ring_row(int job, int row, int kind)
+    {
+        return job_row(job, kRingRow + (row % kRingSlots) * kRingSlotRows + kind);
+    }
+    void fused_rows(int s, int first, int last, int job);
+    void fused_dwt_row(int s, int i, bool own, bool details, int job);
+    void fused_decouple_row(int s, int i, int job);
+    void fused_sum_row(int s, int i, int job);
     void pool(const ScaleSums sums[kNumScales], FloatAdmScores *out) const;
 
     FloatAdmOptions opts_;
@@ -76,13 +117,19 @@ private:
     float inv_p_;        /* (float)(1.0f / p_norm) */
     ScaleSetup scales_[kNumScales];
 
+    SimdLevel level_;
+    const SimdKernels *kernels_; /* null: the scalar schedule */
+
     std::vector<float> storage_;
     Band approx_[2][kNumScales];          /* band a of each image and scale */
+    /* The scalar schedule's full-frame stage buffers (empty in the fused one). */
     Band detail_[2][kNumBands];           /* h, v, d of the current scale */
     Band weighted_[2][kNumBands];         /* CSF of the restored / additive signal */
     Band filtered_[2][kNumBands];         /* their 1/30 magnitudes (masking input) */
     std::vector<float> row_sums_[kNumRowSums];
-    std::vector<std::vector<float>> scratch_; /* per job: the vertical pass's lo and hi rows */
+    /* Per job: scalar, the vertical pass's lo and hi rows; fused, the JobRow rows. */
+    std::vector<std::vector<float>> scratch_;
+    ptrdiff_t job_row_stride_ = 0;
 
     /* The planes of the frame being scored (valid during score()). */
     FloatAdmPlane input_[2] = {};

@@ -12,6 +12,15 @@ $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) -Isrc/adm_core -MMD -MP -c $< -o $@
 
+# The vector kernels: one translation unit per level, each with only its own -m
+# flags (never -mfma; -ffp-contract=off keeps AVX-512's FMA unused).  The
+# dispatcher runs a level only where the processor has it.
+ifneq ($(filter x86_64-% i386-% i486-% i586-% i686-%,$(shell $(CXX) -dumpmachine)),)
+$(BUILD)/obj/src/adm_core/adm_simd_sse2.o: CXXFLAGS_ALL += -msse2
+$(BUILD)/obj/src/adm_core/adm_simd_avx2.o: CXXFLAGS_ALL += -mavx2
+$(BUILD)/obj/src/adm_core/adm_simd_avx512.o: CXXFLAGS_ALL += -mavx512f
+endif
+
 $(CORE_LIB): $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^

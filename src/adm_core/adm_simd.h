@@ -1,0 +1,87 @@
+/*
+ * float_adm: the vector kernels of the fused CPU path and their run-time dispatch.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Each level (SSE2, AVX2, AVX-512) is one table of row kernels compiled in its own
+ * translation unit with its own -m flags (never FMA).  The kernels compute the
+ * expressions of adm_arith.h lane by lane, operation for operation, so every level
+ * gives the scalar path's bits.  FLOAT_ADM_SIMD=scalar|sse2|avx2|avx512 picks a
+ * level; unset or "auto" picks the best this processor runs exactly.
+ */
+#ifndef ADM_SIMD_H
+#define ADM_SIMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace adm {
+
+enum class SimdLevel { kScalar = 0, kSse2 = 1, kAvx2 = 2, kAvx512 = 3 };
+constexpr int kNumSimdLevels = 4;
+
+/* Floats readable past the end of every row a kernel reads (wide loads, tails). */
+constexpr int kRowPadding = 64;
+
+/* One output row of the horizontal DWT pass. */
+struct DwtRowArgs {
+    const float *lo, *hi;  /* the vertical pass: in_w samples, + kRowPadding readable */
+    int in_w, w;
+    const int *taps[4];    /* horizontal source index of tap t for output j */
+    float *a;              /* band a, always written */
+    float *h, *v, *d;      /* null: band a only */
+};
+
+/* Decouple and CSF of one row over columns [left, right). */
+struct DecoupleRowArgs {
+    const float *ref[3], *dist[3]; /* detail bands h, v, d */
+    int left, right;
+    double egl;
+    float cos_1deg_sq;
+    float factor[3];
+    float *weighted[2][3]; /* [restored, additive][band] */
+    float *filtered[2][3];
+};
+
+/* The nine inner sums of one row over columns [left, right). */
+struct SumRowArgs {
+    const float *ref[3];            /* detail of the reference, this row */
+    const float *weighted[2][3];    /* this row */
+    const float *filtered[2][3][3]; /* [signal][band][row above, this row, row below] */
+    int left, right, w;
+    float factor[3];
+    bool masking, cube;
+    float p;
+};
+
+/* Order of SimdKernels::row_sums' output: denominator, DLM numerator, AIM numerator, each h, v, d. */
+constexpr int kNumRowSumTerms = 9;
+
+struct SimdKernels {
+    SimdLevel level;
+    /* The vector reciprocal estimate, exposed so that tests can hold it to RCPSS. */
+    void (*reciprocal)(const float *in, float *out, size_t n);
+    void (*dwt_vertical_float)(const float *const rows[4], int n, float *lo, float *hi);
+    void (*dwt_vertical_u8)(const uint8_t *const rows[4], int n, float *lo, float *hi);
+    /* Little-endian uint16 samples, shifted right by shift, divided by scaler. */
+    void (*dwt_vertical_u16)(const uint8_t *const rows[4], int n, int shift, float scaler,
+                             float *lo, float *hi);
+    void (*dwt_horizontal)(const DwtRowArgs &args);
+    void (*decouple_csf)(const DecoupleRowArgs &args);
+    /* Each sum starts at 0 and adds its columns left to right, as the scalar path. */
+    void (*row_sums)(const SumRowArgs &args, float sums[kNumRowSumTerms]);
+};
+
+const char *simd_level_name(SimdLevel level);
+/* "scalar", "sse2", "avx2", "avx512"; false for anything else. */
+bool simd_level_parse(const char *name, SimdLevel *level);
+/* Built in, run by this processor, and its vector reciprocal equals RCPSS. */
+bool simd_level_supported(SimdLevel level);
+SimdLevel simd_level_best();
+/* FLOAT_ADM_SIMD if set to a level (the best supported one at or below it), else the best. */
+SimdLevel simd_level_from_environment();
+/* The kernel table of a supported vector level; null for the scalar level. */
+const SimdKernels *simd_kernels(SimdLevel level);
+
+} // namespace adm
+
+#endif /* ADM_SIMD_H */
