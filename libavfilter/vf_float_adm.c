@@ -151,7 +151,7 @@ static const enum AVPixelFormat pix_fmts[] = {
 
 /* The first input and the output share one format; the reference may use
  * another chroma layout, since only luma is read. */
-static int query_formats(const AVFilterContext *ctx,
+static int query_formats(const AVFilterContext av_unused *ctx,
                          AVFilterFormatsConfig **cfg_in,
                          AVFilterFormatsConfig **cfg_out)
 {
@@ -265,14 +265,14 @@ static void log_finish(FloatAdmFilterContext *s)
 
         if (s->log_fmt == LOG_FMT_JSON) {
             fprintf(f, "%s    \"%s\": {", i ? ",\n" : "\n", float_adm_output_name(i));
-            for (int j = 0; j < FF_ARRAY_ELEMS(pooled); j++) {
+            for (size_t j = 0; j < FF_ARRAY_ELEMS(pooled); j++) {
                 fprintf(f, "%s      \"%s\": ", j ? ",\n" : "\n", pool_names[j]);
                 json_number(f, pooled[j]);
             }
             fputs("\n    }", f);
         } else {
             fprintf(f, "    <metric name=\"%s\" ", float_adm_output_name(i));
-            for (int j = 0; j < FF_ARRAY_ELEMS(pooled); j++)
+            for (size_t j = 0; j < FF_ARRAY_ELEMS(pooled); j++)
                 fprintf(f, "%s=\"%.17g\" ", pool_names[j], pooled[j]);
             fputs("/>\n", f);
         }
@@ -400,7 +400,7 @@ typedef struct JobData {
     void *arg;
 } JobData;
 
-static int run_job(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
+static int run_job(AVFilterContext av_unused *ctx, void *arg, int jobnr, int nb_jobs)
 {
     const JobData *jd = arg;
 
