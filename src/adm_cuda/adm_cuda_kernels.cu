@@ -8,7 +8,7 @@
 namespace adm_cuda {
 namespace {
 
-enum InputKind { kFromApprox, kFromU8, kFromU16 };
+enum InputKind { kFromApprox, kFromU8 };
 
 /* Sample (y, x) of image img at this scale's input, converted as the CPU does. */
 template <int Kind> struct InputReader;
@@ -18,7 +18,8 @@ template <> struct InputReader<kFromApprox> {
     ptrdiff_t stride;
     __device__ float operator()(int img, int y, int x) const
     {
-        return __ldg(data[img] + y * stride + x);
+        /* Selects, not a run-time index: keeps the parameter arrays out of local memory. */
+        return __ldg((img ? data[1] : data[0]) + y * stride + x);
     }
 };
 
@@ -27,19 +28,22 @@ template <> struct InputReader<kFromU8> {
     ptrdiff_t pitch[2];
     __device__ float operator()(int img, int y, int x) const
     {
-        return adm::input_u8(__ldg(data[img] + y * pitch[img] + x));
+        const uint8_t *row = img ? data[1] + y * pitch[1] : data[0] + y * pitch[0];
+        return adm::input_u8(__ldg(row + x));
     }
 };
 
-template <> struct InputReader<kFromU16> {
+/* Depth a template constant: the division by 2^(depth-8) is then an exact multiply. */
+template <int Depth> struct WideReader {
     const uint8_t *data[2];
     ptrdiff_t pitch[2];
     int shift[2];
-    float scaler;
     __device__ float operator()(int img, int y, int x) const
     {
-        const uint16_t *row = reinterpret_cast<const uint16_t *>(data[img] + y * pitch[img]);
-        return adm::input_u16((uint16_t)(__ldg(row + x) >> shift[img]), scaler);
+        const uint16_t *row = reinterpret_cast<const uint16_t *>(
+            img ? data[1] + y * pitch[1] : data[0] + y * pitch[0]);
+        const int sh = img ? shift[1] : shift[0];
+        return adm::input_u16((uint16_t)(__ldg(row + x) >> sh), (float)(1 << (Depth - 8)));
     }
 };
 
@@ -48,6 +52,7 @@ struct DwtOutputs {
     ptrdiff_t approx_stride;
     float *ref_detail[kNumBands];
     float *weighted[2][kNumBands];
+    float *filtered[2][kNumBands];
     ptrdiff_t stride0;
     int in_w, in_h, w, h;
     adm::Region decouple;
@@ -58,39 +63,54 @@ struct DwtOutputs {
     bool lo_only;
 };
 
+constexpr int kTileW = 32, kTileH = 8;                       /* outputs per block */
+constexpr int kInRows = 2 * kTileH + 2, kInCols = 2 * kTileW + 2; /* their source samples */
+
 /*
- * One output sample (i, j) of the four bands of both images, then its decouple and
- * CSF.  The vertical pass of the four source columns is computed here as the CPU
- * computes it for the whole row; the values are the same, only recomputed.
+ * A kTileW x kTileH tile of the four bands of both images, then decouple and CSF of
+ * each sample.  The tile's source samples (mirrored as dwt_source_index says) are
+ * converted once into shared memory, the vertical pass runs over the tile's
+ * columns, the horizontal one per output: the CPU's values, computed once each.
  */
-template <int Kind>
-__global__ void __launch_bounds__(256) dwt_decouple_kernel(InputReader<Kind> in, DwtOutputs out)
+template <class Reader>
+__global__ void __launch_bounds__(kTileW *kTileH) dwt_decouple_kernel(Reader in, DwtOutputs out)
 {
-    const int j = blockIdx.x * blockDim.x + threadIdx.x;
-    const int i = blockIdx.y * blockDim.y + threadIdx.y;
-    if (i >= out.h || j >= out.w)
-        return;
-    int y[4], x[4];
-#pragma unroll
-    for (int t = 0; t < 4; t++) {
-        y[t] = adm::dwt_source_index(i, t, out.in_h);
-        x[t] = adm::dwt_source_index(j, t, out.in_w);
+    __shared__ float src[2][kInRows][kInCols];
+    __shared__ float lo[2][kTileH][kInCols], hi[2][kTileH][kInCols];
+    const int i0 = blockIdx.y * kTileH, j0 = blockIdx.x * kTileW;
+    const int tid = threadIdx.y * kTileW + threadIdx.x;
+    const int rows = min(kTileH, out.h - i0), cols = min(kTileW, out.w - j0);
+    const int in_rows = 2 * rows + 2, in_cols = 2 * cols + 2;
+
+    for (int k = tid; k < 2 * kInRows * kInCols; k += kTileW * kTileH) {
+        const int img = k / (kInRows * kInCols), r = k / kInCols % kInRows, c = k % kInCols;
+        if (r < in_rows && c < in_cols)
+            src[img][r][c] = in(img, adm::dwt_source_index(i0, r, out.in_h),
+                                adm::dwt_source_index(j0, c, out.in_w));
     }
+    __syncthreads();
+    for (int k = tid; k < 2 * kTileH * kInCols; k += kTileW * kTileH) {
+        const int img = k / (kTileH * kInCols), r = k / kInCols % kTileH, c = k % kInCols;
+        if (r < rows && c < in_cols) {
+            const float s0 = src[img][2 * r][c], s1 = src[img][2 * r + 1][c];
+            const float s2 = src[img][2 * r + 2][c], s3 = src[img][2 * r + 3][c];
+            lo[img][r][c] = adm::dwt_lo(s0, s1, s2, s3);
+            hi[img][r][c] = adm::dwt_hi(s0, s1, s2, s3);
+        }
+    }
+    __syncthreads();
+    const int ti = threadIdx.y, tj = threadIdx.x;
+    if (ti >= rows || tj >= cols)
+        return;
+    const int i = i0 + ti, j = j0 + tj;
     float detail[2][kNumBands]; /* h, v, d */
 #pragma unroll
     for (int img = 0; img < 2; img++) {
-        float lo[4], hi[4];
-#pragma unroll
-        for (int t = 0; t < 4; t++) {
-            const float s0 = in(img, y[0], x[t]), s1 = in(img, y[1], x[t]);
-            const float s2 = in(img, y[2], x[t]), s3 = in(img, y[3], x[t]);
-            lo[t] = adm::dwt_lo(s0, s1, s2, s3);
-            hi[t] = adm::dwt_hi(s0, s1, s2, s3);
-        }
-        out.approx[img][i * out.approx_stride + j] = adm::dwt_lo(lo[0], lo[1], lo[2], lo[3]);
-        detail[img][1] = adm::dwt_hi(lo[0], lo[1], lo[2], lo[3]);
-        detail[img][0] = adm::dwt_lo(hi[0], hi[1], hi[2], hi[3]);
-        detail[img][2] = adm::dwt_hi(hi[0], hi[1], hi[2], hi[3]);
+        const float *l = &lo[img][ti][2 * tj], *h = &hi[img][ti][2 * tj];
+        out.approx[img][i * out.approx_stride + j] = adm::dwt_lo(l[0], l[1], l[2], l[3]);
+        detail[img][1] = adm::dwt_hi(l[0], l[1], l[2], l[3]);
+        detail[img][0] = adm::dwt_lo(h[0], h[1], h[2], h[3]);
+        detail[img][2] = adm::dwt_hi(h[0], h[1], h[2], h[3]);
     }
     if (out.lo_only)
         return;
@@ -105,13 +125,18 @@ __global__ void __launch_bounds__(256) dwt_decouple_kernel(InputReader<Kind> in,
                                             out.cos_1deg_sq, out.divide);
 #pragma unroll
     for (int b = 0; b < kNumBands; b++) {
-        out.weighted[0][b][at] = adm::csf_weight(out.factor[b], dc.restored[b]);
-        out.weighted[1][b][at] = adm::csf_weight(out.factor[b], dc.additive[b]);
+        const float wr = adm::csf_weight(out.factor[b], dc.restored[b]);
+        const float wa = adm::csf_weight(out.factor[b], dc.additive[b]);
+        out.weighted[0][b][at] = wr;
+        out.weighted[1][b][at] = wa;
+        out.filtered[0][b][at] = adm::csf_filtered(wr);
+        out.filtered[1][b][at] = adm::csf_filtered(wa);
     }
 }
 
 struct SumArgs {
     const float *weighted[2][kNumBands];
+    const float *filtered[2][kNumBands];
     const float *ref_detail[kNumBands];
     ptrdiff_t stride0;
     int w, h;
@@ -125,6 +150,28 @@ struct SumArgs {
 
 constexpr int kSumThreads = 32 * kNumRowSums; /* one warp per ordered sum */
 
+/*
+ * sum + v[0] + v[1] + ... in this order.  The loads of a batch are issued before its
+ * adds so their latency overlaps; the order of the fp32 additions is unchanged.
+ */
+__device__ float add_in_order(float sum, const float *v, int n)
+{
+    constexpr int kBatch = 8;
+    int c = 0;
+    for (; c + kBatch <= n; c += kBatch) {
+        float x[kBatch];
+#pragma unroll
+        for (int u = 0; u < kBatch; u++)
+            x[u] = v[c + u];
+#pragma unroll
+        for (int u = 0; u < kBatch; u++)
+            sum += x[u];
+    }
+    for (; c < n; c++)
+        sum += v[c];
+    return sum;
+}
+
 /* The masking threshold that signal m (0 restored, 1 additive) casts at (i, j). */
 __device__ float masking_threshold(const SumArgs &a, int m, int up, int i, int down, int jl, int j,
                                    int jr)
@@ -132,13 +179,13 @@ __device__ float masking_threshold(const SumArgs &a, int m, int up, int i, int d
     float band_thr[kNumBands];
 #pragma unroll
     for (int b = 0; b < kNumBands; b++) {
-        const float *ru = a.weighted[m][b] + up * a.stride0;
-        const float *ri = a.weighted[m][b] + i * a.stride0;
-        const float *rd = a.weighted[m][b] + down * a.stride0;
-        auto f = [](const float *p) { return adm::csf_filtered(__ldg(p)); };
-        band_thr[b] = adm::threshold_band(f(ru + jl), f(ru + j), f(ru + jr), f(ri + jl),
-                                          __ldg(ri + j), f(ri + jr), f(rd + jl), f(rd + j),
-                                          f(rd + jr));
+        const float *ru = a.filtered[m][b] + up * a.stride0;
+        const float *ri = a.filtered[m][b] + i * a.stride0;
+        const float *rd = a.filtered[m][b] + down * a.stride0;
+        band_thr[b] = adm::threshold_band(__ldg(ru + jl), __ldg(ru + j), __ldg(ru + jr),
+                                          __ldg(ri + jl), __ldg(a.weighted[m][b] + i * a.stride0 + j),
+                                          __ldg(ri + jr), __ldg(rd + jl), __ldg(rd + j),
+                                          __ldg(rd + jr));
     }
     return adm::threshold_sum(band_thr[0], band_thr[1], band_thr[2]);
 }
@@ -181,11 +228,8 @@ __global__ void __launch_bounds__(kSumThreads) row_sums_kernel(SumArgs a)
             }
         }
         __syncthreads();
-        if (adder) {
-            const int n = min(kSumThreads, a.sums.right - first);
-            for (int c = 0; c < n; c++)
-                inner += terms[sum][c];
-        }
+        if (adder)
+            inner = add_in_order(inner, terms[sum], min(kSumThreads, a.sums.right - first));
         __syncthreads();
     }
     if (adder)
@@ -210,8 +254,7 @@ __global__ void fold_kernel(FoldArgs a)
     const float *rows = a.row_sums + (ptrdiff_t)t * a.rows_max;
     float accum = 0.0f;
     if (!(s == 0 && a.skip_scale0))
-        for (int i = a.top[s]; i < a.bottom[s]; i++)
-            accum += rows[i];
+        accum = add_in_order(accum, rows + a.top[s], a.bottom[s] - a.top[s]);
     a.accum[t] = accum;
 }
 
@@ -220,8 +263,10 @@ DwtOutputs dwt_outputs(const Pipeline &pl, int s)
     DwtOutputs o;
     for (int img = 0; img < 2; img++) {
         o.approx[img] = pl.approx[img][s];
-        for (int b = 0; b < kNumBands; b++)
+        for (int b = 0; b < kNumBands; b++) {
             o.weighted[img][b] = pl.weighted[img][b];
+            o.filtered[img][b] = pl.filtered[img][b];
+        }
     }
     o.approx_stride = pl.approx_stride[s];
     for (int b = 0; b < kNumBands; b++) {
@@ -241,27 +286,39 @@ DwtOutputs dwt_outputs(const Pipeline &pl, int s)
     return o;
 }
 
+template <int Depth>
+void launch_wide(dim3 grid, dim3 block, cudaStream_t stream, const uint8_t *const data[2],
+                 const InputPlanes &in, const DwtOutputs &out)
+{
+    WideReader<Depth> r{{data[0], data[1]}, {in.pitch[0], in.pitch[1]}, {in.shift[0], in.shift[1]}};
+    dwt_decouple_kernel<<<grid, block, 0, stream>>>(r, out);
+}
+
 } // namespace
 
 cudaError_t launch_dwt_decouple(const Pipeline &pl, int s, const InputPlanes &in,
                                 cudaStream_t stream)
 {
     const DwtOutputs out = dwt_outputs(pl, s);
-    const dim3 block(32, 8);
-    const dim3 grid((out.w + block.x - 1) / block.x, (out.h + block.y - 1) / block.y);
+    const dim3 block(kTileW, kTileH);
+    const dim3 grid((out.w + kTileW - 1) / kTileW, (out.h + kTileH - 1) / kTileH);
     if (s > 0) {
         InputReader<kFromApprox> r{{pl.approx[0][s - 1], pl.approx[1][s - 1]},
                                    pl.approx_stride[s - 1]};
         dwt_decouple_kernel<<<grid, block, 0, stream>>>(r, out);
-    } else if (in.wide) {
-        InputReader<kFromU16> r{{in.data[0], in.data[1]},
-                                {in.pitch[0], in.pitch[1]},
-                                {in.shift[0], in.shift[1]},
-                                in.scaler};
-        dwt_decouple_kernel<<<grid, block, 0, stream>>>(r, out);
-    } else {
+    } else if (!in.wide) {
         InputReader<kFromU8> r{{in.data[0], in.data[1]}, {in.pitch[0], in.pitch[1]}};
         dwt_decouple_kernel<<<grid, block, 0, stream>>>(r, out);
+    } else {
+        const uint8_t *d[2] = {in.data[0], in.data[1]};
+        switch (in.depth) {
+        case 9: launch_wide<9>(grid, block, stream, d, in, out); break;
+        case 10: launch_wide<10>(grid, block, stream, d, in, out); break;
+        case 12: launch_wide<12>(grid, block, stream, d, in, out); break;
+        case 14: launch_wide<14>(grid, block, stream, d, in, out); break;
+        case 16: launch_wide<16>(grid, block, stream, d, in, out); break;
+        default: return cudaErrorInvalidValue;
+        }
     }
     return cudaGetLastError();
 }
@@ -269,9 +326,12 @@ cudaError_t launch_dwt_decouple(const Pipeline &pl, int s, const InputPlanes &in
 cudaError_t launch_row_sums(const Pipeline &pl, int s, cudaStream_t stream)
 {
     SumArgs a;
-    for (int m = 0; m < 2; m++)
-        for (int b = 0; b < kNumBands; b++)
+    for (int m = 0; m < 2; m++) {
+        for (int b = 0; b < kNumBands; b++) {
             a.weighted[m][b] = pl.weighted[m][b];
+            a.filtered[m][b] = pl.filtered[m][b];
+        }
+    }
     for (int b = 0; b < kNumBands; b++) {
         a.ref_detail[b] = pl.ref_detail[b];
         a.factor[b] = pl.factor[s][b];

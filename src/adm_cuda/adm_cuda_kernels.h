@@ -30,8 +30,8 @@ struct InputPlanes {
     const uint8_t *data[2]; /* reference, distorted */
     ptrdiff_t pitch[2];
     int shift[2];
-    bool wide;    /* 2 bytes per sample */
-    float scaler; /* 2^(depth - 8) for depths above 8 */
+    bool wide; /* 2 bytes per sample */
+    int depth;
 };
 
 /* Everything a frame's kernels read and write, fixed at context creation. */
@@ -44,6 +44,7 @@ struct Pipeline {
     ptrdiff_t approx_stride[kNumScales];
     float *ref_detail[kNumBands]; /* h, v, d of the reference (scale-0 size) */
     float *weighted[2][kNumBands]; /* CSF of restored / additive (scale-0 size) */
+    float *filtered[2][kNumBands]; /* their 1/30 magnitudes, the masking input */
     ptrdiff_t stride0;
     float *row_sums; /* [scale][sum][row], rows_max rows each */
     int rows_max;

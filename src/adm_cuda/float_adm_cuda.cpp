@@ -179,6 +179,9 @@ int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int i
             if ((ret = device_alloc(&p, band0, "allocating the CSF bands")) < 0)
                 return ret;
             pl.weighted[img][b] = static_cast<float *>(p);
+            if ((ret = device_alloc(&p, band0, "allocating the CSF bands")) < 0)
+                return ret;
+            pl.filtered[img][b] = static_cast<float *>(p);
         }
     }
     for (int b = 0; b < kNumBands; b++) {
@@ -419,7 +422,7 @@ int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref
         in.shift[img] = planes[img]->shift;
     }
     in.wide = ctx->bit_depth > 8;
-    in.scaler = ctx->bit_depth > 8 ? (float)(1 << (ctx->bit_depth - 8)) : 1.0f;
+    in.depth = ctx->bit_depth;
 
     const adm_cuda::Pipeline &pl = ctx->pipeline;
     cudaStream_t st = ctx->stream;

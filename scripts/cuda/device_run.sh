@@ -1,0 +1,89 @@
+#!/bin/sh
+# The CUDA backend's run on the device machine, in one call: environment, build
+# checks, the RCPSS model on this host, CPU vs golden, CPU vs CUDA parity,
+# compute-sanitizer (memcheck, racecheck) on small cases, and the benchmark.
+# Logs go to $OUT; a summary is printed last.
+#
+# Here:   scripts/cuda/build_cuda_bin.sh     (binaries of HEAD into .cuda_bin/)
+# There:  device run, carry [".cuda_bin"], command: sh scripts/cuda/device_run.sh
+# Environment: BENCH_FRAMES (300), SKIP_BENCH=1, SKIP_SANITIZER=1.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -u
+BIN=${BIN:-.cuda_bin}
+OUT=${OUT:-/tmp/float_adm_cuda_out}
+BENCH_FRAMES=${BENCH_FRAMES:-300}
+mkdir -p "$OUT"
+summary="$OUT/summary.txt"
+: > "$summary"
+status=0
+
+section() { printf '\n==== %s ====\n' "$1"; }
+# step NAME LOGFILE TIMEOUT COMMAND...: runs it, logs it, notes PASS/FAIL in the summary.
+step() {
+    name=$1 log=$2 limit=$3
+    shift 3
+    section "$name"
+    start=$(date +%s)
+    timeout "$limit" "$@" > "$OUT/$log" 2>&1
+    rc=$?
+    tail -n 40 "$OUT/$log"
+    secs=$(( $(date +%s) - start ))
+    if [ $rc -eq 0 ]; then verdict=PASS; else verdict="FAIL (exit $rc)"; status=1; fi
+    printf '%-34s %-14s %4ss  %s\n' "$name" "$verdict" "$secs" "$log" >> "$summary"
+}
+
+section environment
+{
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
+    echo "host CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
+    echo "kernel: $(uname -r); $(ldd --version | head -1)"
+    command -v nvcc >/dev/null && nvcc --version | tail -2 | head -1
+    cat "$BIN/BUILD_INFO"
+} 2>&1 | tee "$OUT/environment.txt"
+
+section "build checks"
+{
+    for arch in sm_75 sm_80 sm_86 sm_89 sm_90; do
+        if cuobjdump --list-elf "$BIN/cuda_parity" | grep -q "$arch"; then echo "SASS $arch: yes"
+        else echo "SASS $arch: MISSING"; fi
+    done
+    cuobjdump --list-ptx "$BIN/cuda_parity" | grep -q compute_90 && echo "PTX compute_90: yes" || echo "PTX compute_90: MISSING"
+    ldd "$BIN/cuda_parity" | grep -iE 'cuda|not found' || echo "no CUDA library needed at load time"
+} 2>&1 | tee "$OUT/build_checks.txt"
+grep -qE 'MISSING|not found' "$OUT/build_checks.txt" && status=1
+printf '%-34s %-14s\n' "build checks" "$(grep -qE 'MISSING|not found' "$OUT/build_checks.txt" && echo FAIL || echo PASS)" >> "$summary"
+
+step "RCPSS model on this host" rcp_model.log 120 "$BIN/unit_tests" --gtest_filter='RcpModel*'
+
+# The golden corpus, decompressed for corpus_test.
+corpus=/tmp/float_adm_corpus
+mkdir -p "$corpus/hosts"
+for f in tests/corpus/*.yuv.xz; do
+    y="$corpus/$(basename "$f" .xz)"
+    xz -dc "$f" > "$y" 2>/dev/null || python3 -c 'import lzma, sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())' "$f" > "$y"
+done
+cp tests/corpus/golden.json "$corpus/"
+cp tests/corpus/hosts/*.json "$corpus/hosts/" 2>/dev/null
+step "CPU vs golden (corpus_test)" corpus_test.log 300 \
+    env FLOAT_ADM_CORPUS_DIR="$corpus" FLOAT_ADM_SCORE="$BIN/float_adm_score" "$BIN/corpus_test"
+
+step "CPU vs CUDA parity" parity.log 420 "$BIN/cuda_parity" --corpus tests/corpus
+
+if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
+    for tool in memcheck racecheck; do
+        step "compute-sanitizer $tool" "sanitizer_$tool.log" 300 \
+            compute-sanitizer --tool "$tool" --error-exitcode 3 \
+            "$BIN/cuda_parity" --corpus tests/corpus --no-random --threads 4 --filter "brick_63x65"
+    done
+fi
+
+if [ "${SKIP_BENCH:-0}" != 1 ]; then
+    step "benchmark" bench.log 420 "$BIN/cuda_bench" --frames "$BENCH_FRAMES"
+fi
+
+section summary
+grep -h SUMMARY "$OUT/parity.log" 2>/dev/null
+grep -hA8 '^size ' "$OUT/bench.log" 2>/dev/null
+cat "$summary"
+exit $status
