@@ -34,6 +34,7 @@ struct Avx2 {
     static M gt(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
     static M lt(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
     static M mask_and(M a, M b) { return _mm256_and_ps(a, b); }
+    static bool any(M m) { return _mm256_movemask_ps(m) != 0; }
     static F select(M m, F yes, F no) { return _mm256_blendv_ps(no, yes, m); }
     static F rcp(F a) { return _mm256_rcp_ps(a); }
 

@@ -44,6 +44,7 @@ struct Avx512 {
     static M gt(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
     static M lt(F a, F b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
     static M mask_and(M a, M b) { return _mm512_kand(a, b); }
+    static bool any(M m) { return m != 0; }
     static F select(M m, F yes, F no) { return _mm512_mask_blend_ps(m, no, yes); }
     static F rcp(F a)
     {

@@ -14,7 +14,7 @@
  *
  * V provides: F (float vector), M (its mask), D (double vector of N/2 lanes), N,
  * load, store, set1, zero, add, sub, mul, div, max, min, abs, ge, gt, lt, mask_and,
- * select(m, yes, no), rcp, widen(F, D &lo, D &hi), narrow(D lo, D hi), dset1, dadd,
+ * any(m), select(m, yes, no), rcp, widen(F, D &lo, D &hi), narrow(D lo, D hi), dset1, dadd,
  * dmul, dmin, dmax, load_u8, load_u16(p, shift), even(p), odd(p).
  */
 #ifndef ADM_SIMD_KERNELS_H
@@ -77,14 +77,17 @@ template <class V>
 typename V::F limit_gain(typename V::F rst, typename V::F t, typename V::D egl, typename V::M angle)
 {
     const typename V::F zero = V::zero();
-    typename V::F capped = in_double<V>(rst, t, [egl](typename V::D r, typename V::D td) {
-        return V::dmin(V::dmul(r, egl), td);
-    });
-    rst = V::select(V::mask_and(angle, V::gt(rst, zero)), capped, rst);
-    typename V::F floored = in_double<V>(rst, t, [egl](typename V::D r, typename V::D td) {
-        return V::dmax(V::dmul(r, egl), td);
-    });
-    return V::select(V::mask_and(angle, V::lt(rst, zero)), floored, rst);
+    typename V::M raise = V::mask_and(angle, V::gt(rst, zero));
+    if (V::any(raise)) /* lanes outside the mask keep rst whatever the fp64 step gives */
+        rst = V::select(raise, in_double<V>(rst, t, [egl](typename V::D r, typename V::D td) {
+                            return V::dmin(V::dmul(r, egl), td);
+                        }), rst);
+    typename V::M lower = V::mask_and(angle, V::lt(rst, zero));
+    if (V::any(lower))
+        rst = V::select(lower, in_double<V>(rst, t, [egl](typename V::D r, typename V::D td) {
+                            return V::dmax(V::dmul(r, egl), td);
+                        }), rst);
+    return rst;
 }
 
 /* csf_filtered: kOneBy30 * |weighted| in fp64. */
@@ -308,8 +311,7 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSumTe
     constexpr int N = V::N;
     typedef typename V::F F;
     const F zero = V::zero();
-    for (int k = 0; k < kNumRowSumTerms; k++)
-        sums[k] = 0.0f;
+    float acc[kNumRowSumTerms] = {}; /* local, so that the nine chains live in registers */
     alignas(64) float terms[kNumRowSumTerms][N];
     for (int j = args.left; j < args.right; j += N) {
         const int count = args.right - j < N ? args.right - j : N;
@@ -364,11 +366,15 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSumTe
             V::store(terms[6 + b],
                      masked_term<V>(column(args.weighted[1][b], 0), thr[0], args.cube, args.p));
         }
-        /* Columns in order, each sum on its own. */
-        for (int k = 0; k < count; k++)
-            for (int s = 0; s < kNumRowSumTerms; s++)
-                sums[s] += terms[s][k];
+        /* Columns in order, each sum on its own: nine independent chains. */
+        for (int k = 0; k < count; k++) {
+            acc[0] += terms[0][k], acc[1] += terms[1][k], acc[2] += terms[2][k];
+            acc[3] += terms[3][k], acc[4] += terms[4][k], acc[5] += terms[5][k];
+            acc[6] += terms[6][k], acc[7] += terms[7][k], acc[8] += terms[8][k];
+        }
     }
+    for (int k = 0; k < kNumRowSumTerms; k++)
+        sums[k] = acc[k];
 }
 
 /* The estimate itself, for the tests. */

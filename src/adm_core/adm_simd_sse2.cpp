@@ -33,6 +33,7 @@ struct Sse2 {
     static M gt(F a, F b) { return _mm_cmpgt_ps(a, b); }
     static M lt(F a, F b) { return _mm_cmplt_ps(a, b); }
     static M mask_and(M a, M b) { return _mm_and_ps(a, b); }
+    static bool any(M m) { return _mm_movemask_ps(m) != 0; }
     static F select(M m, F yes, F no) { return _mm_or_ps(_mm_and_ps(m, yes), _mm_andnot_ps(m, no)); }
     static F rcp(F a) { return _mm_rcp_ps(a); }
 
