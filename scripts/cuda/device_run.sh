@@ -48,7 +48,7 @@ section "build checks"
         if cuobjdump --list-elf "$BIN/cuda_parity" | grep -q "$arch"; then echo "SASS $arch: yes"
         else echo "SASS $arch: MISSING"; fi
     done
-    cuobjdump --list-ptx "$BIN/cuda_parity" | grep -q compute_90 && echo "PTX compute_90: yes" || echo "PTX compute_90: MISSING"
+    cuobjdump --list-ptx "$BIN/cuda_parity" | grep -qE "compute_90|sm_90.ptx" && echo "PTX compute_90: yes" || echo "PTX compute_90: MISSING"
     ldd "$BIN/cuda_parity" | grep -iE 'cuda|not found' || echo "no CUDA library needed at load time"
 } 2>&1 | tee "$OUT/build_checks.txt"
 grep -qE 'MISSING|not found' "$OUT/build_checks.txt" && status=1

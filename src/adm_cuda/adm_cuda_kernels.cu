@@ -16,6 +16,7 @@ template <int Kind> struct InputReader;
 template <> struct InputReader<kFromApprox> {
     const float *data[2];
     ptrdiff_t stride;
+    __device__ void bind(const InputPlanes *) {}
     __device__ float operator()(int img, int y, int x) const
     {
         /* Selects, not a run-time index: keeps the parameter arrays out of local memory. */
@@ -26,6 +27,13 @@ template <> struct InputReader<kFromApprox> {
 template <> struct InputReader<kFromU8> {
     const uint8_t *data[2];
     ptrdiff_t pitch[2];
+    __device__ void bind(const InputPlanes *p)
+    {
+        data[0] = p->data[0];
+        data[1] = p->data[1];
+        pitch[0] = p->pitch[0];
+        pitch[1] = p->pitch[1];
+    }
     __device__ float operator()(int img, int y, int x) const
     {
         const uint8_t *row = img ? data[1] + y * pitch[1] : data[0] + y * pitch[0];
@@ -38,6 +46,15 @@ template <int Depth> struct WideReader {
     const uint8_t *data[2];
     ptrdiff_t pitch[2];
     int shift[2];
+    __device__ void bind(const InputPlanes *p)
+    {
+        data[0] = p->data[0];
+        data[1] = p->data[1];
+        pitch[0] = p->pitch[0];
+        pitch[1] = p->pitch[1];
+        shift[0] = p->shift[0];
+        shift[1] = p->shift[1];
+    }
     __device__ float operator()(int img, int y, int x) const
     {
         const uint16_t *row = reinterpret_cast<const uint16_t *>(
@@ -46,6 +63,9 @@ template <int Depth> struct WideReader {
         return adm::input_u16((uint16_t)(__ldg(row + x) >> sh), (float)(1 << (Depth - 8)));
     }
 };
+
+struct DwtOutputs;
+template <class Reader> __device__ void bind_previous_scale(Reader &, const DwtOutputs &) {}
 
 struct DwtOutputs {
     float *approx[2];
@@ -61,7 +81,17 @@ struct DwtOutputs {
     double enhn_gain_limit;
     float cos_1deg_sq;
     bool lo_only;
+    const float *previous[2]; /* band a of the previous scale, for scales 1..3 */
+    ptrdiff_t previous_stride;
 };
+
+template <>
+__device__ void bind_previous_scale(InputReader<kFromApprox> &r, const DwtOutputs &out)
+{
+    r.data[0] = out.previous[0];
+    r.data[1] = out.previous[1];
+    r.stride = out.previous_stride;
+}
 
 constexpr int kTileW = 32, kTileH = 8;                       /* outputs per block */
 constexpr int kInRows = 2 * kTileH + 2, kInCols = 2 * kTileW + 2; /* their source samples */
@@ -73,8 +103,12 @@ constexpr int kInRows = 2 * kTileH + 2, kInCols = 2 * kTileW + 2; /* their sourc
  * columns, the horizontal one per output: the CPU's values, computed once each.
  */
 template <class Reader>
-__global__ void __launch_bounds__(kTileW *kTileH) dwt_decouple_kernel(Reader in, DwtOutputs out)
+__global__ void __launch_bounds__(kTileW *kTileH)
+    dwt_decouple_kernel(const InputPlanes *planes, DwtOutputs out)
 {
+    Reader in = {};
+    in.bind(planes);
+    bind_previous_scale(in, out);
     __shared__ float src[2][kInRows][kInCols];
     __shared__ float lo[2][kTileH][kInCols], hi[2][kTileH][kInCols];
     const int i0 = blockIdx.y * kTileH, j0 = blockIdx.x * kTileW;
@@ -283,40 +317,31 @@ DwtOutputs dwt_outputs(const Pipeline &pl, int s)
     o.enhn_gain_limit = pl.enhn_gain_limit;
     o.cos_1deg_sq = pl.cos_1deg_sq;
     o.lo_only = s == 0 && pl.skip_scale0;
+    o.previous[0] = s > 0 ? pl.approx[0][s - 1] : nullptr;
+    o.previous[1] = s > 0 ? pl.approx[1][s - 1] : nullptr;
+    o.previous_stride = s > 0 ? pl.approx_stride[s - 1] : 0;
     return o;
-}
-
-template <int Depth>
-void launch_wide(dim3 grid, dim3 block, cudaStream_t stream, const uint8_t *const data[2],
-                 const InputPlanes &in, const DwtOutputs &out)
-{
-    WideReader<Depth> r{{data[0], data[1]}, {in.pitch[0], in.pitch[1]}, {in.shift[0], in.shift[1]}};
-    dwt_decouple_kernel<<<grid, block, 0, stream>>>(r, out);
 }
 
 } // namespace
 
-cudaError_t launch_dwt_decouple(const Pipeline &pl, int s, const InputPlanes &in,
+cudaError_t launch_dwt_decouple(const Pipeline &pl, int s, const InputPlanes *planes,
                                 cudaStream_t stream)
 {
     const DwtOutputs out = dwt_outputs(pl, s);
     const dim3 block(kTileW, kTileH);
     const dim3 grid((out.w + kTileW - 1) / kTileW, (out.h + kTileH - 1) / kTileH);
     if (s > 0) {
-        InputReader<kFromApprox> r{{pl.approx[0][s - 1], pl.approx[1][s - 1]},
-                                   pl.approx_stride[s - 1]};
-        dwt_decouple_kernel<<<grid, block, 0, stream>>>(r, out);
-    } else if (!in.wide) {
-        InputReader<kFromU8> r{{in.data[0], in.data[1]}, {in.pitch[0], in.pitch[1]}};
-        dwt_decouple_kernel<<<grid, block, 0, stream>>>(r, out);
+        dwt_decouple_kernel<InputReader<kFromApprox>><<<grid, block, 0, stream>>>(nullptr, out);
+    } else if (pl.depth == 8) {
+        dwt_decouple_kernel<InputReader<kFromU8>><<<grid, block, 0, stream>>>(planes, out);
     } else {
-        const uint8_t *d[2] = {in.data[0], in.data[1]};
-        switch (in.depth) {
-        case 9: launch_wide<9>(grid, block, stream, d, in, out); break;
-        case 10: launch_wide<10>(grid, block, stream, d, in, out); break;
-        case 12: launch_wide<12>(grid, block, stream, d, in, out); break;
-        case 14: launch_wide<14>(grid, block, stream, d, in, out); break;
-        case 16: launch_wide<16>(grid, block, stream, d, in, out); break;
+        switch (pl.depth) {
+        case 9: dwt_decouple_kernel<WideReader<9>><<<grid, block, 0, stream>>>(planes, out); break;
+        case 10: dwt_decouple_kernel<WideReader<10>><<<grid, block, 0, stream>>>(planes, out); break;
+        case 12: dwt_decouple_kernel<WideReader<12>><<<grid, block, 0, stream>>>(planes, out); break;
+        case 14: dwt_decouple_kernel<WideReader<14>><<<grid, block, 0, stream>>>(planes, out); break;
+        case 16: dwt_decouple_kernel<WideReader<16>><<<grid, block, 0, stream>>>(planes, out); break;
         default: return cudaErrorInvalidValue;
         }
     }

@@ -25,13 +25,14 @@ constexpr int kNumScales = 4;
 constexpr int kNumBands = 3;
 constexpr int kNumRowSums = 9; /* den h, v, d; DLM num h, v, d; AIM num h, v, d */
 
-/* The luma planes of one frame pair, as the caller gave them. */
+/*
+ * The luma planes of one frame pair, as the caller gave them.  The kernels read it
+ * from device memory, so that one captured graph serves every frame.
+ */
 struct InputPlanes {
     const uint8_t *data[2]; /* reference, distorted */
     ptrdiff_t pitch[2];
     int shift[2];
-    bool wide; /* 2 bytes per sample */
-    int depth;
 };
 
 /* Everything a frame's kernels read and write, fixed at context creation. */
@@ -46,6 +47,7 @@ struct Pipeline {
     float *weighted[2][kNumBands]; /* CSF of restored / additive (scale-0 size) */
     float *filtered[2][kNumBands]; /* their 1/30 magnitudes, the masking input */
     ptrdiff_t stride0;
+    int depth; /* of the input: 8 is one byte per sample, more is two */
     float *row_sums; /* [scale][sum][row], rows_max rows each */
     int rows_max;
 
@@ -58,7 +60,8 @@ struct Pipeline {
     bool skip_scale0;
 };
 
-cudaError_t launch_dwt_decouple(const Pipeline &pl, int scale, const InputPlanes &in,
+/* planes: device memory holding the frame's InputPlanes. */
+cudaError_t launch_dwt_decouple(const Pipeline &pl, int scale, const InputPlanes *planes,
                                 cudaStream_t stream);
 cudaError_t launch_row_sums(const Pipeline &pl, int scale, cudaStream_t stream);
 /* accum: device memory for kNumScales * kNumRowSums floats. */

@@ -27,10 +27,16 @@ constexpr int kAccumFloats = kNumScales * kNumRowSums;
 constexpr int kMaxInFlight = 16;
 constexpr int kNumEvents = FLOAT_ADM_CUDA_NUM_STAGES + 1;
 
-/* One frame in the queue: its accumulators and the events that mark its work. */
+/*
+ * One frame in the queue: its planes and accumulators (pinned host and device
+ * copies), the graph of its work, and the events that mark that work.
+ */
 struct Slot {
+    adm_cuda::InputPlanes *host_planes = nullptr; /* pinned */
+    adm_cuda::InputPlanes *device_planes = nullptr;
     float *device_accum = nullptr;
     float *host_accum = nullptr; /* pinned */
+    cudaGraphExec_t graph = nullptr;
     cudaEvent_t stage[kNumEvents] = {};
     bool profiled = false;
 };
@@ -99,6 +105,8 @@ struct FloatAdmCudaContext {
     }
 
     int init(const FloatAdmOptions &o, void *user_stream, int in_flight);
+    int enqueue_frame(Slot &slot, cudaStream_t st, bool mark_stages);
+    int capture_graph(Slot &slot);
     int check_plane(const FloatAdmCudaPlane *p, const char *which);
     void pool(const float *accum, FloatAdmScores *out) const;
     void release();
@@ -137,6 +145,7 @@ int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int i
     pl.p = (float)opts.p_norm;
     pl.masking = !opts.bypass_cm;
     pl.skip_scale0 = opts.skip_scale0 != 0;
+    pl.depth = bit_depth;
     inv_p = (float)(1.0f / opts.p_norm);
 
     /* The host's division, reproduced from the probed table. */
@@ -203,10 +212,76 @@ int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int i
         slot.device_accum = static_cast<float *>(p);
         CUDA_TRY(cudaMallocHost(&p, kAccumFloats * sizeof(float)), "allocating pinned memory");
         slot.host_accum = static_cast<float *>(p);
+        CUDA_TRY(cudaMallocHost(&p, sizeof(adm_cuda::InputPlanes)), "allocating pinned memory");
+        slot.host_planes = static_cast<adm_cuda::InputPlanes *>(p);
+        if ((ret = device_alloc(&p, sizeof(adm_cuda::InputPlanes), "allocating plane slots")) < 0)
+            return ret;
+        slot.device_planes = static_cast<adm_cuda::InputPlanes *>(p);
         for (cudaEvent_t &ev : slot.stage)
             CUDA_TRY(cudaEventCreate(&ev), "cudaEventCreate");
+        if ((ret = capture_graph(slot)) < 0)
+            return ret;
     }
     return 0;
+}
+
+/*
+ * A frame's work in stream order: its planes to the device, per scale the DWT and
+ * the row sums, the fold, the sums to the host.  With mark_stages, events between.
+ */
+int FloatAdmCudaContext::enqueue_frame(Slot &slot, cudaStream_t st, bool mark_stages)
+{
+    const adm_cuda::Pipeline &pl = pipeline;
+    auto mark = [&](int event) -> int {
+        if (!mark_stages)
+            return 0;
+        cudaError_t e = cudaEventRecord(slot.stage[event], st);
+        return e == cudaSuccess ? 0 : fail(e, "cudaEventRecord");
+    };
+    /* Events in stream order: start, then after each scale's dwt (1 + 2s) and sums (2 + 2s). */
+    int ret = mark(0);
+    if (ret < 0)
+        return ret;
+    CUDA_TRY(cudaMemcpyAsync(slot.device_planes, slot.host_planes, sizeof(*slot.host_planes),
+                             cudaMemcpyHostToDevice, st),
+             "copying the plane pointers");
+    for (int s = 0; s < kNumScales; s++) {
+        CUDA_TRY(adm_cuda::launch_dwt_decouple(pl, s, slot.device_planes, st),
+                 "launching the DWT/decouple kernel");
+        if ((ret = mark(1 + 2 * s)) < 0)
+            return ret;
+        if (!(s == 0 && pl.skip_scale0))
+            CUDA_TRY(adm_cuda::launch_row_sums(pl, s, st), "launching the row-sums kernel");
+        if ((ret = mark(2 + 2 * s)) < 0)
+            return ret;
+    }
+    CUDA_TRY(adm_cuda::launch_fold(pl, slot.device_accum, st), "launching the fold kernel");
+    CUDA_TRY(cudaMemcpyAsync(slot.host_accum, slot.device_accum, kAccumFloats * sizeof(float),
+                             cudaMemcpyDeviceToHost, st),
+             "copying the sums to the host");
+    return 0;
+}
+
+/* The frame's work as one graph: one launch per frame instead of a dozen calls. */
+int FloatAdmCudaContext::capture_graph(Slot &slot)
+{
+    cudaStream_t capture;
+    CUDA_TRY(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking), "cudaStreamCreate");
+    cudaGraph_t graph = nullptr;
+    cudaError_t e = cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal);
+    int ret = e == cudaSuccess ? enqueue_frame(slot, capture, false) : fail(e, "beginning a capture");
+    e = cudaStreamEndCapture(capture, &graph);
+    if (ret == 0 && e != cudaSuccess)
+        ret = fail(e, "capturing the frame graph");
+    if (ret == 0) {
+        e = cudaGraphInstantiate(&slot.graph, graph, 0);
+        if (e != cudaSuccess)
+            ret = fail(e, "instantiating the frame graph");
+    }
+    if (graph)
+        cudaGraphDestroy(graph);
+    cudaStreamDestroy(capture);
+    return ret;
 }
 
 void FloatAdmCudaContext::release()
@@ -217,8 +292,12 @@ void FloatAdmCudaContext::release()
         for (cudaEvent_t ev : slot.stage)
             if (ev)
                 cudaEventDestroy(ev);
+        if (slot.graph)
+            cudaGraphExecDestroy(slot.graph);
         if (slot.host_accum)
             cudaFreeHost(slot.host_accum);
+        if (slot.host_planes)
+            cudaFreeHost(slot.host_planes);
     }
     for (void *p : allocations)
         cudaFree(p);
@@ -414,50 +493,23 @@ int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref
         return FLOAT_ADM_ERROR_AGAIN;
     }
     Slot &slot = ctx->slots[(ctx->queue_head + ctx->queue_count) % ctx->slots.size()];
-    adm_cuda::InputPlanes in;
+    /* The slot is free: its previous frame was collected, so its pinned planes may change. */
     const FloatAdmCudaPlane *planes[2] = {ref, dist};
     for (int img = 0; img < 2; img++) {
-        in.data[img] = static_cast<const uint8_t *>(planes[img]->data);
-        in.pitch[img] = planes[img]->pitch;
-        in.shift[img] = planes[img]->shift;
+        slot.host_planes->data[img] = static_cast<const uint8_t *>(planes[img]->data);
+        slot.host_planes->pitch[img] = planes[img]->pitch;
+        slot.host_planes->shift[img] = planes[img]->shift;
     }
-    in.wide = ctx->bit_depth > 8;
-    in.depth = ctx->bit_depth;
-
-    const adm_cuda::Pipeline &pl = ctx->pipeline;
-    cudaStream_t st = ctx->stream;
     slot.profiled = ctx->profiling;
-    auto mark = [&](int stage) -> int {
-        if (!slot.profiled)
-            return 0;
-        cudaError_t e = cudaEventRecord(slot.stage[stage], st);
-        return e == cudaSuccess ? 0 : ctx->fail(e, "cudaEventRecord");
-    };
-    /* Events in stream order: start, then after each scale's dwt (1 + 2s) and sums (2 + 2s). */
-    if ((ret = mark(0)) < 0)
-        return ret;
-    for (int s = 0; s < kNumScales; s++) {
-        cudaError_t e = adm_cuda::launch_dwt_decouple(pl, s, in, st);
+    if (slot.profiled) {
+        if ((ret = ctx->enqueue_frame(slot, ctx->stream, true)) < 0)
+            return ret;
+    } else {
+        cudaError_t e = cudaGraphLaunch(slot.graph, ctx->stream);
         if (e != cudaSuccess)
-            return ctx->fail(e, "launching the DWT/decouple kernel");
-        if ((ret = mark(1 + 2 * s)) < 0)
-            return ret;
-        if (!(s == 0 && pl.skip_scale0)) {
-            e = adm_cuda::launch_row_sums(pl, s, st);
-            if (e != cudaSuccess)
-                return ctx->fail(e, "launching the row-sums kernel");
-        }
-        if ((ret = mark(2 + 2 * s)) < 0)
-            return ret;
+            return ctx->fail(e, "launching the frame graph");
     }
-    cudaError_t e = adm_cuda::launch_fold(pl, slot.device_accum, st);
-    if (e != cudaSuccess)
-        return ctx->fail(e, "launching the fold kernel");
-    e = cudaMemcpyAsync(slot.host_accum, slot.device_accum, kAccumFloats * sizeof(float),
-                        cudaMemcpyDeviceToHost, st);
-    if (e != cudaSuccess)
-        return ctx->fail(e, "copying the sums to the host");
-    e = cudaEventRecord(slot.stage[kNumEvents - 1], st);
+    cudaError_t e = cudaEventRecord(slot.stage[kNumEvents - 1], ctx->stream);
     if (e != cudaSuccess)
         return ctx->fail(e, "cudaEventRecord");
     ctx->queue_count++;
