@@ -149,6 +149,11 @@ static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_NONE
 };
 
+/* FFmpeg 7.1 (libavfilter 10) has only the untyped list constructor. */
+#if LIBAVFILTER_VERSION_MAJOR < 11
+#define ff_make_pixel_format_list(fmts) ff_make_format_list((const int *)(fmts))
+#endif
+
 /* The first input and the output share one format; the reference may use
  * another chroma layout, since only luma is read. */
 static int query_formats(const AVFilterContext av_unused *ctx,

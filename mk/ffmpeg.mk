@@ -63,8 +63,9 @@ $(NV_PREFIX)/.installed: scripts/ffmpeg-fetch.sh
 	rm -rf $(BUILD)/nv-codec-headers-src
 	mkdir -p $(NV_PREFIX) && touch $@
 
+# configure links a test program against libfloatadm: it must exist.
 $(FF_OBJ)/ffbuild/config.mak: $(FF_DIR)/.prepared $(NV_PREFIX)/.installed $(CORE_PC) $(CORE_HEADER_OUT) \
-                              scripts/ffmpeg-configure.sh mk/ffmpeg.mk
+                              scripts/ffmpeg-configure.sh mk/ffmpeg.mk | $(CORE_LIB)
 	scripts/ffmpeg-configure.sh $(FF_SRC) $(FF_OBJ) $(FF_PC_DIRS) \
 	    --cc="$(CC)" --cxx="$(CXX)" $(if $(filter debug,$(BUILD_TYPE)),--disable-optimizations --disable-stripping)
 
