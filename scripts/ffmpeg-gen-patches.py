@@ -67,7 +67,7 @@ Noise weight, in [0, 1500]. Default is 0.03125.
 Contrast sensitivity function, in [0, 9]. Default is 0 (Watson).
 
 @item adm_csf_scale, scf
-@item adm_csf_diag_scale, scfd
+@itemx adm_csf_diag_scale, scfd
 Scale of the CSF and of its diagonal band, in [0, 50]. Default is 1.
 
 @item adm_bypass_cm, bcm
@@ -86,7 +86,7 @@ Weight of the detail loss in @code{adm3}, in [0, 1]. Default is 0.5.
 Lower bound of @code{adm3}, in [0, 1]. Default is 0.
 
 @item adm_f1s0, f1s0 @dots{} adm_f1s3, f1s3
-@item adm_f2s0, f2s0 @dots{} adm_f2s3, f2s3
+@itemx adm_f2s0, f2s0 @dots{} adm_f2s3, f2s3
 Per-scale band factors, in [-1, 10]. Default is -1: derived from the CSF.
 
 @item adm_skip_aim_scale, sasc
