@@ -37,7 +37,7 @@ struct Pictures {
                 state = state * 1664525u + 1013904223u;
                 const int v = (((i / 24) ^ (j / 32)) & 1) * 80 + (i * 3 + j * 5) % 97 + 30;
                 ref[(size_t)i * w + j] = (uint8_t)v;
-                dist[(size_t)i * w + j] = (uint8_t)(v + (int)(state >> 29) - 4 + 4);
+                dist[(size_t)i * w + j] = (uint8_t)(v + (int)(state >> 29) - 3);
             }
     }
 };

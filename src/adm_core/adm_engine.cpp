@@ -68,8 +68,7 @@ Engine::Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts
         in_h = sc.h;
     }
 
-    level_ = simd_level_from_environment();
-    kernels_ = simd_kernels(level_);
+    kernels_ = simd_kernels(simd_level_from_environment());
     allocate();
 }
 
@@ -123,16 +122,6 @@ int Engine::set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs)
     execute_ = execute;
     execute_opaque_ = opaque;
     nb_jobs_ = execute && nb_jobs > 1 ? nb_jobs : 1;
-    allocate();
-    return 0;
-}
-
-int Engine::set_simd_level(SimdLevel level)
-{
-    if (!simd_level_supported(level))
-        return FLOAT_ADM_ERROR_UNSUPPORTED;
-    level_ = level;
-    kernels_ = simd_kernels(level);
     allocate();
     return 0;
 }

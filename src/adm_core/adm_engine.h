@@ -58,9 +58,6 @@ public:
     Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts);
 
     int set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs);
-    /* Scalar, or a supported vector level (FLOAT_ADM_ERROR_UNSUPPORTED otherwise). */
-    int set_simd_level(SimdLevel level);
-    SimdLevel simd_level() const { return level_; }
     int score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmScores *out);
 
     const ScaleSetup &scale(int s) const { return scales_[s]; }
@@ -117,7 +114,6 @@ private:
     float inv_p_;        /* (float)(1.0f / p_norm) */
     ScaleSetup scales_[kNumScales];
 
-    SimdLevel level_;
     const SimdKernels *kernels_; /* null: the scalar schedule */
 
     std::vector<float> storage_;
