@@ -79,7 +79,14 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
 fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
+    # Clocks and load once a second while the benchmark runs (the card as found).
+    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu,power.draw \
+        --format=csv -l 1 > "$OUT/bench_clocks.csv" 2>&1 &
+    smi=$!
     step "benchmark" bench.log 420 "$BIN/cuda_bench" --frames "$BENCH_FRAMES"
+    kill "$smi" 2>/dev/null
+    section "clocks during the benchmark (csv)"
+    sort -t, -k2 "$OUT/bench_clocks.csv" | uniq -c -f1 | tail -5
 fi
 
 section summary

@@ -278,18 +278,35 @@ struct FoldArgs {
     float *accum;
 };
 
-/* Thread (scale, sum): the scale's rows folded in order from 0. */
-__global__ void fold_kernel(FoldArgs a)
+constexpr int kFoldThreads = 256, kFoldChunk = 2048;
+
+/*
+ * Block (scale, sum): the scale's row sums folded in order from 0.  Chunks of rows
+ * are staged in shared memory by all threads first, so the one thread that adds
+ * them waits on shared memory, not on a global load per batch.
+ */
+__global__ void __launch_bounds__(kFoldThreads) fold_kernel(FoldArgs a)
 {
-    const int t = threadIdx.x;
-    if (t >= kNumScales * kNumRowSums)
-        return;
-    const int s = t / kNumRowSums;
-    const float *rows = a.row_sums + (ptrdiff_t)t * a.rows_max;
+    __shared__ float rows[kFoldChunk];
+    const int t = blockIdx.x, s = t / kNumRowSums;
+    const float *sums = a.row_sums + (ptrdiff_t)t * a.rows_max;
+    const int top = s == 0 ? a.top[0] : (s == 1 ? a.top[1] : (s == 2 ? a.top[2] : a.top[3]));
+    const int bottom =
+        s == 0 ? a.bottom[0] : (s == 1 ? a.bottom[1] : (s == 2 ? a.bottom[2] : a.bottom[3]));
     float accum = 0.0f;
-    if (!(s == 0 && a.skip_scale0))
-        accum = add_in_order(accum, rows + a.top[s], a.bottom[s] - a.top[s]);
-    a.accum[t] = accum;
+    if (!(s == 0 && a.skip_scale0)) {
+        for (int first = top; first < bottom; first += kFoldChunk) {
+            const int n = min(kFoldChunk, bottom - first);
+            for (int k = threadIdx.x; k < n; k += kFoldThreads)
+                rows[k] = sums[first + k];
+            __syncthreads();
+            if (threadIdx.x == 0)
+                accum = add_in_order(accum, rows, n);
+            __syncthreads();
+        }
+    }
+    if (threadIdx.x == 0)
+        a.accum[t] = accum;
 }
 
 DwtOutputs dwt_outputs(const Pipeline &pl, int s)
@@ -388,7 +405,7 @@ cudaError_t launch_fold(const Pipeline &pl, float *accum, cudaStream_t stream)
     }
     a.skip_scale0 = pl.skip_scale0;
     a.accum = accum;
-    fold_kernel<<<1, 64, 0, stream>>>(a);
+    fold_kernel<<<kNumScales * kNumRowSums, kFoldThreads, 0, stream>>>(a);
     return cudaGetLastError();
 }
 
