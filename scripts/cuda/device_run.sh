@@ -86,7 +86,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
     step "benchmark" bench.log 420 "$BIN/cuda_bench" --frames "$BENCH_FRAMES"
     kill "$smi" 2>/dev/null
     section "clocks during the benchmark (csv)"
-    sort -t, -k2 "$OUT/bench_clocks.csv" | uniq -c -f1 | tail -5
+    awk -F, 'NR > 1 { print $2 "," $3 "," $4 }' "$OUT/bench_clocks.csv" | sort | uniq -c | sort -rn | head -5
 fi
 
 section summary
