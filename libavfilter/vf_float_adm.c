@@ -24,7 +24,6 @@
  * scores), bit-exact with libvmaf, computed by libfloatadm.
  */
 
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,7 +38,6 @@
 #include "filters.h"
 #include "formats.h"
 #include "framesync.h"
-#include "video.h"
 
 enum LogFormat {
     LOG_FMT_JSON,
