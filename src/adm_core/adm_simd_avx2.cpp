@@ -7,6 +7,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
+#include "adm_simd_avx_transpose.h"
 #include "adm_simd_kernels.h"
 
 namespace adm {
@@ -73,6 +74,20 @@ struct Avx2 {
     {
         F s = _mm256_shuffle_ps(_mm256_loadu_ps(p), _mm256_loadu_ps(p + 8), _MM_SHUFFLE(3, 1, 3, 1));
         return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(s), _MM_SHUFFLE(3, 1, 2, 0)));
+    }
+
+    typedef __m256 Sums8;
+    static Sums8 sums8_zero() { return _mm256_setzero_ps(); }
+    static Sums8 sums8_load(const float *p) { return _mm256_loadu_ps(p); }
+    static void sums8_store(const Sums8 &a, float *p) { _mm256_storeu_ps(p, a); }
+    static Sums8 sums8_add_columns(Sums8 a, const F t[8])
+    {
+        __m256 columns[8] = {t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]};
+        transpose8x8(columns);
+#pragma GCC unroll 8
+        for (int k = 0; k < N; k++)
+            a = _mm256_add_ps(a, columns[k]);
+        return a;
     }
 };
 

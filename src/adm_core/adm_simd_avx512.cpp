@@ -14,6 +14,7 @@
 #endif
 #include <immintrin.h>
 
+#include "adm_simd_avx_transpose.h"
 #include "adm_simd_kernels.h"
 
 namespace adm {
@@ -48,15 +49,13 @@ struct Avx512 {
     static F select(M m, F yes, F no) { return _mm512_mask_blend_ps(m, no, yes); }
     static F rcp(F a)
     {
-        __m256 lo = _mm256_rcp_ps(_mm512_castps512_ps256(a));
-        __m256 hi = _mm256_rcp_ps(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(a), 1)));
-        return join(lo, hi);
+        return join(_mm256_rcp_ps(_mm512_castps512_ps256(a)), _mm256_rcp_ps(upper(a)));
     }
 
     static void widen(F v, D &lo, D &hi)
     {
         lo = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
-        hi = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
+        hi = _mm512_cvtps_pd(upper(v));
     }
     static F narrow(D lo, D hi) { return join(_mm512_cvtpd_ps(lo), _mm512_cvtpd_ps(hi)); }
     static D dset1(double x) { return _mm512_set1_pd(x); }
@@ -77,7 +76,29 @@ struct Avx512 {
     static F even(const float *p) { return pick(p, 0); }
     static F odd(const float *p) { return pick(p, 1); }
 
+    typedef __m256 Sums8;
+    static Sums8 sums8_zero() { return _mm256_setzero_ps(); }
+    static Sums8 sums8_load(const float *p) { return _mm256_loadu_ps(p); }
+    static void sums8_store(const Sums8 &a, float *p) { _mm256_storeu_ps(p, a); }
+    /* Columns 0..7 from the low halves, then 8..15 from the high halves. */
+    static Sums8 sums8_add_columns(Sums8 a, const F t[8])
+    {
+#pragma GCC unroll 2
+        for (int half = 0; half < 2; half++) {
+            __m256 columns[8];
+#pragma GCC unroll 8
+            for (int s = 0; s < 8; s++)
+                columns[s] = half ? upper(t[s]) : _mm512_castps512_ps256(t[s]);
+            transpose8x8(columns);
+#pragma GCC unroll 8
+            for (int k = 0; k < 8; k++)
+                a = _mm256_add_ps(a, columns[k]);
+        }
+        return a;
+    }
+
 private:
+    static __m256 upper(F v) { return _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)); }
     static F join(__m256 lo, __m256 hi)
     {
         return _mm512_castpd_ps(

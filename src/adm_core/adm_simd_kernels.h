@@ -15,7 +15,9 @@
  * V provides: F (float vector), M (its mask), D (double vector of N/2 lanes), N,
  * load, store, set1, zero, add, sub, mul, div, max, min, abs, ge, gt, lt, mask_and,
  * any(m), select(m, yes, no), rcp, widen(F, D &lo, D &hi), narrow(D lo, D hi), dset1, dadd,
- * dmul, dmin, dmax, load_u8, load_u16(p, shift), even(p), odd(p).
+ * dmul, dmin, dmax, load_u8, load_u16(p, shift), even(p), odd(p), and Sums8: eight
+ * fp32 sums in lanes, with sums8_zero, sums8_load/store(float[8]) and
+ * sums8_add_columns(acc, t): for k = 0..N-1 in order, lane s of acc adds t[s] lane k.
  */
 #ifndef ADM_SIMD_KERNELS_H
 #define ADM_SIMD_KERNELS_H
@@ -311,7 +313,10 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSumTe
     constexpr int N = V::N;
     typedef typename V::F F;
     const F zero = V::zero();
-    float acc[kNumRowSumTerms] = {}; /* local, so that the nine chains live in registers */
+    /* Sums 0..7 in the lanes of one accumulator (lane s adds term s column by column), sum 8
+     * on its own; a last partial chunk continues them one by one. */
+    typename V::Sums8 sums8 = V::sums8_zero();
+    float acc[kNumRowSumTerms] = {};
     alignas(64) float terms[kNumRowSumTerms][N];
     for (int j = args.left; j < args.right; j += N) {
         const int count = args.right - j < N ? args.right - j : N;
@@ -357,22 +362,31 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSumTe
                 thr[m] = total;
             }
         }
+        F term[kNumRowSumTerms];
         for (int b = 0; b < 3; b++) {
             /* reference_term, then masked_term of each signal under the other's threshold. */
             F ref = V::abs(V::mul(V::set1(args.factor[b]), column(args.ref[b], 0)));
-            V::store(terms[b], norm_term<V>(ref, args.cube, args.p));
-            V::store(terms[3 + b],
-                     masked_term<V>(column(args.weighted[0][b], 0), thr[1], args.cube, args.p));
-            V::store(terms[6 + b],
-                     masked_term<V>(column(args.weighted[1][b], 0), thr[0], args.cube, args.p));
+            term[b] = norm_term<V>(ref, args.cube, args.p);
+            term[3 + b] = masked_term<V>(column(args.weighted[0][b], 0), thr[1], args.cube, args.p);
+            term[6 + b] = masked_term<V>(column(args.weighted[1][b], 0), thr[0], args.cube, args.p);
         }
-        /* Columns in order, each sum on its own: nine independent chains. */
-        for (int k = 0; k < count; k++) {
-            acc[0] += terms[0][k], acc[1] += terms[1][k], acc[2] += terms[2][k];
-            acc[3] += terms[3][k], acc[4] += terms[4][k], acc[5] += terms[5][k];
-            acc[6] += terms[6][k], acc[7] += terms[7][k], acc[8] += terms[8][k];
+        /* Columns in order, each sum on its own. */
+        if (count == N) {
+            sums8 = V::sums8_add_columns(sums8, term);
+            V::store(terms[8], term[8]);
+            for (int k = 0; k < N; k++)
+                acc[8] += terms[8][k];
+            continue;
         }
+        V::sums8_store(sums8, acc); /* the last chunk of the row */
+        for (int s = 0; s < kNumRowSumTerms; s++)
+            V::store(terms[s], term[s]);
+        for (int k = 0; k < count; k++)
+            for (int s = 0; s < kNumRowSumTerms; s++)
+                acc[s] += terms[s][k];
+        sums8 = V::sums8_load(acc);
     }
+    V::sums8_store(sums8, acc);
     for (int k = 0; k < kNumRowSumTerms; k++)
         sums[k] = acc[k];
 }

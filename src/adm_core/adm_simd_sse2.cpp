@@ -71,6 +71,29 @@ struct Sse2 {
     {
         return _mm_shuffle_ps(_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _MM_SHUFFLE(3, 1, 3, 1));
     }
+
+    struct Sums8 {
+        __m128 lo, hi;
+    };
+    static Sums8 sums8_zero() { return {_mm_setzero_ps(), _mm_setzero_ps()}; }
+    static Sums8 sums8_load(const float *p) { return {_mm_loadu_ps(p), _mm_loadu_ps(p + 4)}; }
+    static void sums8_store(const Sums8 &a, float *p)
+    {
+        _mm_storeu_ps(p, a.lo);
+        _mm_storeu_ps(p + 4, a.hi);
+    }
+    static Sums8 sums8_add_columns(Sums8 a, const F t[8])
+    {
+        __m128 lo[4] = {t[0], t[1], t[2], t[3]}, hi[4] = {t[4], t[5], t[6], t[7]};
+        _MM_TRANSPOSE4_PS(lo[0], lo[1], lo[2], lo[3]);
+        _MM_TRANSPOSE4_PS(hi[0], hi[1], hi[2], hi[3]);
+#pragma GCC unroll 4
+        for (int k = 0; k < N; k++) {
+            a.lo = _mm_add_ps(a.lo, lo[k]);
+            a.hi = _mm_add_ps(a.hi, hi[k]);
+        }
+        return a;
+    }
 };
 
 } // namespace
