@@ -221,24 +221,20 @@ template <class V> void dwt_horizontal(const DwtRowArgs &args)
                 h[t] = V::load(hbuf);
             }
         }
-        F out[4];
-        out[0] = dwt_lo<V>(l[0], l[1], l[2], l[3]); /* a */
-        int bands = 1;
-        if (details) {
-            out[1] = dwt_hi<V>(l[0], l[1], l[2], l[3]); /* v */
-            out[2] = dwt_lo<V>(h[0], h[1], h[2], h[3]); /* h */
-            out[3] = dwt_hi<V>(h[0], h[1], h[2], h[3]); /* d */
-            bands = 4;
-        }
-        float *dst[4] = {args.a, args.v, args.h, args.d};
-        for (int b = 0; b < bands; b++) {
+        auto put = [j, count](float *band, F v) {
             if (count == N) {
-                V::store(dst[b] + j, out[b]);
+                V::store(band + j, v);
             } else {
                 alignas(64) float buf[N];
-                V::store(buf, out[b]);
-                memcpy(dst[b] + j, buf, count * sizeof(float));
+                V::store(buf, v);
+                memcpy(band + j, buf, count * sizeof(float));
             }
+        };
+        put(args.a, dwt_lo<V>(l[0], l[1], l[2], l[3]));
+        if (details) {
+            put(args.v, dwt_hi<V>(l[0], l[1], l[2], l[3]));
+            put(args.h, dwt_lo<V>(h[0], h[1], h[2], h[3]));
+            put(args.d, dwt_hi<V>(h[0], h[1], h[2], h[3]));
         }
     }
 }
