@@ -31,6 +31,9 @@ include src/cli/module.mk
 include tests/module.mk
 include bench/module.mk
 -include mk/ffmpeg.mk
+-include mk/hardening.mk
+-include fuzz/module.mk
+-include tests/robustness/module.mk
 ifeq ($(HAVE_CUDA),yes)
 -include src/adm_cuda/module.mk
 endif
