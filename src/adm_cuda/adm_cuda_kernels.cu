@@ -3,6 +3,8 @@
  * sum below rounds exactly as the CPU engine's (see adm_arith.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <cuda_pipeline.h>
+
 #include "adm_cuda_kernels.h"
 
 namespace adm_cuda {
@@ -16,7 +18,7 @@ template <int Kind> struct InputReader;
 template <> struct InputReader<kFromApprox> {
     const float *data[2];
     ptrdiff_t stride;
-    __device__ void bind(const InputPlanes *) {}
+    __device__ void bind(const InputPlanes &) {}
     __device__ float operator()(int img, int y, int x) const
     {
         /* Selects, not a run-time index: keeps the parameter arrays out of local memory. */
@@ -27,12 +29,12 @@ template <> struct InputReader<kFromApprox> {
 template <> struct InputReader<kFromU8> {
     const uint8_t *data[2];
     ptrdiff_t pitch[2];
-    __device__ void bind(const InputPlanes *p)
+    __device__ void bind(const InputPlanes &p)
     {
-        data[0] = p->data[0];
-        data[1] = p->data[1];
-        pitch[0] = p->pitch[0];
-        pitch[1] = p->pitch[1];
+        data[0] = p.data[0];
+        data[1] = p.data[1];
+        pitch[0] = p.pitch[0];
+        pitch[1] = p.pitch[1];
     }
     __device__ float operator()(int img, int y, int x) const
     {
@@ -46,14 +48,14 @@ template <int Depth> struct WideReader {
     const uint8_t *data[2];
     ptrdiff_t pitch[2];
     int shift[2];
-    __device__ void bind(const InputPlanes *p)
+    __device__ void bind(const InputPlanes &p)
     {
-        data[0] = p->data[0];
-        data[1] = p->data[1];
-        pitch[0] = p->pitch[0];
-        pitch[1] = p->pitch[1];
-        shift[0] = p->shift[0];
-        shift[1] = p->shift[1];
+        data[0] = p.data[0];
+        data[1] = p.data[1];
+        pitch[0] = p.pitch[0];
+        pitch[1] = p.pitch[1];
+        shift[0] = p.shift[0];
+        shift[1] = p.shift[1];
     }
     __device__ float operator()(int img, int y, int x) const
     {
@@ -69,11 +71,10 @@ template <class Reader> __device__ void bind_previous_scale(Reader &, const DwtO
 
 struct DwtOutputs {
     float *approx[2];
-    ptrdiff_t approx_stride;
     float *ref_detail[kNumBands];
     float *weighted[2][kNumBands];
     float *filtered[2][kNumBands];
-    ptrdiff_t stride0;
+    ptrdiff_t stride; /* of this scale's bands */
     int in_w, in_h, w, h;
     adm::Region decouple;
     float factor[kNumBands];
@@ -104,7 +105,7 @@ constexpr int kInRows = 2 * kTileH + 2, kInCols = 2 * kTileW + 2; /* their sourc
  */
 template <class Reader>
 __global__ void __launch_bounds__(kTileW *kTileH)
-    dwt_decouple_kernel(const InputPlanes *planes, DwtOutputs out)
+    dwt_decouple_kernel(InputPlanes planes, DwtOutputs out)
 {
     Reader in = {};
     in.bind(planes);
@@ -141,14 +142,14 @@ __global__ void __launch_bounds__(kTileW *kTileH)
 #pragma unroll
     for (int img = 0; img < 2; img++) {
         const float *l = &lo[img][ti][2 * tj], *h = &hi[img][ti][2 * tj];
-        out.approx[img][i * out.approx_stride + j] = adm::dwt_lo(l[0], l[1], l[2], l[3]);
+        out.approx[img][i * out.stride + j] = adm::dwt_lo(l[0], l[1], l[2], l[3]);
         detail[img][1] = adm::dwt_hi(l[0], l[1], l[2], l[3]);
         detail[img][0] = adm::dwt_lo(h[0], h[1], h[2], h[3]);
         detail[img][2] = adm::dwt_hi(h[0], h[1], h[2], h[3]);
     }
     if (out.lo_only)
         return;
-    const ptrdiff_t at = i * out.stride0 + j;
+    const ptrdiff_t at = i * out.stride + j;
 #pragma unroll
     for (int b = 0; b < kNumBands; b++)
         out.ref_detail[b][at] = detail[0][b];
@@ -167,22 +168,6 @@ __global__ void __launch_bounds__(kTileW *kTileH)
         out.filtered[1][b][at] = adm::csf_filtered(wa);
     }
 }
-
-struct SumArgs {
-    const float *weighted[2][kNumBands];
-    const float *filtered[2][kNumBands];
-    const float *ref_detail[kNumBands];
-    ptrdiff_t stride0;
-    int w, h;
-    adm::Region sums;
-    float factor[kNumBands];
-    bool masking, cube;
-    float p;
-    float *row_sums; /* [sum][row] of this scale */
-    int rows_max;
-};
-
-constexpr int kSumThreads = 32 * kNumRowSums; /* one warp per ordered sum */
 
 /*
  * sum + v[0] + v[1] + ... in this order.  The loads of a batch are issued before its
@@ -207,106 +192,179 @@ __device__ float add_in_order(float sum, const float *v, int n)
 }
 
 /* The masking threshold that signal m (0 restored, 1 additive) casts at (i, j). */
-__device__ float masking_threshold(const SumArgs &a, int m, int up, int i, int down, int jl, int j,
-                                   int jr)
+__device__ float masking_threshold(const SumScale &sc, int m, int up, int i, int down, int jl,
+                                   int j, int jr)
 {
     float band_thr[kNumBands];
 #pragma unroll
     for (int b = 0; b < kNumBands; b++) {
-        const float *ru = a.filtered[m][b] + up * a.stride0;
-        const float *ri = a.filtered[m][b] + i * a.stride0;
-        const float *rd = a.filtered[m][b] + down * a.stride0;
+        const float *f = sc.bands + (kFiltered + 3 * m + b) * sc.band_floats;
+        const float *ru = f + up * sc.stride, *ri = f + i * sc.stride, *rd = f + down * sc.stride;
+        const float *weighted = sc.bands + (kWeighted + 3 * m + b) * sc.band_floats;
         band_thr[b] = adm::threshold_band(__ldg(ru + jl), __ldg(ru + j), __ldg(ru + jr),
-                                          __ldg(ri + jl), __ldg(a.weighted[m][b] + i * a.stride0 + j),
+                                          __ldg(ri + jl), __ldg(weighted + i * sc.stride + j),
                                           __ldg(ri + jr), __ldg(rd + jl), __ldg(rd + j),
                                           __ldg(rd + jr));
     }
     return adm::threshold_sum(band_thr[0], band_thr[1], band_thr[2]);
 }
 
-/*
- * One block per row of the sums region.  For each chunk of columns every thread
- * computes the nine terms of its column into shared memory; then lane 0 of warp k
- * adds sum k's terms in column order, continuing the row's inner sum from 0.
- */
-__global__ void __launch_bounds__(kSumThreads) row_sums_kernel(SumArgs a)
-{
-    __shared__ float terms[kNumRowSums][kSumThreads];
-    const int i = a.sums.top + blockIdx.x;
-    const int up = i == 0 ? 1 : i - 1;
-    const int down = i == a.h - 1 ? a.h - 1 : i + 1;
-    const int tid = threadIdx.x;
-    const int sum = tid / 32;
-    const bool adder = (tid & 31) == 0;
-    float inner = 0.0f;
+constexpr int kSumColumns = 256;              /* columns per chunk, one computing thread each */
+constexpr int kSumThreads = kSumColumns + 32; /* and one warp that adds */
+constexpr int kTermStride = kSumColumns + 1;  /* padded: the nine adding lanes hit nine banks */
+constexpr int kFoldChains = kNumScales * kNumRowSums;
+constexpr int kFoldRows = 128; /* rows of every chain staged at a time */
+constexpr int kFoldStride = kFoldRows + 1;
+constexpr int kFoldFloats = kFoldChains * kFoldStride;
+constexpr int kTermFloats = 2 * kNumRowSums * kTermStride; /* two chunks' terms */
+constexpr int kSharedFloats = kTermFloats > 2 * kFoldFloats ? kTermFloats : 2 * kFoldFloats;
 
-    for (int first = a.sums.left; first < a.sums.right; first += kSumThreads) {
-        const int j = first + tid;
-        if (j < a.sums.right) {
-            const int jl = j == 0 ? 1 : j - 1;
-            const int jr = j == a.w - 1 ? a.w - 1 : j + 1;
-            float thr[2] = {0.0f, 0.0f};
-            if (a.masking) {
-                thr[0] = masking_threshold(a, 0, up, i, down, jl, j, jr);
-                thr[1] = masking_threshold(a, 1, up, i, down, jl, j, jr);
-            }
-            const ptrdiff_t at = i * a.stride0 + j;
-#pragma unroll
-            for (int b = 0; b < kNumBands; b++) {
-                terms[b][tid] = adm::reference_term(a.factor[b], __ldg(a.ref_detail[b] + at),
-                                                    a.cube, a.p);
-                terms[3 + b][tid] =
-                    adm::masked_term(__ldg(a.weighted[0][b] + at), thr[1], a.cube, a.p);
-                terms[6 + b][tid] =
-                    adm::masked_term(__ldg(a.weighted[1][b] + at), thr[0], a.cube, a.p);
-            }
-        }
-        __syncthreads();
-        if (adder)
-            inner = add_in_order(inner, terms[sum], min(kSumThreads, a.sums.right - first));
-        __syncthreads();
-    }
-    if (adder)
-        a.row_sums[sum * a.rows_max + i] = inner;
-}
-
-struct FoldArgs {
-    const float *row_sums;
+struct SumArgs {
+    const SumScale *scales;
+    int first_block[kNumScales + 1]; /* this launch's blocks of scale s: [first_block[s], first_block[s + 1]) */
+    int rows[kNumScales];            /* sum rows of each scale, all launches of the frame together */
+    int total_blocks;                /* of all those launches */
+    bool masking, cube;
+    float p;
+    float *row_sums; /* [scale][sum][row] */
     int rows_max;
-    int top[kNumScales], bottom[kNumScales];
-    bool skip_scale0;
-    float *accum;
+    unsigned *blocks_done;
+    float *accum; /* device-visible host memory */
 };
 
-constexpr int kFoldThreads = 256, kFoldChunk = 2048;
+/*
+ * Row i of scale s: per chunk of kSumColumns columns every computing thread puts
+ * the nine terms of its column into shared memory; lane k of the adding warp adds
+ * term k's chunk in column order, continuing the row's inner sum from 0.  Chunk c
+ * is computed into buffer c % 2 while chunk c - 1 is added from the other.
+ */
+__device__ void sum_row(const SumArgs &a, const SumScale &sc, int s, int i, float *shared)
+{
+    const int up = i == 0 ? 1 : i - 1;
+    const int down = i == sc.h - 1 ? sc.h - 1 : i + 1;
+    const int tid = threadIdx.x, lane = tid - kSumColumns;
+    const int width = sc.sums.right - sc.sums.left;
+    const int chunks = (width + kSumColumns - 1) / kSumColumns;
+    float inner = 0.0f;
+    for (int c = 0; c <= chunks; c++) {
+        if (lane < 0) {
+            const int j = sc.sums.left + c * kSumColumns + tid;
+            if (c < chunks && j < sc.sums.right) {
+                float *terms = shared + (c & 1) * kNumRowSums * kTermStride + tid;
+                const int jl = j == 0 ? 1 : j - 1;
+                const int jr = j == sc.w - 1 ? sc.w - 1 : j + 1;
+                float thr[2] = {0.0f, 0.0f};
+                if (a.masking) {
+                    thr[0] = masking_threshold(sc, 0, up, i, down, jl, j, jr);
+                    thr[1] = masking_threshold(sc, 1, up, i, down, jl, j, jr);
+                }
+                const float *at = sc.bands + i * sc.stride + j;
+#pragma unroll
+                for (int b = 0; b < kNumBands; b++) {
+                    const float ref = __ldg(at + (kRefDetail + b) * sc.band_floats);
+                    const float restored = __ldg(at + (kWeighted + b) * sc.band_floats);
+                    const float additive = __ldg(at + (kWeighted + 3 + b) * sc.band_floats);
+                    terms[b * kTermStride] = adm::reference_term(sc.factor[b], ref, a.cube, a.p);
+                    terms[(3 + b) * kTermStride] = adm::masked_term(restored, thr[1], a.cube, a.p);
+                    terms[(6 + b) * kTermStride] = adm::masked_term(additive, thr[0], a.cube, a.p);
+                }
+            }
+        } else if (c > 0 && lane < kNumRowSums) {
+            const float *terms = shared + ((c - 1) & 1) * kNumRowSums * kTermStride;
+            inner = add_in_order(inner, terms + lane * kTermStride,
+                                 min(kSumColumns, width - (c - 1) * kSumColumns));
+        }
+        __syncthreads();
+    }
+    if (lane >= 0 && lane < kNumRowSums)
+        a.row_sums[(ptrdiff_t)(s * kNumRowSums + lane) * a.rows_max + i] = inner;
+}
 
 /*
- * Block (scale, sum): the scale's row sums folded in order from 0.  Chunks of rows
- * are staged in shared memory by all threads first, so the one thread that adds
- * them waits on shared memory, not on a global load per batch.
+ * Rows [r0, r0 + kFoldRows) of every chain into buffer, copied asynchronously (no
+ * registers held; rows past a chain's end are left alone).
  */
-__global__ void __launch_bounds__(kFoldThreads) fold_kernel(FoldArgs a)
+__device__ __forceinline__ void stage_fold_rows(const SumArgs &a, const int *top, const int *rows,
+                                                int r0, float *buffer)
 {
-    __shared__ float rows[kFoldChunk];
-    const int t = blockIdx.x, s = t / kNumRowSums;
-    const float *sums = a.row_sums + (ptrdiff_t)t * a.rows_max;
-    const int top = s == 0 ? a.top[0] : (s == 1 ? a.top[1] : (s == 2 ? a.top[2] : a.top[3]));
-    const int bottom =
-        s == 0 ? a.bottom[0] : (s == 1 ? a.bottom[1] : (s == 2 ? a.bottom[2] : a.bottom[3]));
-    float accum = 0.0f;
-    if (!(s == 0 && a.skip_scale0)) {
-        for (int first = top; first < bottom; first += kFoldChunk) {
-            const int n = min(kFoldChunk, bottom - first);
-            for (int k = threadIdx.x; k < n; k += kFoldThreads)
-                rows[k] = sums[first + k];
-            __syncthreads();
-            if (threadIdx.x == 0)
-                accum = add_in_order(accum, rows, n);
-            __syncthreads();
+#pragma unroll 1
+    for (int e = threadIdx.x; e < kFoldChains * kFoldRows; e += kSumThreads) {
+        const int chain = e / kFoldRows, r = e % kFoldRows, s = chain / kNumRowSums;
+        if (r0 + r < rows[s])
+            __pipeline_memcpy_async(buffer + chain * kFoldStride + r,
+                                    a.row_sums + (ptrdiff_t)chain * a.rows_max + top[s] + r0 + r,
+                                    sizeof(float));
+    }
+    __pipeline_commit();
+}
+
+/*
+ * The last block: each (scale, sum) chain's rows folded in order from 0 by one lane,
+ * from chunks staged in shared memory (the next chunk's copy in flight meanwhile),
+ * into the host's accumulators; then the counter is reset for the next frame.  No
+ * block read the row sums during this launch, so no stale copy of them is cached.
+ */
+__device__ void fold(const SumArgs &a, float *shared)
+{
+    __shared__ int top[kNumScales], rows[kNumScales];
+    const int tid = threadIdx.x;
+    int longest = 0;
+#pragma unroll
+    for (int s = 0; s < kNumScales; s++)
+        longest = max(longest, a.rows[s]);
+    if (tid == 0) {
+#pragma unroll
+        for (int s = 0; s < kNumScales; s++) {
+            top[s] = a.scales[s].sums.top;
+            rows[s] = a.rows[s];
         }
     }
+    __syncthreads();
+    stage_fold_rows(a, top, rows, 0, shared);
+    float accum = 0.0f;
+    for (int r0 = 0, chunk = 0; r0 < longest; r0 += kFoldRows, chunk++) {
+        const float *buffer = shared + (chunk & 1) * kFoldFloats;
+        __pipeline_wait_prior(0);
+        __syncthreads();
+        /* The other buffer was last read before this barrier. */
+        if (r0 + kFoldRows < longest)
+            stage_fold_rows(a, top, rows, r0 + kFoldRows, shared + (~chunk & 1) * kFoldFloats);
+        if (tid < kFoldChains)
+            accum = add_in_order(accum, buffer + tid * kFoldStride,
+                                 min(kFoldRows, max(0, rows[tid / kNumRowSums] - r0)));
+    }
+    if (tid < kFoldChains)
+        a.accum[tid] = accum;
+    __threadfence_system();
+    if (tid == 0)
+        *a.blocks_done = 0;
+}
+
+/* One block per row of the sums region of the launch's scales; the last one folds. */
+__global__ void __launch_bounds__(kSumThreads) row_sums_kernel(SumArgs a)
+{
+    __shared__ float shared[kSharedFloats];
+    __shared__ bool last;
+    /* The block's scale: the last one whose blocks start at or before it. */
+    int s = 0, first = a.first_block[0];
+#pragma unroll
+    for (int k = 1; k < kNumScales; k++) {
+        if ((int)blockIdx.x >= a.first_block[k]) {
+            s = k;
+            first = a.first_block[k];
+        }
+    }
+    const SumScale sc = a.scales[s];
+    sum_row(a, sc, s, sc.sums.top + (int)blockIdx.x - first, shared);
+
+    /* Row sums visible to all, then a ticket: the block that takes the last one folds. */
+    __threadfence();
+    __syncthreads();
     if (threadIdx.x == 0)
-        a.accum[t] = accum;
+        last = atomicAdd(a.blocks_done, 1u) == (unsigned)a.total_blocks - 1;
+    __syncthreads();
+    if (last)
+        fold(a, shared);
 }
 
 DwtOutputs dwt_outputs(const Pipeline &pl, int s)
@@ -315,16 +373,15 @@ DwtOutputs dwt_outputs(const Pipeline &pl, int s)
     for (int img = 0; img < 2; img++) {
         o.approx[img] = pl.approx[img][s];
         for (int b = 0; b < kNumBands; b++) {
-            o.weighted[img][b] = pl.weighted[img][b];
-            o.filtered[img][b] = pl.filtered[img][b];
+            o.weighted[img][b] = pl.bands[s] + (kWeighted + 3 * img + b) * pl.band_floats[s];
+            o.filtered[img][b] = pl.bands[s] + (kFiltered + 3 * img + b) * pl.band_floats[s];
         }
     }
-    o.approx_stride = pl.approx_stride[s];
     for (int b = 0; b < kNumBands; b++) {
-        o.ref_detail[b] = pl.ref_detail[b];
+        o.ref_detail[b] = pl.bands[s] + (kRefDetail + b) * pl.band_floats[s];
         o.factor[b] = pl.factor[s][b];
     }
-    o.stride0 = pl.stride0;
+    o.stride = pl.stride[s];
     o.in_w = pl.in_w[s];
     o.in_h = pl.in_h[s];
     o.w = pl.w[s];
@@ -336,20 +393,34 @@ DwtOutputs dwt_outputs(const Pipeline &pl, int s)
     o.lo_only = s == 0 && pl.skip_scale0;
     o.previous[0] = s > 0 ? pl.approx[0][s - 1] : nullptr;
     o.previous[1] = s > 0 ? pl.approx[1][s - 1] : nullptr;
-    o.previous_stride = s > 0 ? pl.approx_stride[s - 1] : 0;
+    o.previous_stride = s > 0 ? pl.stride[s - 1] : 0;
     return o;
 }
 
 } // namespace
 
-cudaError_t launch_dwt_decouple(const Pipeline &pl, int s, const InputPlanes *planes,
+SumScale sum_scale(const Pipeline &pl, int s)
+{
+    SumScale sc;
+    sc.bands = pl.bands[s];
+    sc.band_floats = pl.band_floats[s];
+    for (int b = 0; b < kNumBands; b++)
+        sc.factor[b] = pl.factor[s][b];
+    sc.stride = pl.stride[s];
+    sc.w = pl.w[s];
+    sc.h = pl.h[s];
+    sc.sums = pl.sums[s];
+    return sc;
+}
+
+cudaError_t launch_dwt_decouple(const Pipeline &pl, int s, const InputPlanes &planes,
                                 cudaStream_t stream)
 {
     const DwtOutputs out = dwt_outputs(pl, s);
     const dim3 block(kTileW, kTileH);
     const dim3 grid((out.w + kTileW - 1) / kTileW, (out.h + kTileH - 1) / kTileH);
     if (s > 0) {
-        dwt_decouple_kernel<InputReader<kFromApprox>><<<grid, block, 0, stream>>>(nullptr, out);
+        dwt_decouple_kernel<InputReader<kFromApprox>><<<grid, block, 0, stream>>>(planes, out);
     } else if (pl.depth == 8) {
         dwt_decouple_kernel<InputReader<kFromU8>><<<grid, block, 0, stream>>>(planes, out);
     } else {
@@ -365,47 +436,39 @@ cudaError_t launch_dwt_decouple(const Pipeline &pl, int s, const InputPlanes *pl
     return cudaGetLastError();
 }
 
-cudaError_t launch_row_sums(const Pipeline &pl, int s, cudaStream_t stream)
+int sum_rows(const Pipeline &pl, int s)
+{
+    if (s == 0 && pl.skip_scale0)
+        return 0;
+    const int rows = pl.sums[s].bottom - pl.sums[s].top;
+    return rows > 0 ? rows : 0;
+}
+
+cudaError_t launch_row_sums(const Pipeline &pl, int first, int last, float *accum,
+                            cudaStream_t stream)
 {
     SumArgs a;
-    for (int m = 0; m < 2; m++) {
-        for (int b = 0; b < kNumBands; b++) {
-            a.weighted[m][b] = pl.weighted[m][b];
-            a.filtered[m][b] = pl.filtered[m][b];
-        }
+    a.scales = pl.sum_scales;
+    int blocks = 0;
+    a.total_blocks = 0;
+    for (int s = 0; s < kNumScales; s++) {
+        a.first_block[s] = blocks;
+        a.rows[s] = sum_rows(pl, s);
+        a.total_blocks += a.rows[s];
+        if (s >= first && s < last)
+            blocks += a.rows[s];
     }
-    for (int b = 0; b < kNumBands; b++) {
-        a.ref_detail[b] = pl.ref_detail[b];
-        a.factor[b] = pl.factor[s][b];
-    }
-    a.stride0 = pl.stride0;
-    a.w = pl.w[s];
-    a.h = pl.h[s];
-    a.sums = pl.sums[s];
+    a.first_block[kNumScales] = blocks;
     a.masking = pl.masking;
     a.cube = pl.cube;
     a.p = pl.p;
-    a.row_sums = pl.row_sums + (ptrdiff_t)s * kNumRowSums * pl.rows_max;
-    a.rows_max = pl.rows_max;
-    const int rows = a.sums.bottom - a.sums.top;
-    if (rows <= 0)
-        return cudaSuccess;
-    row_sums_kernel<<<rows, kSumThreads, 0, stream>>>(a);
-    return cudaGetLastError();
-}
-
-cudaError_t launch_fold(const Pipeline &pl, float *accum, cudaStream_t stream)
-{
-    FoldArgs a;
     a.row_sums = pl.row_sums;
     a.rows_max = pl.rows_max;
-    for (int s = 0; s < kNumScales; s++) {
-        a.top[s] = pl.sums[s].top;
-        a.bottom[s] = pl.sums[s].bottom;
-    }
-    a.skip_scale0 = pl.skip_scale0;
+    a.blocks_done = pl.blocks_done;
     a.accum = accum;
-    fold_kernel<<<kNumScales * kNumRowSums, kFoldThreads, 0, stream>>>(a);
+    if (blocks == 0)
+        return cudaSuccess;
+    row_sums_kernel<<<blocks, kSumThreads, 0, stream>>>(a);
     return cudaGetLastError();
 }
 

@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Per scale: dwt_decouple (DWT of both images fused with decouple and CSF, the
- * luma conversion fused into scale 0), then row_sums (masking and the nine terms
- * of each sample, each row's inner sums added in column order).  After the last
- * scale, fold adds each scale's rows in order into 4 x 9 fp32 accumulators; the
+ * luma conversion fused into scale 0) into that scale's own bands.  Then one
+ * row_sums launch for all scales (masking and the nine terms of each sample, each
+ * row's inner sums added in column order); its last block to finish folds each
+ * scale's rows in order into 4 x 9 fp32 accumulators in the host's memory.  The
  * host does powf and the pooling from those, as the CPU engine does.
  */
 #ifndef ADM_CUDA_KERNELS_H
@@ -25,14 +26,27 @@ constexpr int kNumScales = 4;
 constexpr int kNumBands = 3;
 constexpr int kNumRowSums = 9; /* den h, v, d; DLM num h, v, d; AIM num h, v, d */
 
-/*
- * The luma planes of one frame pair, as the caller gave them.  The kernels read it
- * from device memory, so that one captured graph serves every frame.
- */
+/* The luma planes of one frame pair, as the caller gave them (a kernel argument). */
 struct InputPlanes {
     const uint8_t *data[2]; /* reference, distorted */
     ptrdiff_t pitch[2];
     int shift[2];
+};
+
+/*
+ * The detail bands of one scale lie in one allocation, band k at k * band_floats:
+ * reference h, v, d (0..2), weighted restored and additive (3..8), filtered (9..14).
+ * Kernels derive the bands from the base, which keeps the pointers out of registers.
+ */
+constexpr int kRefDetail = 0, kWeighted = 3, kFiltered = 9, kDetailBands = 15;
+
+/* The bands of one scale as row_sums reads them; filled by the host at context creation. */
+struct SumScale {
+    const float *bands;
+    ptrdiff_t band_floats, stride;
+    int w, h;
+    adm::Region sums;
+    float factor[kNumBands];
 };
 
 /* Everything a frame's kernels read and write, fixed at context creation. */
@@ -41,15 +55,17 @@ struct Pipeline {
     adm::Region decouple[kNumScales], sums[kNumScales];
     float factor[kNumScales][kNumBands]; /* CSF weight of h, v, d */
 
-    float *approx[2][kNumScales]; /* band a per image and scale */
-    ptrdiff_t approx_stride[kNumScales];
-    float *ref_detail[kNumBands]; /* h, v, d of the reference (scale-0 size) */
-    float *weighted[2][kNumBands]; /* CSF of restored / additive (scale-0 size) */
-    float *filtered[2][kNumBands]; /* their 1/30 magnitudes, the masking input */
-    ptrdiff_t stride0;
+    /* Bands per scale, all with the scale's stride: every scale's survive until the sums. */
+    float *approx[2][kNumScales]; /* band a per image */
+    ptrdiff_t stride[kNumScales];
+    float *bands[kNumScales]; /* kDetailBands each: reference details, CSF of restored and
+                                 additive, their 1/30 magnitudes (the masking input) */
+    ptrdiff_t band_floats[kNumScales];
     int depth; /* of the input: 8 is one byte per sample, more is two */
     float *row_sums; /* [scale][sum][row], rows_max rows each */
     int rows_max;
+    SumScale *sum_scales; /* device memory: what row_sums reads of each scale */
+    unsigned *blocks_done; /* device counter of finished row_sums blocks, 0 between frames */
 
     adm::ModelDivide divide; /* table in device memory */
     double enhn_gain_limit;
@@ -60,12 +76,20 @@ struct Pipeline {
     bool skip_scale0;
 };
 
-/* planes: device memory holding the frame's InputPlanes. */
-cudaError_t launch_dwt_decouple(const Pipeline &pl, int scale, const InputPlanes *planes,
+SumScale sum_scale(const Pipeline &pl, int scale);
+
+/* planes: only scale 0 reads them. */
+cudaError_t launch_dwt_decouple(const Pipeline &pl, int scale, const InputPlanes &planes,
                                 cudaStream_t stream);
-cudaError_t launch_row_sums(const Pipeline &pl, int scale, cudaStream_t stream);
-/* accum: device memory for kNumScales * kNumRowSums floats. */
-cudaError_t launch_fold(const Pipeline &pl, float *accum, cudaStream_t stream);
+/* Rows the sums of a scale have (0 for a skipped scale 0). */
+int sum_rows(const Pipeline &pl, int scale);
+/*
+ * The row sums of scales [first, last), one block per row.  All launches of a frame
+ * together cover every scale once; the last block of them to finish folds the rows
+ * into accum (kNumScales * kNumRowSums floats, device-visible host memory).
+ */
+cudaError_t launch_row_sums(const Pipeline &pl, int first, int last, float *accum,
+                            cudaStream_t stream);
 
 } // namespace adm_cuda
 

@@ -28,14 +28,13 @@ constexpr int kMaxInFlight = 16;
 constexpr int kNumEvents = FLOAT_ADM_CUDA_NUM_STAGES + 1;
 
 /*
- * One frame in the queue: its planes and accumulators (pinned host and device
- * copies), the graph of its work, and the events that mark that work.
+ * One frame in the queue: its planes, its accumulators (pinned host memory the last
+ * kernel writes), the graph of its work after scale 0, and the events that mark it.
  */
 struct Slot {
-    adm_cuda::InputPlanes *host_planes = nullptr; /* pinned */
-    adm_cuda::InputPlanes *device_planes = nullptr;
-    float *device_accum = nullptr;
-    float *host_accum = nullptr; /* pinned */
+    adm_cuda::InputPlanes planes = {};
+    float *host_accum = nullptr;   /* pinned, mapped */
+    float *device_accum = nullptr; /* the same memory, as the device sees it */
     cudaGraphExec_t graph = nullptr;
     cudaEvent_t stage[kNumEvents] = {};
     bool profiled = false;
@@ -105,7 +104,8 @@ struct FloatAdmCudaContext {
     }
 
     int init(const FloatAdmOptions &o, void *user_stream, int in_flight);
-    int enqueue_frame(Slot &slot, cudaStream_t st, bool mark_stages);
+    int launch_scale0(Slot &slot);
+    int enqueue_rest(Slot &slot, cudaStream_t st, bool profiled);
     int capture_graph(Slot &slot);
     int check_plane(const FloatAdmCudaPlane *p, const char *which);
     void pool(const float *accum, FloatAdmScores *out) const;
@@ -134,7 +134,7 @@ int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int i
         const adm::CsfWeights csf = adm::csf_weights(opts, s);
         pl.factor[s][0] = pl.factor[s][1] = csf.hv;
         pl.factor[s][2] = csf.d;
-        pl.approx_stride[s] = padded_stride(pl.w[s]);
+        pl.stride[s] = padded_stride(pl.w[s]);
         in_w = pl.w[s];
         in_h = pl.h[s];
     }
@@ -173,31 +173,30 @@ int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int i
     pl.divide.table = static_cast<const uint32_t *>(p);
     pl.divide.mode = probe.mode;
 
-    /* Bands as the CPU engine lays them out (same strides, zeroed). */
-    pl.stride0 = padded_stride(pl.w[0]);
-    const size_t band0 = (size_t)pl.stride0 * pl.h[0] * sizeof(float);
-    for (int img = 0; img < 2; img++) {
-        for (int s = 0; s < kNumScales; s++) {
-            ret = device_alloc(&p, (size_t)pl.approx_stride[s] * pl.h[s] * sizeof(float),
-                               "allocating the DWT bands");
-            if (ret < 0)
+    /* Bands with the CPU engine's strides, zeroed; each scale its own (see Pipeline). */
+    for (int s = 0; s < kNumScales; s++) {
+        pl.band_floats[s] = pl.stride[s] * pl.h[s];
+        const size_t band = (size_t)pl.band_floats[s] * sizeof(float);
+        for (int img = 0; img < 2; img++) {
+            if ((ret = device_alloc(&p, band, "allocating the DWT bands")) < 0)
                 return ret;
             pl.approx[img][s] = static_cast<float *>(p);
         }
-        for (int b = 0; b < kNumBands; b++) {
-            if ((ret = device_alloc(&p, band0, "allocating the CSF bands")) < 0)
-                return ret;
-            pl.weighted[img][b] = static_cast<float *>(p);
-            if ((ret = device_alloc(&p, band0, "allocating the CSF bands")) < 0)
-                return ret;
-            pl.filtered[img][b] = static_cast<float *>(p);
-        }
-    }
-    for (int b = 0; b < kNumBands; b++) {
-        if ((ret = device_alloc(&p, band0, "allocating the detail bands")) < 0)
+        if ((ret = device_alloc(&p, adm_cuda::kDetailBands * band, "allocating the CSF bands")) < 0)
             return ret;
-        pl.ref_detail[b] = static_cast<float *>(p);
+        pl.bands[s] = static_cast<float *>(p);
     }
+    adm_cuda::SumScale sum_scales[kNumScales];
+    for (int s = 0; s < kNumScales; s++)
+        sum_scales[s] = adm_cuda::sum_scale(pl, s);
+    if ((ret = device_alloc(&p, sizeof(sum_scales), "allocating the scale table")) < 0)
+        return ret;
+    CUDA_TRY(cudaMemcpy(p, sum_scales, sizeof(sum_scales), cudaMemcpyHostToDevice),
+             "copying the scale table");
+    pl.sum_scales = static_cast<adm_cuda::SumScale *>(p);
+    if ((ret = device_alloc(&p, sizeof(unsigned), "allocating the block counter")) < 0)
+        return ret;
+    pl.blocks_done = static_cast<unsigned *>(p);
     pl.rows_max = pl.h[0];
     ret = device_alloc(&p, (size_t)kAccumFloats * pl.rows_max * sizeof(float),
                        "allocating the row sums");
@@ -207,16 +206,11 @@ int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int i
 
     slots.resize(in_flight);
     for (Slot &slot : slots) {
-        if ((ret = device_alloc(&p, kAccumFloats * sizeof(float), "allocating accumulators")) < 0)
-            return ret;
-        slot.device_accum = static_cast<float *>(p);
-        CUDA_TRY(cudaMallocHost(&p, kAccumFloats * sizeof(float)), "allocating pinned memory");
+        CUDA_TRY(cudaHostAlloc(&p, kAccumFloats * sizeof(float), cudaHostAllocMapped),
+                 "allocating pinned memory");
         slot.host_accum = static_cast<float *>(p);
-        CUDA_TRY(cudaMallocHost(&p, sizeof(adm_cuda::InputPlanes)), "allocating pinned memory");
-        slot.host_planes = static_cast<adm_cuda::InputPlanes *>(p);
-        if ((ret = device_alloc(&p, sizeof(adm_cuda::InputPlanes), "allocating plane slots")) < 0)
-            return ret;
-        slot.device_planes = static_cast<adm_cuda::InputPlanes *>(p);
+        CUDA_TRY(cudaHostGetDevicePointer(&p, slot.host_accum, 0), "mapping pinned memory");
+        slot.device_accum = static_cast<float *>(p);
         for (cudaEvent_t &ev : slot.stage)
             CUDA_TRY(cudaEventCreate(&ev), "cudaEventCreate");
         if ((ret = capture_graph(slot)) < 0)
@@ -226,50 +220,60 @@ int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int i
 }
 
 /*
- * A frame's work in stream order: its planes to the device, per scale the DWT and
- * the row sums, the fold, the sums to the host.  With mark_stages, events between.
+ * Scale 0's DWT, which takes the frame's planes as its argument: launched directly,
+ * so that the graph after it is the same for every frame.
  */
-int FloatAdmCudaContext::enqueue_frame(Slot &slot, cudaStream_t st, bool mark_stages)
+int FloatAdmCudaContext::launch_scale0(Slot &slot)
+{
+    CUDA_TRY(adm_cuda::launch_dwt_decouple(pipeline, 0, slot.planes, stream),
+             "launching the DWT/decouple kernel");
+    return 0;
+}
+
+/*
+ * The rest of a frame's work in stream order: the DWT of scales 1 to 3, then the row
+ * sums of all scales (whose last block folds them into the slot's accumulators).
+ * Profiled: the row sums one launch per scale, and events between the stages.
+ */
+int FloatAdmCudaContext::enqueue_rest(Slot &slot, cudaStream_t st, bool profiled)
 {
     const adm_cuda::Pipeline &pl = pipeline;
     auto mark = [&](int event) -> int {
-        if (!mark_stages)
+        if (!profiled)
             return 0;
         cudaError_t e = cudaEventRecord(slot.stage[event], st);
         return e == cudaSuccess ? 0 : fail(e, "cudaEventRecord");
     };
-    /* Events in stream order: start, then after each scale's dwt (1 + 2s) and sums (2 + 2s). */
-    int ret = mark(0);
-    if (ret < 0)
-        return ret;
-    CUDA_TRY(cudaMemcpyAsync(slot.device_planes, slot.host_planes, sizeof(*slot.host_planes),
-                             cudaMemcpyHostToDevice, st),
-             "copying the plane pointers");
-    for (int s = 0; s < kNumScales; s++) {
-        CUDA_TRY(adm_cuda::launch_dwt_decouple(pl, s, slot.device_planes, st),
+    /* Events (see float_adm_cuda_collect): 1 + s after scale s's DWT, 5 + s after its sums. */
+    int ret = 0;
+    for (int s = 1; s < kNumScales; s++) {
+        CUDA_TRY(adm_cuda::launch_dwt_decouple(pl, s, slot.planes, st),
                  "launching the DWT/decouple kernel");
-        if ((ret = mark(1 + 2 * s)) < 0)
-            return ret;
-        if (!(s == 0 && pl.skip_scale0))
-            CUDA_TRY(adm_cuda::launch_row_sums(pl, s, st), "launching the row-sums kernel");
-        if ((ret = mark(2 + 2 * s)) < 0)
+        if ((ret = mark(1 + s)) < 0)
             return ret;
     }
-    CUDA_TRY(adm_cuda::launch_fold(pl, slot.device_accum, st), "launching the fold kernel");
-    CUDA_TRY(cudaMemcpyAsync(slot.host_accum, slot.device_accum, kAccumFloats * sizeof(float),
-                             cudaMemcpyDeviceToHost, st),
-             "copying the sums to the host");
+    if (!profiled) {
+        CUDA_TRY(adm_cuda::launch_row_sums(pl, 0, kNumScales, slot.device_accum, st),
+                 "launching the row-sums kernel");
+        return 0;
+    }
+    for (int s = 0; s < kNumScales; s++) {
+        CUDA_TRY(adm_cuda::launch_row_sums(pl, s, s + 1, slot.device_accum, st),
+                 "launching the row-sums kernel");
+        if ((ret = mark(5 + s)) < 0)
+            return ret;
+    }
     return 0;
 }
 
-/* The frame's work as one graph: one launch per frame instead of a dozen calls. */
+/* The frame's work after scale 0 as one graph: one launch instead of several calls. */
 int FloatAdmCudaContext::capture_graph(Slot &slot)
 {
     cudaStream_t capture;
     CUDA_TRY(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking), "cudaStreamCreate");
     cudaGraph_t graph = nullptr;
     cudaError_t e = cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal);
-    int ret = e == cudaSuccess ? enqueue_frame(slot, capture, false) : fail(e, "beginning a capture");
+    int ret = e == cudaSuccess ? enqueue_rest(slot, capture, false) : fail(e, "beginning a capture");
     e = cudaStreamEndCapture(capture, &graph);
     if (ret == 0 && e != cudaSuccess)
         ret = fail(e, "capturing the frame graph");
@@ -296,8 +300,6 @@ void FloatAdmCudaContext::release()
             cudaGraphExecDestroy(slot.graph);
         if (slot.host_accum)
             cudaFreeHost(slot.host_accum);
-        if (slot.host_planes)
-            cudaFreeHost(slot.host_planes);
     }
     for (void *p : allocations)
         cudaFree(p);
@@ -493,23 +495,28 @@ int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref
         return FLOAT_ADM_ERROR_AGAIN;
     }
     Slot &slot = ctx->slots[(ctx->queue_head + ctx->queue_count) % ctx->slots.size()];
-    /* The slot is free: its previous frame was collected, so its pinned planes may change. */
     const FloatAdmCudaPlane *planes[2] = {ref, dist};
     for (int img = 0; img < 2; img++) {
-        slot.host_planes->data[img] = static_cast<const uint8_t *>(planes[img]->data);
-        slot.host_planes->pitch[img] = planes[img]->pitch;
-        slot.host_planes->shift[img] = planes[img]->shift;
+        slot.planes.data[img] = static_cast<const uint8_t *>(planes[img]->data);
+        slot.planes.pitch[img] = planes[img]->pitch;
+        slot.planes.shift[img] = planes[img]->shift;
     }
     slot.profiled = ctx->profiling;
+    cudaError_t e;
+    if (slot.profiled && (e = cudaEventRecord(slot.stage[0], ctx->stream)) != cudaSuccess)
+        return ctx->fail(e, "cudaEventRecord");
+    if ((ret = ctx->launch_scale0(slot)) < 0)
+        return ret;
     if (slot.profiled) {
-        if ((ret = ctx->enqueue_frame(slot, ctx->stream, true)) < 0)
+        if ((e = cudaEventRecord(slot.stage[1], ctx->stream)) != cudaSuccess)
+            return ctx->fail(e, "cudaEventRecord");
+        if ((ret = ctx->enqueue_rest(slot, ctx->stream, true)) < 0)
             return ret;
     } else {
-        cudaError_t e = cudaGraphLaunch(slot.graph, ctx->stream);
-        if (e != cudaSuccess)
+        if ((e = cudaGraphLaunch(slot.graph, ctx->stream)) != cudaSuccess)
             return ctx->fail(e, "launching the frame graph");
     }
-    cudaError_t e = cudaEventRecord(slot.stage[kNumEvents - 1], ctx->stream);
+    e = cudaEventRecord(slot.stage[kNumEvents - 1], ctx->stream);
     if (e != cudaSuccess)
         return ctx->fail(e, "cudaEventRecord");
     ctx->queue_count++;
@@ -536,9 +543,9 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
         return ctx->fail(e, "the frame's kernels");
     if (slot.profiled) {
         for (int k = 0; k < FLOAT_ADM_CUDA_NUM_STAGES; k++) {
-            /* Stage k < 4: dwt of scale k; 4..7: sums of scale k - 4; 8: fold + copy. */
-            const int from = k < 4 ? 2 * k : (k < 8 ? 2 * (k - 4) + 1 : 8);
-            e = cudaEventElapsedTime(&ctx->stage_ms[k], slot.stage[from], slot.stage[from + 1]);
+            /* Events 0..8 bound stages 0..7 in turn; stage 8 is the whole frame. */
+            const int from = k < 8 ? k : 0, to = k < 8 ? k + 1 : kNumEvents - 1;
+            e = cudaEventElapsedTime(&ctx->stage_ms[k], slot.stage[from], slot.stage[to]);
             if (e != cudaSuccess)
                 return ctx->fail(e, "cudaEventElapsedTime");
         }
@@ -599,8 +606,8 @@ const char *float_adm_cuda_stage_name(int stage)
 {
     static const char *const names[FLOAT_ADM_CUDA_NUM_STAGES] = {
         "dwt+decouple s0", "dwt+decouple s1", "dwt+decouple s2", "dwt+decouple s3",
-        "row sums s0",     "row sums s1",     "row sums s2",     "row sums s3",
-        "fold+copy"};
+        "row sums s0",     "row sums s1",     "row sums s2",     "row sums s3+fold",
+        "frame, profiled"};
     return stage >= 0 && stage < FLOAT_ADM_CUDA_NUM_STAGES ? names[stage] : nullptr;
 }
 
