@@ -30,6 +30,7 @@
 
 #include <float_adm.h>
 
+#include "libavutil/avstring.h"
 #include "libavutil/file_open.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
@@ -66,8 +67,10 @@ typedef struct FloatAdmFilterContext {
     int log_fmt;
     int n_subsample;
     int backend;
+    char *metadata_prefix;
 
     FloatAdmContext *adm;
+    int width, height;              /* the size the context was made for */
     FloatAdmPlane plane_layout[2];  /* main, reference: sample size and shift */
     int nb_outputs;
     int *job_rets;
@@ -77,6 +80,9 @@ typedef struct FloatAdmFilterContext {
     int log_started;
     uint64_t frame_index;           /* frames seen on the first input */
     uint64_t nb_scored;
+    uintptr_t last_frame[2];        /* framesync's current frames, to notice a repeat */
+    int warned_repeat;
+    int warned_key_collision;
     PoolStats pool[FLOAT_ADM_NUM_DEBUG_OUTPUTS];
 } FloatAdmFilterContext;
 
@@ -128,6 +134,7 @@ static const AVOption float_adm_options[] = {
     { "backend", "Set where the scores are computed.", OFFSET(backend), AV_OPT_TYPE_INT, { .i64 = BACKEND_AUTO }, BACKEND_AUTO, BACKEND_CPU, FLAGS, .unit = "backend" },
         { "auto", "the CPU on software frames", 0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
         { "cpu",  "the CPU",                    0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_CPU  }, 0, 0, FLAGS, .unit = "backend" },
+    { "metadata_prefix", "Set the prefix of the frame metadata keys (one per instance when chained).", OFFSET(metadata_prefix), AV_OPT_TYPE_STRING, { .str = "lavfi.float_adm" }, 0, 0, FLAGS },
     { NULL }
 };
 
@@ -284,26 +291,85 @@ static void log_finish(FloatAdmFilterContext *s)
                                      : "  </pooled_metrics>\n  <aggregate_metrics />\n</VMAF>\n", f);
 }
 
-static int set_meta(AVDictionary **metadata, const char *name, double value)
+static int set_meta(AVDictionary **metadata, const char *prefix, const char *name, double value)
 {
-    char key[64], str[32];
+    char *key = av_asprintf("%s.%s", prefix, name);
+    char str[32];
 
-    snprintf(key, sizeof(key), "lavfi.float_adm.%s", name);
+    if (!key)
+        return AVERROR(ENOMEM);
     snprintf(str, sizeof(str), "%.17g", value);
-    return av_dict_set(metadata, key, str, 0);
+    return av_dict_set(metadata, key, str, AV_DICT_DONT_STRDUP_KEY);
 }
 
+static const char *input_name(int input)
+{
+    return input ? "reference (second)" : "main (first)";
+}
+
+/* Against the context's size, not the link's: a filter upstream (scale with
+ * eval=frame) may reconfigure the link under us. */
 static int check_frame_size(AVFilterContext *ctx, const AVFrame *frame, int input)
 {
-    const AVFilterLink *link = ctx->inputs[input];
+    const FloatAdmFilterContext *s = ctx->priv;
 
-    if (frame->width == link->w && frame->height == link->h)
+    if (frame->width == s->width && frame->height == s->height)
         return 0;
     av_log(ctx, AV_LOG_ERROR, "The %s input changed resolution from %dx%d to %dx%d "
            "mid-stream; float_adm scores one resolution per run.\n",
-           input ? "reference (second)" : "main (first)",
-           link->w, link->h, frame->width, frame->height);
+           input_name(input), s->width, s->height, frame->width, frame->height);
     return AVERROR(EINVAL);
+}
+
+/* A frame the decoder concealed or flagged would score its concealment. */
+static int check_frame_intact(AVFilterContext *ctx, const AVFrame *frame, int input,
+                              uint64_t index)
+{
+    if (!(frame->flags & AV_FRAME_FLAG_CORRUPT) && !frame->decode_error_flags)
+        return 0;
+    av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64" of the %s input is corrupt (the decoder "
+           "reported errors); refusing to score it.\n", index, input_name(input));
+    return AVERROR_INVALIDDATA;
+}
+
+/* framesync holds an input's last frame while the other goes on (the input
+ * ended, or has fewer frames per second): a pair with a picture already scored
+ * compares against a stale one.  A new frame is allocated before its
+ * predecessor is freed, so an unchanged address means the same frame. */
+static void warn_repeated_frame(AVFilterContext *ctx, uint64_t index)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+
+    for (int i = 0; i < 2; i++) {
+        const uintptr_t frame = (uintptr_t)s->fs.in[i].frame;
+
+        if (s->nb_scored && frame == s->last_frame[i] && !s->warned_repeat) {
+            av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" is scored with a %s frame already "
+                   "scored: that input ended early or has a lower frame rate. Use shortest=1 "
+                   "or eof_action=endall to stop with the shorter input.\n",
+                   index, input_name(i));
+            s->warned_repeat = 1;
+        }
+        s->last_frame[i] = frame;
+    }
+}
+
+/* Chained instances with one prefix would overwrite each other's keys. */
+static void warn_key_collision(AVFilterContext *ctx, const AVFrame *dist)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    char *key;
+
+    if (s->warned_key_collision || !dist->metadata)
+        return;
+    key = av_asprintf("%s.%s", s->metadata_prefix, float_adm_output_name(0));
+    if (key && av_dict_get(dist->metadata, key, NULL, 0)) {
+        av_log(ctx, AV_LOG_WARNING, "The main input's frames already carry %s: another "
+               "float_adm upstream? Its keys are overwritten; give each instance its own "
+               "metadata_prefix.\n", key);
+        s->warned_key_collision = 1;
+    }
+    av_free(key);
 }
 
 static int do_float_adm(FFFrameSync *fs)
@@ -324,8 +390,12 @@ static int do_float_adm(FFFrameSync *fs)
         return ff_filter_frame(ctx->outputs[0], dist);
 
     if ((ret = check_frame_size(ctx, dist, 0)) < 0 ||
-        (ret = check_frame_size(ctx, ref, 1)) < 0)
+        (ret = check_frame_size(ctx, ref, 1)) < 0 ||
+        (ret = check_frame_intact(ctx, dist, 0, index)) < 0 ||
+        (ret = check_frame_intact(ctx, ref, 1, index)) < 0)
         goto fail;
+    warn_repeated_frame(ctx, index);
+    warn_key_collision(ctx, dist);
 
     dist_plane        = s->plane_layout[0];
     dist_plane.data   = dist->data[0];
@@ -343,7 +413,8 @@ static int do_float_adm(FFFrameSync *fs)
     for (int i = 0; i < s->nb_outputs; i++) {
         const double value = float_adm_output_value(&scores, i);
 
-        if ((ret = set_meta(&dist->metadata, float_adm_output_name(i), value)) < 0)
+        if ((ret = set_meta(&dist->metadata, s->metadata_prefix, float_adm_output_name(i),
+                            value)) < 0)
             goto fail;
         pool_add(&s->pool[i], s->nb_scored, value);
     }
@@ -454,6 +525,8 @@ static int config_output(AVFilterLink *outlink)
         av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
         return ret;
     }
+    s->width  = mainlink->w;
+    s->height = mainlink->h;
     s->plane_layout[0] = plane_layout(mainlink);
     s->plane_layout[1] = plane_layout(reflink);
 
