@@ -112,7 +112,6 @@ void Engine::allocate()
         const int rows = kRingRow + kRingSlots * kRingSlotRows;
         scratch_.assign(nb_jobs_, std::vector<float>(rows * (size_t)job_row_stride_));
     } else {
-        job_row_stride_ = width_;
         scratch_.assign(nb_jobs_, std::vector<float>(2 * (size_t)width_));
     }
 }
