@@ -204,12 +204,16 @@ void score_frames(FuzzedDataProvider &fdp, FloatAdmContext *ctx, int width, int 
                   int bit_depth)
 {
     ExecutorState executor{false};
+    bool executor_fails = false;
     if (fdp.ConsumeIntegralInRange(0, 3) == 0) {
         executor.fail = fdp.ConsumeIntegralInRange(0, 7) == 0;
         const int nb_jobs = fdp.ConsumeIntegralInRange(-2, 12);
-        const int ret = float_adm_set_executor(ctx, fdp.ConsumeBool() ? reversed_executor : nullptr,
+        const bool installed = fdp.ConsumeBool();
+        const int ret = float_adm_set_executor(ctx, installed ? reversed_executor : nullptr,
                                                &executor, nb_jobs);
         require(ret == 0 || nb_jobs < 0);
+        /* More than one job over at least 17 rows: the executor is called. */
+        executor_fails = ret == 0 && installed && executor.fail && nb_jobs > 1;
     }
 
     const int frames = fdp.ConsumeIntegralInRange(1, 3);
@@ -219,6 +223,9 @@ void score_frames(FuzzedDataProvider &fdp, FloatAdmContext *ctx, int width, int 
         make_plane(fdp, dist, width, height, bit_depth);
         FloatAdmScores first, second;
         const int ret = float_adm_score_frame(ctx, &ref.plane, &dist.plane, &first);
+        /* Rows the executor left undone must not become scores. */
+        if (executor_fails && ref.plane.data && dist.plane.data)
+            require(ret < 0);
         if (ret < 0) {
             require(float_adm_strerror(ret) != nullptr);
             continue;
