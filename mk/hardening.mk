@@ -38,21 +38,27 @@ long-run: $(BUILD)/bin/ffmpeg
 	sh tests/robustness/long_run.sh $(BUILD)/bin/ffmpeg 1000 $(LONG_FRAMES)
 
 # The core (SANITIZE=1) and FFmpeg with the filter, both under ASan + UBSan, in
-# their own tree; FFmpeg's source is the normal build's patched one.  Any
+# their own tree, from a copy of the normal build's patched FFmpeg source (a
+# copy: the normal build may re-prepare its tree meanwhile).  Any
 # sanitizer report ends the program with status 134, which the tests count as
 # a crash.  No CUDA hwcontext here.
 SAN_FF_DIR   := $(BUILD)/sanitize-ffmpeg
+SAN_FF_SRC   := $(SAN_FF_DIR)/src
 SAN_FF_OBJ   := $(SAN_FF_DIR)/ffmpeg
 SAN_FF_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
 SAN_FF_ENV   := ASAN_OPTIONS=exitcode=134:detect_leaks=1 \
                 UBSAN_OPTIONS=halt_on_error=1:exitcode=134:print_stacktrace=1
 
-check-sanitize-ffmpeg: $(FF_DIR)/.synced fate-samples
+$(SAN_FF_DIR)/.src: $(FF_DIR)/.synced
+	rm -rf $(SAN_FF_SRC) && mkdir -p $(SAN_FF_DIR) && cp -a $(FF_SRC) $(SAN_FF_SRC)
+	touch $@
+
+check-sanitize-ffmpeg: $(SAN_FF_DIR)/.src fate-samples
 	$(MAKE) BUILD=$(SAN_FF_DIR) SANITIZE=1 $(SAN_FF_DIR)/lib/libfloatadm.a \
 	    $(SAN_FF_DIR)/lib/pkgconfig/floatadm.pc $(SAN_FF_DIR)/include/float_adm.h \
 	    $(SAN_FF_DIR)/bin/float_adm_score
-	[ -f $(SAN_FF_OBJ)/ffbuild/config.mak ] && [ $(SAN_FF_OBJ)/ffbuild/config.mak -nt $(FF_DIR)/.prepared ] || \
-	    scripts/ffmpeg-configure.sh $(FF_SRC) $(SAN_FF_OBJ) $(abspath $(SAN_FF_DIR))/lib/pkgconfig \
+	[ -f $(SAN_FF_OBJ)/ffbuild/config.mak ] && [ $(SAN_FF_OBJ)/ffbuild/config.mak -nt $(SAN_FF_DIR)/.src ] || \
+	    scripts/ffmpeg-configure.sh $(SAN_FF_SRC) $(SAN_FF_OBJ) $(abspath $(SAN_FF_DIR))/lib/pkgconfig \
 	        --cc="$(CC)" --cxx="$(CXX)" --extra-cflags="$(SAN_FF_FLAGS)" \
 	        --extra-cxxflags="$(SAN_FF_FLAGS)" --extra-ldflags="$(SAN_FF_FLAGS)"
 	for prog in ffmpeg ffprobe; do \

@@ -40,7 +40,7 @@ ff() {
 
 # expect_error NAME SUBSTRING ARGS...: ffmpeg exits with an error (its exit
 # status is AVERROR & 255; 124 is timeout's, 134-139 a signal's) within 20 s
-# and its stderr says SUBSTRING.
+# and its stderr says SUBSTRING (in any case).
 expect_error() {
     name=$1; substring=$2; shift 2
     tests=$((tests + 1))
@@ -48,7 +48,7 @@ expect_error() {
     rc=$?
     if [ $rc -eq 0 ] || [ $rc -eq 124 ] || { [ $rc -ge 134 ] && [ $rc -le 139 ]; }; then
         fail "$name: exit $rc, wanted an error: $(tail -n 5 err.txt)"
-    elif ! grep -F -q -- "$substring" err.txt; then
+    elif ! grep -F -i -q -- "$substring" err.txt; then
         fail "$name: stderr lacks '$substring': $(tail -n 5 err.txt)"
     fi
 }
