@@ -126,11 +126,11 @@ int Engine::set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs)
 }
 
 /* Split rows [first, last) into at most nb_jobs_ contiguous ranges run by the executor. */
-template <class F> void Engine::parallel_rows(int first, int last, F &&work)
+template <class F> int Engine::parallel_rows(int first, int last, F &&work)
 {
     int rows = last - first;
     if (rows <= 0)
-        return;
+        return 0;
     struct Task {
         F *work;
         int first, rows;
@@ -144,10 +144,7 @@ template <class F> void Engine::parallel_rows(int first, int last, F &&work)
         return 0;
     };
     int jobs = nb_jobs_ < rows ? nb_jobs_ : rows;
-    if (jobs > 1)
-        execute_(execute_opaque_, run, &task, jobs);
-    else
-        run(&task, 0, 1);
+    return jobs > 1 ? execute_(execute_opaque_, run, &task, jobs) : run(&task, 0, 1);
 }
 
 /* Output rows [first, last) of the four bands: vertical pass into lo/hi rows, then horizontal. */
@@ -462,33 +459,41 @@ int Engine::score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmS
     input_[kRef] = ref;
     input_[kDist] = dist;
     ScaleSums sums[kNumScales];
+    int err = 0; /* an executor's error is the frame's */
     for (int s = 0; s < kNumScales; s++) {
         const ScaleSetup &sc = scales_[s];
         if (kernels_) {
-            parallel_rows(0, sc.h, [this, s](int first, int last, int job) {
+            err = parallel_rows(0, sc.h, [this, s](int first, int last, int job) {
                 fused_rows(s, first, last, job);
             });
         } else {
-            parallel_rows(0, sc.h, [this, s](int first, int last, int job) {
+            err = parallel_rows(0, sc.h, [this, s](int first, int last, int job) {
                 dwt_rows(s, first, last, job);
             });
         }
+        if (err < 0)
+            break;
         if (s == 0 && opts_.skip_scale0) {
             sums[s].den = (float)1e-10; /* upstream's guard against a zero division */
             continue;
         }
         if (!kernels_) {
-            parallel_rows(sc.decouple.top, sc.decouple.bottom, [this, s](int first, int last, int) {
+            err = parallel_rows(sc.decouple.top, sc.decouple.bottom, [this, s](int first, int last, int) {
                 decouple_csf_rows(s, first, last);
             });
-            parallel_rows(sc.sums.top, sc.sums.bottom, [this, s](int first, int last, int) {
-                sum_rows(s, first, last);
-            });
+            if (err >= 0)
+                err = parallel_rows(sc.sums.top, sc.sums.bottom, [this, s](int first, int last, int) {
+                    sum_rows(s, first, last);
+                });
+            if (err < 0)
+                break;
         }
         sums[s] = fold_scale(s);
     }
-    pool(sums, out);
     input_[kRef] = input_[kDist] = FloatAdmPlane{};
+    if (err < 0)
+        return err;
+    pool(sums, out);
     return 0;
 }
 

@@ -87,7 +87,8 @@ private:
     };
 
     void allocate();
-    template <class F> void parallel_rows(int first, int last, F &&work);
+    /* 0, or the executor's error. */
+    template <class F> int parallel_rows(int first, int last, F &&work);
 
     void dwt_rows(int s, int first, int last, int job);
     void decouple_csf_rows(int s, int first, int last);
