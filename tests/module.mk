@@ -23,6 +23,12 @@ $(CORPUS_TEST): $(CORPUS_TEST_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) $^ $(LDFLAGS_ALL) -lgtest -lgtest_main -o $@
 
+# At every dispatch level (a level the processor lacks falls back to the best below it).
+SIMD_LEVELS := scalar sse2 avx2 avx512
 check-corpus: $(CORPUS_TEST) $(CLI_BIN) $(CORPUS_YUV) $(CORPUS_DIR)/golden.json
-	FLOAT_ADM_CORPUS_DIR=$(CORPUS_DIR) FLOAT_ADM_SCORE=$(CLI_BIN) $(CORPUS_TEST)
+	for level in $(SIMD_LEVELS); do \
+	    echo "== golden corpus, FLOAT_ADM_SIMD=$$level"; \
+	    FLOAT_ADM_SIMD=$$level FLOAT_ADM_CORPUS_DIR=$(CORPUS_DIR) FLOAT_ADM_SCORE=$(CLI_BIN) \
+	        $(CORPUS_TEST) || exit 1; \
+	done
 -include $(CORPUS_TEST_OBJ:.o=.d)
