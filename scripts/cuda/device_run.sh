@@ -86,7 +86,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
 fi
 
 # After the benchmark, so that a slow sanitizer cannot cost the figures.  Racecheck on
-# a case whose rows span two chunks of the row-sums kernel and whose fold takes two.
+# a case whose rows span two column chunks of the row-sums kernel.
 if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
     step "compute-sanitizer memcheck" sanitizer_memcheck.log 45 \
         compute-sanitizer --tool memcheck --error-exitcode 3 \

@@ -3,8 +3,6 @@
  * sum below rounds exactly as the CPU engine's (see adm_arith.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <cuda_pipeline.h>
-
 #include "adm_cuda_kernels.h"
 
 namespace adm_cuda {
@@ -95,7 +93,16 @@ __device__ void bind_previous_scale(InputReader<kFromApprox> &r, const DwtOutput
 }
 
 constexpr int kTileW = 32, kTileH = 8;                       /* outputs per block */
+constexpr int kTileThreads = kTileW * kTileH;
 constexpr int kInRows = 2 * kTileH + 2, kInCols = 2 * kTileW + 2; /* their source samples */
+constexpr int kInSamples = 2 * kInRows * kInCols;                 /* of both images */
+constexpr int kInPerThread = (kInSamples + kTileThreads - 1) / kTileThreads;
+/* Resident blocks the registers are budgeted for (Turing holds 1024 threads per SM). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+constexpr int kTilesPerSm = 4;
+#else
+constexpr int kTilesPerSm = 5;
+#endif
 
 /*
  * A kTileW x kTileH tile of the four bands of both images, then decouple and CSF of
@@ -104,7 +111,7 @@ constexpr int kInRows = 2 * kTileH + 2, kInCols = 2 * kTileW + 2; /* their sourc
  * columns, the horizontal one per output: the CPU's values, computed once each.
  */
 template <class Reader>
-__global__ void __launch_bounds__(kTileW *kTileH)
+__global__ void __launch_bounds__(kTileThreads, kTilesPerSm)
     dwt_decouple_kernel(InputPlanes planes, DwtOutputs out)
 {
     Reader in = {};
@@ -117,14 +124,28 @@ __global__ void __launch_bounds__(kTileW *kTileH)
     const int rows = min(kTileH, out.h - i0), cols = min(kTileW, out.w - j0);
     const int in_rows = 2 * rows + 2, in_cols = 2 * cols + 2;
 
-    for (int k = tid; k < 2 * kInRows * kInCols; k += kTileW * kTileH) {
+    /*
+     * All of a thread's source loads are issued before the first is stored: one
+     * memory latency per tile instead of one per sample a thread stages.
+     */
+    float staged[kInPerThread];
+#pragma unroll
+    for (int u = 0; u < kInPerThread; u++) {
+        const int k = tid + u * kTileThreads;
         const int img = k / (kInRows * kInCols), r = k / kInCols % kInRows, c = k % kInCols;
-        if (r < in_rows && c < in_cols)
-            src[img][r][c] = in(img, adm::dwt_source_index(i0, r, out.in_h),
-                                adm::dwt_source_index(j0, c, out.in_w));
+        if (k < kInSamples && r < in_rows && c < in_cols)
+            staged[u] = in(img, adm::dwt_source_index(i0, r, out.in_h),
+                           adm::dwt_source_index(j0, c, out.in_w));
+    }
+#pragma unroll
+    for (int u = 0; u < kInPerThread; u++) {
+        const int k = tid + u * kTileThreads;
+        const int img = k / (kInRows * kInCols), r = k / kInCols % kInRows, c = k % kInCols;
+        if (k < kInSamples && r < in_rows && c < in_cols)
+            src[img][r][c] = staged[u];
     }
     __syncthreads();
-    for (int k = tid; k < 2 * kTileH * kInCols; k += kTileW * kTileH) {
+    for (int k = tid; k < 2 * kTileH * kInCols; k += kTileThreads) {
         const int img = k / (kTileH * kInCols), r = k / kInCols % kTileH, c = k % kInCols;
         if (r < rows && c < in_cols) {
             const float s0 = src[img][2 * r][c], s1 = src[img][2 * r + 1][c];
@@ -212,34 +233,30 @@ __device__ float masking_threshold(const SumScale &sc, int m, int up, int i, int
 constexpr int kSumColumns = 256;              /* columns per chunk, one computing thread each */
 constexpr int kSumThreads = kSumColumns + 32; /* and one warp that adds */
 constexpr int kTermStride = kSumColumns + 1;  /* padded: the nine adding lanes hit nine banks */
-constexpr int kFoldChains = kNumScales * kNumRowSums;
-constexpr int kFoldRows = 128; /* rows of every chain staged at a time */
-constexpr int kFoldStride = kFoldRows + 1;
-constexpr int kFoldFloats = kFoldChains * kFoldStride;
 constexpr int kTermFloats = 2 * kNumRowSums * kTermStride; /* two chunks' terms */
-constexpr int kSharedFloats = kTermFloats > 2 * kFoldFloats ? kTermFloats : 2 * kFoldFloats;
+constexpr int kFoldBatch = 8; /* 32-row pieces of a chain each lane loads before they are added */
+static_assert(kSumThreads / 32 == kNumRowSums, "the fold gives each sum's chain one warp");
 
+/* The row sums of one scale; its last block to finish folds them. */
 struct SumArgs {
-    const SumScale *scales;
-    int first_block[kNumScales + 1]; /* this launch's blocks of scale s: [first_block[s], first_block[s + 1]) */
-    int rows[kNumScales];            /* sum rows of each scale, all launches of the frame together */
-    int total_blocks;                /* of all those launches */
+    SumScale sc;
     bool masking, cube;
     float p;
-    float *row_sums; /* [scale][sum][row] */
+    float *row_sums; /* this scale's: [sum][row], rows_max rows each */
     int rows_max;
-    unsigned *blocks_done;
-    float *accum; /* device-visible host memory */
+    unsigned *blocks_done; /* this scale's count of finished blocks, 0 between frames */
+    float *accum; /* this scale's kNumRowSums accumulators, device-visible host memory */
 };
 
 /*
- * Row i of scale s: per chunk of kSumColumns columns every computing thread puts
- * the nine terms of its column into shared memory; lane k of the adding warp adds
- * term k's chunk in column order, continuing the row's inner sum from 0.  Chunk c
- * is computed into buffer c % 2 while chunk c - 1 is added from the other.
+ * Row i: per chunk of kSumColumns columns every computing thread puts the nine
+ * terms of its column into shared memory; lane k of the adding warp adds term k's
+ * chunk in column order, continuing the row's inner sum from 0.  Chunk c is
+ * computed into buffer c % 2 while chunk c - 1 is added from the other.
  */
-__device__ void sum_row(const SumArgs &a, const SumScale &sc, int s, int i, float *shared)
+__device__ void sum_row(const SumArgs &a, int i, float *shared)
 {
+    const SumScale &sc = a.sc;
     const int up = i == 0 ? 1 : i - 1;
     const int down = i == sc.h - 1 ? sc.h - 1 : i + 1;
     const int tid = threadIdx.x, lane = tid - kSumColumns;
@@ -277,94 +294,89 @@ __device__ void sum_row(const SumArgs &a, const SumScale &sc, int s, int i, floa
         __syncthreads();
     }
     if (lane >= 0 && lane < kNumRowSums)
-        a.row_sums[(ptrdiff_t)(s * kNumRowSums + lane) * a.rows_max + i] = inner;
+        a.row_sums[(ptrdiff_t)lane * a.rows_max + i] = inner;
 }
 
-/*
- * Rows [r0, r0 + kFoldRows) of every chain into buffer, copied asynchronously (no
- * registers held; rows past a chain's end are left alone).
- */
-__device__ __forceinline__ void stage_fold_rows(const SumArgs &a, const int *top, const int *rows,
-                                                int r0, float *buffer)
+/* accum + v of lane 0 + v of lane 1 + ... + v of lane count - 1, in this order. */
+__device__ __forceinline__ float add_lanes_in_order(float accum, float v, int count)
 {
-#pragma unroll 1
-    for (int e = threadIdx.x; e < kFoldChains * kFoldRows; e += kSumThreads) {
-        const int chain = e / kFoldRows, r = e % kFoldRows, s = chain / kNumRowSums;
-        if (r0 + r < rows[s])
-            __pipeline_memcpy_async(buffer + chain * kFoldStride + r,
-                                    a.row_sums + (ptrdiff_t)chain * a.rows_max + top[s] + r0 + r,
-                                    sizeof(float));
+#pragma unroll
+    for (int k = 0; k < 32; k++) {
+        const float x = __shfl_sync(0xffffffffu, v, k);
+        if (k < count)
+            accum += x;
     }
-    __pipeline_commit();
+    return accum;
+}
+
+/* Rows [r0, r0 + 32 * kFoldBatch) of a chain, row r0 + 32 * u + lane into v[u]. */
+__device__ __forceinline__ void load_fold_batch(const float *chain, int r0, int rows,
+                                                float (&v)[kFoldBatch])
+{
+    const int lane = threadIdx.x % 32;
+#pragma unroll
+    for (int u = 0; u < kFoldBatch; u++) {
+        const int r = r0 + 32 * u + lane;
+        /* Through L2: other blocks of this launch wrote them. */
+        v[u] = r < rows ? __ldcg(chain + r) : 0.0f;
+    }
 }
 
 /*
- * The last block: each (scale, sum) chain's rows folded in order from 0 by one lane,
- * from chunks staged in shared memory (the next chunk's copy in flight meanwhile),
- * into the host's accumulators; then the counter is reset for the next frame.  No
- * block read the row sums during this launch, so no stale copy of them is cached.
+ * The last block of a scale: warp k folds sum k's rows in order from 0 (every lane
+ * keeps the same running sum; the rows come from the lanes by shuffles, the next
+ * batch's loads in flight meanwhile) into the host's accumulator, then resets the
+ * scale's counter for the next frame.
  */
-__device__ void fold(const SumArgs &a, float *shared)
+__device__ void fold(const SumArgs &a)
 {
-    __shared__ int top[kNumScales], rows[kNumScales];
-    const int tid = threadIdx.x;
-    int longest = 0;
+    const int sum = threadIdx.x / 32;
+    const int rows = a.sc.sums.bottom - a.sc.sums.top;
+    const float *chain = a.row_sums + (ptrdiff_t)sum * a.rows_max + a.sc.sums.top;
+    float next[kFoldBatch];
+    load_fold_batch(chain, 0, rows, next);
+    float accum = 0.0f;
+    for (int r0 = 0; r0 < rows; r0 += 32 * kFoldBatch) {
+        float v[kFoldBatch];
 #pragma unroll
-    for (int s = 0; s < kNumScales; s++)
-        longest = max(longest, a.rows[s]);
-    if (tid == 0) {
+        for (int u = 0; u < kFoldBatch; u++)
+            v[u] = next[u];
+        if (r0 + 32 * kFoldBatch < rows)
+            load_fold_batch(chain, r0 + 32 * kFoldBatch, rows, next);
+        if (r0 + 32 * kFoldBatch <= rows) {
 #pragma unroll
-        for (int s = 0; s < kNumScales; s++) {
-            top[s] = a.scales[s].sums.top;
-            rows[s] = a.rows[s];
+            for (int u = 0; u < kFoldBatch; u++)
+                accum = add_lanes_in_order(accum, v[u], 32);
+        } else {
+#pragma unroll
+            for (int u = 0; u < kFoldBatch; u++)
+                accum = add_lanes_in_order(accum, v[u], rows - r0 - 32 * u);
         }
     }
-    __syncthreads();
-    stage_fold_rows(a, top, rows, 0, shared);
-    float accum = 0.0f;
-    for (int r0 = 0, chunk = 0; r0 < longest; r0 += kFoldRows, chunk++) {
-        const float *buffer = shared + (chunk & 1) * kFoldFloats;
-        __pipeline_wait_prior(0);
-        __syncthreads();
-        /* The other buffer was last read before this barrier. */
-        if (r0 + kFoldRows < longest)
-            stage_fold_rows(a, top, rows, r0 + kFoldRows, shared + (~chunk & 1) * kFoldFloats);
-        if (tid < kFoldChains)
-            accum = add_in_order(accum, buffer + tid * kFoldStride,
-                                 min(kFoldRows, max(0, rows[tid / kNumRowSums] - r0)));
-    }
-    if (tid < kFoldChains)
-        a.accum[tid] = accum;
+    if (threadIdx.x % 32 == 0)
+        a.accum[sum] = accum;
     __threadfence_system();
-    if (tid == 0)
+    if (threadIdx.x == 0)
         *a.blocks_done = 0;
 }
 
-/* One block per row of the sums region of the launch's scales; the last one folds. */
+/* One block per row of the scale's sums region; the last one to finish folds. */
 __global__ void __launch_bounds__(kSumThreads) row_sums_kernel(SumArgs a)
 {
-    __shared__ float shared[kSharedFloats];
+    __shared__ float shared[kTermFloats];
     __shared__ bool last;
-    /* The block's scale: the last one whose blocks start at or before it. */
-    int s = 0, first = a.first_block[0];
-#pragma unroll
-    for (int k = 1; k < kNumScales; k++) {
-        if ((int)blockIdx.x >= a.first_block[k]) {
-            s = k;
-            first = a.first_block[k];
-        }
-    }
-    const SumScale sc = a.scales[s];
-    sum_row(a, sc, s, sc.sums.top + (int)blockIdx.x - first, shared);
+    sum_row(a, a.sc.sums.top + (int)blockIdx.x, shared);
 
     /* Row sums visible to all, then a ticket: the block that takes the last one folds. */
     __threadfence();
     __syncthreads();
     if (threadIdx.x == 0)
-        last = atomicAdd(a.blocks_done, 1u) == (unsigned)a.total_blocks - 1;
+        last = atomicAdd(a.blocks_done, 1u) == gridDim.x - 1;
     __syncthreads();
-    if (last)
-        fold(a, shared);
+    if (last) {
+        __threadfence();
+        fold(a);
+    }
 }
 
 DwtOutputs dwt_outputs(const Pipeline &pl, int s)
@@ -397,8 +409,6 @@ DwtOutputs dwt_outputs(const Pipeline &pl, int s)
     return o;
 }
 
-} // namespace
-
 SumScale sum_scale(const Pipeline &pl, int s)
 {
     SumScale sc;
@@ -412,6 +422,8 @@ SumScale sum_scale(const Pipeline &pl, int s)
     sc.sums = pl.sums[s];
     return sc;
 }
+
+} // namespace
 
 cudaError_t launch_dwt_decouple(const Pipeline &pl, int s, const InputPlanes &planes,
                                 cudaStream_t stream)
@@ -444,31 +456,21 @@ int sum_rows(const Pipeline &pl, int s)
     return rows > 0 ? rows : 0;
 }
 
-cudaError_t launch_row_sums(const Pipeline &pl, int first, int last, float *accum,
-                            cudaStream_t stream)
+cudaError_t launch_row_sums(const Pipeline &pl, int s, float *accum, cudaStream_t stream)
 {
+    const int rows = sum_rows(pl, s);
+    if (rows == 0)
+        return cudaSuccess;
     SumArgs a;
-    a.scales = pl.sum_scales;
-    int blocks = 0;
-    a.total_blocks = 0;
-    for (int s = 0; s < kNumScales; s++) {
-        a.first_block[s] = blocks;
-        a.rows[s] = sum_rows(pl, s);
-        a.total_blocks += a.rows[s];
-        if (s >= first && s < last)
-            blocks += a.rows[s];
-    }
-    a.first_block[kNumScales] = blocks;
+    a.sc = sum_scale(pl, s);
     a.masking = pl.masking;
     a.cube = pl.cube;
     a.p = pl.p;
-    a.row_sums = pl.row_sums;
+    a.row_sums = pl.row_sums + (ptrdiff_t)s * kNumRowSums * pl.rows_max;
     a.rows_max = pl.rows_max;
-    a.blocks_done = pl.blocks_done;
-    a.accum = accum;
-    if (blocks == 0)
-        return cudaSuccess;
-    row_sums_kernel<<<blocks, kSumThreads, 0, stream>>>(a);
+    a.blocks_done = pl.blocks_done + s;
+    a.accum = accum + s * kNumRowSums;
+    row_sums_kernel<<<rows, kSumThreads, 0, stream>>>(a);
     return cudaGetLastError();
 }
 

@@ -3,11 +3,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Per scale: dwt_decouple (DWT of both images fused with decouple and CSF, the
- * luma conversion fused into scale 0) into that scale's own bands.  Then one
- * row_sums launch for all scales (masking and the nine terms of each sample, each
- * row's inner sums added in column order); its last block to finish folds each
- * scale's rows in order into 4 x 9 fp32 accumulators in the host's memory.  The
- * host does powf and the pooling from those, as the CPU engine does.
+ * luma conversion fused into scale 0) into that scale's own bands, and row_sums
+ * (masking and the nine terms of each sample, each row's inner sums added in
+ * column order), whose last block to finish folds the scale's rows in order into
+ * 9 fp32 accumulators in the host's memory.  A scale's row sums need only its own
+ * DWT, so they run beside the DWT of the scales after it.  The host does powf and
+ * the pooling from the accumulators, as the CPU engine does.
  */
 #ifndef ADM_CUDA_KERNELS_H
 #define ADM_CUDA_KERNELS_H
@@ -40,7 +41,7 @@ struct InputPlanes {
  */
 constexpr int kRefDetail = 0, kWeighted = 3, kFiltered = 9, kDetailBands = 15;
 
-/* The bands of one scale as row_sums reads them; filled by the host at context creation. */
+/* The bands of one scale as row_sums reads them (a kernel argument). */
 struct SumScale {
     const float *bands;
     ptrdiff_t band_floats, stride;
@@ -64,8 +65,7 @@ struct Pipeline {
     int depth; /* of the input: 8 is one byte per sample, more is two */
     float *row_sums; /* [scale][sum][row], rows_max rows each */
     int rows_max;
-    SumScale *sum_scales; /* device memory: what row_sums reads of each scale */
-    unsigned *blocks_done; /* device counter of finished row_sums blocks, 0 between frames */
+    unsigned *blocks_done; /* per scale, finished row_sums blocks; 0 between frames */
 
     adm::ModelDivide divide; /* table in device memory */
     double enhn_gain_limit;
@@ -76,20 +76,17 @@ struct Pipeline {
     bool skip_scale0;
 };
 
-SumScale sum_scale(const Pipeline &pl, int scale);
-
 /* planes: only scale 0 reads them. */
 cudaError_t launch_dwt_decouple(const Pipeline &pl, int scale, const InputPlanes &planes,
                                 cudaStream_t stream);
 /* Rows the sums of a scale have (0 for a skipped scale 0). */
 int sum_rows(const Pipeline &pl, int scale);
 /*
- * The row sums of scales [first, last), one block per row.  All launches of a frame
- * together cover every scale once; the last block of them to finish folds the rows
- * into accum (kNumScales * kNumRowSums floats, device-visible host memory).
+ * The row sums of one scale, one block per row; the last block to finish folds them
+ * into accum[scale * kNumRowSums ...] (kNumScales * kNumRowSums floats, device-visible
+ * host memory).  Launches of different scales may run at the same time.
  */
-cudaError_t launch_row_sums(const Pipeline &pl, int first, int last, float *accum,
-                            cudaStream_t stream);
+cudaError_t launch_row_sums(const Pipeline &pl, int scale, float *accum, cudaStream_t stream);
 
 } // namespace adm_cuda
 

@@ -105,7 +105,11 @@ struct FloatAdmCudaContext {
 
     int init(const FloatAdmOptions &o, void *user_stream, int in_flight);
     int launch_scale0(Slot &slot);
-    int enqueue_rest(Slot &slot, cudaStream_t st, bool profiled);
+    int enqueue_profiled(Slot &slot);
+    int enqueue_branches(Slot &slot, cudaStream_t main,
+                         const cudaStream_t (&branch)[kNumScales - 1],
+                         const cudaEvent_t (&ready)[kNumScales - 1],
+                         const cudaEvent_t (&done)[kNumScales - 1]);
     int capture_graph(Slot &slot);
     int check_plane(const FloatAdmCudaPlane *p, const char *which);
     void pool(const float *accum, FloatAdmScores *out) const;
@@ -186,15 +190,8 @@ int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int i
             return ret;
         pl.bands[s] = static_cast<float *>(p);
     }
-    adm_cuda::SumScale sum_scales[kNumScales];
-    for (int s = 0; s < kNumScales; s++)
-        sum_scales[s] = adm_cuda::sum_scale(pl, s);
-    if ((ret = device_alloc(&p, sizeof(sum_scales), "allocating the scale table")) < 0)
-        return ret;
-    CUDA_TRY(cudaMemcpy(p, sum_scales, sizeof(sum_scales), cudaMemcpyHostToDevice),
-             "copying the scale table");
-    pl.sum_scales = static_cast<adm_cuda::SumScale *>(p);
-    if ((ret = device_alloc(&p, sizeof(unsigned), "allocating the block counter")) < 0)
+    ret = device_alloc(&p, kNumScales * sizeof(unsigned), "allocating the block counters");
+    if (ret < 0)
         return ret;
     pl.blocks_done = static_cast<unsigned *>(p);
     pl.rows_max = pl.h[0];
@@ -209,6 +206,9 @@ int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int i
         CUDA_TRY(cudaHostAlloc(&p, kAccumFloats * sizeof(float), cudaHostAllocMapped),
                  "allocating pinned memory");
         slot.host_accum = static_cast<float *>(p);
+        /* A skipped scale 0 is never written; pool() does not read it either. */
+        for (int k = 0; k < kAccumFloats; k++)
+            slot.host_accum[k] = 0.0f;
         CUDA_TRY(cudaHostGetDevicePointer(&p, slot.host_accum, 0), "mapping pinned memory");
         slot.device_accum = static_cast<float *>(p);
         for (cudaEvent_t &ev : slot.stage)
@@ -231,34 +231,27 @@ int FloatAdmCudaContext::launch_scale0(Slot &slot)
 }
 
 /*
- * The rest of a frame's work in stream order: the DWT of scales 1 to 3, then the row
- * sums of all scales (whose last block folds them into the slot's accumulators).
- * Profiled: the row sums one launch per scale, and events between the stages.
+ * The rest of a frame's work, profiled: in stream order, the DWT of scales 1 to 3,
+ * then the row sums of each scale (each folding its rows into the slot's
+ * accumulators), with events between the stages.
  */
-int FloatAdmCudaContext::enqueue_rest(Slot &slot, cudaStream_t st, bool profiled)
+int FloatAdmCudaContext::enqueue_profiled(Slot &slot)
 {
     const adm_cuda::Pipeline &pl = pipeline;
     auto mark = [&](int event) -> int {
-        if (!profiled)
-            return 0;
-        cudaError_t e = cudaEventRecord(slot.stage[event], st);
+        cudaError_t e = cudaEventRecord(slot.stage[event], stream);
         return e == cudaSuccess ? 0 : fail(e, "cudaEventRecord");
     };
     /* Events (see float_adm_cuda_collect): 1 + s after scale s's DWT, 5 + s after its sums. */
     int ret = 0;
     for (int s = 1; s < kNumScales; s++) {
-        CUDA_TRY(adm_cuda::launch_dwt_decouple(pl, s, slot.planes, st),
+        CUDA_TRY(adm_cuda::launch_dwt_decouple(pl, s, slot.planes, stream),
                  "launching the DWT/decouple kernel");
         if ((ret = mark(1 + s)) < 0)
             return ret;
     }
-    if (!profiled) {
-        CUDA_TRY(adm_cuda::launch_row_sums(pl, 0, kNumScales, slot.device_accum, st),
-                 "launching the row-sums kernel");
-        return 0;
-    }
     for (int s = 0; s < kNumScales; s++) {
-        CUDA_TRY(adm_cuda::launch_row_sums(pl, s, s + 1, slot.device_accum, st),
+        CUDA_TRY(adm_cuda::launch_row_sums(pl, s, slot.device_accum, stream),
                  "launching the row-sums kernel");
         if ((ret = mark(5 + s)) < 0)
             return ret;
@@ -266,17 +259,65 @@ int FloatAdmCudaContext::enqueue_rest(Slot &slot, cudaStream_t st, bool profiled
     return 0;
 }
 
+/*
+ * The rest of a frame's work as captured from `main`: the DWT of scales 1 to 3 in
+ * turn, and the row sums of scale s on a branch of its own as soon as scale s's DWT
+ * is done, so that they fill the machine beside the small DWTs after it.  The
+ * branches join main at the end.
+ */
+int FloatAdmCudaContext::enqueue_branches(Slot &slot, cudaStream_t main,
+                                          const cudaStream_t (&branch)[kNumScales - 1],
+                                          const cudaEvent_t (&ready)[kNumScales - 1],
+                                          const cudaEvent_t (&done)[kNumScales - 1])
+{
+    const adm_cuda::Pipeline &pl = pipeline;
+    for (int s = 0; s < kNumScales - 1; s++) {
+        if (s > 0)
+            CUDA_TRY(adm_cuda::launch_dwt_decouple(pl, s, slot.planes, main),
+                     "launching the DWT/decouple kernel");
+        CUDA_TRY(cudaEventRecord(ready[s], main), "cudaEventRecord");
+        CUDA_TRY(cudaStreamWaitEvent(branch[s], ready[s], 0), "cudaStreamWaitEvent");
+        CUDA_TRY(adm_cuda::launch_row_sums(pl, s, slot.device_accum, branch[s]),
+                 "launching the row-sums kernel");
+        CUDA_TRY(cudaEventRecord(done[s], branch[s]), "cudaEventRecord");
+    }
+    const int last = kNumScales - 1;
+    CUDA_TRY(adm_cuda::launch_dwt_decouple(pl, last, slot.planes, main),
+             "launching the DWT/decouple kernel");
+    CUDA_TRY(adm_cuda::launch_row_sums(pl, last, slot.device_accum, main),
+             "launching the row-sums kernel");
+    for (int s = 0; s < kNumScales - 1; s++)
+        CUDA_TRY(cudaStreamWaitEvent(main, done[s], 0), "cudaStreamWaitEvent");
+    return 0;
+}
+
 /* The frame's work after scale 0 as one graph: one launch instead of several calls. */
 int FloatAdmCudaContext::capture_graph(Slot &slot)
 {
-    cudaStream_t capture;
-    CUDA_TRY(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking), "cudaStreamCreate");
+    cudaStream_t capture = nullptr, branch[kNumScales - 1] = {};
+    cudaEvent_t ready[kNumScales - 1] = {}, done[kNumScales - 1] = {};
     cudaGraph_t graph = nullptr;
-    cudaError_t e = cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal);
-    int ret = e == cudaSuccess ? enqueue_rest(slot, capture, false) : fail(e, "beginning a capture");
-    e = cudaStreamEndCapture(capture, &graph);
-    if (ret == 0 && e != cudaSuccess)
-        ret = fail(e, "capturing the frame graph");
+    int ret = 0;
+    cudaError_t e = cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking);
+    for (cudaStream_t &st : branch)
+        if (e == cudaSuccess)
+            e = cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
+    for (cudaEvent_t &ev : ready)
+        if (e == cudaSuccess)
+            e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    for (cudaEvent_t &ev : done)
+        if (e == cudaSuccess)
+            e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    if (e != cudaSuccess)
+        ret = fail(e, "creating the capture's streams and events");
+    if (ret == 0) {
+        e = cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal);
+        ret = e == cudaSuccess ? enqueue_branches(slot, capture, branch, ready, done)
+                               : fail(e, "beginning a capture");
+        e = cudaStreamEndCapture(capture, &graph);
+        if (ret == 0 && e != cudaSuccess)
+            ret = fail(e, "capturing the frame graph");
+    }
     if (ret == 0) {
         e = cudaGraphInstantiate(&slot.graph, graph, 0);
         if (e != cudaSuccess)
@@ -284,7 +325,17 @@ int FloatAdmCudaContext::capture_graph(Slot &slot)
     }
     if (graph)
         cudaGraphDestroy(graph);
-    cudaStreamDestroy(capture);
+    for (cudaEvent_t ev : ready)
+        if (ev)
+            cudaEventDestroy(ev);
+    for (cudaEvent_t ev : done)
+        if (ev)
+            cudaEventDestroy(ev);
+    for (cudaStream_t st : branch)
+        if (st)
+            cudaStreamDestroy(st);
+    if (capture)
+        cudaStreamDestroy(capture);
     return ret;
 }
 
@@ -510,7 +561,7 @@ int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref
     if (slot.profiled) {
         if ((e = cudaEventRecord(slot.stage[1], ctx->stream)) != cudaSuccess)
             return ctx->fail(e, "cudaEventRecord");
-        if ((ret = ctx->enqueue_rest(slot, ctx->stream, true)) < 0)
+        if ((ret = ctx->enqueue_profiled(slot)) < 0)
             return ret;
     } else {
         if ((e = cudaGraphLaunch(slot.graph, ctx->stream)) != cudaSuccess)
@@ -606,7 +657,7 @@ const char *float_adm_cuda_stage_name(int stage)
 {
     static const char *const names[FLOAT_ADM_CUDA_NUM_STAGES] = {
         "dwt+decouple s0", "dwt+decouple s1", "dwt+decouple s2", "dwt+decouple s3",
-        "row sums s0",     "row sums s1",     "row sums s2",     "row sums s3+fold",
+        "row sums s0",     "row sums s1",     "row sums s2",     "row sums s3",
         "frame, profiled"};
     return stage >= 0 && stage < FLOAT_ADM_CUDA_NUM_STAGES ? names[stage] : nullptr;
 }

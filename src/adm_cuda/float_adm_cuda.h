@@ -117,7 +117,7 @@ const char *float_adm_cuda_last_error(const FloatAdmCudaContext *ctx);
  * between its kernels (which costs a little); float_adm_cuda_stage_times() then
  * gives the milliseconds of each stage of the last collected frame.
  */
-#define FLOAT_ADM_CUDA_NUM_STAGES 9 /* dwt+decouple s0..3, sums s0..3 (fold in s3's), frame */
+#define FLOAT_ADM_CUDA_NUM_STAGES 9 /* dwt+decouple s0..3, sums s0..3 (each with its fold), frame */
 int float_adm_cuda_set_profiling(FloatAdmCudaContext *ctx, int enable);
 int float_adm_cuda_stage_times(const FloatAdmCudaContext *ctx,
                                float ms[FLOAT_ADM_CUDA_NUM_STAGES]);
