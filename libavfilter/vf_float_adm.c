@@ -30,6 +30,7 @@
 
 #include <float_adm.h>
 
+#include "config.h"
 #include "libavutil/avstring.h"
 #include "libavutil/file_open.h"
 #include "libavutil/mem.h"
@@ -40,6 +41,32 @@
 #include "formats.h"
 #include "framesync.h"
 
+#if HAVE_LIBFLOATADM_CUDA
+#include <float_adm_cuda.h>
+
+#include "libavutil/cuda_check.h"
+#include "libavutil/fifo.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/hwcontext_cuda_internal.h"
+
+/* Frames scored on the GPU while the next are queued; more buys no speed. */
+#define CUDA_MAX_IN_FLIGHT 4
+
+/* Where an input's luma comes from when the GPU cannot read it in place. */
+enum CopySource {
+    COPY_NONE,
+    COPY_FROM_HOST,         /* software frames */
+    COPY_FROM_CONTEXT,      /* CUDA frames of another context on the same device */
+};
+
+/* A frame waiting to leave in order: with ref set, for its scores. */
+typedef struct QueuedFrame {
+    AVFrame *dist;
+    AVFrame *ref;
+    uint64_t index;
+} QueuedFrame;
+#endif
+
 enum LogFormat {
     LOG_FMT_JSON,
     LOG_FMT_CSV,
@@ -49,6 +76,7 @@ enum LogFormat {
 enum Backend {
     BACKEND_AUTO,
     BACKEND_CPU,
+    BACKEND_CUDA,
 };
 
 /* Running pooled statistics of one output, accumulated as libvmaf pools. */
@@ -84,6 +112,21 @@ typedef struct FloatAdmFilterContext {
     int warned_repeat;
     int warned_key_collision;
     PoolStats pool[FLOAT_ADM_NUM_DEBUG_OUTPUTS];
+
+#if HAVE_LIBFLOATADM_CUDA
+    FloatAdmCudaContext *cuda;
+    AVBufferRef *cuda_device;
+    AVCUDADeviceContext *cuda_hwctx;
+    CUstream cuda_stream;
+    int own_stream;
+    int copy_luma[2];               /* per input: a CopySource */
+    CUdeviceptr upload_planes[CUDA_MAX_IN_FLIGHT][2];
+    size_t upload_pitch;
+    AVBufferRef *ref_device;        /* the reference's, where its CUDA context is another */
+    uint8_t *staging;               /* the reference's luma on its way between contexts */
+    uint64_t nb_submitted;
+    AVFifo *queue;                  /* QueuedFrame, in output order */
+#endif
 } FloatAdmFilterContext;
 
 #define OFFSET(x) offsetof(FloatAdmFilterContext, x)
@@ -131,9 +174,10 @@ static const AVOption float_adm_options[] = {
         { "csv",  "libvmaf's CSV layout",  0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_CSV  }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "xml",  "libvmaf's XML layout",  0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_XML  }, 0, 0, FLAGS, .unit = "log_fmt" },
     { "n_subsample", "Score every n-th frame.", OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
-    { "backend", "Set where the scores are computed.", OFFSET(backend), AV_OPT_TYPE_INT, { .i64 = BACKEND_AUTO }, BACKEND_AUTO, BACKEND_CPU, FLAGS, .unit = "backend" },
-        { "auto", "the CPU on software frames", 0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
-        { "cpu",  "the CPU",                    0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_CPU  }, 0, 0, FLAGS, .unit = "backend" },
+    { "backend", "Set where the scores are computed.", OFFSET(backend), AV_OPT_TYPE_INT, { .i64 = BACKEND_AUTO }, BACKEND_AUTO, BACKEND_CUDA, FLAGS, .unit = "backend" },
+        { "auto", "CUDA on CUDA frames, the CPU on software frames", 0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
+        { "cpu",  "the CPU",                                          0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_CPU  }, 0, 0, FLAGS, .unit = "backend" },
+        { "cuda", "an NVIDIA GPU (software frames are uploaded)",     0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_CUDA }, 0, 0, FLAGS, .unit = "backend" },
     { "metadata_prefix", "Set the prefix of the frame metadata keys (one per instance when chained).", OFFSET(metadata_prefix), AV_OPT_TYPE_STRING, { .str = "lavfi.float_adm" }, 0, 0, FLAGS },
     { NULL }
 };
@@ -159,19 +203,30 @@ static const enum AVPixelFormat pix_fmts[] = {
 #define ff_make_pixel_format_list(fmts) ff_make_format_list((const int *)(fmts))
 #endif
 
+static AVFilterFormats *input_formats(void)
+{
+    AVFilterFormats *formats = ff_make_pixel_format_list(pix_fmts);
+
+#if HAVE_LIBFLOATADM_CUDA
+    if (formats && ff_add_format(&formats, AV_PIX_FMT_CUDA) < 0)
+        return NULL;
+#endif
+    return formats;
+}
+
 /* The first input and the output share one format; the reference may use
  * another chroma layout, since only luma is read. */
 static int query_formats(const AVFilterContext av_unused *ctx,
                          AVFilterFormatsConfig **cfg_in,
                          AVFilterFormatsConfig **cfg_out)
 {
-    AVFilterFormats *main_formats = ff_make_pixel_format_list(pix_fmts);
+    AVFilterFormats *main_formats = input_formats();
     int ret;
 
     if ((ret = ff_formats_ref(main_formats, &cfg_in[0]->formats)) < 0 ||
         (ret = ff_formats_ref(main_formats, &cfg_out[0]->formats)) < 0)
         return ret;
-    return ff_formats_ref(ff_make_pixel_format_list(pix_fmts), &cfg_in[1]->formats);
+    return ff_formats_ref(input_formats(), &cfg_in[1]->formats);
 }
 
 static void pool_add(PoolStats *pool, uint64_t nb_before, double value)
@@ -372,6 +427,226 @@ static void warn_key_collision(AVFilterContext *ctx, const AVFrame *dist)
     av_free(key);
 }
 
+/* Scores go to the frame, the pooled statistics and the log, in frame order. */
+static int publish_scores(FloatAdmFilterContext *s, AVFrame *dist, uint64_t index,
+                          const FloatAdmScores *scores)
+{
+    int ret;
+
+    for (int i = 0; i < s->nb_outputs; i++) {
+        const double value = float_adm_output_value(scores, i);
+
+        if ((ret = set_meta(&dist->metadata, s->metadata_prefix, float_adm_output_name(i),
+                            value)) < 0)
+            return ret;
+        pool_add(&s->pool[i], s->nb_scored, value);
+    }
+    if (s->log_file)
+        log_frame(s, index, scores);
+    s->nb_scored++;
+    return 0;
+}
+
+#if HAVE_LIBFLOATADM_CUDA
+#define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->cuda_hwctx->internal->cuda_dl, x)
+
+/* Every float_adm_cuda call runs in the device's context. */
+static int cuda_push(AVFilterContext *ctx)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+
+    return CHECK_CU(s->cuda_hwctx->internal->cuda_dl->cuCtxPushCurrent(s->cuda_hwctx->cuda_ctx));
+}
+
+static void cuda_pop(AVFilterContext *ctx)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    CUcontext dummy;
+
+    CHECK_CU(s->cuda_hwctx->internal->cuda_dl->cuCtxPopCurrent(&dummy));
+}
+
+static int cuda_fail(AVFilterContext *ctx, const char *what, uint64_t index, int err)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+
+    av_log(ctx, AV_LOG_ERROR, "%s frame %"PRIu64" on the GPU failed: %s (%s)\n", what, index,
+           float_adm_cuda_strerror(err), float_adm_cuda_last_error(s->cuda));
+    return err;
+}
+
+enum EmitMode {
+    EMIT_READY, /* only frames whose scores are back */
+    EMIT_ONE,   /* wait for the oldest scored frame, then as EMIT_READY */
+    EMIT_ALL,   /* wait for every frame */
+};
+
+/* Sends the queue's head frames on while their scores are back. */
+static int emit_queued(AVFilterContext *ctx, enum EmitMode mode)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    QueuedFrame qf;
+    int ret;
+
+    while (av_fifo_peek(s->queue, &qf, 1, 0) >= 0) {
+        if (qf.ref) {
+            FloatAdmScores scores;
+            const int wait = mode != EMIT_READY;
+
+            if ((ret = cuda_push(ctx)) < 0)
+                return ret;
+            ret = float_adm_cuda_collect(s->cuda, &scores, wait);
+            cuda_pop(ctx);
+            if (ret == FLOAT_ADM_ERROR_AGAIN && !wait)
+                return 0;
+            if (ret < 0)
+                return cuda_fail(ctx, "Scoring", qf.index, ret);
+            if (mode == EMIT_ONE)
+                mode = EMIT_READY;
+            av_frame_free(&qf.ref);
+            ret = publish_scores(s, qf.dist, qf.index, &scores);
+        } else {
+            ret = 0;
+        }
+        av_fifo_drain2(s->queue, 1);
+        if (ret < 0) {
+            av_frame_free(&qf.dist);
+            return ret;
+        }
+        if ((ret = ff_filter_frame(ctx->outputs[0], qf.dist)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+/* A software frame's luma into the upload slot of this submission. */
+static int upload_luma(AVFilterContext *ctx, const AVFrame *frame, int input,
+                       FloatAdmCudaPlane *plane)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    CudaFunctions *cu = s->cuda_hwctx->internal->cuda_dl;
+    const CUdeviceptr dst = s->upload_planes[s->nb_submitted % CUDA_MAX_IN_FLIGHT][input];
+    const size_t row_bytes = (size_t)s->width * plane->bytes_per_sample;
+    const uint8_t *src = frame->data[0];
+    ptrdiff_t src_pitch = frame->linesize[0];
+    int ret;
+
+    /* One context cannot read another's memory: through the host. */
+    if (s->copy_luma[input] == COPY_FROM_CONTEXT) {
+        AVCUDADeviceContext *ref_hwctx = ((AVHWDeviceContext *)s->ref_device->data)->hwctx;
+        CUDA_MEMCPY2D download = {
+            .srcMemoryType = CU_MEMORYTYPE_DEVICE,
+            .srcDevice     = (CUdeviceptr)frame->data[0],
+            .srcPitch      = frame->linesize[0],
+            .dstMemoryType = CU_MEMORYTYPE_HOST,
+            .dstHost       = s->staging,
+            .dstPitch      = s->upload_pitch,
+            .WidthInBytes  = row_bytes,
+            .Height        = s->height,
+        };
+        CUcontext dummy;
+
+        if ((ret = CHECK_CU(cu->cuCtxPushCurrent(ref_hwctx->cuda_ctx))) < 0)
+            return ret;
+        ret = CHECK_CU(cu->cuMemcpy2DAsync(&download, ref_hwctx->stream));
+        if (ret >= 0)
+            ret = CHECK_CU(cu->cuStreamSynchronize(ref_hwctx->stream));
+        CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+        if (ret < 0)
+            return ret;
+        src       = s->staging;
+        src_pitch = s->upload_pitch;
+    }
+
+    if (src_pitch > 0) {
+        CUDA_MEMCPY2D copy = {
+            .srcMemoryType = CU_MEMORYTYPE_HOST,
+            .srcHost       = src,
+            .srcPitch      = src_pitch,
+            .dstMemoryType = CU_MEMORYTYPE_DEVICE,
+            .dstDevice     = dst,
+            .dstPitch      = s->upload_pitch,
+            .WidthInBytes  = row_bytes,
+            .Height        = s->height,
+        };
+        ret = CHECK_CU(cu->cuMemcpy2DAsync(&copy, s->cuda_stream));
+    } else {
+        /* CUDA_MEMCPY2D has unsigned pitches: a bottom-up frame goes row by row. */
+        ret = 0;
+        for (int y = 0; y < s->height && ret >= 0; y++)
+            ret = CHECK_CU(cu->cuMemcpyHtoDAsync(dst + y * s->upload_pitch, src + y * src_pitch,
+                                                 row_bytes, s->cuda_stream));
+    }
+    plane->data  = (const void *)(uintptr_t)dst;
+    plane->pitch = s->upload_pitch;
+    return ret;
+}
+
+/* Queues the pair on the GPU; the frame leaves when its scores are back. */
+static int submit_cuda(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref, uint64_t index)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    const AVFrame *frames[2] = { dist, ref };
+    FloatAdmCudaPlane planes[2];
+    QueuedFrame qf = { .dist = dist, .index = index };
+    int ret;
+
+    /* Room first: an upload slot is free only once its frame is collected. */
+    if (float_adm_cuda_in_flight(s->cuda) >= CUDA_MAX_IN_FLIGHT &&
+        (ret = emit_queued(ctx, EMIT_ONE)) < 0)
+        goto fail;
+    if (!(qf.ref = av_frame_clone(ref))) {
+        ret = AVERROR(ENOMEM);
+        goto fail;
+    }
+
+    if ((ret = cuda_push(ctx)) < 0)
+        goto fail;
+    for (int i = 0; i < 2 && ret >= 0; i++) {
+        planes[i] = (FloatAdmCudaPlane) {
+            .data             = frames[i]->data[0],
+            .pitch            = frames[i]->linesize[0],
+            .bytes_per_sample = s->plane_layout[i].bytes_per_sample,
+            .shift            = s->plane_layout[i].shift,
+        };
+        if (s->copy_luma[i] != COPY_NONE)
+            ret = upload_luma(ctx, frames[i], i, &planes[i]);
+    }
+    if (ret >= 0 && (ret = float_adm_cuda_submit(s->cuda, &planes[1], &planes[0])) < 0)
+        cuda_fail(ctx, "Submitting", index, ret);
+    cuda_pop(ctx);
+    if (ret < 0)
+        goto fail;
+    s->nb_submitted++;
+
+    if ((ret = av_fifo_write(s->queue, &qf, 1)) < 0)
+        goto fail;
+    return emit_queued(ctx, EMIT_READY);
+fail:
+    av_frame_free(&qf.ref);
+    av_frame_free(&dist);
+    return ret;
+}
+#endif
+
+/* A frame left unscored still waits behind the frames being scored. */
+static int pass_frame(AVFilterContext *ctx, AVFrame *frame)
+{
+#if HAVE_LIBFLOATADM_CUDA
+    FloatAdmFilterContext *s = ctx->priv;
+
+    if (s->queue && av_fifo_can_read(s->queue)) {
+        const QueuedFrame qf = { .dist = frame };
+        int ret = av_fifo_write(s->queue, &qf, 1);
+
+        if (ret < 0)
+            av_frame_free(&frame);
+        return ret;
+    }
+#endif
+    return ff_filter_frame(ctx->outputs[0], frame);
+}
+
 static int do_float_adm(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
@@ -387,7 +662,7 @@ static int do_float_adm(FFFrameSync *fs)
         return ret;
     index = s->frame_index++;
     if (!ref || index % s->n_subsample)
-        return ff_filter_frame(ctx->outputs[0], dist);
+        return pass_frame(ctx, dist);
 
     if ((ret = check_frame_size(ctx, dist, 0)) < 0 ||
         (ret = check_frame_size(ctx, ref, 1)) < 0 ||
@@ -397,6 +672,10 @@ static int do_float_adm(FFFrameSync *fs)
     warn_repeated_frame(ctx, index);
     warn_key_collision(ctx, dist);
 
+#if HAVE_LIBFLOATADM_CUDA
+    if (s->cuda)
+        return submit_cuda(ctx, dist, ref, index);
+#endif
     dist_plane        = s->plane_layout[0];
     dist_plane.data   = dist->data[0];
     dist_plane.stride = dist->linesize[0];
@@ -410,17 +689,8 @@ static int do_float_adm(FFFrameSync *fs)
         goto fail;
     }
 
-    for (int i = 0; i < s->nb_outputs; i++) {
-        const double value = float_adm_output_value(&scores, i);
-
-        if ((ret = set_meta(&dist->metadata, s->metadata_prefix, float_adm_output_name(i),
-                            value)) < 0)
-            goto fail;
-        pool_add(&s->pool[i], s->nb_scored, value);
-    }
-    if (s->log_file)
-        log_frame(s, index, &scores);
-    s->nb_scored++;
+    if ((ret = publish_scores(s, dist, index, &scores)) < 0)
+        goto fail;
 
     return ff_filter_frame(ctx->outputs[0], dist);
 fail:
@@ -458,10 +728,8 @@ static av_cold int init(AVFilterContext *ctx)
     return 0;
 }
 
-static FloatAdmPlane plane_layout(const AVFilterLink *link)
+static FloatAdmPlane plane_layout(const AVPixFmtDescriptor *desc)
 {
-    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(link->format);
-
     return (FloatAdmPlane) {
         .bytes_per_sample = desc->comp[0].depth > 8 ? 2 : 1,
         /* P010/P012 keep their samples in the upper bits */
@@ -497,17 +765,213 @@ static int execute_jobs(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs)
     return 0;
 }
 
+/* The first line is the same whatever the cause, for scripts and FATE. */
+static int no_cuda_device(AVFilterContext *ctx, const char *why)
+{
+    av_log(ctx, AV_LOG_ERROR, "backend=cuda: no usable CUDA device.\n");
+    av_log(ctx, AV_LOG_ERROR, "%s\n", why);
+    return AVERROR(ENODEV);
+}
+
+#if HAVE_LIBFLOATADM_CUDA
+static const AVHWFramesContext *hw_frames(const AVFilterLink *link)
+{
+    const AVBufferRef *frames = ff_filter_link((AVFilterLink *)link)->hw_frames_ctx;
+
+    return frames ? (const AVHWFramesContext *)frames->data : NULL;
+}
+
+/* The device of the inputs' CUDA frames, or one for uploading software frames:
+ * the filtergraph's (-filter_hw_device), else the default CUDA device. */
+static int cuda_open_device(AVFilterContext *ctx)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    const AVHWFramesContext *main_frames = hw_frames(ctx->inputs[0]);
+    const AVHWFramesContext *ref_frames  = hw_frames(ctx->inputs[1]);
+    char why[256] = "";
+    int count, ret;
+
+    if (main_frames) {
+        const AVCUDADeviceContext *main_dev = main_frames->device_ctx->hwctx;
+        const AVCUDADeviceContext *ref_dev  = ref_frames->device_ctx->hwctx;
+
+        if (main_dev->internal->cuda_device != ref_dev->internal->cuda_device) {
+            av_log(ctx, AV_LOG_ERROR, "The inputs' CUDA frames are on different devices "
+                   "(main: CUDA device %d, reference: CUDA device %d); decode or upload "
+                   "both on one.\n",
+                   main_dev->internal->cuda_device, ref_dev->internal->cuda_device);
+            return AVERROR(EINVAL);
+        }
+        /* Each hwupload_cuda makes a CUDA context of its own. */
+        if (main_dev->cuda_ctx != ref_dev->cuda_ctx) {
+            av_log(ctx, AV_LOG_VERBOSE, "The inputs' CUDA frames come from two CUDA contexts "
+                   "(two hwupload_cuda?): the reference's luma is copied through the host. "
+                   "hwupload with -filter_hw_device, or NVDEC, shares one context.\n");
+            s->copy_luma[1] = COPY_FROM_CONTEXT;
+            if (!(s->ref_device = av_buffer_ref(ref_frames->device_ref)))
+                return AVERROR(ENOMEM);
+        }
+        s->cuda_device = av_buffer_ref(main_frames->device_ref);
+        return s->cuda_device ? 0 : AVERROR(ENOMEM);
+    }
+
+    if ((ret = float_adm_cuda_device_count(&count, why, sizeof(why))) < 0)
+        return ret;
+    if (!count)
+        return no_cuda_device(ctx, why[0] ? why : "CUDA reports no device.");
+    if (ctx->hw_device_ctx &&
+        ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type == AV_HWDEVICE_TYPE_CUDA) {
+        s->cuda_device = av_buffer_ref(ctx->hw_device_ctx);
+        return s->cuda_device ? 0 : AVERROR(ENOMEM);
+    }
+    ret = av_hwdevice_ctx_create(&s->cuda_device, AV_HWDEVICE_TYPE_CUDA, NULL, NULL, 0);
+    if (ret < 0)
+        return no_cuda_device(ctx, av_err2str(ret));
+    return 0;
+}
+
+static int cuda_init(AVFilterContext *ctx, int depth)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    CudaFunctions *cu;
+    char errbuf[256];
+    int ret;
+
+    if ((ret = cuda_open_device(ctx)) < 0)
+        return ret;
+    s->cuda_hwctx = ((AVHWDeviceContext *)s->cuda_device->data)->hwctx;
+    cu = s->cuda_hwctx->internal->cuda_dl;
+    if (!hw_frames(ctx->inputs[0]))
+        s->copy_luma[0] = s->copy_luma[1] = COPY_FROM_HOST;
+    if (!(s->queue = av_fifo_alloc2(2 * CUDA_MAX_IN_FLIGHT, sizeof(QueuedFrame),
+                                    AV_FIFO_FLAG_AUTO_GROW)))
+        return AVERROR(ENOMEM);
+
+    if ((ret = cuda_push(ctx)) < 0)
+        return ret;
+    /* Work on the device's stream, after whatever wrote the frames there; without
+     * one, a blocking stream of ours orders itself after the legacy default stream. */
+    s->cuda_stream = s->cuda_hwctx->stream;
+    if (!s->cuda_stream) {
+        ret = CHECK_CU(cu->cuStreamCreate(&s->cuda_stream, CU_STREAM_DEFAULT));
+        s->own_stream = ret >= 0;
+    }
+    s->upload_pitch = FFALIGN((size_t)s->width * s->plane_layout[0].bytes_per_sample, 256);
+    for (int i = 0; i < CUDA_MAX_IN_FLIGHT && ret >= 0; i++)
+        for (int j = 0; j < 2 && ret >= 0; j++)
+            if (s->copy_luma[j] != COPY_NONE)
+                ret = CHECK_CU(cu->cuMemAlloc(&s->upload_planes[i][j],
+                                              s->upload_pitch * s->height));
+    if (ret >= 0 && s->copy_luma[1] == COPY_FROM_CONTEXT &&
+        !(s->staging = av_malloc(s->upload_pitch * s->height)))
+        ret = AVERROR(ENOMEM);
+    if (ret >= 0) {
+        ret = float_adm_cuda_context_create(&s->cuda, s->width, s->height, depth, &s->opts,
+                                            s->cuda_stream, CUDA_MAX_IN_FLIGHT,
+                                            errbuf, sizeof(errbuf));
+        if (ret < 0)
+            av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+    }
+    if (ret >= 0) {
+        const int exact = float_adm_cuda_is_exact(s->cuda, errbuf, sizeof(errbuf));
+
+        av_log(ctx, exact ? AV_LOG_VERBOSE : AV_LOG_WARNING, "CUDA backend%s: %s\n",
+               s->copy_luma[0] == COPY_FROM_HOST ? " (software frames uploaded)" : "", errbuf);
+    }
+    cuda_pop(ctx);
+    return ret;
+}
+
+static void cuda_uninit(AVFilterContext *ctx)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    QueuedFrame qf;
+
+    if (s->cuda_hwctx && cuda_push(ctx) >= 0) {
+        CudaFunctions *cu = s->cuda_hwctx->internal->cuda_dl;
+
+        /* Waits for the queued work, which still reads the frames freed below. */
+        float_adm_cuda_context_free(&s->cuda);
+        for (int i = 0; i < CUDA_MAX_IN_FLIGHT; i++)
+            for (int j = 0; j < 2; j++)
+                if (s->upload_planes[i][j])
+                    CHECK_CU(cu->cuMemFree(s->upload_planes[i][j]));
+        if (s->own_stream)
+            CHECK_CU(cu->cuStreamDestroy(s->cuda_stream));
+        cuda_pop(ctx);
+    }
+    while (s->queue && av_fifo_read(s->queue, &qf, 1) >= 0) {
+        av_frame_free(&qf.dist);
+        av_frame_free(&qf.ref);
+    }
+    av_fifo_freep2(&s->queue);
+    av_freep(&s->staging);
+    av_buffer_unref(&s->ref_device);
+    av_buffer_unref(&s->cuda_device);
+}
+#endif
+
+static const AVPixFmtDescriptor *link_sw_desc(const AVFilterLink *link)
+{
+#if HAVE_LIBFLOATADM_CUDA
+    if (link->format == AV_PIX_FMT_CUDA)
+        return av_pix_fmt_desc_get(hw_frames(link)->sw_format);
+#endif
+    return av_pix_fmt_desc_get(link->format);
+}
+
+/* auto: CUDA where the frames are; cuda: software frames are uploaded. */
+static int select_backend(AVFilterContext *ctx, const AVPixFmtDescriptor *main_desc,
+                          const AVPixFmtDescriptor *ref_desc, int *use_cuda)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    const int main_hw = ctx->inputs[0]->format == AV_PIX_FMT_CUDA;
+    const int ref_hw  = ctx->inputs[1]->format == AV_PIX_FMT_CUDA;
+
+    if (main_hw != ref_hw) {
+        av_log(ctx, AV_LOG_ERROR, "The main (first) input has %s frames, the reference "
+               "(second) %s frames: add hwupload_cuda to the software one.\n",
+               main_hw ? "CUDA" : "software", ref_hw ? "CUDA" : "software");
+        return AVERROR(EINVAL);
+    }
+    for (int i = 0; i < 2 && main_hw; i++) {
+        const AVPixFmtDescriptor *desc = i ? ref_desc : main_desc;
+        const enum AVPixelFormat fmt = av_pix_fmt_desc_get_id(desc);
+        int supported = 0;
+
+        for (int j = 0; pix_fmts[j] != AV_PIX_FMT_NONE; j++)
+            supported |= pix_fmts[j] == fmt;
+        if (!supported) {
+            av_log(ctx, AV_LOG_ERROR, "The %s input's CUDA frames hold %s, which float_adm "
+                   "does not read.\n", input_name(i), desc->name);
+            return AVERROR(EINVAL);
+        }
+    }
+    if (main_hw && s->backend == BACKEND_CPU) {
+        av_log(ctx, AV_LOG_ERROR, "backend=cpu needs software frames: drop backend=cpu, or "
+               "add hwdownload,format=%s to both inputs.\n", main_desc->name);
+        return AVERROR(EINVAL);
+    }
+#if !HAVE_LIBFLOATADM_CUDA
+    if (s->backend == BACKEND_CUDA)
+        return no_cuda_device(ctx, "This FFmpeg was built without float_adm's CUDA backend "
+                              "(libfloatadm_cuda).");
+#endif
+    *use_cuda = main_hw || s->backend == BACKEND_CUDA;
+    return 0;
+}
+
 static int config_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
     FloatAdmFilterContext *s = ctx->priv;
     AVFilterLink *mainlink = ctx->inputs[0];
     AVFilterLink *reflink  = ctx->inputs[1];
-    const AVPixFmtDescriptor *main_desc = av_pix_fmt_desc_get(mainlink->format);
-    const AVPixFmtDescriptor *ref_desc  = av_pix_fmt_desc_get(reflink->format);
+    const AVPixFmtDescriptor *main_desc = link_sw_desc(mainlink);
+    const AVPixFmtDescriptor *ref_desc  = link_sw_desc(reflink);
     const int depth = main_desc->comp[0].depth;
     char errbuf[256];
-    int ret;
+    int use_cuda, ret;
 
     if (mainlink->w != reflink->w || mainlink->h != reflink->h ||
         depth != ref_desc->comp[0].depth) {
@@ -519,18 +983,28 @@ static int config_output(AVFilterLink *outlink)
         return AVERROR(EINVAL);
     }
 
-    ret = float_adm_context_create(&s->adm, mainlink->w, mainlink->h, depth,
-                                   &s->opts, errbuf, sizeof(errbuf));
-    if (ret < 0) {
-        av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+    if ((ret = select_backend(ctx, main_desc, ref_desc, &use_cuda)) < 0)
         return ret;
-    }
     s->width  = mainlink->w;
     s->height = mainlink->h;
-    s->plane_layout[0] = plane_layout(mainlink);
-    s->plane_layout[1] = plane_layout(reflink);
+    s->plane_layout[0] = plane_layout(main_desc);
+    s->plane_layout[1] = plane_layout(ref_desc);
 
-    s->nb_jobs = ff_filter_get_nb_threads(ctx);
+#if HAVE_LIBFLOATADM_CUDA
+    if (use_cuda) {
+        if ((ret = cuda_init(ctx, depth)) < 0)
+            return ret;
+    } else
+#endif
+    {
+        ret = float_adm_context_create(&s->adm, mainlink->w, mainlink->h, depth,
+                                       &s->opts, errbuf, sizeof(errbuf));
+        if (ret < 0) {
+            av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+            return ret;
+        }
+        s->nb_jobs = ff_filter_get_nb_threads(ctx);
+    }
     if (s->nb_jobs > 1) {
         s->job_rets = av_calloc(s->nb_jobs, sizeof(*s->job_rets));
         if (!s->job_rets)
@@ -561,7 +1035,15 @@ static int config_output(AVFilterLink *outlink)
 static int activate(AVFilterContext *ctx)
 {
     FloatAdmFilterContext *s = ctx->priv;
-    return ff_framesync_activate(&s->fs);
+    int ret = ff_framesync_activate(&s->fs);
+
+#if HAVE_LIBFLOATADM_CUDA
+    /* framesync has just marked the output's end; the frames still waiting for
+     * their scores are queued on the link before it is seen downstream. */
+    if (ret >= 0 && s->fs.eof && s->queue)
+        ret = emit_queued(ctx, EMIT_ALL);
+#endif
+    return ret;
 }
 
 static av_cold void uninit(AVFilterContext *ctx)
@@ -585,6 +1067,9 @@ static av_cold void uninit(AVFilterContext *ctx)
         s->log_file = NULL;
     }
 
+#if HAVE_LIBFLOATADM_CUDA
+    cuda_uninit(ctx);
+#endif
     ff_framesync_uninit(&s->fs);
     float_adm_context_free(&s->adm);
     av_freep(&s->job_rets);
@@ -609,23 +1094,23 @@ static const AVFilterPad float_adm_outputs[] = {
     },
 };
 
+/* HWDEVICE: backend=cuda uploads to the graph's device (-filter_hw_device). */
+#define FLOAT_ADM_FLAGS (AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL | AVFILTER_FLAG_SLICE_THREADS | \
+                         AVFILTER_FLAG_METADATA_ONLY | (HAVE_LIBFLOATADM_CUDA ? AVFILTER_FLAG_HWDEVICE : 0))
+
 /* FFmpeg 8 (libavfilter 11) wraps the public AVFilter in FFFilter. */
 #if LIBAVFILTER_VERSION_MAJOR >= 11
 const FFFilter ff_vf_float_adm = {
     .p.name        = "float_adm",
     .p.description = NULL_IF_CONFIG_SMALL("Calculate Netflix VMAF's float ADM features between two video streams."),
     .p.priv_class  = &float_adm_class,
-    .p.flags       = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
-                     AVFILTER_FLAG_SLICE_THREADS             |
-                     AVFILTER_FLAG_METADATA_ONLY,
+    .p.flags       = FLOAT_ADM_FLAGS,
 #else
 const AVFilter ff_vf_float_adm = {
     .name          = "float_adm",
     .description   = NULL_IF_CONFIG_SMALL("Calculate Netflix VMAF's float ADM features between two video streams."),
     .priv_class    = &float_adm_class,
-    .flags         = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
-                     AVFILTER_FLAG_SLICE_THREADS             |
-                     AVFILTER_FLAG_METADATA_ONLY,
+    .flags         = FLOAT_ADM_FLAGS,
 #endif
     .preinit       = float_adm_framesync_preinit,
     .init          = init,

@@ -17,6 +17,14 @@ NV_PREFIX     := $(BUILD)/nv-codec-headers
 FATE_SAMPLES  := $(BUILD)/fate-samples
 FF_PC_DIRS     = $(ABS_BUILD)/lib/pkgconfig:$(abspath $(NV_PREFIX))/lib/pkgconfig
 
+# libfloatadm, and its CUDA backend where configured: FFmpeg's configure finds
+# floatadm_cuda.pc and compiles the filter's CUDA path (HAVE_LIBFLOATADM_CUDA).
+FF_CUDA_PC    := $(BUILD)/lib/pkgconfig/floatadm_cuda.pc
+FF_FLOATADM_LIBS := $(CORE_LIB) $(if $(filter yes,$(HAVE_CUDA)),$(BUILD)/lib/libfloatadm_cuda.a)
+FF_FLOATADM_DEPS := $(CORE_PC) $(CORE_HEADER_OUT) $(if $(filter yes,$(HAVE_CUDA)),$(FF_CUDA_PC))
+# FFmpeg's own dependency files track the header once it exists.
+FF_FLOATADM_ORDER := $(FF_FLOATADM_LIBS) $(if $(filter yes,$(HAVE_CUDA)),$(BUILD)/include/float_adm_cuda.h)
+
 # Our files that live inside the FFmpeg tree.
 FF_OWN_FILES  := libavfilter/vf_float_adm.c tests/fate/float_adm.mak $(wildcard tests/fate/ref/*)
 FF_JOBS        = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
@@ -64,16 +72,19 @@ $(NV_PREFIX)/.installed: scripts/ffmpeg-fetch.sh
 	mkdir -p $(NV_PREFIX) && touch $@
 
 # configure links a test program against libfloatadm: it must exist.
-$(FF_OBJ)/ffbuild/config.mak: $(FF_DIR)/.prepared $(NV_PREFIX)/.installed $(CORE_PC) $(CORE_HEADER_OUT) \
-                              scripts/ffmpeg-configure.sh mk/ffmpeg.mk | $(CORE_LIB)
+$(FF_OBJ)/ffbuild/config.mak: $(FF_DIR)/.prepared $(NV_PREFIX)/.installed $(FF_FLOATADM_DEPS) \
+                              scripts/ffmpeg-configure.sh mk/ffmpeg.mk | $(FF_FLOATADM_ORDER)
+	$(if $(filter yes,$(HAVE_CUDA)),,rm -f $(FF_CUDA_PC))
 	scripts/ffmpeg-configure.sh $(FF_SRC) $(FF_OBJ) $(FF_PC_DIRS) \
 	    --cc="$(CC)" --cxx="$(CXX)" $(if $(filter debug,$(BUILD_TYPE)),--disable-optimizations --disable-stripping)
 
-# FFmpeg's make knows its own dependencies but not libfloatadm.a: relink the
-# programs when the core library is newer.
-ffmpeg: $(FF_OBJ)/ffbuild/config.mak $(FF_DIR)/.synced $(CORE_LIB)
+# FFmpeg's make knows its own dependencies but not libfloatadm: relink the
+# programs when one of its libraries is newer.
+ffmpeg: $(FF_OBJ)/ffbuild/config.mak $(FF_DIR)/.synced $(FF_FLOATADM_LIBS)
 	for prog in ffmpeg ffprobe; do \
-	    [ $(CORE_LIB) -nt $(FF_OBJ)/$${prog}_g ] && rm -f $(FF_OBJ)/$${prog}_g $(FF_OBJ)/$$prog; \
+	    for lib in $(FF_FLOATADM_LIBS); do \
+	        [ $$lib -nt $(FF_OBJ)/$${prog}_g ] && rm -f $(FF_OBJ)/$${prog}_g $(FF_OBJ)/$$prog; \
+	    done; \
 	done; true
 	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) ffmpeg ffprobe
 

@@ -27,14 +27,16 @@ if ! command -v nasm >/dev/null 2>&1; then
     asm=--disable-x86asm
 fi
 
+list() { echo "$*" | tr ' ' ','; }
+
 cuda=
 if PKG_CONFIG_PATH=$pc_dirs pkg-config --exists ffnvcodec; then
-    cuda="--enable-ffnvcodec --enable-cuda --enable-filter=hwupload_cuda"
+    # NVDEC: decoded frames stay on the GPU for float_adm's CUDA path.
+    cuda="--enable-ffnvcodec --enable-cuda --enable-nvdec --enable-filter=hwupload_cuda
+          --enable-hwaccel=$(list h264_nvdec hevc_nvdec vp9_nvdec av1_nvdec mpeg2_nvdec)"
 else
     echo "ffmpeg-configure: nv-codec-headers not found: building without the CUDA hwcontext" >&2
 fi
-
-list() { echo "$*" | tr ' ' ','; }
 
 mkdir -p "$build"
 cd "$build"

@@ -183,7 +183,11 @@ ERROR_TESTS = [
     ("error-range", "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=adm_p_norm=0.5"),
     ("error-log-path", "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];"
                        "[a][b]float_adm=log_path=/nonexistent-dir/adm.json"),
+    # CUDA_VISIBLE_DEVICES=-1 hides any GPU, so every build and host says the same.
+    ("error-cuda-no-device", "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];"
+                             "[a][b]float_adm=backend=cuda"),
 ]
+ERROR_RUNNERS = {"error-cuda-no-device": "float_adm_fail_without_cuda"}
 ERROR_REFS = {
     "error-size": "The inputs must have the same size and bit depth: main (first input) is 64x64 8-bit "
                   "yuv420p, reference (second input) is 96x64 8-bit yuv420p.",
@@ -193,6 +197,7 @@ ERROR_REFS = {
                     "and automatic conversion is disabled.",
     "error-range": "Value 0.500000 for parameter 'adm_p_norm' out of range [1 - 20]",
     "error-log-path": "Could not open log file /nonexistent-dir/adm.json: No such file or directory",
+    "error-cuda-no-device": "backend=cuda: no usable CUDA device.",
 }
 
 TRANSCODE_SRC = "testsrc2=size=176x144:rate=25:duration=0.4,format=yuv420p"
@@ -312,7 +317,8 @@ def write_mak(cases, fixtures, path):
     out.append("\n")
     for name, graph in ERROR_TESTS:
         out.append("FATE_FLOAT_ADM_ERRORS += fate-float-adm-%s\n" % name)
-        out.append("fate-float-adm-%s: CMD = float_adm_fail -lavfi \"%s\"\n" % (name, graph))
+        out.append("fate-float-adm-%s: CMD = %s -lavfi \"%s\"\n"
+                   % (name, ERROR_RUNNERS.get(name, "float_adm_fail"), graph))
     out.append(MAK_TAIL.replace("@TRANSCODE_SRC@", TRANSCODE_SRC))
     with open(path, "w") as f:
         f.write("".join(out))

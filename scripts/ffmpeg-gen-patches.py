@@ -108,7 +108,27 @@ Score every @var{n}-th frame only; the other frames pass without metadata.
 Default is 1.
 
 @item backend
-Where the scores are computed: @samp{auto} (default) or @samp{cpu}.
+Where the scores are computed:
+@table @samp
+@item auto
+On the GPU for CUDA frames (@code{AV_PIX_FMT_CUDA}, from @code{hwupload_cuda}
+or NVDEC), on the CPU for software frames.  The default.
+@item cpu
+On the CPU; CUDA frames are an error (add @code{hwdownload}).
+@item cuda
+On the GPU; software frames have their luma copied to the device
+(@option{filter_hw_device}, or the default CUDA device).  Where no CUDA
+device is usable, or FFmpeg was built without libfloatadm's CUDA backend
+(@code{floatadm_cuda}, found by @command{configure} with
+@code{--enable-cuda}), this is an error.
+@end table
+The GPU returns the CPU's scores bit for bit.  CUDA frames are scored on
+their own device, CUDA context and stream, without copies to the host; both
+inputs must be CUDA frames of one device.  Frames of two CUDA contexts (each
+@code{hwupload_cuda} makes its own) have the reference's luma copied through
+the host; @code{hwupload} with @option{filter_hw_device} shares one context.  A few frames are kept in
+flight, so their scores arrive asynchronously; frames leave in order, each
+with its metadata, and stay CUDA frames.
 @end table
 
 This filter also supports the @ref{framesync} options.
@@ -126,6 +146,18 @@ ffmpeg -i distorted.mpg -i reference.mpg -lavfi "[0:v][1:v]float_adm,metadata=pr
 Write every output of every frame into a JSON log, as libvmaf does:
 @example
 ffmpeg -i distorted.mpg -i reference.mpg -lavfi "[0:v][1:v]float_adm=debug=1:log_fmt=json:log_path=adm.json" -f null -
+@end example
+
+@item
+Score on the GPU frames decoded by NVDEC:
+@example
+ffmpeg -hwaccel cuda -hwaccel_output_format cuda -i distorted.mp4 -hwaccel cuda -hwaccel_output_format cuda -i reference.mp4 -lavfi "[0:v][1:v]float_adm" -f null -
+@end example
+
+@item
+Score on the GPU frames decoded in software:
+@example
+ffmpeg -i distorted.mp4 -i reference.mp4 -init_hw_device cuda=gpu -filter_hw_device gpu -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]float_adm" -f null -
 @end example
 
 @item
@@ -166,6 +198,12 @@ float_adm_fail(){
     sed -n 's/^\[Parsed_float_adm_[0-9]* @ [^]]*\] //p; /float_adm/p' $errlog | head -n 1
 }
 
+float_adm_fail_without_cuda(){
+    CUDA_VISIBLE_DEVICES=-1
+    export CUDA_VISIBLE_DEVICES
+    float_adm_fail "$@"
+}
+
 """
 
 
@@ -185,12 +223,18 @@ def edit_configure(t, p):
     t = insert_after(t, "  --enable-libflite        enable flite (voice synthesis) support via libflite [no]\n",
                      "  --enable-libfloatadm     enable the float_adm filter via libfloatadm [no]\n", p)
     t = insert_after(t, "    libflite\n", "    libfloatadm\n", p)
-    t = insert_before(t, 'flite_filter_deps="libflite threads"\n', 'float_adm_filter_deps="libfloatadm"\n', p)
+    t = insert_after(t, "    libdrm_getfb2\n", "    libfloatadm_cuda\n", p)
+    t = insert_before(t, 'flite_filter_deps="libflite threads"\n',
+                      'float_adm_filter_deps="libfloatadm"\n'
+                      'float_adm_filter_suggest="libfloatadm_cuda"\n'
+                      'libfloatadm_cuda_deps="cuda"\n', p)
     m = re.search(r"^enabled libflite .*\n", t, re.M)
     if not m:
         sys.exit(f"{p}: anchor not found: enabled libflite")
+    # The CUDA backend where libfloatadm has one and FFmpeg has the CUDA hwcontext.
     return t[:m.end()] + \
         "enabled libfloatadm       && require_pkg_config libfloatadm floatadm float_adm.h float_adm_version\n" + \
+        "enabled libfloatadm       && { enabled cuda && check_pkg_config libfloatadm_cuda floatadm_cuda float_adm_cuda.h float_adm_cuda_device_count || disable libfloatadm_cuda; }\n" + \
         t[m.end():]
 
 

@@ -4,6 +4,7 @@
 #                                  with -ldl -lrt -lpthread.  Nothing is needed at load
 #                                  time: the runtime finds the driver when a context
 #                                  is created.
+#   build/lib/pkgconfig/floatadm_cuda.pc   for FFmpeg's configure (the filter's CUDA path)
 #   build/tests/cuda_parity        CPU vs CUDA (0 bits) and CPU vs golden; skips cleanly
 #                                  where no CUDA device exists
 #   build/bench/cuda_bench         CUDA-event timing per frame and per stage
@@ -25,6 +26,7 @@ CUDA_KERNEL_OBJ := $(BUILD)/obj/src/adm_cuda/adm_cuda_kernels.o
 CUDA_HOST_OBJ := $(BUILD)/obj/src/adm_cuda/float_adm_cuda.o
 CUDA_LIB := $(BUILD)/lib/libfloatadm_cuda.a
 CUDA_HEADER_OUT := $(BUILD)/include/float_adm_cuda.h
+CUDA_PC := $(BUILD)/lib/pkgconfig/floatadm_cuda.pc
 CUDA_PARITY_BIN := $(BUILD)/tests/cuda_parity
 CUDA_BENCH_BIN := $(BUILD)/bench/cuda_bench
 CUDA_TOOL_OBJS := $(BUILD)/obj/tests/cuda/parity.o $(BUILD)/obj/bench/cuda/cuda_bench.o \
@@ -32,8 +34,9 @@ CUDA_TOOL_OBJS := $(BUILD)/obj/tests/cuda/parity.o $(BUILD)/obj/bench/cuda/cuda_
 
 .PHONY: check-cuda cuda-bench
 
-all: $(CUDA_LIB) $(CUDA_HEADER_OUT) $(CUDA_PARITY_BIN) $(CUDA_BENCH_BIN)
+all: $(CUDA_LIB) $(CUDA_HEADER_OUT) $(CUDA_PC) $(CUDA_PARITY_BIN) $(CUDA_BENCH_BIN)
 check: check-cuda
+install: install-cuda
 
 $(CUDA_KERNEL_OBJ): src/adm_cuda/adm_cuda_kernels.cu
 	@mkdir -p $(dir $@)
@@ -52,6 +55,21 @@ $(CUDA_LIB): $(CUDA_KERNEL_OBJ) $(CUDA_HOST_OBJ)
 $(CUDA_HEADER_OUT): src/adm_cuda/float_adm_cuda.h
 	@mkdir -p $(dir $@)
 	cp $< $@
+
+# FFmpeg's configure finds the backend through it (HAVE_LIBFLOATADM_CUDA).
+$(CUDA_PC): src/adm_cuda/module.mk config.mak
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(ABS_BUILD)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	  'Name: floatadm_cuda' 'Description: float ADM on NVIDIA GPUs, bit-exact with floatadm' \
+	  'Version: 1.0.0' 'Requires: floatadm' 'Libs: -L$${libdir} -lfloatadm_cuda' \
+	  'Libs.private: $(CUDA_LIBS)' 'Cflags: -I$${includedir}' > $@
+
+.PHONY: install-cuda
+install-cuda: $(CUDA_LIB) $(CUDA_HEADER_OUT) $(CUDA_PC)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 644 $(CUDA_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(CUDA_HEADER_OUT) $(DESTDIR)$(PREFIX)/include/
+	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(CUDA_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/floatadm_cuda.pc
 
 CUDA_TOOL_LINK = $(CUDA_LIB) $(CORE_LIB) $(LDFLAGS_ALL) $(CUDA_LIBS)
 

@@ -1,0 +1,161 @@
+#!/bin/sh
+# The float_adm filter's CUDA path on the device machine, in one call:
+#   (a) parity: CUDA frames (hwupload_cuda, hwupload, NVDEC) and backend=cuda on software
+#       frames against backend=cpu on the same pictures, all 18 outputs of every
+#       frame compared as text (%.17g), the count of differing values printed;
+#       the clear errors (mixed inputs, backend=cpu on CUDA frames);
+#   (b) speed: ffmpeg -benchmark, 4K testsrc2 -> hwupload_cuda -> float_adm ->
+#       null, and the CPU path at 4K with -filter_threads 16, for the ratio.
+#
+# Here:   make; mkdir -p .device_ffmpeg; cp build/bin/ffmpeg .device_ffmpeg/
+#         (.device_ffmpeg is in .git/info/exclude)
+# There:  device run, carry [".device_ffmpeg"], command:
+#         sh scripts/cuda/device_ffmpeg_run.sh
+# The corpus clips come with the tree (tests/corpus/*.yuv.xz).
+# Environment: BENCH_FRAMES (300).
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -u
+FFMPEG=${FFMPEG:-$(pwd)/.device_ffmpeg/ffmpeg}
+OUT=${OUT:-/tmp/float_adm_ffmpeg_out}
+BENCH_FRAMES=${BENCH_FRAMES:-300}
+WORK=$(mktemp -d /tmp/float_adm_ffmpeg.XXXXXX)
+mkdir -p "$OUT"
+summary="$OUT/summary.txt"
+: > "$summary"
+status=0
+ff() { "$FFMPEG" -hide_banner -nostdin -y "$@"; }
+note() { echo "$*" | tee -a "$summary"; }
+
+note "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+note "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1)"
+note "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
+
+unxz_to() { xz -dc "$1" > "$2" 2>/dev/null ||
+    python3 -c 'import lzma, sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())' "$1" > "$2"; }
+
+# The frames[].metrics of a JSON log, one "frame name value" a line.
+metrics() {
+    python3 -c 'import json, sys
+for f in json.load(open(sys.argv[1]))["frames"]:
+    for k, v in f["metrics"].items(): print(f["frameNum"], k, repr(v))' "$1"
+}
+
+# compare NAME A.json B.json: counts values and differing values.
+compare() {
+    metrics "$2" > "$WORK/a.txt" && metrics "$3" > "$WORK/b.txt" || { note "FAIL $1: no log"; status=1; return; }
+    total=$(wc -l < "$WORK/a.txt")
+    differ=$(paste -d '|' "$WORK/a.txt" "$WORK/b.txt" | awk -F'|' '$1 != $2' | wc -l)
+    if [ "$total" -gt 0 ] && [ "$differ" -eq 0 ] && [ "$(wc -l < "$WORK/b.txt")" -eq "$total" ]; then
+        note "PASS $1: 0 of $total values differ"
+    else
+        note "FAIL $1: $differ of $total values differ"; status=1
+    fi
+}
+
+# parity NAME W H PIXFMT DIST REF FORMAT: CUDA (hwupload_cuda), backend=cuda
+# (upload by the filter) and backend=cpu on the same software frames.
+parity() {
+    name=$1 size=${2}x$3 pix=$4 dist=$5 ref=$6 fmt=$7
+    raw="-f rawvideo -pix_fmt $pix -s $size"
+    ff $raw -i "$dist" $raw -i "$ref" -lavfi \
+        "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$OUT/$name.cpu.json" \
+        -f null - 2> "$WORK/$name.cpu.log" || { note "FAIL $name cpu: $(tail -n 3 "$WORK/$name.cpu.log")"; status=1; }
+    ff $raw -i "$dist" $raw -i "$ref" -lavfi \
+        "[0:v]format=$fmt,hwupload_cuda[d];[1:v]format=$fmt,hwupload_cuda[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$OUT/$name.cuda.json" \
+        -f null - 2> "$WORK/$name.cuda.log" || { note "FAIL $name cuda: $(grep -m 3 -i 'error\|float_adm' "$WORK/$name.cuda.log")"; status=1; }
+    ff $raw -i "$dist" $raw -i "$ref" -lavfi \
+        "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]float_adm=debug=1:backend=cuda:log_fmt=json:log_path=$WORK/$name.upload.json" \
+        -f null - 2> "$WORK/$name.upload.log" || { note "FAIL $name upload: $(tail -n 3 "$WORK/$name.upload.log")"; status=1; }
+    ff -init_hw_device cuda=gpu -filter_hw_device gpu $raw -i "$dist" $raw -i "$ref" -lavfi \
+        "[0:v]format=$fmt,hwupload[d];[1:v]format=$fmt,hwupload[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$WORK/$name.shared.json" \
+        -f null - 2> "$WORK/$name.shared.log" || { note "FAIL $name hwupload: $(grep -m 3 -i 'error\|float_adm' "$WORK/$name.shared.log")"; status=1; }
+    compare "$name hwupload_cuda (two contexts) vs cpu" "$OUT/$name.cuda.json" "$OUT/$name.cpu.json"
+    compare "$name hwupload (one context) vs cpu" "$WORK/$name.shared.json" "$OUT/$name.cpu.json"
+    compare "$name backend=cuda (upload) vs cpu" "$WORK/$name.upload.json" "$OUT/$name.cpu.json"
+}
+
+echo "==== (a) parity ===="
+c=tests/corpus
+for clip in astronaut_576x324_yuv420p_x264 coins_384x304_yuv420p10le_x265 \
+            flat_576x324_yuv420p16le_onestep motorcycle_1920x1080_yuv420p_x264; do
+    unxz_to $c/$clip.dis.yuv.xz "$WORK/$clip.dis.yuv"
+    unxz_to $c/$clip.ref.yuv.xz "$WORK/$clip.ref.yuv"
+done
+a="$WORK/astronaut_576x324_yuv420p_x264"
+parity astronaut-nv12 576 324 yuv420p $a.dis.yuv $a.ref.yuv nv12
+parity astronaut-yuv420p 576 324 yuv420p $a.dis.yuv $a.ref.yuv yuv420p
+parity astronaut-yuv444p 576 324 yuv420p $a.dis.yuv $a.ref.yuv yuv444p
+parity coins-p010 384 304 yuv420p10le "$WORK/coins_384x304_yuv420p10le_x265.dis.yuv" \
+       "$WORK/coins_384x304_yuv420p10le_x265.ref.yuv" p010
+parity flat-p016 576 324 yuv420p16le "$WORK/flat_576x324_yuv420p16le_onestep.dis.yuv" \
+       "$WORK/flat_576x324_yuv420p16le_onestep.ref.yuv" p016
+parity coins-yuv444p16 384 304 yuv420p10le "$WORK/coins_384x304_yuv420p10le_x265.dis.yuv" \
+       "$WORK/coins_384x304_yuv420p10le_x265.ref.yuv" yuv444p16
+parity motorcycle-nv12 1920 1080 yuv420p "$WORK/motorcycle_1920x1080_yuv420p_x264.dis.yuv" \
+       "$WORK/motorcycle_1920x1080_yuv420p_x264.ref.yuv" nv12
+
+# NVDEC: both inputs decoded on the GPU; the CPU scores the same decoded
+# frames downloaded (NVDEC's output may differ from software decoding).
+raw="-f rawvideo -pix_fmt yuv420p -s 576x324"
+ff $raw -i $a.dis.yuv -c:v mpeg2video -q:v 4 "$WORK/dist.mkv" 2> /dev/null
+ff $raw -i $a.ref.yuv -c:v mpeg2video -q:v 1 "$WORK/ref.mkv" 2> /dev/null
+hw="-hwaccel cuda -hwaccel_output_format cuda"
+ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
+    "[0:v][1:v]float_adm=debug=1:log_fmt=json:log_path=$OUT/nvdec.cuda.json" -f null - \
+    2> "$WORK/nvdec.cuda.log" || { note "FAIL nvdec cuda: $(tail -n 3 "$WORK/nvdec.cuda.log")"; status=1; }
+ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
+    "[0:v]hwdownload,format=nv12[d];[1:v]hwdownload,format=nv12[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$OUT/nvdec.cpu.json" \
+    -f null - 2> "$WORK/nvdec.cpu.log" || { note "FAIL nvdec cpu: $(tail -n 3 "$WORK/nvdec.cpu.log")"; status=1; }
+compare "nvdec (mpeg2) cuda vs cpu" "$OUT/nvdec.cuda.json" "$OUT/nvdec.cpu.json"
+# Output frames stay CUDA frames and carry the metadata, in order.
+ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
+    "[0:v][1:v]float_adm,hwdownload,format=nv12,metadata=print:file=$WORK/meta.txt" -f null - 2> /dev/null
+note "nvdec metadata through hwdownload: $(grep -c '^lavfi.float_adm.adm2=' "$WORK/meta.txt" 2>/dev/null) frames; pts in order: $(awk '/^frame:/ { sub("pts:", "", $2); if ($2 + 0 < last) bad = 1; last = $2 + 0 } END { print bad ? "no" : "yes" }' "$WORK/meta.txt" 2>/dev/null)"
+
+# expect_error NAME TEXT ARGS...: ffmpeg fails and says TEXT.
+expect_error() {
+    name=$1 text=$2
+    shift 2
+    if ff -v error "$@" -f null - > "$WORK/err.log" 2>&1; then note "FAIL $name: ffmpeg succeeded"; status=1
+    elif grep -q "$text" "$WORK/err.log"; then note "PASS $name: $(grep -m1 "$text" "$WORK/err.log" | sed 's/^\[[^]]*\] //')"
+    else note "FAIL $name: $(head -n 2 "$WORK/err.log")"; status=1; fi
+}
+src="testsrc2=s=64x64:d=0.2"
+expect_error "mixed CUDA and software inputs" "add hwupload_cuda" \
+    -lavfi "$src,format=nv12,hwupload_cuda[a];$src,format=nv12[b];[a][b]float_adm"
+expect_error "backend=cpu on CUDA frames" "backend=cpu needs software frames" \
+    -lavfi "$src,format=nv12,hwupload_cuda[a];$src,format=nv12,hwupload_cuda[b];[a][b]float_adm=backend=cpu"
+( export CUDA_VISIBLE_DEVICES=-1
+  expect_error "backend=cuda, CUDA_VISIBLE_DEVICES=-1" "no usable CUDA device" \
+      -lavfi "$src[a];$src[b];[a][b]float_adm=backend=cuda" )
+
+echo "==== (b) speed ===="
+# fps=: the last "fps=" of ffmpeg's progress line; bench: -benchmark's rtime.
+bench() {
+    name=$1
+    shift
+    ff -benchmark "$@" -f null - > "$WORK/bench.log" 2>&1 || { note "FAIL bench $name: $(tail -n 3 "$WORK/bench.log")"; status=1; return; }
+    fps=$(tr '\r' '\n' < "$WORK/bench.log" | grep -o 'fps=[ 0-9.]*' | tail -n 1 | tr -d ' ')
+    rtime=$(grep -o 'rtime=[0-9.]*s' "$WORK/bench.log" | tail -n 1)
+    note "bench $name: $BENCH_FRAMES frames, $fps, $rtime"
+}
+# 4K nv12 frames made once and read in a loop, so that the source costs little.
+for v in dist ref; do
+    ff -f lavfi -i "testsrc2=s=3840x2160:r=60:d=0.1" -vf "$([ $v = dist ] && echo 'vflip,')format=nv12" \
+        -f rawvideo "$WORK/$v.nv12" 2> /dev/null
+done
+in4k="-stream_loop -1 -f rawvideo -pix_fmt nv12 -s 3840x2160 -framerate 60"
+bench "4K nv12 hwupload (one context) -> float_adm (CUDA)" -init_hw_device cuda=gpu -filter_hw_device gpu \
+    $in4k -i "$WORK/dist.nv12" $in4k -i "$WORK/ref.nv12" \
+    -lavfi "[0:v]hwupload[d];[1:v]hwupload[r];[d][r]float_adm" -frames:v $BENCH_FRAMES
+bench "4K nv12 hwupload_cuda (two contexts) -> float_adm (CUDA)" $in4k -i "$WORK/dist.nv12" $in4k -i "$WORK/ref.nv12" \
+    -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]float_adm" -frames:v $BENCH_FRAMES
+bench "4K nv12 hwupload_cuda only" $in4k -i "$WORK/dist.nv12" $in4k -i "$WORK/ref.nv12" \
+    -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda,nullsink;[d]null" -frames:v $BENCH_FRAMES
+bench "4K nv12 CPU, -filter_threads 16" $in4k -i "$WORK/dist.nv12" $in4k -i "$WORK/ref.nv12" \
+    -filter_threads 16 -lavfi "[0:v][1:v]float_adm=backend=cpu" -frames:v $BENCH_FRAMES
+
+rm -rf "$WORK"
+echo "==== summary ===="
+cat "$summary"
+exit $status
