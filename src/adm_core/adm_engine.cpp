@@ -47,7 +47,6 @@ Engine::Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts
     cos_1deg_sq_ = (float)(cos(1.0 * pi / 180.0) * cos(1.0 * pi / 180.0));
     cube_ = opts.p_norm == 3.0;
     p_ = (float)opts.p_norm;
-    inv_p_ = (float)(1.0f / opts.p_norm);
 
     int in_w = width, in_h = height;
     for (int s = 0; s < kNumScales; s++) {
@@ -388,70 +387,17 @@ void Engine::fused_sum_row(int s, int i, int job)
         row_sums_[k][i] = inner[k];
 }
 
-/* Fold the rows in order, then powf(accum, 1/p) plus the noise floor per band. */
+/* Fold the rows in order; the band sums then pool as adm_pooling.h says. */
 ScaleSums Engine::fold_scale(int s) const
 {
-    const ScaleSetup &sc = scales_[s];
-    const Region &r = sc.sums;
-    const int area = (r.right - r.left) * (r.bottom - r.top);
-    const float noise = powf((float)(area * opts_.noise_weight), inv_p_);
-    const float no_noise = powf((float)(area * 0.0), inv_p_);
-
-    float band[kNumRowSums];
+    const Region &r = scales_[s].sums;
+    float accum[kNumRowSums];
     for (int k = 0; k < kNumRowSums; k++) {
-        float accum = 0.0f;
+        accum[k] = 0.0f;
         for (int i = r.top; i < r.bottom; i++)
-            accum += row_sums_[k][i];
-        band[k] = powf(accum, inv_p_) + (k >= kAimSum ? no_noise : noise);
+            accum[k] += row_sums_[k][i];
     }
-    ScaleSums out;
-    out.den = band[kDenSum] + band[kDenSum + 1] + band[kDenSum + 2];
-    out.num = band[kNumSum] + band[kNumSum + 1] + band[kNumSum + 2];
-    out.aim_num = band[kAimSum] + band[kAimSum + 1] + band[kAimSum + 2];
-    return out;
-}
-
-void Engine::pool(const ScaleSums sums[kNumScales], FloatAdmScores *out) const
-{
-    double num = 0, den = 0, aim_num = 0, aim_den = 0;
-    for (int s = 0; s < kNumScales; s++) {
-        num += sums[s].num;
-        den += sums[s].den;
-        if (opts_.skip_aim_scale != s) {
-            aim_num += sums[s].aim_num;
-            aim_den += sums[s].den;
-        }
-        out->adm_num_scale[s] = sums[s].num;
-        out->adm_den_scale[s] = sums[s].den;
-        out->adm_scale[s] = (double)sums[s].num / (double)sums[s].den;
-    }
-    /* Sums below a floor proportional to the frame area count as zero. */
-    const double floor = 1e-10 * (double)((long long)width_ * height_) / (1920.0 * 1080.0);
-    num = num < floor ? 0 : num;
-    den = den < floor ? 0 : den;
-
-    double adm2, aim;
-    if (den == 0.0) {
-        adm2 = 1.0;
-        aim = 0.0; /* libvmaf leaves it uninitialised here; we define it as 0 */
-    } else {
-        double ratio = aim_num / aim_den;
-        aim = ratio < 1.0 ? ratio : 1.0;
-        adm2 = num / den;
-    }
-    double adm3;
-    if (opts_.adm3_apply_hm)
-        adm3 = 2 * adm2 * aim / (adm2 + aim);
-    else
-        adm3 = adm2 * opts_.dlm_weight + (1 - aim) * (1 - opts_.dlm_weight);
-    adm3 = adm3 > opts_.min_val ? adm3 : opts_.min_val;
-
-    out->adm2 = adm2;
-    out->aim = aim;
-    out->adm3 = adm3;
-    out->adm = adm2;
-    out->adm_num = num;
-    out->adm_den = den;
+    return scale_sums(accum, r, opts_);
 }
 
 int Engine::score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmScores *out)
@@ -474,7 +420,7 @@ int Engine::score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmS
         if (err < 0)
             break;
         if (s == 0 && opts_.skip_scale0) {
-            sums[s].den = (float)1e-10; /* upstream's guard against a zero division */
+            sums[s] = skipped_scale_sums();
             continue;
         }
         if (!kernels_) {
@@ -493,7 +439,7 @@ int Engine::score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmS
     input_[kRef] = input_[kDist] = FloatAdmPlane{};
     if (err < 0)
         return err;
-    pool(sums, out);
+    pool_scales(sums, width_, height_, opts_, out);
     return 0;
 }
 

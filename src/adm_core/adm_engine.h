@@ -20,12 +20,12 @@
 
 #include "adm_arith.h"
 #include "adm_csf.h"
+#include "adm_pooling.h"
 #include "adm_simd.h"
 #include "float_adm.h"
 
 namespace adm {
 
-constexpr int kNumScales = 4;
 constexpr int kNumBands = 3; /* h, v, d */
 
 /* A w x h float image inside a buffer with a row stride in floats. */
@@ -47,11 +47,6 @@ struct ScaleSetup {
     std::vector<int> column_taps[4]; /* horizontal source index of tap t for output j */
 };
 
-/* Per-scale sums of one frame (fp32, as upstream). */
-struct ScaleSums {
-    float num = 0, den = 0, aim_num = 0;
-};
-
 class Engine {
 public:
     /* The schedule comes from FLOAT_ADM_SIMD (see adm_simd.h). */
@@ -65,8 +60,8 @@ public:
 private:
     enum Image { kRef = 0, kDist = 1 };
     enum Signal { kRestored = 0, kAdditive = 1 };
-    /* Row sums kept per row: denominator, DLM numerator, AIM numerator, each h, v, d. */
-    enum RowSum { kDenSum = 0, kNumSum = 3, kAimSum = 6, kNumRowSums = 9 };
+    /* Row sums kept per row: the scale's nine band sums (adm_pooling.h). */
+    static constexpr int kNumRowSums = kNumBandSums;
 
     /* Per-job rows of the fused schedule: the vertical pass of each image, a discard
      * row for halo band a, the distorted detail, then a ring of three rows of
@@ -104,7 +99,6 @@ private:
     void fused_dwt_row(int s, int i, bool own, bool details, int job);
     void fused_decouple_row(int s, int i, int job);
     void fused_sum_row(int s, int i, int job);
-    void pool(const ScaleSums sums[kNumScales], FloatAdmScores *out) const;
 
     FloatAdmOptions opts_;
     int width_, height_;
@@ -112,7 +106,6 @@ private:
     float cos_1deg_sq_;
     bool cube_;          /* p_norm == 3: (x*x)*x instead of powf */
     float p_;            /* (float)p_norm */
-    float inv_p_;        /* (float)(1.0f / p_norm) */
     ScaleSetup scales_[kNumScales];
 
     const SimdKernels *kernels_; /* null: the scalar schedule */

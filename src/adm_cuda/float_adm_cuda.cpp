@@ -14,11 +14,13 @@
 #include "adm_csf.h"
 #include "adm_cuda_kernels.h"
 #include "adm_internal.h"
+#include "adm_pooling.h"
 #include "adm_rcp_model.h"
 #include "float_adm_cuda.h"
 
 using adm_cuda::kNumBands;
 using adm_cuda::kNumRowSums;
+static_assert(kNumRowSums == adm::kNumBandSums, "the device sums are the pooling's band sums");
 using adm_cuda::kNumScales;
 
 namespace {
@@ -79,8 +81,6 @@ struct FloatAdmCudaContext {
     bool profiling = false;
     float stage_ms[FLOAT_ADM_CUDA_NUM_STAGES] = {};
     std::string last_error;
-    /* Host constants of the pooling, as the CPU engine computes them. */
-    float inv_p = 0;
 
     /* Record a failed CUDA call; returns the library's code for it. */
     int fail(cudaError_t e, const char *what)
@@ -150,7 +150,6 @@ int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int i
     pl.masking = !opts.bypass_cm;
     pl.skip_scale0 = opts.skip_scale0 != 0;
     pl.depth = bit_depth;
-    inv_p = (float)(1.0f / opts.p_norm);
 
     /* The host's division, reproduced from the probed table. */
     const adm::RcpProbe &probe = adm::rcp_probe_host();
@@ -382,66 +381,15 @@ int FloatAdmCudaContext::check_plane(const FloatAdmCudaPlane *p, const char *whi
     return FLOAT_ADM_ERROR_INVALID;
 }
 
-/* The CPU engine's fold_scale (after the row fold) and pool, from the device's sums. */
+/* The device's per-scale band sums, pooled exactly as the CPU engine pools its own. */
 void FloatAdmCudaContext::pool(const float *accum, FloatAdmScores *out) const
 {
-    enum { kDen = 0, kNum = 3, kAim = 6 };
-    float num_s[kNumScales], den_s[kNumScales], aim_s[kNumScales];
-    for (int s = 0; s < kNumScales; s++) {
-        if (s == 0 && opts.skip_scale0) {
-            num_s[s] = 0.0f;
-            den_s[s] = (float)1e-10;
-            aim_s[s] = 0.0f;
-            continue;
-        }
-        const adm::Region &r = pipeline.sums[s];
-        const int area = (r.right - r.left) * (r.bottom - r.top);
-        const float noise = powf((float)(area * opts.noise_weight), inv_p);
-        const float no_noise = powf((float)(area * 0.0), inv_p);
-        float band[kNumRowSums];
-        for (int k = 0; k < kNumRowSums; k++)
-            band[k] = powf(accum[s * kNumRowSums + k], inv_p) + (k >= kAim ? no_noise : noise);
-        den_s[s] = band[kDen] + band[kDen + 1] + band[kDen + 2];
-        num_s[s] = band[kNum] + band[kNum + 1] + band[kNum + 2];
-        aim_s[s] = band[kAim] + band[kAim + 1] + band[kAim + 2];
-    }
-
-    double num = 0, den = 0, aim_num = 0, aim_den = 0;
-    for (int s = 0; s < kNumScales; s++) {
-        num += num_s[s];
-        den += den_s[s];
-        if (opts.skip_aim_scale != s) {
-            aim_num += aim_s[s];
-            aim_den += den_s[s];
-        }
-        out->adm_num_scale[s] = num_s[s];
-        out->adm_den_scale[s] = den_s[s];
-        out->adm_scale[s] = (double)num_s[s] / (double)den_s[s];
-    }
-    const double floor = 1e-10 * (double)((long long)width * height) / (1920.0 * 1080.0);
-    num = num < floor ? 0 : num;
-    den = den < floor ? 0 : den;
-    double adm2, aim;
-    if (den == 0.0) {
-        adm2 = 1.0;
-        aim = 0.0; /* libvmaf leaves it uninitialised; the CPU path defines it as 0 */
-    } else {
-        const double ratio = aim_num / aim_den;
-        aim = ratio < 1.0 ? ratio : 1.0;
-        adm2 = num / den;
-    }
-    double adm3;
-    if (opts.adm3_apply_hm)
-        adm3 = 2 * adm2 * aim / (adm2 + aim);
-    else
-        adm3 = adm2 * opts.dlm_weight + (1 - aim) * (1 - opts.dlm_weight);
-    adm3 = adm3 > opts.min_val ? adm3 : opts.min_val;
-    out->adm2 = adm2;
-    out->aim = aim;
-    out->adm3 = adm3;
-    out->adm = adm2;
-    out->adm_num = num;
-    out->adm_den = den;
+    adm::ScaleSums sums[kNumScales];
+    for (int s = 0; s < kNumScales; s++)
+        sums[s] = s == 0 && opts.skip_scale0
+                      ? adm::skipped_scale_sums()
+                      : adm::scale_sums(accum + s * kNumRowSums, pipeline.sums[s], opts);
+    adm::pool_scales(sums, width, height, opts, out);
 }
 
 extern "C" {
