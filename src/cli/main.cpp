@@ -328,18 +328,8 @@ int score(const CommandLine &command_line)
     VideoReader distorted(command_line.distorted);
     const FrameGeometry geometry = resolve_geometry(command_line, reference, distorted);
 
-    /* Declared before the context, so that it outlives every call into the core. */
-    std::unique_ptr<ThreadPool> pool;
-    ContextPtr context = create_context(geometry, options);
-    if (command_line.threads > 1) {
-        pool = std::make_unique<ThreadPool>(command_line.threads);
-        const int err = float_adm_set_executor(context.get(), ThreadPool::execute, pool.get(),
-                                               command_line.threads);
-        if (err < 0)
-            throw CliError(string_printf("--threads %d: %s", command_line.threads,
-                                         float_adm_strerror(err)));
-    }
-
+    /* The files are sized up before the context is made: a header announcing a
+     * huge frame over a few bytes must fail at once, not after allocating it. */
     reference.start(geometry);
     distorted.start(geometry);
     if (reference.frame_count() != distorted.frame_count())
@@ -355,6 +345,18 @@ int score(const CommandLine &command_line)
                                      frame_count, geometry.describe().c_str()));
     if (command_line.max_frames)
         frame_count = command_line.max_frames;
+
+    /* Declared before the context, so that it outlives every call into the core. */
+    std::unique_ptr<ThreadPool> pool;
+    ContextPtr context = create_context(geometry, options);
+    if (command_line.threads > 1) {
+        pool = std::make_unique<ThreadPool>(command_line.threads);
+        const int err = float_adm_set_executor(context.get(), ThreadPool::execute, pool.get(),
+                                               command_line.threads);
+        if (err < 0)
+            throw CliError(string_printf("--threads %d: %s", command_line.threads,
+                                         float_adm_strerror(err)));
+    }
 
     const bool json_to_stdout = command_line.json_path == "-";
     std::unique_ptr<FILE, FileCloser> json_file;
