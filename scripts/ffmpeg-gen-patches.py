@@ -107,6 +107,11 @@ Format of the log: @samp{json} (libvmaf's JSON layout, the default),
 Score every @var{n}-th frame only; the other frames pass without metadata.
 Default is 1.
 
+@item metadata_prefix
+Prefix of the frame metadata keys.  Give each of several chained instances its
+own, so that their keys do not overwrite each other.  Default is
+@samp{lavfi.float_adm}.
+
 @item backend
 Where the scores are computed:
 @table @samp
