@@ -3,8 +3,11 @@
  * the arithmetic (powf of the device's accumulators, pooling over scales).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <string>
 #include <vector>
@@ -60,6 +63,25 @@ int error_code(cudaError_t e)
 
 ptrdiff_t padded_stride(int w) { return ((ptrdiff_t)w + 15) & ~(ptrdiff_t)15; }
 
+/*
+ * Test hook: FLOAT_ADM_CUDA_MEMORY_LIMIT=<bytes>, read when a context is created, caps
+ * that context's device allocations; one that would pass the cap fails as CUDA's own
+ * cudaErrorMemoryAllocation does, so tests can reach the out-of-memory path.  Unset,
+ * empty or not a number: no cap.
+ */
+size_t memory_limit_from_env()
+{
+    const char *text = getenv("FLOAT_ADM_CUDA_MEMORY_LIMIT");
+    if (!text || !*text)
+        return SIZE_MAX;
+    char *end = nullptr;
+    errno = 0;
+    const unsigned long long limit = strtoull(text, &end, 10);
+    if (errno || *end || *text == '-')
+        return SIZE_MAX;
+    return limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
+}
+
 bool supported_depth(int depth)
 {
     return depth == 8 || depth == 9 || depth == 10 || depth == 12 || depth == 14 || depth == 16;
@@ -74,6 +96,8 @@ struct FloatAdmCudaContext {
     bool own_stream = false;
     adm_cuda::Pipeline pipeline = {};
     std::vector<void *> allocations;
+    size_t device_bytes = 0;
+    size_t device_bytes_limit = memory_limit_from_env();
     adm::RcpMode rcp_mode = adm::kRcpModelExact;
     std::string rcp_description;
     std::vector<Slot> slots;
@@ -95,10 +119,12 @@ struct FloatAdmCudaContext {
 
     int device_alloc(void **ptr, size_t bytes, const char *what)
     {
-        cudaError_t e = cudaMalloc(ptr, bytes);
+        cudaError_t e = bytes > device_bytes_limit - device_bytes ? cudaErrorMemoryAllocation
+                                                                  : cudaMalloc(ptr, bytes);
         if (e != cudaSuccess)
             return fail(e, what);
         allocations.push_back(*ptr);
+        device_bytes += bytes;
         e = cudaMemset(*ptr, 0, bytes);
         return e == cudaSuccess ? 0 : fail(e, what);
     }

@@ -7,6 +7,8 @@
 #   build/lib/pkgconfig/floatadm_cuda.pc   for FFmpeg's configure (the filter's CUDA path)
 #   build/tests/cuda_parity        CPU vs CUDA (0 bits) and CPU vs golden; skips cleanly
 #                                  where no CUDA device exists
+#   build/tests/cuda_robust        injected device out-of-memory (FLOAT_ADM_CUDA_MEMORY_LIMIT)
+#                                  and, with --long-run N, memory growth over N frames
 #   build/bench/cuda_bench         CUDA-event timing per frame and per stage
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -29,12 +31,14 @@ CUDA_HEADER_OUT := $(BUILD)/include/float_adm_cuda.h
 CUDA_PC := $(BUILD)/lib/pkgconfig/floatadm_cuda.pc
 CUDA_PARITY_BIN := $(BUILD)/tests/cuda_parity
 CUDA_BENCH_BIN := $(BUILD)/bench/cuda_bench
+CUDA_ROBUST_BIN := $(BUILD)/tests/cuda_robust
 CUDA_TOOL_OBJS := $(BUILD)/obj/tests/cuda/parity.o $(BUILD)/obj/bench/cuda/cuda_bench.o \
-                  $(BUILD)/obj/tests/cuda/cuda_test_util.o
+                  $(BUILD)/obj/tests/cuda/cuda_test_util.o $(BUILD)/obj/tests/cuda/robust.o
 
 .PHONY: check-cuda cuda-bench
 
-all: $(CUDA_LIB) $(CUDA_HEADER_OUT) $(CUDA_PC) $(CUDA_PARITY_BIN) $(CUDA_BENCH_BIN)
+all: $(CUDA_LIB) $(CUDA_HEADER_OUT) $(CUDA_PC) $(CUDA_PARITY_BIN) $(CUDA_BENCH_BIN) \
+     $(CUDA_ROBUST_BIN)
 check: check-cuda
 install: install-cuda
 
@@ -78,14 +82,20 @@ $(CUDA_PARITY_BIN): $(BUILD)/obj/tests/cuda/parity.o $(BUILD)/obj/tests/cuda/cud
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) $(filter %.o,$^) $(CUDA_TOOL_LINK) -o $@
 
+$(CUDA_ROBUST_BIN): $(BUILD)/obj/tests/cuda/robust.o $(BUILD)/obj/tests/cuda/cuda_test_util.o \
+                    $(CUDA_LIB) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) $(filter %.o,$^) $(CUDA_TOOL_LINK) -o $@
+
 $(CUDA_BENCH_BIN): $(BUILD)/obj/bench/cuda/cuda_bench.o $(BUILD)/obj/tests/cuda/cuda_test_util.o \
                    $(BUILD)/obj/src/cli/thread_pool.o $(CUDA_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) $(filter %.o,$^) $(CUDA_TOOL_LINK) -o $@
 
-# Without a CUDA device the parity test says so and passes (CI has nvcc, no GPU).
-check-cuda: $(CUDA_PARITY_BIN)
+# Without a CUDA device these tests say so and pass (CI has nvcc, no GPU).
+check-cuda: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN)
 	$(CUDA_PARITY_BIN) --corpus tests/corpus --quick
+	$(CUDA_ROBUST_BIN)
 
 cuda-bench: $(CUDA_BENCH_BIN)
 	$(CUDA_BENCH_BIN)
