@@ -12,13 +12,14 @@ git -C "$root" archive "$commit" | tar -x -C "$work"
 cd "$work"
 ./configure --enable-cuda >/dev/null
 jobs=$(nproc)
-make -j"$jobs" build/tests/cuda_parity build/bench/cuda_bench build/tests/unit_tests \
-    build/tests/corpus_test build/bin/float_adm_score build/lib/libfloatadm_cuda.a
+make -j"$jobs" build/tests/cuda_parity build/tests/cuda_robust build/bench/cuda_bench \
+    build/tests/unit_tests build/tests/corpus_test build/bin/float_adm_score \
+    build/lib/libfloatadm_cuda.a
 out="$root/.cuda_bin"
 rm -rf "$out"
 mkdir -p "$out"
-cp build/tests/cuda_parity build/bench/cuda_bench build/tests/unit_tests build/tests/corpus_test \
-    build/bin/float_adm_score "$out/"
+cp build/tests/cuda_parity build/tests/cuda_robust build/bench/cuda_bench build/tests/unit_tests \
+    build/tests/corpus_test build/bin/float_adm_score "$out/"
 {
     echo "commit $(git -C "$root" rev-parse "$commit")"
     echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m), $(ldd --version | head -1)"

@@ -15,7 +15,7 @@
 #
 # Here:   make build/tests/cuda_robust build/bin/ffmpeg
 #         mkdir -p .cuda_bin .device_ffmpeg
-#         cp build/tests/cuda_robust .cuda_bin/; cp build/bin/ffmpeg .device_ffmpeg/
+#         (scripts/cuda/build_cuda_bin.sh puts cuda_robust in .cuda_bin/); cp build/bin/ffmpeg .device_ffmpeg/
 # There:  device run, kind nvidia-h200-x2, carry [".cuda_bin", ".device_ffmpeg"],
 #         command: sh scripts/cuda/device_robust_run.sh
 # Writes 7 files to $OUT; the summary is printed last.
