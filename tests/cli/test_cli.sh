@@ -13,22 +13,10 @@ if [ $# -ne 2 ]; then
     echo "usage: $0 FLOAT_ADM_SCORE CORPUS_DIR" >&2
     exit 2
 fi
-bin=$1
-corpus=$2
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-case $corpus in /*) ;; *) corpus=$(pwd)/$corpus ;; esac
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_cli.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
-cd "$tmp" || exit 2
-
-failures=0
-tests=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
+. "$(dirname "$0")/../support/shell_harness.sh"
+bin=$(absolute "$1")
+corpus=$(absolute "$2")
+harness_begin test_cli
 
 # expect_ok NAME ARGS...: the tool exits 0.
 expect_ok() {

@@ -14,15 +14,9 @@ if [ $# -ne 1 ]; then
     echo "usage: $0 FLOAT_ADM_SCORE" >&2
     exit 2
 fi
-bin=$1
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_robustness_cli.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
-cd "$tmp" || exit 2
-
-failures=0
-tests=0
+. "$(dirname "$0")/../support/shell_harness.sh"
+bin=$(absolute "$1")
+harness_begin test_robustness_cli
 
 memory_limit=${MEMORY_LIMIT_KIB:-1048576}
 

@@ -14,20 +14,9 @@ if [ $# -ne 1 ]; then
     echo "usage: $0 FFMPEG" >&2
     exit 2
 fi
-ffmpeg=$1
-case $ffmpeg in /*) ;; *) ffmpeg=$(pwd)/$ffmpeg ;; esac
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_robustness.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
-cd "$tmp" || exit 2
-
-failures=0
-tests=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
+. "$(dirname "$0")/../support/shell_harness.sh"
+ffmpeg=$(absolute "$1")
+harness_begin test_robustness
 
 # Ten 64x48 frames; SIZE and DURATION vary per case.
 src() {
