@@ -10,37 +10,20 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
-#include <cstdint>
 #include <cstdlib>
 #include <map>
-#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
 
-#include "float_adm.h"
-#include "thread_pool.h"
+#include "bench_support.h"
 #include "../src/adm_core/adm_simd.h"
 
 namespace {
 
 using adm::SimdLevel;
 
-/* Structured content, and a distorted copy with noise: every stage has real work. */
-struct Pictures {
-    std::vector<uint8_t> ref, dist;
-    Pictures(int w, int h) : ref((size_t)w * h), dist((size_t)w * h)
-    {
-        uint32_t state = 12345;
-        for (int i = 0; i < h; i++)
-            for (int j = 0; j < w; j++) {
-                state = state * 1664525u + 1013904223u;
-                const int v = (((i / 24) ^ (j / 32)) & 1) * 80 + (i * 3 + j * 5) % 97 + 30;
-                ref[(size_t)i * w + j] = (uint8_t)v;
-                dist[(size_t)i * w + j] = (uint8_t)(v + (int)(state >> 29) - 3);
-            }
-    }
-};
+using bench::FramePair;
 
 /* Seconds per frame of the scalar level, by (w, h, threads). */
 std::map<std::tuple<int, int, int>, double> &scalar_seconds()
@@ -58,33 +41,23 @@ void BM_Level(benchmark::State &state)
         state.SkipWithError("level not run by this processor");
         return;
     }
-    const Pictures pictures(w, h);
-    FloatAdmOptions opts;
-    float_adm_options_default(&opts);
-    char err[256];
-    FloatAdmContext *ctx = nullptr;
+    const FramePair pictures(w, h);
     setenv("FLOAT_ADM_SIMD", adm::simd_level_name(level), 1);
-    const int created = float_adm_context_create(&ctx, w, h, 8, &opts, err, sizeof(err));
+    const bench::ScoringContext ctx(w, h, threads);
     unsetenv("FLOAT_ADM_SIMD");
-    if (created < 0) {
-        state.SkipWithError(err);
+    if (!ctx.ok()) {
+        state.SkipWithError(ctx.error());
         return;
-    }
-    std::unique_ptr<ThreadPool> pool;
-    if (threads > 1) {
-        pool.reset(new ThreadPool(threads));
-        float_adm_set_executor(ctx, ThreadPool::execute, pool.get(), threads);
     }
     const FloatAdmPlane ref = {pictures.ref.data(), w, 1, 0};
     const FloatAdmPlane dist = {pictures.dist.data(), w, 1, 0};
     FloatAdmScores scores;
     const auto begin = std::chrono::steady_clock::now();
     for (auto _ : state) {
-        float_adm_score_frame(ctx, &ref, &dist, &scores);
+        float_adm_score_frame(ctx.get(), &ref, &dist, &scores);
         benchmark::DoNotOptimize(scores);
     }
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - begin;
-    float_adm_context_free(&ctx);
 
     const double per_frame = elapsed.count() / (double)state.iterations();
     const auto key = std::make_tuple(w, h, threads);
@@ -99,7 +72,7 @@ void BM_Level(benchmark::State &state)
 struct StageData {
     static constexpr int kInW = 1920, kInH = 1080, kW = 960, kH = 540;
     static constexpr ptrdiff_t kStride = kInW + adm::kRowPadding;
-    Pictures pictures{kInW, kInH};
+    FramePair pictures{kInW, kInH};
     std::vector<float> rows = std::vector<float>(40 * kStride);
     std::vector<int> taps[4];
 
