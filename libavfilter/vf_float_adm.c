@@ -24,18 +24,18 @@
  * scores), bit-exact with libvmaf, computed by libfloatadm.
  */
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <float_adm.h>
 
 #include "config.h"
 #include "libavutil/avstring.h"
-#include "libavutil/file_open.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
+#include "libavutil/thread.h"
 #include "avfilter.h"
 #include "filters.h"
 #include "formats.h"
@@ -59,19 +59,15 @@ enum CopySource {
     COPY_FROM_CONTEXT,      /* CUDA frames of another context on the same device */
 };
 
-/* A frame waiting to leave in order: with ref set, for its scores. */
+/* A frame waiting to leave in order: with ref set, for its scores; skipped,
+ * for its line in the log. */
 typedef struct QueuedFrame {
     AVFrame *dist;
     AVFrame *ref;
     uint64_t index;
+    const char *skipped;    /* why, for the log */
 } QueuedFrame;
 #endif
-
-enum LogFormat {
-    LOG_FMT_JSON,
-    LOG_FMT_CSV,
-    LOG_FMT_XML,
-};
 
 enum Backend {
     BACKEND_AUTO,
@@ -79,12 +75,34 @@ enum Backend {
     BACKEND_CUDA,
 };
 
-/* Running pooled statistics of one output, accumulated as libvmaf pools. */
-typedef struct PoolStats {
-    double sum;
-    double inv_sum;     /* sum of 1 / (x + 1), for the harmonic mean */
-    double min, max;
-} PoolStats;
+enum OnCorrupt {
+    ON_CORRUPT_SCORE,
+    ON_CORRUPT_SKIP,
+    ON_CORRUPT_FAIL,
+};
+
+/* A run of consecutive frames the decoder flagged, reported once when it ends. */
+typedef struct CorruptRun {
+    int64_t first, last;    /* frame numbers; first < 0: no run open */
+} CorruptRun;
+
+/* A log outlives its filter instance: ffmpeg rebuilds the graph when a decoded
+ * input changes size, format or colour properties, and the new instance goes
+ * on writing the same log, with frame numbers that go on counting.  One entry
+ * per log file in the process, never freed: its file is complete after every
+ * instance that used it has gone. */
+typedef struct SharedLog {
+    struct SharedLog *next;
+    char *path;
+    dev_t dev;
+    ino_t ino;
+    FloatAdmLog *log;
+    int in_use;             /* an instance writes it now */
+    uint64_t next_frame;    /* the frame number the next instance starts at */
+} SharedLog;
+
+static AVMutex shared_logs_lock = AV_MUTEX_INITIALIZER;
+static SharedLog *shared_logs;
 
 typedef struct FloatAdmFilterContext {
     const AVClass *class;
@@ -100,18 +118,26 @@ typedef struct FloatAdmFilterContext {
     FloatAdmContext *adm;
     int width, height;              /* the size the context was made for */
     FloatAdmPlane plane_layout[2];  /* main, reference: sample size and shift */
+    const AVPixFmtDescriptor *desc[2];  /* main, reference: the (software) format */
     int nb_outputs;
     int *job_rets;
     int nb_jobs;
 
-    FILE *log_file;
-    int log_started;
+    int on_corrupt;
+
+    FloatAdmLog *log;               /* the file's, or pooling only without log_path */
+    SharedLog *shared_log;
+    int log_finished;
     uint64_t frame_index;           /* frames seen on the first input */
     uint64_t nb_scored;
-    uintptr_t last_frame[2];        /* framesync's current frames, to notice a repeat */
+    int64_t last_pts[2];            /* the last scored pair's timestamps, in fs.time_base */
     int warned_repeat;
     int warned_key_collision;
-    PoolStats pool[FLOAT_ADM_NUM_DEBUG_OUTPUTS];
+    int warned_range;
+    uint64_t nb_unpaired;           /* main frames without a reference frame */
+    uint64_t nb_far_pairs;          /* pairs further apart than half a frame */
+    int64_t first_far_pair;
+    CorruptRun corrupt[2];
 
 #if HAVE_LIBFLOATADM_CUDA
     FloatAdmCudaContext *cuda;
@@ -169,10 +195,14 @@ static const AVOption float_adm_options[] = {
     ADM_OPT_INT("adm_skip_aim_scale", "sasc", "Leave a scale out of aim (-1: none).", skip_aim_scale, AV_OPT_TYPE_INT, -1, -1, 3),
     ADM_OPT_INT("adm_skip_scale0", "ssz", "Leave scale 0 out of adm2.", skip_scale0, AV_OPT_TYPE_BOOL, 0, 0, 1),
     { "log_path", "Set the file to write the per-frame log to (- for stdout).", OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "log_fmt", "Set the format of the log.", OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = LOG_FMT_JSON }, LOG_FMT_JSON, LOG_FMT_XML, FLAGS, .unit = "log_fmt" },
-        { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
-        { "csv",  "libvmaf's CSV layout",  0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_CSV  }, 0, 0, FLAGS, .unit = "log_fmt" },
-        { "xml",  "libvmaf's XML layout",  0, AV_OPT_TYPE_CONST, { .i64 = LOG_FMT_XML  }, 0, 0, FLAGS, .unit = "log_fmt" },
+    { "log_fmt", "Set the format of the log.", OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = FLOAT_ADM_LOG_JSON }, FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_XML, FLAGS, .unit = "log_fmt" },
+        { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
+        { "csv",  "libvmaf's CSV layout",  0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_CSV  }, 0, 0, FLAGS, .unit = "log_fmt" },
+        { "xml",  "libvmaf's XML layout",  0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_XML  }, 0, 0, FLAGS, .unit = "log_fmt" },
+    { "on_corrupt", "Set what to do with frames the decoder flagged as corrupt.", OFFSET(on_corrupt), AV_OPT_TYPE_INT, { .i64 = ON_CORRUPT_SCORE }, ON_CORRUPT_SCORE, ON_CORRUPT_FAIL, FLAGS, .unit = "on_corrupt" },
+        { "score", "score them, with a warning per run of frames", 0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_SCORE }, 0, 0, FLAGS, .unit = "on_corrupt" },
+        { "skip",  "pass them on unscored; the log says so",       0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_SKIP  }, 0, 0, FLAGS, .unit = "on_corrupt" },
+        { "fail",  "stop with an error",                           0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_FAIL  }, 0, 0, FLAGS, .unit = "on_corrupt" },
     { "n_subsample", "Score every n-th frame.", OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
     { "backend", "Set where the scores are computed.", OFFSET(backend), AV_OPT_TYPE_INT, { .i64 = BACKEND_AUTO }, BACKEND_AUTO, BACKEND_CUDA, FLAGS, .unit = "backend" },
         { "auto", "CUDA on CUDA frames, the CPU on software frames", 0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
@@ -229,121 +259,120 @@ static int query_formats(const AVFilterContext av_unused *ctx,
     return ff_formats_ref(input_formats(), &cfg_in[1]->formats);
 }
 
-static void pool_add(PoolStats *pool, uint64_t nb_before, double value)
+/* Frames are paired by the nearest timestamp: a loopback decoder's
+ * millisecond timestamps and a 1/24 s source never meet exactly, and
+ * framesync's default (the last reference frame not after the main one)
+ * would then pair every third frame with the previous picture.  The option
+ * stays framesync's, so ts_sync_mode=default still selects the old rule. */
+static av_cold int preinit(AVFilterContext *ctx)
 {
-    pool->sum     += value;
-    pool->inv_sum += 1.0 / (value + 1.0);
-    if (!nb_before || value < pool->min)
-        pool->min = value;
-    if (!nb_before || value > pool->max)
-        pool->max = value;
+    FloatAdmFilterContext *s = ctx->priv;
+    int ret = float_adm_framesync_preinit(ctx);
+
+    s->fs.opt_ts_sync_mode = TS_NEAREST;
+    return ret;
 }
 
-static double pool_mean(const PoolStats *pool, uint64_t n)
+/* The entry of the log at path, matched by its file where it exists. */
+static SharedLog *find_shared_log(const char *path)
 {
-    return pool->sum / n;
-}
+    struct stat st;
+    const int is_file = strcmp(path, "-") && !stat(path, &st);
 
-static double pool_harmonic_mean(const PoolStats *pool, uint64_t n)
-{
-    return n / pool->inv_sum - 1.0;
-}
-
-/* JSON has no NaN or infinity: libvmaf writes null there. */
-static void json_number(FILE *f, double value)
-{
-    if (isfinite(value))
-        fprintf(f, "%.17g", value);
-    else
-        fputs("null", f);
-}
-
-static void log_frame(FloatAdmFilterContext *s, uint64_t index, const FloatAdmScores *scores)
-{
-    FILE *f = s->log_file;
-
-    switch (s->log_fmt) {
-    case LOG_FMT_JSON:
-        fprintf(f, "%s    {\n      \"frameNum\": %"PRIu64",\n      \"metrics\": {\n",
-                s->nb_scored ? ",\n" : "\n", index);
-        for (int i = 0; i < s->nb_outputs; i++) {
-            fprintf(f, "        \"%s\": ", float_adm_output_name(i));
-            json_number(f, float_adm_output_value(scores, i));
-            fputs(i + 1 < s->nb_outputs ? ",\n" : "\n", f);
-        }
-        fputs("      }\n    }", f);
-        break;
-    case LOG_FMT_CSV:
-        fprintf(f, "%"PRIu64",", index);
-        for (int i = 0; i < s->nb_outputs; i++)
-            fprintf(f, "%.17g,", float_adm_output_value(scores, i));
-        fputc('\n', f);
-        break;
-    case LOG_FMT_XML:
-        fprintf(f, "    <frame frameNum=\"%"PRIu64"\" ", index);
-        for (int i = 0; i < s->nb_outputs; i++)
-            fprintf(f, "%s=\"%.17g\" ", float_adm_output_name(i),
-                    float_adm_output_value(scores, i));
-        fputs("/>\n", f);
-        break;
+    for (SharedLog *entry = shared_logs; entry; entry = entry->next) {
+        if (is_file ? entry->dev == st.st_dev && entry->ino == st.st_ino
+                    : !strcmp(entry->path, path))
+            return entry;
     }
+    return NULL;
 }
 
-static void log_start(FloatAdmFilterContext *s, int width, int height)
+/* Opens the log, or takes over the one an earlier instance of a rebuilt graph left. */
+static int acquire_log(AVFilterContext *ctx, int width, int height)
 {
-    FILE *f = s->log_file;
+    FloatAdmFilterContext *s = ctx->priv;
+    SharedLog *entry;
+    struct stat st;
+    char errbuf[256] = "";
+    int ret = 0;
 
-    switch (s->log_fmt) {
-    case LOG_FMT_JSON:
-        fprintf(f, "{\n  \"version\": \"float_adm %s\",\n  \"frames\": [", float_adm_version());
-        break;
-    case LOG_FMT_CSV:
-        fputs("Frame,", f);
-        for (int i = 0; i < s->nb_outputs; i++)
-            fprintf(f, "%s,", float_adm_output_name(i));
-        fputc('\n', f);
-        break;
-    case LOG_FMT_XML:
-        fprintf(f, "<VMAF version=\"float_adm %s\">\n"
-                "  <params qualityWidth=\"%d\" qualityHeight=\"%d\" />\n"
-                "  <frames>\n", float_adm_version(), width, height);
-        break;
-    }
-    s->log_started = 1;
-}
+    if (!s->log_path)
+        return float_adm_log_open(&s->log, NULL, s->log_fmt, s->nb_outputs, width, height,
+                                  errbuf, sizeof(errbuf));
 
-static void log_finish(FloatAdmFilterContext *s)
-{
-    static const char *const pool_names[] = { "min", "max", "mean", "harmonic_mean" };
-    FILE *f = s->log_file;
-
-    if (s->log_fmt == LOG_FMT_CSV)
-        return;
-    fputs(s->log_fmt == LOG_FMT_JSON ? "\n  ],\n  \"pooled_metrics\": {"
-                                     : "  </frames>\n  <pooled_metrics>\n", f);
-    for (int i = 0; i < s->nb_outputs && s->nb_scored; i++) {
-        const PoolStats *pool = &s->pool[i];
-        const double pooled[] = {
-            pool->min, pool->max, pool_mean(pool, s->nb_scored),
-            pool_harmonic_mean(pool, s->nb_scored),
-        };
-
-        if (s->log_fmt == LOG_FMT_JSON) {
-            fprintf(f, "%s    \"%s\": {", i ? ",\n" : "\n", float_adm_output_name(i));
-            for (size_t j = 0; j < FF_ARRAY_ELEMS(pooled); j++) {
-                fprintf(f, "%s      \"%s\": ", j ? ",\n" : "\n", pool_names[j]);
-                json_number(f, pooled[j]);
-            }
-            fputs("\n    }", f);
+    ff_mutex_lock(&shared_logs_lock);
+    entry = find_shared_log(s->log_path);
+    if (entry && entry->in_use) {
+        av_log(ctx, AV_LOG_ERROR, "Another float_adm instance already writes the log %s; "
+               "give each instance its own log_path.\n", s->log_path);
+        ret = AVERROR(EINVAL);
+    } else if (entry) {
+        av_log(ctx, AV_LOG_INFO, "The filter graph was rebuilt: the log %s goes on from "
+               "frame %"PRIu64".\n", s->log_path, entry->next_frame);
+        s->frame_index = entry->next_frame;
+    } else if (!(entry = av_mallocz(sizeof(*entry))) ||
+               !(entry->path = av_strdup(s->log_path))) {
+        if (entry)
+            av_free(entry);
+        ret = AVERROR(ENOMEM);
+    } else {
+        ret = float_adm_log_open(&entry->log, s->log_path, s->log_fmt, s->nb_outputs,
+                                 width, height, errbuf, sizeof(errbuf));
+        if (ret < 0) {
+            av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+            av_free(entry->path);
+            av_free(entry);
         } else {
-            fprintf(f, "    <metric name=\"%s\" ", float_adm_output_name(i));
-            for (size_t j = 0; j < FF_ARRAY_ELEMS(pooled); j++)
-                fprintf(f, "%s=\"%.17g\" ", pool_names[j], pooled[j]);
-            fputs("/>\n", f);
+            if (strcmp(s->log_path, "-") && !stat(s->log_path, &st)) {
+                entry->dev = st.st_dev;
+                entry->ino = st.st_ino;
+            }
+            entry->next = shared_logs;
+            shared_logs = entry;
         }
     }
-    fputs(s->log_fmt == LOG_FMT_JSON ? "\n  },\n  \"aggregate_metrics\": {\n  }\n}\n"
-                                     : "  </pooled_metrics>\n  <aggregate_metrics />\n</VMAF>\n", f);
+    if (ret >= 0) {
+        entry->in_use = 1;
+        s->shared_log = entry;
+        s->log = entry->log;
+    }
+    ff_mutex_unlock(&shared_logs_lock);
+    return ret;
+}
+
+/* The footer goes out whenever an instance is done, so the file is complete
+ * even if no other instance follows; the next one truncates it and goes on. */
+static int finish_log(AVFilterContext *ctx)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    char errbuf[256] = "";
+    int ret;
+
+    if (!s->log || s->log_finished || !s->shared_log)
+        return 0;
+    s->log_finished = 1;
+    ret = float_adm_log_finish(s->log, errbuf, sizeof(errbuf));
+    if (ret < 0)
+        av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+    return ret;
+}
+
+static void release_log(AVFilterContext *ctx)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    char errbuf[256] = "";
+
+    if (!s->shared_log) {
+        float_adm_log_close(&s->log, errbuf, sizeof(errbuf));
+        return;
+    }
+    finish_log(ctx);
+    ff_mutex_lock(&shared_logs_lock);
+    s->shared_log->next_frame = s->frame_index;
+    s->shared_log->in_use = 0;
+    ff_mutex_unlock(&shared_logs_lock);
+    s->shared_log = NULL;
+    s->log = NULL;
 }
 
 static int set_meta(AVDictionary **metadata, const char *prefix, const char *name, double value)
@@ -376,37 +405,136 @@ static int check_frame_size(AVFilterContext *ctx, const AVFrame *frame, int inpu
     return AVERROR(EINVAL);
 }
 
-/* A frame the decoder concealed or flagged would score its concealment. */
-static int check_frame_intact(AVFilterContext *ctx, const AVFrame *frame, int input,
-                              uint64_t index)
+static int frame_is_corrupt(const AVFrame *frame)
 {
-    if (!(frame->flags & AV_FRAME_FLAG_CORRUPT) && !frame->decode_error_flags)
-        return 0;
-    av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64" of the %s input is corrupt (the decoder "
-           "reported errors); refusing to score it.\n", index, input_name(input));
-    return AVERROR_INVALIDDATA;
+    return (frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags;
+}
+
+/* One warning per run of consecutive flagged frames, when the run ends. */
+static void report_corrupt_run(AVFilterContext *ctx, int input)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    CorruptRun *run = &s->corrupt[input];
+
+    if (run->first < 0)
+        return;
+    av_log(ctx, AV_LOG_WARNING, "Frames %"PRId64"-%"PRId64" of the %s input were flagged "
+           "corrupt by the decoder: %s (on_corrupt=%s).\n", run->first, run->last,
+           input_name(input),
+           s->on_corrupt == ON_CORRUPT_SKIP ? "not scored, marked skipped in the log"
+                                            : "scored as decoded",
+           s->on_corrupt == ON_CORRUPT_SKIP ? "skip" : "score");
+    run->first = -1;
+}
+
+/* Decoders flag frames they concealed.  A metric exists to measure that damage,
+ * so by default such frames are scored, and said to be. */
+static int check_corrupt(AVFilterContext *ctx, const AVFrame *const frames[2],
+                         uint64_t index, int *skip)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+
+    *skip = 0;
+    for (int i = 0; i < 2; i++) {
+        CorruptRun *run = &s->corrupt[i];
+
+        if (!frame_is_corrupt(frames[i])) {
+            report_corrupt_run(ctx, i);
+            continue;
+        }
+        if (s->on_corrupt == ON_CORRUPT_FAIL) {
+            av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64" of the %s input was flagged corrupt "
+                   "by the decoder (on_corrupt=fail).\n", index, input_name(i));
+            return AVERROR_INVALIDDATA;
+        }
+        if (run->first >= 0 && run->last + 1 != (int64_t)index)
+            report_corrupt_run(ctx, i);
+        if (run->first < 0)
+            run->first = index;
+        run->last = index;
+        *skip |= s->on_corrupt == ON_CORRUPT_SKIP;
+    }
+    return 0;
+}
+
+static int64_t pts_to_us(const FloatAdmFilterContext *s, int64_t pts)
+{
+    return av_rescale_q(pts, s->fs.time_base, AV_TIME_BASE_Q);
+}
+
+/* Half a frame apart or more, the reference is another picture than the one
+ * meant: an input with a frame missing, a shifted start, mismatched rates. */
+static void check_pair_distance(AVFilterContext *ctx, const AVFrame *dist, uint64_t index)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    const AVFilterLink *mainlink = ctx->inputs[0];
+    const AVRational frame_rate = ff_filter_link((AVFilterLink *)mainlink)->frame_rate;
+    const int64_t dist_pts = s->fs.in[0].pts, ref_pts = s->fs.in[1].pts;
+    int64_t duration;
+
+    if (dist_pts == AV_NOPTS_VALUE || ref_pts == AV_NOPTS_VALUE)
+        return;
+    if (dist->duration > 0)
+        duration = av_rescale_q(dist->duration, mainlink->time_base, s->fs.time_base);
+    else if (frame_rate.num > 0 && frame_rate.den > 0)
+        duration = av_rescale_q(1, av_inv_q(frame_rate), s->fs.time_base);
+    else
+        return;
+    if (2 * FFABS(dist_pts - ref_pts) <= duration)
+        return;
+    if (!s->nb_far_pairs++) {
+        s->first_far_pair = index;
+        av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" is paired with a reference frame more "
+               "than half a frame away (main at %.6f s, reference at %.6f s): an input "
+               "misses frames or starts later; further such pairs are counted.\n", index,
+               pts_to_us(s, dist_pts) / 1e6, pts_to_us(s, ref_pts) / 1e6);
+    }
 }
 
 /* framesync holds an input's last frame while the other goes on (the input
  * ended, or has fewer frames per second): a pair with a picture already scored
- * compares against a stale one.  A new frame is allocated before its
- * predecessor is freed, so an unchanged address means the same frame. */
+ * compares against a stale one.  Timestamps say which picture it is. */
 static void warn_repeated_frame(AVFilterContext *ctx, uint64_t index)
 {
     FloatAdmFilterContext *s = ctx->priv;
 
     for (int i = 0; i < 2; i++) {
-        const uintptr_t frame = (uintptr_t)s->fs.in[i].frame;
+        const int64_t pts = s->fs.in[i].pts;
 
-        if (s->nb_scored && frame == s->last_frame[i] && !s->warned_repeat) {
+        if (s->nb_scored && pts != AV_NOPTS_VALUE && pts == s->last_pts[i] &&
+            !s->warned_repeat) {
             av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" is scored with a %s frame already "
                    "scored: that input ended early or has a lower frame rate. Use shortest=1 "
                    "or eof_action=endall to stop with the shorter input.\n",
                    index, input_name(i));
             s->warned_repeat = 1;
         }
-        s->last_frame[i] = frame;
+        s->last_pts[i] = pts;
     }
+}
+
+/* Limited range (unspecified, except yuvj) read as full, or the reverse,
+ * lowers every score without being a loss of quality. */
+static enum AVColorRange effective_range(const AVFrame *frame, const AVPixFmtDescriptor *desc)
+{
+    if (frame->color_range != AVCOL_RANGE_UNSPECIFIED)
+        return frame->color_range;
+    return av_strstart(desc->name, "yuvj", NULL) ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+}
+
+static void check_color_range(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    const enum AVColorRange dist_range = effective_range(dist, s->desc[0]);
+    const enum AVColorRange ref_range  = effective_range(ref, s->desc[1]);
+
+    if (s->warned_range || dist_range == ref_range)
+        return;
+    av_log(ctx, AV_LOG_WARNING, "The inputs' colour ranges differ (main: %s, reference: %s): "
+           "the samples are compared as they are, which lowers the scores; convert one "
+           "input to the other's range (scale=out_range=tv or pc) to compare the pictures.\n",
+           av_color_range_name(dist_range), av_color_range_name(ref_range));
+    s->warned_range = 1;
 }
 
 /* Chained instances with one prefix would overwrite each other's keys. */
@@ -427,24 +555,37 @@ static void warn_key_collision(AVFilterContext *ctx, const AVFrame *dist)
     av_free(key);
 }
 
-/* Scores go to the frame, the pooled statistics and the log, in frame order. */
-static int publish_scores(FloatAdmFilterContext *s, AVFrame *dist, uint64_t index,
+/* Scores go to the frame, the pooled statistics and the log, in frame order.
+ * A log that cannot be written fails the frame: no score is lost silently. */
+static int publish_scores(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
                           const FloatAdmScores *scores)
 {
+    FloatAdmFilterContext *s = ctx->priv;
+    char errbuf[256] = "";
     int ret;
 
     for (int i = 0; i < s->nb_outputs; i++) {
-        const double value = float_adm_output_value(scores, i);
-
         if ((ret = set_meta(&dist->metadata, s->metadata_prefix, float_adm_output_name(i),
-                            value)) < 0)
+                            float_adm_output_value(scores, i))) < 0)
             return ret;
-        pool_add(&s->pool[i], s->nb_scored, value);
     }
-    if (s->log_file)
-        log_frame(s, index, scores);
+    if ((ret = float_adm_log_frame(s->log, index, scores, errbuf, sizeof(errbuf))) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
+        return ret;
+    }
     s->nb_scored++;
     return 0;
+}
+
+static int log_skipped(AVFilterContext *ctx, uint64_t index, const char *reason)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    char errbuf[256] = "";
+    int ret = float_adm_log_skipped(s->log, index, reason, errbuf, sizeof(errbuf));
+
+    if (ret < 0)
+        av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
+    return ret;
 }
 
 #if HAVE_LIBFLOATADM_CUDA
@@ -504,9 +645,9 @@ static int emit_queued(AVFilterContext *ctx, enum EmitMode mode)
             if (mode == EMIT_ONE)
                 mode = EMIT_READY;
             av_frame_free(&qf.ref);
-            ret = publish_scores(s, qf.dist, qf.index, &scores);
+            ret = publish_scores(ctx, qf.dist, qf.index, &scores);
         } else {
-            ret = 0;
+            ret = qf.skipped ? log_skipped(ctx, qf.index, qf.skipped) : 0;
         }
         av_fifo_drain2(s->queue, 1);
         if (ret < 0) {
@@ -630,21 +771,41 @@ fail:
 #endif
 
 /* A frame left unscored still waits behind the frames being scored. */
-static int pass_frame(AVFilterContext *ctx, AVFrame *frame)
+static int pass_frame(AVFilterContext *ctx, AVFrame *frame, uint64_t index,
+                      const char *skipped)
 {
+    int ret;
 #if HAVE_LIBFLOATADM_CUDA
     FloatAdmFilterContext *s = ctx->priv;
 
     if (s->queue && av_fifo_can_read(s->queue)) {
-        const QueuedFrame qf = { .dist = frame };
-        int ret = av_fifo_write(s->queue, &qf, 1);
+        const QueuedFrame qf = { .dist = frame, .index = index, .skipped = skipped };
 
+        ret = av_fifo_write(s->queue, &qf, 1);
         if (ret < 0)
             av_frame_free(&frame);
         return ret;
     }
 #endif
+    if (skipped && (ret = log_skipped(ctx, index, skipped)) < 0) {
+        av_frame_free(&frame);
+        return ret;
+    }
     return ff_filter_frame(ctx->outputs[0], frame);
+}
+
+/* A main frame before the reference's first (a later start, or a graph
+ * rebuilt by ffmpeg while the reference's frames were on their way) has
+ * nothing to be compared with: it passes unscored, and says so. */
+static int pass_unpaired(AVFilterContext *ctx, AVFrame *dist, uint64_t index)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+
+    if (!s->nb_unpaired++)
+        av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" has no reference frame to be paired "
+               "with: it is not scored (the log marks it skipped); such frames are "
+               "counted.\n", index);
+    return pass_frame(ctx, dist, index, "no reference frame");
 }
 
 static int do_float_adm(FFFrameSync *fs)
@@ -655,22 +816,27 @@ static int do_float_adm(FFFrameSync *fs)
     FloatAdmPlane dist_plane, ref_plane;
     FloatAdmScores scores;
     uint64_t index;
-    int ret;
+    int skip, ret;
 
     ret = ff_framesync_dualinput_get(fs, &dist, &ref);
     if (ret < 0)
         return ret;
     index = s->frame_index++;
+    if (!ref && !ctx->is_disabled)
+        return pass_unpaired(ctx, dist, index);
     if (!ref || index % s->n_subsample)
-        return pass_frame(ctx, dist);
+        return pass_frame(ctx, dist, index, NULL);
 
     if ((ret = check_frame_size(ctx, dist, 0)) < 0 ||
         (ret = check_frame_size(ctx, ref, 1)) < 0 ||
-        (ret = check_frame_intact(ctx, dist, 0, index)) < 0 ||
-        (ret = check_frame_intact(ctx, ref, 1, index)) < 0)
+        (ret = check_corrupt(ctx, (const AVFrame *[2]){ dist, ref }, index, &skip)) < 0)
         goto fail;
+    check_pair_distance(ctx, dist, index);
+    check_color_range(ctx, dist, ref);
     warn_repeated_frame(ctx, index);
     warn_key_collision(ctx, dist);
+    if (skip)
+        return pass_frame(ctx, dist, index, "corrupt");
 
 #if HAVE_LIBFLOATADM_CUDA
     if (s->cuda)
@@ -689,7 +855,7 @@ static int do_float_adm(FFFrameSync *fs)
         goto fail;
     }
 
-    if ((ret = publish_scores(s, dist, index, &scores)) < 0)
+    if ((ret = publish_scores(ctx, dist, index, &scores)) < 0)
         goto fail;
 
     return ff_filter_frame(ctx->outputs[0], dist);
@@ -710,20 +876,7 @@ static av_cold int init(AVFilterContext *ctx)
         return ret;
     }
     s->nb_outputs = s->opts.debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
-
-    /* Open the log now so that an unwritable path fails before any decoding. */
-    if (s->log_path && !strcmp(s->log_path, "-")) {
-        s->log_file = stdout;
-    } else if (s->log_path) {
-        s->log_file = avpriv_fopen_utf8(s->log_path, "w");
-        if (!s->log_file) {
-            ret = AVERROR(errno);
-            av_log(ctx, AV_LOG_ERROR, "Could not open log file %s: %s\n",
-                   s->log_path, av_err2str(ret));
-            return ret;
-        }
-    }
-
+    s->corrupt[0].first = s->corrupt[1].first = -1;
     s->fs.on_event = do_float_adm;
     return 0;
 }
@@ -989,6 +1142,13 @@ static int config_output(AVFilterLink *outlink)
     s->height = mainlink->h;
     s->plane_layout[0] = plane_layout(main_desc);
     s->plane_layout[1] = plane_layout(ref_desc);
+    s->desc[0] = main_desc;
+    s->desc[1] = ref_desc;
+    if (av_cmp_q(mainlink->time_base, reflink->time_base))
+        av_log(ctx, AV_LOG_WARNING, "The inputs' time bases differ (main %d/%d, reference "
+               "%d/%d): frames are paired by the nearest timestamp (ts_sync_mode=nearest).\n",
+               mainlink->time_base.num, mainlink->time_base.den,
+               reflink->time_base.num, reflink->time_base.den);
 
 #if HAVE_LIBFLOATADM_CUDA
     if (use_cuda) {
@@ -1014,8 +1174,8 @@ static int config_output(AVFilterLink *outlink)
             return ret;
     }
 
-    if (s->log_file)
-        log_start(s, mainlink->w, mainlink->h);
+    if ((ret = acquire_log(ctx, mainlink->w, mainlink->h)) < 0)
+        return ret;
 
     ret = ff_framesync_init_dualinput(&s->fs, ctx);
     if (ret < 0)
@@ -1043,29 +1203,43 @@ static int activate(AVFilterContext *ctx)
     if (ret >= 0 && s->fs.eof && s->queue)
         ret = emit_queued(ctx, EMIT_ALL);
 #endif
+    /* The end of the stream: a log that cannot be completed fails the run. */
+    if (ret >= 0 && s->fs.eof)
+        ret = finish_log(ctx);
     return ret;
 }
 
 static av_cold void uninit(AVFilterContext *ctx)
 {
     FloatAdmFilterContext *s = ctx->priv;
+    FloatAdmPooled pooled;
+    uint64_t queued;
 
+    for (int i = 0; i < 2; i++)
+        report_corrupt_run(ctx, i);
+    if (s->nb_unpaired)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames had no reference frame and were not "
+               "scored.\n", s->nb_unpaired);
+    /* Closed before the end: ffmpeg rebuilt the graph mid-stream, or stopped
+     * on an error, and drops what was on its way. */
+    queued = ctx->inputs[0] ? ff_inlink_queued_frames(ctx->inputs[0]) : 0;
+    queued += s->fs.in && s->fs.in[0].frame_next;
+    if (queued && !s->fs.eof)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames of the main input were still queued when "
+               "this filter instance was closed: they are not scored.\n", queued);
+    if (s->nb_far_pairs)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frame pairs, the first at frame %"PRId64", "
+               "were more than half a frame apart.\n", s->nb_far_pairs, s->first_far_pair);
+    if (s->log && !s->nb_scored)
+        av_log(ctx, AV_LOG_WARNING, "This filter instance scored no frame%s.\n",
+               s->frame_index ? "" : ": no frame reached it");
     for (int i = 0; i < s->nb_outputs && s->nb_scored; i++) {
-        const PoolStats *pool = &s->pool[i];
-
-        av_log(ctx, AV_LOG_INFO, "%s mean:%.6f min:%.6f max:%.6f harmonic_mean:%.6f\n",
-               float_adm_output_name(i), pool_mean(pool, s->nb_scored),
-               pool->min, pool->max, pool_harmonic_mean(pool, s->nb_scored));
+        if (float_adm_log_pooled(s->log, i, &pooled) >= 0)
+            av_log(ctx, AV_LOG_INFO, "%s mean:%.6f min:%.6f max:%.6f harmonic_mean:%.6f\n",
+                   float_adm_output_name(i), pooled.mean, pooled.min, pooled.max,
+                   pooled.harmonic_mean);
     }
-
-    if (s->log_file) {
-        if (s->log_started)
-            log_finish(s);
-        if (s->log_file == stdout ? fflush(stdout) : fclose(s->log_file))
-            av_log(ctx, AV_LOG_ERROR, "Could not write log file %s: %s\n",
-                   s->log_path, av_err2str(AVERROR(errno)));
-        s->log_file = NULL;
-    }
+    release_log(ctx);
 
 #if HAVE_LIBFLOATADM_CUDA
     cuda_uninit(ctx);
@@ -1112,7 +1286,7 @@ const AVFilter ff_vf_float_adm = {
     .priv_class    = &float_adm_class,
     .flags         = FLOAT_ADM_FLAGS,
 #endif
-    .preinit       = float_adm_framesync_preinit,
+    .preinit       = preinit,
     .init          = init,
     .uninit        = uninit,
     .activate      = activate,

@@ -27,9 +27,17 @@ with @code{--pkg-config-flags=--static} so that its private dependencies
 The first input is the distorted video ("main"), the second the reference.
 Both must have the same width, height and bit depth; their chroma layouts
 may differ, as only luma is read.  The first input's frames pass through
-unchanged.  A resolution change mid-stream is an error (with
-@command{ffmpeg}'s default @option{-reinit_filter} the filtergraph, and so
-the filter, its summary and its log, restarts instead).
+unchanged.  A resolution change mid-stream is an error; with
+@command{ffmpeg}'s default @option{-reinit_filter} the filtergraph is rebuilt
+instead, and the new filter instance goes on writing the same log, with frame
+numbers that go on counting.
+
+Each frame of the first input is paired with the reference frame nearest in
+time (the framesync option @option{ts_sync_mode} defaults to @samp{nearest}
+here), so that inputs whose timestamps are rounded differently (a loopback
+decoder's milliseconds against a 1/24 s source) still pair frame by frame.
+The filter warns when the inputs' time bases differ, and counts the pairs
+that are more than half a frame apart.
 
 For each scored frame the filter sets the frame metadata keys
 @code{lavfi.float_adm.adm2}, @code{lavfi.float_adm.aim},
@@ -96,8 +104,24 @@ Leave this scale (0 to 3) out of @code{aim}; -1 keeps all. Default is -1.
 Leave scale 0 out of @code{adm2}. Default is disabled.
 
 @item log_path
-Write the per-frame scores and the pooled scores to this file.  The file is
-opened when the filter is initialized.
+Write the per-frame scores and the pooled scores to this file (@samp{-}:
+standard output).  Each frame is written and flushed as it is scored, and a
+failed write fails that frame, so @command{ffmpeg} exits with an error.  A
+path that is open in the process (one of the inputs or outputs) is refused,
+as is one that another float_adm instance writes.
+
+@item on_corrupt
+What to do with frames the decoder flagged as corrupt:
+@table @samp
+@item score
+Score them as decoded, with one warning per run of such frames.  The default:
+measuring that damage is what the metric is for.
+@item skip
+Pass them on without scores; the log has an entry saying the frame was
+skipped.
+@item fail
+Stop with an error.
+@end table
 
 @item log_fmt
 Format of the log: @samp{json} (libvmaf's JSON layout, the default),
@@ -177,23 +201,40 @@ ffmpeg -i src.mkv -map 0:v -c:v mpeg2video out.mkv -dec 0:0 -filter_complex "[de
 
 """
 
-TRANSCODE_FUNC = r"""float_adm_transcode(){
+TRANSCODE_FUNC = r"""# $1: a lavfi source; $2: the container of the source file made from it (mkv
+# or y4m); the rest: encoder options.  The transcode of the source file is
+# scored in the loop (loopback decoder) and, afterwards, the written file
+# against the source file paired by timestamp: both must equal pairing frame
+# by frame (setpts=N/TB on both inputs).
+float_adm_transcode(){
     src=$1
-    shift
+    container=$2
+    shift 2
+    srcfile="${outdir}/${test}.src.${container}"
     encfile="${outdir}/${test}.mkv"
     inloopfile="${outdir}/${test}.inloop"
     afterfile="${outdir}/${test}.after"
-    cleanfiles="$cleanfiles $encfile $inloopfile $afterfile"
-    ffmpeg -f lavfi -i $src $ENC_OPTS "$@" -map 0:v -y -f matroska $(target_path $encfile) \
+    indexfile="${outdir}/${test}.index"
+    cleanfiles="$cleanfiles $srcfile $encfile $inloopfile $afterfile $indexfile"
+    case $container in
+        y4m) srcenc="-c:v wrapped_avframe -f yuv4mpegpipe" ;;
+        *)   srcenc="-c:v ffv1 -f matroska" ;;
+    esac
+    ffmpeg -f lavfi -i "$src" $srcenc -y $(target_path $srcfile) || return
+    ffmpeg -i $(target_path $srcfile) $ENC_OPTS "$@" -map 0:v -y -f matroska $(target_path $encfile) \
         -dec 0:0 -filter_complex "[dec:0][0:v]float_adm=debug=1,metadata=print:file=$(target_path $inloopfile)[scored]" \
         -map "[scored]" -f null - || return
-    ffmpeg -i $(target_path $encfile) -f lavfi -i $src \
+    ffmpeg -i $(target_path $encfile) -i $(target_path $srcfile) \
         -lavfi "[0:v][1:v]float_adm=debug=1,metadata=print:file=$(target_path $afterfile)" \
         -f null - || return
-    grep '^lavfi\.float_adm\.' $afterfile > $afterfile.scores
-    grep '^lavfi\.float_adm\.' $inloopfile | diff - $afterfile.scores >&2 || return
-    echo "$(grep -c '^lavfi\.float_adm\.adm2=' $afterfile.scores) frames: in-loop scores equal the written file's"
-    rm -f $afterfile.scores
+    ffmpeg -i $(target_path $encfile) -i $(target_path $srcfile) \
+        -lavfi "[0:v]setpts=N/TB[d];[1:v]setpts=N/TB[r];[d][r]float_adm=debug=1,metadata=print:file=$(target_path $indexfile)" \
+        -f null - || return
+    grep '^lavfi\.float_adm\.' $indexfile > $indexfile.scores
+    grep '^lavfi\.float_adm\.' $inloopfile | diff - $indexfile.scores >&2 || return
+    grep '^lavfi\.float_adm\.' $afterfile | diff - $indexfile.scores >&2 || return
+    echo "$(grep -c '^lavfi\.float_adm\.adm2=' $indexfile.scores) frames: in-loop and timestamp-paired scores equal frame-by-frame scores"
+    rm -f $indexfile.scores
 }
 
 float_adm_fail(){
