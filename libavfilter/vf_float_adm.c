@@ -245,16 +245,27 @@ static AVFilterFormats *input_formats(void)
 }
 
 /* The first input and the output share one format; the reference may use
- * another chroma layout, since only luma is read. */
+ * another chroma layout, since only luma is read.  Each input keeps its own
+ * colour range and space, as libvmaf reads the samples as they are: left
+ * common, FFmpeg would convert the reference's samples to the main's range
+ * before the filter could see (and warn about) the difference. */
 static int query_formats(const AVFilterContext av_unused *ctx,
                          AVFilterFormatsConfig **cfg_in,
                          AVFilterFormatsConfig **cfg_out)
 {
     AVFilterFormats *main_formats = input_formats();
+    AVFilterFormats *main_ranges  = ff_all_color_ranges();
+    AVFilterFormats *main_spaces  = ff_all_color_spaces();
     int ret;
 
     if ((ret = ff_formats_ref(main_formats, &cfg_in[0]->formats)) < 0 ||
-        (ret = ff_formats_ref(main_formats, &cfg_out[0]->formats)) < 0)
+        (ret = ff_formats_ref(main_formats, &cfg_out[0]->formats)) < 0 ||
+        (ret = ff_formats_ref(main_ranges, &cfg_in[0]->color_ranges)) < 0 ||
+        (ret = ff_formats_ref(main_ranges, &cfg_out[0]->color_ranges)) < 0 ||
+        (ret = ff_formats_ref(main_spaces, &cfg_in[0]->color_spaces)) < 0 ||
+        (ret = ff_formats_ref(main_spaces, &cfg_out[0]->color_spaces)) < 0 ||
+        (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[1]->color_ranges)) < 0 ||
+        (ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[1]->color_spaces)) < 0)
         return ret;
     return ff_formats_ref(input_formats(), &cfg_in[1]->formats);
 }
@@ -357,7 +368,9 @@ static int finish_log(AVFilterContext *ctx)
     return ret;
 }
 
-static void release_log(AVFilterContext *ctx)
+/* Frames ffmpeg dropped with the old graph keep their numbers: the log's
+ * frame numbers stay those of the main input. */
+static void release_log(AVFilterContext *ctx, uint64_t dropped)
 {
     FloatAdmFilterContext *s = ctx->priv;
     char errbuf[256] = "";
@@ -368,7 +381,7 @@ static void release_log(AVFilterContext *ctx)
     }
     finish_log(ctx);
     ff_mutex_lock(&shared_logs_lock);
-    s->shared_log->next_frame = s->frame_index;
+    s->shared_log->next_frame = s->frame_index + dropped;
     s->shared_log->in_use = 0;
     ff_mutex_unlock(&shared_logs_lock);
     s->shared_log = NULL;
@@ -531,7 +544,7 @@ static void check_color_range(AVFilterContext *ctx, const AVFrame *dist, const A
     if (s->warned_range || dist_range == ref_range)
         return;
     av_log(ctx, AV_LOG_WARNING, "The inputs' colour ranges differ (main: %s, reference: %s): "
-           "the samples are compared as they are, which lowers the scores; convert one "
+           "the samples are compared as they are, which changes the scores; convert one "
            "input to the other's range (scale=out_range=tv or pc) to compare the pictures.\n",
            av_color_range_name(dist_range), av_color_range_name(ref_range));
     s->warned_range = 1;
@@ -1239,7 +1252,7 @@ static av_cold void uninit(AVFilterContext *ctx)
                    float_adm_output_name(i), pooled.mean, pooled.min, pooled.max,
                    pooled.harmonic_mean);
     }
-    release_log(ctx);
+    release_log(ctx, s->fs.eof ? 0 : queued);
 
 #if HAVE_LIBFLOATADM_CUDA
     cuda_uninit(ctx);

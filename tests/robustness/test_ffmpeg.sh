@@ -83,7 +83,7 @@ expect_error "main grows mid-stream" "changed resolution from 64x48 to 80x48" \
 expect_error "reference grows mid-stream" "reference (second) input changed resolution" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "[1]$grow[r];[0][r]float_adm" -f null -
 # Decoded input changing size: ffmpeg rebuilds the graph, which then sees
-# inputs of two sizes.
+# inputs of two sizes (below, with both scaled to one size, scoring goes on).
 expect_error "decoded input grows" "must have the same size and bit depth" \
     -f lavfi -i "$(src),$grow" -f lavfi -i "$(src)" -lavfi float_adm -f null -
 
@@ -139,18 +139,102 @@ if expect_ok "truncated y4m input" -i cut2.y4m -f lavfi -i "$(src 64x48 0.16)" \
     expect_count "truncated y4m input: whole frames only" 3 meta.txt "adm2="
 fi
 
-# Flipped bytes inside an MPEG-2 stream: the decoder conceals, flags the
-# frame corrupt, and the filter refuses to score it.
+# Flipped bytes inside an MPEG-2 stream: the decoder conceals and flags the
+# frames corrupt.  By default they are scored (measuring the damage is the
+# point), with a warning per run of frames; skip and fail on request.
 ff -f lavfi -i "$(src 176x144 1)" -c:v mpeg2video -q:v 4 -g 5 clean.mkv 2>/dev/null
-python3 - clean.mkv corrupt.mkv <<'EOF'
+/usr/bin/python3 - clean.mkv corrupt.mkv <<'EOF'
 import sys
 data = bytearray(open(sys.argv[1], "rb").read())
 for i in range(len(data) // 3, len(data) // 3 + 4000, 7):
     data[i] ^= 0x55
 open(sys.argv[2], "wb").write(data)
 EOF
-expect_error "corrupt main stream" "corrupt" -i corrupt.mkv -i clean.mkv -lavfi float_adm -f null -
-expect_error "corrupt reference stream" "corrupt" -i clean.mkv -i corrupt.mkv -lavfi float_adm -f null -
+for input in main reference; do
+    if [ $input = main ]; then pair="-i corrupt.mkv -i clean.mkv"; main=corrupt.mkv
+    else pair="-i clean.mkv -i corrupt.mkv"; main=clean.mkv; fi
+    decoded=$(ff -i $main -f framecrc - 2>/dev/null | grep -c '^0,')
+    if expect_ok "corrupt $input stream" $pair \
+            -lavfi "float_adm=log_path=corrupt.csv:log_fmt=csv,metadata=print:file=meta.txt" -f null -; then
+        expect_count "corrupt $input stream: every decoded frame scored" "$decoded" meta.txt "adm2="
+        expect_stderr "corrupt $input stream: warned with the frame range" "flagged corrupt by the decoder: scored as decoded"
+    fi
+    expect_error "corrupt $input stream, on_corrupt=fail" "on_corrupt=fail" $pair \
+        -lavfi "float_adm=on_corrupt=fail" -f null -
+    if expect_ok "corrupt $input stream, on_corrupt=skip" $pair \
+            -lavfi "float_adm=on_corrupt=skip:log_path=skip.json,metadata=print:file=meta.txt" -f null -; then
+        skipped=$(grep -c '"skipped": "corrupt"' skip.json)
+        tests=$((tests + 1))
+        [ "$skipped" -gt 0 ] || fail "on_corrupt=skip: no skipped entry in the log"
+        expect_count "on_corrupt=skip: the others scored" $((decoded - skipped)) meta.txt "adm2="
+        expect_count "on_corrupt=skip: one log entry per frame" "$decoded" skip.json '"frameNum"'
+    fi
+done
+
+# --- Pairing ------------------------------------------------------------------
+
+# Equal inputs scored every n-th frame: no false "already scored" warning
+# (frames are told apart by timestamp, not by address).
+for n in 2 3 5; do
+    for run in 1 2 3 4 5; do
+        if expect_ok "n_subsample=$n, run $run" -f lavfi -i "$(src 64x48 1)" -f lavfi -i "$(src 64x48 1)" \
+                -lavfi "float_adm=n_subsample=$n" -f null -; then
+            tests=$((tests + 1))
+            ! grep -q "already scored" err.txt || fail "n_subsample=$n: false repeated-frame warning"
+        fi
+    done
+done
+# A reference that misses a frame: the pairs after it are further apart than
+# half a frame, which is said, with the count at the end.
+if expect_ok "reference misses a frame" -f lavfi -i "$(src 64x48 0.4)" \
+        -f lavfi -i "$(src 64x48 0.4),select=not(eq(n\,4))" -lavfi float_adm -f null -; then
+    expect_stderr "reference misses a frame: warned" "more than half a frame away"
+    expect_stderr "reference misses a frame: counted" "frame pairs, the first at frame 4"
+fi
+ff -f lavfi -i "$(src 64x48 0.4)" -c:v ffv1 ms.mkv 2>/dev/null
+expect_ok "time bases differ" -i ms.mkv -f lavfi -i "$(src 64x48 0.4)" \
+    -lavfi float_adm -f null - && expect_stderr "time bases differ: warned" "time bases differ"
+# Full range (yuvj) against limited: the scores drop without a word unless
+# warned.  (Tagged ranges of one pixel format are converted by FFmpeg's own
+# negotiation before the filter.)
+expect_ok "colour ranges differ" -f lavfi -i "$(src 64x48 0.2),scale=out_range=pc,format=yuvj420p" \
+    -f lavfi -i "$(src 64x48 0.2),format=yuv420p" -lavfi float_adm -f null - &&
+    expect_stderr "colour ranges differ: warned" "colour ranges differ"
+
+# --- Logs ---------------------------------------------------------------------
+
+# ffmpeg rebuilds the graph when a decoded input changes size; with both
+# scaled to one size the scores go on, and the log keeps every frame.
+grow_dec='scale=w=if(lt(n\,12)\,320\,352):h=240:eval=frame'
+if expect_ok "log across a graph rebuild" -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
+        -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
+        -lavfi "[0]scale=320:240[d];[1]scale=320:240[r];[d][r]float_adm=log_path=rebuilt.json" -f null -; then
+    expect_stderr "log across a graph rebuild: said" "goes on from frame"
+    tests=$((tests + 1))
+    # ffmpeg drops the frames queued in the old graph; the filter says how many.
+    grep -q "still queued" err.txt && dropped_said=1 || dropped_said=0
+    /usr/bin/python3 -c '
+import json, sys
+numbers = [f["frameNum"] for f in json.load(open(sys.argv[1]))["frames"]]
+assert numbers == sorted(set(numbers)) and numbers[-1] == 24, numbers
+assert len(numbers) == 25 or sys.argv[2] == "1", numbers
+' rebuilt.json $dropped_said || fail "log across a graph rebuild: not one log of every frame in order"
+fi
+expect_error "log on a full disk" "/dev/full" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+    -lavfi "float_adm=log_path=/dev/full" -f null -
+ff -f lavfi -i "$(src 64x48 0.4)" -c:v ffv1 input.mkv 2>/dev/null
+sum_before=$(cksum < input.mkv)
+expect_error "log_path is an input" "open in this process" -i input.mkv -f lavfi -i "$(src 64x48 0.4)" \
+    -lavfi "float_adm=log_path=input.mkv" -f null -
+tests=$((tests + 1))
+[ "$(cksum < input.mkv)" = "$sum_before" ] || fail "log_path is an input: the input was changed"
+expect_error "two instances, one log_path" "give each instance its own log_path" \
+    -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+    -filter_complex "[0]split[d1][d2];[1]split[r1][r2];[d1][r1]float_adm=log_path=same.json[a];[d2][r2]float_adm=log_path=same.json[b]" \
+    -map "[a]" -f null - -map "[b]" -f null -
+expect_ok "nothing scored" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+    -lavfi "[0]trim=end_frame=0[d];[d][1]float_adm" -f null - &&
+    expect_stderr "nothing scored: warned" "scored no frame"
 
 # --- Options ------------------------------------------------------------------
 
@@ -164,12 +248,12 @@ expect_error "unknown option" "no_such_option" \
 expect_error "unknown log_fmt" "yaml" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=yaml" -f null -
 
-# An unwritable log fails at init: a 10-hour input must not run first.
-expect_error "log_path in a missing directory" "Could not open log file" \
+# An unwritable log fails before the first score: a 10-hour input must not run first.
+expect_error "log_path in a missing directory" "cannot write" \
     -f lavfi -i "$(src 64x48 36000)" -f lavfi -i "$(src 64x48 36000)" \
     -lavfi "float_adm=log_path=no/such/dir/log.json" -f null -
 mkdir -p adir
-expect_error "log_path is a directory" "Could not open log file" \
+expect_error "log_path is a directory" "cannot write" \
     -f lavfi -i "$(src 64x48 36000)" -f lavfi -i "$(src 64x48 36000)" \
     -lavfi "float_adm=log_path=adir" -f null -
 
