@@ -54,6 +54,7 @@ const char *float_adm_strerror(int err)
     case FLOAT_ADM_ERROR_RANGE: return "option value out of range";
     case FLOAT_ADM_ERROR_NOT_FOUND: return "unknown option";
     case FLOAT_ADM_ERROR_UNSUPPORTED: return "unsupported frame size or bit depth";
+    case FLOAT_ADM_ERROR_IO: return "a log could not be written";
     default: return "unknown error";
     }
 }
@@ -98,9 +99,9 @@ int float_adm_context_create(FloatAdmContext **out, int width, int height, int b
         return FLOAT_ADM_ERROR_UNSUPPORTED;
     }
     /* Guard the band and index arithmetic (int) against overflow. */
-    if (width > (1 << 16) || height > (1 << 16)) {
-        adm::format_error(errbuf, errbuf_size, "frame size %dx%d is too large (at most 65536x65536)",
-                          width, height);
+    if (width > FLOAT_ADM_MAX_SIZE || height > FLOAT_ADM_MAX_SIZE) {
+        adm::format_error(errbuf, errbuf_size, "frame size %dx%d is too large (at most %dx%d)",
+                          width, height, FLOAT_ADM_MAX_SIZE, FLOAT_ADM_MAX_SIZE);
         return FLOAT_ADM_ERROR_UNSUPPORTED;
     }
     if (!supported_depth(bit_depth)) {

@@ -25,6 +25,11 @@
  *   float_adm_context_create(&ctx, width, height, bit_depth, &opts, err, sizeof(err));
  *   per frame: float_adm_score_frame(ctx, &ref_plane, &dist_plane, &scores);
  *   float_adm_context_free(&ctx);
+ * A libvmaf-style log with pooling (float_adm_log_*, below):
+ *   float_adm_log_open(&log, "out.json", FLOAT_ADM_LOG_JSON, FLOAT_ADM_NUM_OUTPUTS,
+ *                      width, height, err, sizeof(err));
+ *   per frame: float_adm_log_frame(log, frame_num, &scores, err, sizeof(err));
+ *   float_adm_log_close(&log, err, sizeof(err));
  *
  * Every function returns 0 on success or a negative FLOAT_ADM_ERROR_* code
  * (AVERROR-style); float_adm_strerror() names it.  Functions that take an
@@ -35,6 +40,7 @@
 #define FLOAT_ADM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,6 +59,7 @@ const char *float_adm_version(void);
 #define FLOAT_ADM_ERROR_RANGE       (-34)  /* AVERROR(ERANGE): option value out of range */
 #define FLOAT_ADM_ERROR_NOT_FOUND   (-2)   /* AVERROR(ENOENT): unknown option name */
 #define FLOAT_ADM_ERROR_UNSUPPORTED (-95)  /* AVERROR(ENOTSUP): unsupported depth/size */
+#define FLOAT_ADM_ERROR_IO          (-5)   /* AVERROR(EIO): a log could not be written */
 
 /** A static message for an error code. */
 const char *float_adm_strerror(int err);
@@ -158,11 +165,14 @@ typedef struct FloatAdmPlane {
 
 /* Smallest frame: below this libvmaf reads outside its coarsest bands. */
 #define FLOAT_ADM_MIN_SIZE 17
+/* Largest width or height: keeps the core's int band and index arithmetic in range. */
+#define FLOAT_ADM_MAX_SIZE 65536
 
 /**
- * Create a context for width x height luma at bit_depth 8, 9, 10, 12, 14 or 16
- * (9 and 14 are an extension: samples are divided by 2^(depth-8) as libvmaf does
- * for 10/12/16).  All buffers are allocated here; scoring never allocates.
+ * Create a context for width x height luma, each in FLOAT_ADM_MIN_SIZE..FLOAT_ADM_MAX_SIZE,
+ * at bit_depth 8, 9, 10, 12, 14 or 16 (9 and 14 are an extension: samples are divided
+ * by 2^(depth-8) as libvmaf does for 10/12/16).  All buffers are allocated here;
+ * scoring never allocates.
  */
 int float_adm_context_create(FloatAdmContext **ctx, int width, int height, int bit_depth,
                              const FloatAdmOptions *opts, char *errbuf, size_t errbuf_size);
@@ -183,6 +193,88 @@ int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
                           const FloatAdmPlane *dist, FloatAdmScores *scores);
 
 void float_adm_context_free(FloatAdmContext **ctx);
+
+/* ---- Logs: libvmaf's JSON, CSV and XML layouts, with its pooling ---- */
+
+/*
+ * A log pools every frame given to it as libvmaf pools (min, max, mean, harmonic
+ * mean, in frame order) and writes each frame as it comes, so a file cut short
+ * by a crash still holds every frame before it.  Layouts (every double %.17g):
+ *   JSON: {"version": "float_adm <version>", "frames": [{"frameNum": N, "metrics":
+ *         {...}}, ...], "pooled_metrics": {NAME: {"min", "max", "mean",
+ *         "harmonic_mean"}}, "aggregate_metrics": {}}; NaN and infinity as null.
+ *   CSV:  "Frame,NAME,...," then "N,VALUE,...,", one line per frame (no pooling).
+ *   XML:  <VMAF version=...><params qualityWidth= qualityHeight= /><frames><frame
+ *         frameNum="N" NAME="VALUE" ... /></frames><pooled_metrics><metric name=
+ *         min= max= mean= harmonic_mean= /></pooled_metrics><aggregate_metrics /></VMAF>
+ * Not thread-safe: one thread at a time per log.
+ */
+enum FloatAdmLogFormat {
+    FLOAT_ADM_LOG_JSON,
+    FLOAT_ADM_LOG_CSV,
+    FLOAT_ADM_LOG_XML,
+};
+
+typedef struct FloatAdmLog FloatAdmLog;
+
+typedef struct FloatAdmPooled {
+    double min, max, mean, harmonic_mean;
+} FloatAdmPooled;
+
+/**
+ * Open a log of num_outputs (FLOAT_ADM_NUM_OUTPUTS or FLOAT_ADM_NUM_DEBUG_OUTPUTS)
+ * outputs.  path NULL: no file, pooling only; "-": stdout; else the file is created
+ * or truncated.  A regular file that is already open in this process (same device
+ * and inode as a descriptor in /proc/self/fd, where that exists) is refused with
+ * FLOAT_ADM_ERROR_INVALID before anything is truncated: it is one of the inputs or
+ * outputs, and the log would destroy it.  width and height go to XML's <params>.
+ * The header is written with the first entry (or by finish).
+ */
+int float_adm_log_open(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
+                       int num_outputs, int width, int height, char *errbuf, size_t errbuf_size);
+
+/**
+ * Pool a frame's scores, then append the frame to the file, fflush and check.
+ * A failed write is FLOAT_ADM_ERROR_IO with "PATH: cannot write: <OS error>"; the
+ * frame is pooled all the same, and every later write returns the same error.
+ */
+int float_adm_log_frame(FloatAdmLog *log, uint64_t frame_num, const FloatAdmScores *scores,
+                        char *errbuf, size_t errbuf_size);
+
+/**
+ * A frame that was not scored (e.g. a corrupt frame skipped), not pooled:
+ *   JSON {"frameNum": N, "skipped": "REASON", "metrics": {}};  CSV "N," then one empty
+ *   field per output;  XML <frame frameNum="N" skipped="REASON" />.
+ */
+int float_adm_log_skipped(FloatAdmLog *log, uint64_t frame_num, const char *reason,
+                          char *errbuf, size_t errbuf_size);
+
+/** Number of frames pooled (skipped ones not counted). */
+uint64_t float_adm_log_frame_count(const FloatAdmLog *log);
+
+/**
+ * Output `output` pooled over every frame so far, with libvmaf's doubles: min, max,
+ * mean = sum / n and harmonic_mean = n / sum(1 / (x + 1)) - 1, sums in frame order.
+ * FLOAT_ADM_ERROR_INVALID for an output the log lacks or before the first frame.
+ */
+int float_adm_log_pooled(const FloatAdmLog *log, int output, FloatAdmPooled *pooled);
+
+/**
+ * Complete the file: write the footer (pooled and aggregate metrics), fflush, and
+ * fsync a regular file; any failure is FLOAT_ADM_ERROR_IO with a message.  The log
+ * stays open: a later frame or skipped entry first cuts the footer off again
+ * (seek back, ftruncate) and goes on, so the file keeps every frame in order and
+ * the pooling continues.  Where the file cannot seek (not a regular file: a pipe,
+ * a terminal), going on after a finish is an error that says so.
+ */
+int float_adm_log_finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size);
+
+/**
+ * Finish (unless finished since the last entry), close the file (stdout is only
+ * flushed), free the log and set *log to NULL.  Returns the first error, including
+ * one an earlier call reported (the file is then incomplete).  NULL *log: 0.
+ */
+int float_adm_log_close(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
 
 /* ---- Host ---- */
 

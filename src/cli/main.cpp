@@ -29,9 +29,10 @@
 #include <utility>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "cli_error.h"
 #include "float_adm.h"
-#include "json_output.h"
 #include "pixel_format.h"
 #include "thread_pool.h"
 #include "video_reader.h"
@@ -42,6 +43,14 @@ const char program_name[] = "float_adm_score";
 /* Far more threads than any frame has rows to share is a typo, not a request. */
 const int max_threads = 1024;
 
+/* A log asked for on the command line: --json, --csv, --xml. */
+const size_t num_logs = 3;
+struct LogRequest {
+    const char *flag;           /* "--json", ... */
+    FloatAdmLogFormat format;
+    std::string path;           /* empty: none; "-": stdout */
+};
+
 struct CommandLine {
     std::string reference;
     std::string distorted;
@@ -51,7 +60,9 @@ struct CommandLine {
     std::vector<std::pair<std::string, std::string>> options;  /* name, value */
     unsigned long long max_frames = 0;  /* 0: every frame */
     int threads = 1;
-    std::string json_path;  /* empty: no JSON; "-": stdout */
+    LogRequest logs[num_logs] = {{"--json", FLOAT_ADM_LOG_JSON, ""},
+                                 {"--csv", FLOAT_ADM_LOG_CSV, ""},
+                                 {"--xml", FLOAT_ADM_LOG_XML, ""}};
     bool quiet = false;
     bool help = false;
     bool version = false;
@@ -81,27 +92,33 @@ void print_usage(FILE *out)
 {
     std::fprintf(out,
         "Usage: %s --reference R --distorted D [--width W --height H --pix-fmt F]\n"
-        "       [--option NAME=VALUE]... [--frames N] [--threads N] [--json OUT] [--quiet]\n"
+        "       [--option NAME=VALUE]... [--frames N] [--threads N]\n"
+        "       [--json OUT] [--csv OUT] [--xml OUT] [--quiet]\n"
         "\n"
         "Scores the luma of a distorted video against its reference with Netflix\n"
         "libvmaf's float_adm feature, bit-exact with libvmaf.\n"
         "\n"
         "  --reference R, --distorted D\n"
         "        raw planar YUV, or y4m (a .y4m name or a \"YUV4MPEG2 \" header)\n"
+        "        (a name starting with '-' is given as ./-name)\n"
         "  --width W, --height H, --pix-fmt F\n"
-        "        the raw frame size and FFmpeg pixel format; optional for y4m,\n"
-        "        whose header says them (if given they must agree)\n"
+        "        the raw frame size (at most %d each) and FFmpeg pixel format;\n"
+        "        optional for y4m, whose header says them (if given they must agree)\n"
         "  --option NAME=VALUE\n"
         "        a float_adm option by name or alias (below); repeatable\n"
-        "  --frames N   score the first N frames (default: all); the files must hold N\n"
+        "  --frames N   score the first N frames, which both files must hold; without\n"
+        "               it every frame, and both files must hold as many\n"
         "  --threads N  split each frame across N threads; scores never change [1]\n"
-        "  --json OUT   write libvmaf's --json layout to OUT (\"-\": stdout, which then\n"
-        "               carries no table); NaN and infinity are written as null\n"
+        "  --json OUT, --csv OUT, --xml OUT\n"
+        "               libvmaf's log layouts, each frame written as it is scored and\n"
+        "               the pooled scores at the end; any of them, each to its own\n"
+        "               file, never an input (\"-\": stdout, for one of them, which then\n"
+        "               carries no table); JSON writes NaN and infinity as null\n"
         "  --quiet      no per-frame table on stdout\n"
         "  --help, --version\n"
         "\n"
         "Pixel formats:\n",
-        program_name);
+        program_name, FLOAT_ADM_MAX_SIZE);
     print_wrapped(out, supported_pixel_formats());
     std::fputs("\nOptions (name, alias, range, default):\n", out);
     for (int i = 0; i < float_adm_option_count(); ++i) {
@@ -137,6 +154,27 @@ void set_once(std::string &destination, const std::string &flag, const std::stri
     destination = value;
 }
 
+/* A forgotten path would otherwise swallow the next option as a file name
+ * ("--json --quiet" writing a file called --quiet); "-" alone is stdout. */
+void set_path_once(std::string &destination, const std::string &flag, const std::string &value)
+{
+    if (value.size() > 1 && value[0] == '-')
+        throw CliError(flag + " needs a path, not the option " + value +
+                       " (a file of that name: ./" + value + ")");
+    set_once(destination, flag, value);
+}
+
+/* A frame side the core can take: larger ones would only fail later, or wrap the
+ * 64-bit frame size. */
+int parse_size(const std::string &flag, const std::string &text)
+{
+    const long long value = parse_integer(flag, text, 1, LLONG_MAX);
+    if (value > FLOAT_ADM_MAX_SIZE)
+        throw CliError(string_printf("%s: %lld is above the largest frame side float_adm "
+                                     "scores (%d)", flag.c_str(), value, FLOAT_ADM_MAX_SIZE));
+    return static_cast<int>(value);
+}
+
 CommandLine parse_command_line(int argc, char **argv)
 {
     CommandLine command_line;
@@ -169,16 +207,20 @@ CommandLine parse_command_line(int argc, char **argv)
             throw CliError(flag + " needs a value (see --help)");
         }
 
+        LogRequest *log = nullptr;
+        for (LogRequest &request : command_line.logs)
+            if (flag == request.flag)
+                log = &request;
         if (flag == "--reference") {
-            set_once(command_line.reference, flag, value);
+            set_path_once(command_line.reference, flag, value);
         } else if (flag == "--distorted") {
-            set_once(command_line.distorted, flag, value);
-        } else if (flag == "--json") {
-            set_once(command_line.json_path, flag, value);
+            set_path_once(command_line.distorted, flag, value);
+        } else if (log) {
+            set_path_once(log->path, flag, value);
         } else if (flag == "--width") {
-            command_line.width = static_cast<int>(parse_integer(flag, value, 1, INT_MAX));
+            command_line.width = parse_size(flag, value);
         } else if (flag == "--height") {
-            command_line.height = static_cast<int>(parse_integer(flag, value, 1, INT_MAX));
+            command_line.height = parse_size(flag, value);
         } else if (flag == "--pix-fmt") {
             command_line.pixel_format = find_pixel_format(value);
             if (!command_line.pixel_format)
@@ -197,6 +239,15 @@ CommandLine parse_command_line(int argc, char **argv)
         } else {
             throw CliError("unknown argument '" + flag + "' (see --help)");
         }
+    }
+    const char *to_stdout = nullptr;
+    for (const LogRequest &request : command_line.logs) {
+        if (request.path != "-")
+            continue;
+        if (to_stdout)
+            throw CliError(std::string(to_stdout) + " and " + request.flag +
+                           " both write to stdout: one log at most can go there");
+        to_stdout = request.flag;
     }
     return command_line;
 }
@@ -296,24 +347,70 @@ ContextPtr create_context(const FrameGeometry &geometry, const FloatAdmOptions &
     return ContextPtr(context);
 }
 
-struct FileCloser {
-    void operator()(FILE *file) const { std::fclose(file); }
+struct LogCloser {
+    void operator()(FloatAdmLog *log) const { float_adm_log_close(&log, nullptr, 0); }
 };
+using LogPtr = std::unique_ptr<FloatAdmLog, LogCloser>;
 
-/* The JSON file is opened before scoring, so that a bad path fails at once. */
-std::unique_ptr<FILE, FileCloser> open_json_file(const std::string &path)
+/* A log written over an input would destroy it: refused before anything is
+ * truncated (the library refuses any file open in the process too). */
+void check_not_an_input(const LogRequest &request, const VideoReader &reference,
+                        const VideoReader &distorted)
 {
-    FILE *file = std::fopen(path.c_str(), "w");
-    if (!file)
-        throw CliError(path + ": cannot write: " + std::strerror(errno));
-    return std::unique_ptr<FILE, FileCloser>(file);
+    struct stat log_stat;
+    if (request.path == "-" || stat(request.path.c_str(), &log_stat) != 0)
+        return;
+    for (const VideoReader *input : {&reference, &distorted}) {
+        struct stat input_stat;
+        if (stat(input->path().c_str(), &input_stat) == 0 &&
+            input_stat.st_dev == log_stat.st_dev && input_stat.st_ino == log_stat.st_ino)
+            throw CliError(string_printf(
+                "%s %s: that is the %s file %s; refusing to overwrite an input",
+                request.flag, request.path.c_str(),
+                input == &reference ? "reference" : "distorted", input->path().c_str()));
+    }
 }
 
-void finish_json_file(std::unique_ptr<FILE, FileCloser> file, const std::string &path)
+/* Two logs in one file would garble each other. */
+void check_distinct(const LogRequest &first, const LogRequest &second)
 {
-    const bool write_failed = std::ferror(file.get()) != 0;
-    if (std::fclose(file.release()) != 0 || write_failed)
-        throw CliError(path + ": cannot write: " + std::strerror(errno));
+    if (first.path.empty() || second.path.empty() || first.path == "-" || second.path == "-")
+        return;
+    struct stat a, b;
+    if (first.path == second.path ||
+        (stat(first.path.c_str(), &a) == 0 && stat(second.path.c_str(), &b) == 0 &&
+         a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+        throw CliError(std::string(first.flag) + " and " + second.flag +
+                       " name the same file " + second.path + ": one log per file");
+}
+
+/* Logs are opened before scoring, so that a bad path fails at once. */
+LogPtr open_log(const LogRequest &request, int num_outputs, const FrameGeometry &geometry)
+{
+    char message[512] = "";
+    FloatAdmLog *log = nullptr;
+    const int err = float_adm_log_open(&log, request.path.c_str(), request.format, num_outputs,
+                                       geometry.width, geometry.height, message,
+                                       sizeof(message));
+    if (err < 0)
+        throw CliError(message[0] ? message : request.path + ": " + float_adm_strerror(err));
+    return LogPtr(log);
+}
+
+/* Turns a log call's failure into the tool's error. */
+void check_log(int err, const char *message, const std::string &path)
+{
+    if (err < 0)
+        throw CliError(message[0] ? message : path + ": " + float_adm_strerror(err));
+}
+
+/* Everything printed must have reached stdout before the tool says it succeeded. */
+void finish_stdout()
+{
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout))
+        throw CliError(std::string("cannot write to stdout: ") +
+                       std::strerror(errno ? errno : EIO));
 }
 
 int score(const CommandLine &command_line)
@@ -332,19 +429,25 @@ int score(const CommandLine &command_line)
      * huge frame over a few bytes must fail at once, not after allocating it. */
     reference.start(geometry);
     distorted.start(geometry);
-    if (reference.frame_count() != distorted.frame_count())
+    unsigned long long frame_count = reference.frame_count();
+    if (command_line.max_frames) {
+        /* Only the frames asked for need to be in both files. */
+        for (const VideoReader *input : {&reference, &distorted})
+            if (command_line.max_frames > input->frame_count())
+                throw CliError(string_printf(
+                    "%s: --frames %llu, but the file holds %llu frames of %s",
+                    input->path().c_str(), command_line.max_frames,
+                    static_cast<unsigned long long>(input->frame_count()),
+                    geometry.describe().c_str()));
+        frame_count = command_line.max_frames;
+    } else if (reference.frame_count() != distorted.frame_count()) {
         throw CliError(string_printf(
-            "reference and distorted differ: %s holds %llu frames of %s but %s holds %llu",
+            "reference and distorted differ: %s holds %llu frames of %s but %s holds %llu "
+            "(--frames N scores the first N)",
             reference.path().c_str(), static_cast<unsigned long long>(reference.frame_count()),
             geometry.describe().c_str(), distorted.path().c_str(),
             static_cast<unsigned long long>(distorted.frame_count())));
-    unsigned long long frame_count = reference.frame_count();
-    if (command_line.max_frames > frame_count)
-        throw CliError(string_printf("%s: --frames %llu, but the file holds %llu frames of %s",
-                                     reference.path().c_str(), command_line.max_frames,
-                                     frame_count, geometry.describe().c_str()));
-    if (command_line.max_frames)
-        frame_count = command_line.max_frames;
+    }
 
     /* Declared before the context, so that it outlives every call into the core. */
     std::unique_ptr<ThreadPool> pool;
@@ -358,37 +461,55 @@ int score(const CommandLine &command_line)
                                          float_adm_strerror(err)));
     }
 
-    const bool json_to_stdout = command_line.json_path == "-";
-    std::unique_ptr<FILE, FileCloser> json_file;
-    if (!command_line.json_path.empty() && !json_to_stdout)
-        json_file = open_json_file(command_line.json_path);
-    const bool print_table = !command_line.quiet && !json_to_stdout;
+    const int num_outputs = options.debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
+    bool log_to_stdout = false;
+    for (size_t i = 0; i < num_logs; i++) {
+        const LogRequest &request = command_line.logs[i];
+        if (request.path.empty())
+            continue;
+        check_not_an_input(request, reference, distorted);
+        for (size_t j = i + 1; j < num_logs; j++)
+            check_distinct(request, command_line.logs[j]);
+    }
+    std::vector<std::pair<const LogRequest *, LogPtr>> logs;
+    for (const LogRequest &request : command_line.logs) {
+        if (request.path.empty())
+            continue;
+        logs.emplace_back(&request, open_log(request, num_outputs, geometry));
+        log_to_stdout |= request.path == "-";
+    }
+    const bool print_table = !command_line.quiet && !log_to_stdout;
 
-    std::vector<FloatAdmScores> scores(frame_count);
     if (print_table)
         std::printf("%6s  %-10s  %-10s  %-10s\n", "frame", "adm2", "aim", "adm3");
+    char message[512];
     for (unsigned long long frame = 0; frame < frame_count; ++frame) {
         const FloatAdmPlane reference_plane = reference.read_frame();
         const FloatAdmPlane distorted_plane = distorted.read_frame();
+        FloatAdmScores scores;
         const int err = float_adm_score_frame(context.get(), &reference_plane,
-                                              &distorted_plane, &scores[frame]);
+                                              &distorted_plane, &scores);
         if (err < 0)
             throw CliError(string_printf("frame %llu: scoring failed: %s", frame,
                                          float_adm_strerror(err)));
+        for (auto &log : logs) {
+            message[0] = '\0';
+            check_log(float_adm_log_frame(log.second.get(), frame, &scores, message,
+                                          sizeof(message)),
+                      message, log.first->path);
+        }
         if (print_table)
-            std::printf("%6llu  %.8f  %.8f  %.8f\n", frame, scores[frame].adm2,
-                        scores[frame].aim, scores[frame].adm3);
+            std::printf("%6llu  %.8f  %.8f  %.8f\n", frame, scores.adm2, scores.aim,
+                        scores.adm3);
     }
 
-    const int num_outputs = options.debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
-    if (json_to_stdout) {
-        write_json(stdout, scores, num_outputs);
-    } else if (json_file) {
-        write_json(json_file.get(), scores, num_outputs);
-        finish_json_file(std::move(json_file), command_line.json_path);
+    for (auto &log : logs) {
+        FloatAdmLog *raw = log.second.release();
+        message[0] = '\0';
+        check_log(float_adm_log_close(&raw, message, sizeof(message)), message,
+                  log.first->path);
     }
-    if (std::fflush(stdout) != 0)
-        throw CliError(std::string("cannot write to stdout: ") + std::strerror(errno));
+    finish_stdout();
     return 0;
 }
 
@@ -400,6 +521,7 @@ int main(int argc, char **argv)
         const CommandLine command_line = parse_command_line(argc, argv);
         if (command_line.help) {
             print_usage(stdout);
+            finish_stdout();
             return 0;
         }
         if (command_line.version) {
@@ -407,6 +529,7 @@ int main(int argc, char **argv)
             float_adm_rcp_fingerprint(fingerprint);
             std::printf("%s %s\nrcpss fingerprint: %s\n", program_name, float_adm_version(),
                         fingerprint);
+            finish_stdout();
             return 0;
         }
         return score(command_line);

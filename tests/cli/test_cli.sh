@@ -207,6 +207,87 @@ tests=$((tests + 1)); grep -q "17x17" err.txt || fail "too small: no core messag
 expect_error "unwritable JSON" "nonexistent_dir/out.json: cannot write" $ref $dis $astro_args \
     --json nonexistent_dir/out.json
 
+# ---- logs: --json, --csv, --xml, alone or together ----
+expect_ok "three logs" $ref $dis $astro_args --quiet --json all.json --csv all.csv --xml all.xml
+same_file "--json beside --csv and --xml vs --json alone" quiet.json all.json
+tests=$((tests + 1))
+grep -q '"version": "float_adm ' all.json && grep -q '"aggregate_metrics": {' all.json ||
+    fail "JSON lacks the version or aggregate_metrics: $(head -3 all.json)"
+tests=$((tests + 1))
+[ "$(head -1 all.csv)" = "Frame,adm2,aim,adm3,adm_scale0,adm_scale1,adm_scale2,adm_scale3," ] &&
+    [ "$(wc -l <all.csv)" -eq 7 ] || fail "CSV layout: $(head -2 all.csv)"
+tests=$((tests + 1))
+[ "$(grep -c '<frame frameNum=' all.xml)" = 6 ] && [ "$(tail -1 all.xml)" = "</VMAF>" ] ||
+    fail "XML layout: $(head -3 all.xml)"
+expect_ok "xml to stdout" $ref $dis $astro_args --xml -
+same_file "--xml - and --xml FILE" out.txt all.xml
+expect_error "two logs to stdout" "one log at most" $ref $dis $astro_args --json - --csv -
+expect_error "two logs in one file" "name the same file" $ref $dis $astro_args \
+    --json same.log --xml same.log
+
+# ---- a path that is really the next option is refused ----
+for flag in --json --csv --xml; do
+    expect_error "$flag --quiet" "$flag needs a path, not the option --quiet" $ref $dis \
+        $astro_args $flag --quiet
+    tests=$((tests + 1)); [ -e ./--quiet ] && fail "$flag --quiet wrote a file --quiet"
+done
+expect_error "--reference --quiet" "--reference needs a path, not the option --quiet" \
+    --reference --quiet $dis $astro_args
+expect_error "--distorted --json" "--distorted needs a path, not the option --json" $ref \
+    --distorted --json out.json $astro_args
+expect_ok "log named ./--name" $ref $dis $astro_args --quiet --csv ./--name.csv
+tests=$((tests + 1)); [ -s ./--name.csv ] || fail "./--name.csv not written"
+
+# ---- a log never overwrites an input ----
+cp $astro.ref.yuv victim.ref.yuv
+cp $astro.dis.yuv victim.dis.yuv
+ref_sum=$(cksum <victim.ref.yuv)
+dis_sum=$(cksum <victim.dis.yuv)
+expect_error "--json at the reference" "refusing to overwrite an input" \
+    --reference victim.ref.yuv --distorted victim.dis.yuv $astro_args --json victim.ref.yuv
+tests=$((tests + 1))
+[ "$(cksum <victim.ref.yuv)" = "$ref_sum" ] || fail "--json at the reference destroyed it"
+ln victim.dis.yuv victim.link
+expect_error "--csv at the distorted (a link)" "distorted file" \
+    --reference victim.ref.yuv --distorted victim.dis.yuv $astro_args --csv victim.link
+tests=$((tests + 1))
+[ "$(cksum <victim.dis.yuv)" = "$dis_sum" ] || fail "--csv at the distorted destroyed it"
+
+# ---- frame sizes above the core's limit are refused when parsed ----
+expect_error "--width above the limit" "--width: 65537 is above the largest frame side" \
+    $ref $dis --width 65537 --height 324 --pix-fmt yuv420p
+tests=$((tests + 1)); grep -q "(65536)" err.txt || fail "limit not named: $(cat err.txt)"
+expect_error "--height far above the limit" "--height: 4294967297 is above" \
+    $ref $dis --width 576 --height 4294967297 --pix-fmt yuv420p
+
+# ---- --frames N needs N frames in each file, whatever their totals ----
+expect_ok "--frames, files of 6 and 5 frames" $ref --distorted five.yuv $astro_args --quiet \
+    --frames 4 --json five4.json
+expect_ok "--frames 4" $ref $dis $astro_args --quiet --frames 4 --json six4.json
+same_file "--frames 4 over 6+5 frames vs 6+6" six4.json five4.json
+expect_error "--frames beyond the shorter file" "five.yuv: --frames 6, but the file holds 5" \
+    $ref --distorted five.yuv $astro_args --frames 6
+
+# ---- write errors: exit 1, naming what could not be written ----
+if [ -w /dev/full ]; then
+    expect_error "--json /dev/full" "/dev/full: cannot write" $ref $dis $astro_args \
+        --quiet --json /dev/full
+    # expect_full_stdout NAME ARGS...: with stdout on /dev/full, exit 1 naming stdout.
+    expect_full_stdout() {
+        name=$1; shift
+        tests=$((tests + 1))
+        "$bin" "$@" >/dev/full 2>err.txt
+        rc=$?
+        if [ $rc -ne 1 ] || ! grep -q "stdout" err.txt; then
+            fail "$name >/dev/full: exit $rc: $(cat err.txt)"
+        fi
+    }
+    expect_full_stdout "--help" --help
+    expect_full_stdout "--version" --version
+    expect_full_stdout "table" $ref $dis $astro_args
+    expect_full_stdout "--json -" $ref $dis $astro_args --option debug=true --json -
+fi
+
 # ---- the corpus scores (needs python3): bit for bit against golden.json, or
 # tests/corpus/hosts/FINGERPRINT.json for a processor whose RCPSS differs; without
 # either, only that every case runs and pools as libvmaf does ----
