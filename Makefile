@@ -16,14 +16,19 @@ WARN_FLAGS  := -Wall -Wextra
 ifeq ($(SANITIZE),1)
 SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
+# --disable-rcpss (RCPSS=no): divide as libvmaf does without SSE2 (aarch64, ...).
+ifeq ($(RCPSS),no)
+RCPSS_FLAGS := -DFLOAT_ADM_NO_RCPSS
+endif
 CXXFLAGS_ALL := -std=c++17 $(WARN_FLAGS) $(OPT_FLAGS) $(SCORE_FLAGS) -fPIC -pthread \
-                $(SAN_FLAGS) $(EXTRA_CXXFLAGS)
+                $(SAN_FLAGS) $(RCPSS_FLAGS) $(EXTRA_CXXFLAGS)
 CFLAGS_ALL   := -std=c11 $(WARN_FLAGS) $(OPT_FLAGS) $(SCORE_FLAGS) $(SAN_FLAGS) $(EXTRA_CFLAGS)
 LDFLAGS_ALL  := -pthread $(SAN_FLAGS) $(EXTRA_LDFLAGS)
 # What a program linking the static C++ core needs besides it.
 CORE_PRIVATE_LIBS := -lstdc++ -lm -lpthread
 
-.PHONY: all deps check check-unit check-corpus check-sanitize demo install clean bench
+.PHONY: all deps check check-unit check-corpus check-sanitize check-no-rcpss demo install clean \
+        bench
 all:
 
 include src/adm_core/module.mk
@@ -46,6 +51,11 @@ deps:
 # The unit and corpus tests again, built with ASan + UBSan in their own tree.
 check-sanitize:
 	$(MAKE) BUILD=$(BUILD)/sanitize SANITIZE=1 check-unit check-corpus
+
+# The plain-division path of processors without RCPSS, built and tested here too
+# (its corpus is compared within the other-host tolerance).
+check-no-rcpss:
+	$(MAKE) BUILD=$(BUILD)/no-rcpss RCPSS=no check-unit check-corpus check-cli
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin

@@ -11,7 +11,9 @@
 # libvmaf's float ADM depends on the processor's reciprocal estimate (RCPSS):
 # the committed refs hold golden.json's values (its host's fingerprint); for a
 # host whose fingerprint has a hosts/<fingerprint>.json, mk/ffmpeg.mk writes
-# that host's refs into the FFmpeg tree instead.  Values are printed with
+# that host's refs into the FFmpeg tree instead; for a host with neither, it
+# sets FLOAT_ADM_RELTOL and the scores are compared within that relative
+# tolerance (tests/fate/float_adm_reltol.awk).  Values are printed with
 # "%.17g" as the filter prints them, so a ref equals golden bit for bit.
 
 import json
@@ -255,14 +257,26 @@ MAK_HEAD = """\
 # Corpus tests read $(TARGET_SAMPLES)/float_adm/<fixture>.{dis,ref}.yuv (the
 # corpus decompressed) and print all 18 outputs of every frame; their refs
 # hold the golden values with %.17g.  Run: make fate-float-adm SAMPLES=DIR
+#
+# The scores belong to the processor's reciprocal estimate (RCPSS), so they are
+# compared bit for bit only where the refs hold this processor's values.  For a
+# processor without recorded values, float_adm's build writes
+# float_adm_host.mak with FLOAT_ADM_RELTOL: every number is then compared within
+# that relative tolerance (float_adm_reltol.awk), and a failing ffmpeg adds a
+# line to its output so that the test still fails.
+-include $(SRC_PATH)/tests/fate/float_adm_host.mak
 
 FLOAT_ADM_COMMA := ,
 FLOAT_ADM_RAW = -f rawvideo -pix_fmt $(2) -s $(3) -i $(TARGET_SAMPLES)/float_adm/$(1)
 
+# $(1): an ffmpeg command that prints scores
+FLOAT_ADM_SCORES = $(if $(FLOAT_ADM_RELTOL),{ $(1) || echo "ffmpeg failed: $$?"; } \\
+    | awk -v ref=$$ref -v tol=$(FLOAT_ADM_RELTOL) -f $(SRC_PATH)/tests/fate/float_adm_reltol.awk,$(1))
+
 # $(1): fixture, $(2): pix_fmt, $(3): size, $(4): dist filters, $(5): ref filters,
 # $(6): options after debug=1, $(7): global options
-FLOAT_ADM_CORPUS = ffmpeg $(7) $(call FLOAT_ADM_RAW,$(1).dis.yuv,$(2),$(3)) $(call FLOAT_ADM_RAW,$(1).ref.yuv,$(2),$(3)) \\
-    -lavfi "[0:v]$(or $(4),null)[dist];[1:v]$(or $(5),null)[ref];[dist][ref]float_adm=debug=1$(6),metadata=print:file=-" -f null -
+FLOAT_ADM_CORPUS = $(call FLOAT_ADM_SCORES,ffmpeg $(7) $(call FLOAT_ADM_RAW,$(1).dis.yuv,$(2),$(3)) $(call FLOAT_ADM_RAW,$(1).ref.yuv,$(2),$(3)) \\
+    -lavfi "[0:v]$(or $(4),null)[dist];[1:v]$(or $(5),null)[ref];[dist][ref]float_adm=debug=1$(6)$(FLOAT_ADM_COMMA)metadata=print:file=-" -f null -)
 
 FLOAT_ADM_DEPS = FLOAT_ADM_FILTER METADATA_FILTER NULL_FILTER RAWVIDEO_DEMUXER RAWVIDEO_DECODER \\
                  FILE_PROTOCOL NULL_MUXER WRAPPED_AVFRAME_ENCODER
@@ -300,8 +314,8 @@ def write_mak(cases, fixtures, path):
     asize = "%dx%d" % (a["width"], a["height"])
     out.append("\n# Without debug: the 7 outputs; n_subsample=2: frames 0, 2, 4.\n")
     out.append("FATE_FLOAT_ADM_CORPUS += fate-float-adm-nodebug fate-float-adm-subsample\n")
-    out.append("fate-float-adm-nodebug: CMD = ffmpeg $(call FLOAT_ADM_RAW,%s.dis.yuv,yuv420p,%s) "
-               "$(call FLOAT_ADM_RAW,%s.ref.yuv,yuv420p,%s) -lavfi \"[0:v][1:v]float_adm,metadata=print:file=-\" -f null -\n"
+    out.append("fate-float-adm-nodebug: CMD = $(call FLOAT_ADM_SCORES,ffmpeg $(call FLOAT_ADM_RAW,%s.dis.yuv,yuv420p,%s) "
+               "$(call FLOAT_ADM_RAW,%s.ref.yuv,yuv420p,%s) -lavfi \"[0:v][1:v]float_adm$(FLOAT_ADM_COMMA)metadata=print:file=-\" -f null -)\n"
                % (ASTRONAUT, asize, ASTRONAUT, asize))
     out.append("fate-float-adm-subsample: CMD = $(call FLOAT_ADM_CORPUS,%s,yuv420p,%s,,,:n_subsample=2,)\n"
                % (ASTRONAUT, asize))
@@ -310,8 +324,8 @@ def write_mak(cases, fixtures, path):
         fx = fixtures[fixture]
         size = "%dx%d" % (fx["width"], fx["height"])
         out.append("FATE_FLOAT_ADM_CORPUS += fate-float-adm-%s\n" % name)
-        out.append("fate-float-adm-%s: CMD = ffmpeg $(call FLOAT_ADM_RAW,%s.dis.yuv,%s,%s) "
-                   "$(call FLOAT_ADM_RAW,%s.ref.yuv,%s,%s) -lavfi \"[0:v][1:v]float_adm=%slog_fmt=%s:log_path=-\" -f null -\n"
+        out.append("fate-float-adm-%s: CMD = $(call FLOAT_ADM_SCORES,ffmpeg $(call FLOAT_ADM_RAW,%s.dis.yuv,%s,%s) "
+                   "$(call FLOAT_ADM_RAW,%s.ref.yuv,%s,%s) -lavfi \"[0:v][1:v]float_adm=%slog_fmt=%s:log_path=-\" -f null -)\n"
                    % (name, fixture, fx["pix_fmt"], size, fixture, fx["pix_fmt"], size,
                       "debug=1:" if debug else "", fmt))
     out.append("\n")

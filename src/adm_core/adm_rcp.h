@@ -5,11 +5,13 @@
  * With SSE2 libvmaf divides by multiplying with the processor's reciprocal
  * estimate (RCPSS) refined by one Newton step; the estimate is specified only by
  * its error bound, so the scores belong to the processor.  Without SSE2 it divides.
+ * FLOAT_ADM_NO_RCPSS (./configure --disable-rcpss) selects that division on x86 too,
+ * so that the path of other processors is built and tested everywhere.
  */
 #ifndef ADM_RCP_H
 #define ADM_RCP_H
 
-#if defined(__SSE2__) || defined(_M_X64)
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(FLOAT_ADM_NO_RCPSS)
 #include <immintrin.h>
 #define ADM_HAVE_RCPSS 1
 #else

@@ -30,7 +30,6 @@ struct ModelChecker {
         }
     }
 };
-#endif
 
 /* 2048 mantissas spread over every other 12-bit bucket, each at a varying offset. */
 uint32_t sample_mantissa(uint32_t k)
@@ -38,6 +37,7 @@ uint32_t sample_mantissa(uint32_t k)
     const uint32_t offset = (k * 2654435761u) >> 21; /* 11 bits of a multiplicative hash */
     return (k << 12 | offset) & 0x7fffffu;
 }
+#endif
 
 } // namespace
 

@@ -5,14 +5,26 @@
 # Corpus tests read $(TARGET_SAMPLES)/float_adm/<fixture>.{dis,ref}.yuv (the
 # corpus decompressed) and print all 18 outputs of every frame; their refs
 # hold the golden values with %.17g.  Run: make fate-float-adm SAMPLES=DIR
+#
+# The scores belong to the processor's reciprocal estimate (RCPSS), so they are
+# compared bit for bit only where the refs hold this processor's values.  For a
+# processor without recorded values, float_adm's build writes
+# float_adm_host.mak with FLOAT_ADM_RELTOL: every number is then compared within
+# that relative tolerance (float_adm_reltol.awk), and a failing ffmpeg adds a
+# line to its output so that the test still fails.
+-include $(SRC_PATH)/tests/fate/float_adm_host.mak
 
 FLOAT_ADM_COMMA := ,
 FLOAT_ADM_RAW = -f rawvideo -pix_fmt $(2) -s $(3) -i $(TARGET_SAMPLES)/float_adm/$(1)
 
+# $(1): an ffmpeg command that prints scores
+FLOAT_ADM_SCORES = $(if $(FLOAT_ADM_RELTOL),{ $(1) || echo "ffmpeg failed: $$?"; } \
+    | awk -v ref=$$ref -v tol=$(FLOAT_ADM_RELTOL) -f $(SRC_PATH)/tests/fate/float_adm_reltol.awk,$(1))
+
 # $(1): fixture, $(2): pix_fmt, $(3): size, $(4): dist filters, $(5): ref filters,
 # $(6): options after debug=1, $(7): global options
-FLOAT_ADM_CORPUS = ffmpeg $(7) $(call FLOAT_ADM_RAW,$(1).dis.yuv,$(2),$(3)) $(call FLOAT_ADM_RAW,$(1).ref.yuv,$(2),$(3)) \
-    -lavfi "[0:v]$(or $(4),null)[dist];[1:v]$(or $(5),null)[ref];[dist][ref]float_adm=debug=1$(6),metadata=print:file=-" -f null -
+FLOAT_ADM_CORPUS = $(call FLOAT_ADM_SCORES,ffmpeg $(7) $(call FLOAT_ADM_RAW,$(1).dis.yuv,$(2),$(3)) $(call FLOAT_ADM_RAW,$(1).ref.yuv,$(2),$(3)) \
+    -lavfi "[0:v]$(or $(4),null)[dist];[1:v]$(or $(5),null)[ref];[dist][ref]float_adm=debug=1$(6)$(FLOAT_ADM_COMMA)metadata=print:file=-" -f null -)
 
 FLOAT_ADM_DEPS = FLOAT_ADM_FILTER METADATA_FILTER NULL_FILTER RAWVIDEO_DEMUXER RAWVIDEO_DECODER \
                  FILE_PROTOCOL NULL_MUXER WRAPPED_AVFRAME_ENCODER
@@ -147,16 +159,16 @@ fate-float-adm-fmt-yuvj420p: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv
 
 # Without debug: the 7 outputs; n_subsample=2: frames 0, 2, 4.
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-nodebug fate-float-adm-subsample
-fate-float-adm-nodebug: CMD = ffmpeg $(call FLOAT_ADM_RAW,astronaut_576x324_yuv420p_x264.dis.yuv,yuv420p,576x324) $(call FLOAT_ADM_RAW,astronaut_576x324_yuv420p_x264.ref.yuv,yuv420p,576x324) -lavfi "[0:v][1:v]float_adm,metadata=print:file=-" -f null -
+fate-float-adm-nodebug: CMD = $(call FLOAT_ADM_SCORES,ffmpeg $(call FLOAT_ADM_RAW,astronaut_576x324_yuv420p_x264.dis.yuv,yuv420p,576x324) $(call FLOAT_ADM_RAW,astronaut_576x324_yuv420p_x264.ref.yuv,yuv420p,576x324) -lavfi "[0:v][1:v]float_adm$(FLOAT_ADM_COMMA)metadata=print:file=-" -f null -)
 fate-float-adm-subsample: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuv420p,576x324,,,:n_subsample=2,)
 
 # The log file in libvmaf's layouts, written to stdout.
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-log-json
-fate-float-adm-log-json: CMD = ffmpeg $(call FLOAT_ADM_RAW,testsrc2_576x324_yuv420p_mpeg2.dis.yuv,yuv420p,576x324) $(call FLOAT_ADM_RAW,testsrc2_576x324_yuv420p_mpeg2.ref.yuv,yuv420p,576x324) -lavfi "[0:v][1:v]float_adm=debug=1:log_fmt=json:log_path=-" -f null -
+fate-float-adm-log-json: CMD = $(call FLOAT_ADM_SCORES,ffmpeg $(call FLOAT_ADM_RAW,testsrc2_576x324_yuv420p_mpeg2.dis.yuv,yuv420p,576x324) $(call FLOAT_ADM_RAW,testsrc2_576x324_yuv420p_mpeg2.ref.yuv,yuv420p,576x324) -lavfi "[0:v][1:v]float_adm=debug=1:log_fmt=json:log_path=-" -f null -)
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-log-csv
-fate-float-adm-log-csv: CMD = ffmpeg $(call FLOAT_ADM_RAW,coins_384x304_yuv420p10le_x265.dis.yuv,yuv420p10le,384x304) $(call FLOAT_ADM_RAW,coins_384x304_yuv420p10le_x265.ref.yuv,yuv420p10le,384x304) -lavfi "[0:v][1:v]float_adm=log_fmt=csv:log_path=-" -f null -
+fate-float-adm-log-csv: CMD = $(call FLOAT_ADM_SCORES,ffmpeg $(call FLOAT_ADM_RAW,coins_384x304_yuv420p10le_x265.dis.yuv,yuv420p10le,384x304) $(call FLOAT_ADM_RAW,coins_384x304_yuv420p10le_x265.ref.yuv,yuv420p10le,384x304) -lavfi "[0:v][1:v]float_adm=log_fmt=csv:log_path=-" -f null -)
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-log-xml
-fate-float-adm-log-xml: CMD = ffmpeg $(call FLOAT_ADM_RAW,grass_322x182_yuv420p_vp9.dis.yuv,yuv420p,322x182) $(call FLOAT_ADM_RAW,grass_322x182_yuv420p_vp9.ref.yuv,yuv420p,322x182) -lavfi "[0:v][1:v]float_adm=debug=1:log_fmt=xml:log_path=-" -f null -
+fate-float-adm-log-xml: CMD = $(call FLOAT_ADM_SCORES,ffmpeg $(call FLOAT_ADM_RAW,grass_322x182_yuv420p_vp9.dis.yuv,yuv420p,322x182) $(call FLOAT_ADM_RAW,grass_322x182_yuv420p_vp9.ref.yuv,yuv420p,322x182) -lavfi "[0:v][1:v]float_adm=debug=1:log_fmt=xml:log_path=-" -f null -)
 
 FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-size
 fate-float-adm-error-size: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=96x64:d=0.08[b];[a][b]float_adm"
