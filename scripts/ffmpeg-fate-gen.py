@@ -198,11 +198,24 @@ ERROR_REFS = {
     "error-pixfmt": "The filters 'Parsed_format_1' and 'Parsed_float_adm_4' do not have a common format "
                     "and automatic conversion is disabled.",
     "error-range": "Value 0.500000 for parameter 'adm_p_norm' out of range [1 - 20]",
-    "error-log-path": "Could not open log file /nonexistent-dir/adm.json: No such file or directory",
+    "error-log-path": "/nonexistent-dir/adm.json: cannot write: No such file or directory",
     "error-cuda-no-device": "backend=cuda: no usable CUDA device.",
 }
 
-TRANSCODE_SRC = "testsrc2=size=176x144:rate=25:duration=0.4,format=yuv420p"
+# name: (lavfi source, source container, frames).  The VFR source moves each
+# frame by up to 12 ms, less than half of its 41.7 ms frame.
+TRANSCODE_SRC = "testsrc2=size=176x144:rate=%s:duration=%s,format=yuv420p"
+TRANSCODE_TESTS = {
+    "transcode-mpeg2": (TRANSCODE_SRC % (25, 0.4), "mkv", 10),
+    "pairing-24": (TRANSCODE_SRC % (24, 0.5), "mkv", 12),
+    "pairing-23.976": (TRANSCODE_SRC % ("24000/1001", 0.5), "mkv", 12),
+    "pairing-29.97": (TRANSCODE_SRC % ("30000/1001", 0.5), "mkv", 15),
+    "pairing-30": (TRANSCODE_SRC % (30, 0.5), "mkv", 15),
+    "pairing-60": (TRANSCODE_SRC % (60, 0.25), "mkv", 15),
+    "pairing-y4m-24": (TRANSCODE_SRC % (24, 0.5), "y4m", 12),
+    "pairing-y4m-29.97": (TRANSCODE_SRC % ("30000/1001", 0.5), "y4m", 15),
+    "pairing-vfr": (TRANSCODE_SRC % (24, 0.5) + ",setpts=N/24/TB+0.012*sin(N*2)/TB", "mkv", 12),
+}
 
 
 def corpus_tests(cases):
@@ -291,9 +304,14 @@ FATE_SAMPLES_FFMPEG += $(FATE_FLOAT_ADM_SAMPLES-yes)
 # Expected errors: the first message about the filter.
 FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_LAVFI_DEPS)) += $(FATE_FLOAT_ADM_ERRORS)
 
-# Scoring a transcode in the loop (loopback decoder) equals scoring the file afterwards.
-fate-float-adm-transcode-mpeg2: CMD = float_adm_transcode @TRANSCODE_SRC@ -c:v mpeg2video -qscale:v 12
-FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_LAVFI_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER MATROSKA_MUXER MATROSKA_DEMUXER FILE_PROTOCOL) += fate-float-adm-transcode-mpeg2
+# Pairing: a transcode scored in the loop (loopback decoder, millisecond
+# timestamps) and the written file scored against the source afterwards, at
+# frame rates whose frame times are not whole milliseconds and with a source
+# whose timestamps jitter, equal scoring frame by frame.
+FLOAT_ADM_PAIRING_DEPS = $(FLOAT_ADM_LAVFI_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER FFV1_ENCODER FFV1_DECODER \
+    MATROSKA_MUXER MATROSKA_DEMUXER YUV4MPEGPIPE_MUXER YUV4MPEGPIPE_DEMUXER SETPTS_FILTER FILE_PROTOCOL
+@TRANSCODE_TESTS@
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS)) += $(FATE_FLOAT_ADM_PAIRING)
 
 FATE_FFMPEG += $(FATE_FLOAT_ADM-yes)
 fate-float-adm: $(FATE_FLOAT_ADM-yes) $(if $(SAMPLES),$(FATE_FLOAT_ADM_SAMPLES-yes))
@@ -333,7 +351,11 @@ def write_mak(cases, fixtures, path):
         out.append("FATE_FLOAT_ADM_ERRORS += fate-float-adm-%s\n" % name)
         out.append("fate-float-adm-%s: CMD = %s -lavfi \"%s\"\n"
                    % (name, ERROR_RUNNERS.get(name, "float_adm_fail"), graph))
-    out.append(MAK_TAIL.replace("@TRANSCODE_SRC@", TRANSCODE_SRC))
+    tests = "".join("FATE_FLOAT_ADM_PAIRING += fate-float-adm-%s\n"
+                    "fate-float-adm-%s: CMD = float_adm_transcode \"%s\" %s -c:v mpeg2video -qscale:v 12\n"
+                    % (name, name, src, container)
+                    for name, (src, container, _frames) in TRANSCODE_TESTS.items())
+    out.append(MAK_TAIL.replace("@TRANSCODE_TESTS@", tests))
     with open(path, "w") as f:
         f.write("".join(out))
 
@@ -349,7 +371,9 @@ def main():
     refs = score_refs(cases, fixtures)
     for name, text in ERROR_REFS.items():
         refs["float-adm-" + name] = text + "\n"
-    refs["float-adm-transcode-mpeg2"] = "10 frames: in-loop scores equal the written file's\n"
+    for name, (_src, _container, frames) in TRANSCODE_TESTS.items():
+        refs["float-adm-" + name] = ("%d frames: in-loop and timestamp-paired scores equal "
+                                     "frame-by-frame scores\n" % frames)
     write_refs(refs, ref_dir, core_version())
     write_mak(cases, fixtures, os.path.join(TOP, "tests", "fate", "float_adm.mak"))
 

@@ -189,9 +189,31 @@ FATE_SAMPLES_FFMPEG += $(FATE_FLOAT_ADM_SAMPLES-yes)
 # Expected errors: the first message about the filter.
 FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_LAVFI_DEPS)) += $(FATE_FLOAT_ADM_ERRORS)
 
-# Scoring a transcode in the loop (loopback decoder) equals scoring the file afterwards.
-fate-float-adm-transcode-mpeg2: CMD = float_adm_transcode testsrc2=size=176x144:rate=25:duration=0.4,format=yuv420p -c:v mpeg2video -qscale:v 12
-FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_LAVFI_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER MATROSKA_MUXER MATROSKA_DEMUXER FILE_PROTOCOL) += fate-float-adm-transcode-mpeg2
+# Pairing: a transcode scored in the loop (loopback decoder, millisecond
+# timestamps) and the written file scored against the source afterwards, at
+# frame rates whose frame times are not whole milliseconds and with a source
+# whose timestamps jitter, equal scoring frame by frame.
+FLOAT_ADM_PAIRING_DEPS = $(FLOAT_ADM_LAVFI_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER FFV1_ENCODER FFV1_DECODER     MATROSKA_MUXER MATROSKA_DEMUXER YUV4MPEGPIPE_MUXER YUV4MPEGPIPE_DEMUXER SETPTS_FILTER FILE_PROTOCOL
+FATE_FLOAT_ADM_PAIRING += fate-float-adm-transcode-mpeg2
+fate-float-adm-transcode-mpeg2: CMD = float_adm_transcode "testsrc2=size=176x144:rate=25:duration=0.4,format=yuv420p" mkv -c:v mpeg2video -qscale:v 12
+FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-24
+fate-float-adm-pairing-24: CMD = float_adm_transcode "testsrc2=size=176x144:rate=24:duration=0.5,format=yuv420p" mkv -c:v mpeg2video -qscale:v 12
+FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-23.976
+fate-float-adm-pairing-23.976: CMD = float_adm_transcode "testsrc2=size=176x144:rate=24000/1001:duration=0.5,format=yuv420p" mkv -c:v mpeg2video -qscale:v 12
+FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-29.97
+fate-float-adm-pairing-29.97: CMD = float_adm_transcode "testsrc2=size=176x144:rate=30000/1001:duration=0.5,format=yuv420p" mkv -c:v mpeg2video -qscale:v 12
+FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-30
+fate-float-adm-pairing-30: CMD = float_adm_transcode "testsrc2=size=176x144:rate=30:duration=0.5,format=yuv420p" mkv -c:v mpeg2video -qscale:v 12
+FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-60
+fate-float-adm-pairing-60: CMD = float_adm_transcode "testsrc2=size=176x144:rate=60:duration=0.25,format=yuv420p" mkv -c:v mpeg2video -qscale:v 12
+FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-y4m-24
+fate-float-adm-pairing-y4m-24: CMD = float_adm_transcode "testsrc2=size=176x144:rate=24:duration=0.5,format=yuv420p" y4m -c:v mpeg2video -qscale:v 12
+FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-y4m-29.97
+fate-float-adm-pairing-y4m-29.97: CMD = float_adm_transcode "testsrc2=size=176x144:rate=30000/1001:duration=0.5,format=yuv420p" y4m -c:v mpeg2video -qscale:v 12
+FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-vfr
+fate-float-adm-pairing-vfr: CMD = float_adm_transcode "testsrc2=size=176x144:rate=24:duration=0.5,format=yuv420p,setpts=N/24/TB+0.012*sin(N*2)/TB" mkv -c:v mpeg2video -qscale:v 12
+
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS)) += $(FATE_FLOAT_ADM_PAIRING)
 
 FATE_FFMPEG += $(FATE_FLOAT_ADM-yes)
 fate-float-adm: $(FATE_FLOAT_ADM-yes) $(if $(SAMPLES),$(FATE_FLOAT_ADM_SAMPLES-yes))
