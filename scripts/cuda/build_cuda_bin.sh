@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the CUDA test and benchmark programs from the committed tree (HEAD) into
-# .cuda_bin/, the folder scripts/cuda/device_run.sh runs on the device machine
-# (carried there by the device tool).  Usage: scripts/cuda/build_cuda_bin.sh [COMMIT]
+# .cuda_bin/, the folder scripts/cuda/device_run.sh runs on a machine with an NVIDIA
+# GPU (copy it there beside the tree).  Usage: scripts/cuda/build_cuda_bin.sh [COMMIT]
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -eu
 commit=${1:-HEAD}

@@ -1,21 +1,21 @@
 #!/bin/sh
-# The CUDA backend's run on the device machine, in one call: environment, build
+# The CUDA backend's run on a machine with an NVIDIA GPU, in one run: environment, build
 # checks, the RCPSS model on this host, CPU vs golden, CPU vs CUDA parity,
 # compute-sanitizer (memcheck, racecheck) on small cases, and the benchmark.
-# Logs go to $OUT; a summary is printed last.
+# Logs go to $LOG_DIR; a summary is printed last.
 #
 # Here:   scripts/cuda/build_cuda_bin.sh     (binaries of HEAD into .cuda_bin/)
-# There:  device run, carry [".cuda_bin"], command: sh scripts/cuda/device_run.sh
+# There (the tree with .cuda_bin/ copied over): sh scripts/cuda/device_run.sh
 # Environment: BENCH_FRAMES (300), SKIP_BENCH=1, SKIP_SANITIZER=1, SKIP_CPU_CHECKS=1 (the
 # RCPSS model and CPU vs golden, which need no GPU: for runs that change only CUDA code).
-# At most 8 files come back from $OUT: this writes 8 when everything runs.
+# At most 8 files come back from $LOG_DIR: this writes 8 when everything runs.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
 BIN=${BIN:-.cuda_bin}
-OUT=${OUT:-/tmp/float_adm_cuda_out}
+LOG_DIR=${LOG_DIR:-/tmp/float_adm_cuda_out}
 BENCH_FRAMES=${BENCH_FRAMES:-300}
-mkdir -p "$OUT"
-summary="$OUT/summary.txt"
+mkdir -p "$LOG_DIR"
+summary="$LOG_DIR/summary.txt"
 : > "$summary"
 status=0
 
@@ -26,9 +26,9 @@ step() {
     shift 3
     section "$name"
     start=$(date +%s)
-    timeout "$limit" "$@" > "$OUT/$log" 2>&1
+    timeout "$limit" "$@" > "$LOG_DIR/$log" 2>&1
     rc=$?
-    tail -n 40 "$OUT/$log"
+    tail -n 40 "$LOG_DIR/$log"
     secs=$(( $(date +%s) - start ))
     if [ $rc -eq 0 ]; then verdict=PASS; else verdict="FAIL (exit $rc)"; status=1; fi
     printf '%-34s %-14s %4ss  %s\n' "$name" "$verdict" "$secs" "$log" >> "$summary"
@@ -42,7 +42,7 @@ section environment
     echo "kernel: $(uname -r); $(ldd --version | head -1)"
     command -v nvcc >/dev/null && nvcc --version | tail -2 | head -1
     cat "$BIN/BUILD_INFO"
-} 2>&1 | tee "$OUT/environment.txt"
+} 2>&1 | tee "$LOG_DIR/environment.txt"
 
 section "build checks"
 {
@@ -52,9 +52,9 @@ section "build checks"
     done
     cuobjdump --list-ptx "$BIN/cuda_parity" | grep -qE "compute_90|sm_90.ptx" && echo "PTX compute_90: yes" || echo "PTX compute_90: MISSING"
     ldd "$BIN/cuda_parity" | grep -iE 'cuda|not found' || echo "no CUDA library needed at load time"
-} 2>&1 | tee "$OUT/build_checks.txt"
-grep -qE 'MISSING|not found' "$OUT/build_checks.txt" && status=1
-printf '%-34s %-14s\n' "build checks" "$(grep -qE 'MISSING|not found' "$OUT/build_checks.txt" && echo FAIL || echo PASS)" >> "$summary"
+} 2>&1 | tee "$LOG_DIR/build_checks.txt"
+grep -qE 'MISSING|not found' "$LOG_DIR/build_checks.txt" && status=1
+printf '%-34s %-14s\n' "build checks" "$(grep -qE 'MISSING|not found' "$LOG_DIR/build_checks.txt" && echo FAIL || echo PASS)" >> "$summary"
 
 if [ "${SKIP_CPU_CHECKS:-0}" != 1 ]; then
     step "RCPSS model on this host" rcp_model.log 120 "$BIN/unit_tests" --gtest_filter='RcpModel*'
@@ -77,12 +77,12 @@ step "CPU vs CUDA parity" parity.log 180 "$BIN/cuda_parity" --corpus tests/corpu
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
     # Clocks and load once a second while the benchmark runs (the card as found).
     nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu,power.draw \
-        --format=csv -l 1 > "$OUT/bench_clocks.csv" 2>&1 &
+        --format=csv -l 1 > "$LOG_DIR/bench_clocks.csv" 2>&1 &
     smi=$!
     step "benchmark" bench.log 100 "$BIN/cuda_bench" --frames "$BENCH_FRAMES"
     kill "$smi" 2>/dev/null
     section "clocks during the benchmark (csv)"
-    awk -F, 'NR > 1 { print $2 "," $3 "," $4 }' "$OUT/bench_clocks.csv" | sort | uniq -c | sort -rn | head -5
+    awk -F, 'NR > 1 { print $2 "," $3 "," $4 }' "$LOG_DIR/bench_clocks.csv" | sort | uniq -c | sort -rn | head -5
 fi
 
 # After the benchmark, so that a slow sanitizer cannot cost the figures.  Racecheck on
@@ -97,7 +97,7 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
 fi
 
 section summary
-grep -h SUMMARY "$OUT/parity.log" 2>/dev/null
-grep -hA8 '^size ' "$OUT/bench.log" 2>/dev/null
+grep -h SUMMARY "$LOG_DIR/parity.log" 2>/dev/null
+grep -hA8 '^size ' "$LOG_DIR/bench.log" 2>/dev/null
 cat "$summary"
 exit $status
