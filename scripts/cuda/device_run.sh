@@ -8,7 +8,7 @@
 # There (the tree with .cuda_bin/ copied over): sh scripts/cuda/device_run.sh
 # Environment: BENCH_FRAMES (300), SKIP_BENCH=1, SKIP_SANITIZER=1, SKIP_CPU_CHECKS=1 (the
 # RCPSS model and CPU vs golden, which need no GPU: for runs that change only CUDA code).
-# At most 8 files come back from $LOG_DIR: this writes 8 when everything runs.
+# It writes 8 files to $LOG_DIR when everything runs.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
 BIN=${BIN:-.cuda_bin}
