@@ -32,6 +32,7 @@
 
 #include "config.h"
 #include "libavutil/avstring.h"
+#include "libavutil/hwcontext.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
@@ -40,34 +41,7 @@
 #include "filters.h"
 #include "formats.h"
 #include "framesync.h"
-
-#if HAVE_LIBFLOATADM_CUDA
-#include <float_adm_cuda.h>
-
-#include "libavutil/cuda_check.h"
-#include "libavutil/fifo.h"
-#include "libavutil/hwcontext.h"
-#include "libavutil/hwcontext_cuda_internal.h"
-
-/* Frames scored on the GPU while the next are queued; more buys no speed. */
-#define CUDA_MAX_IN_FLIGHT 4
-
-/* Where an input's luma comes from when the GPU cannot read it in place. */
-enum CopySource {
-    COPY_NONE,
-    COPY_FROM_HOST,         /* software frames */
-    COPY_FROM_CONTEXT,      /* CUDA frames of another context on the same device */
-};
-
-/* A frame waiting to leave in order: with ref set, for its scores; skipped,
- * for its line in the log. */
-typedef struct QueuedFrame {
-    AVFrame *dist;
-    AVFrame *ref;
-    uint64_t index;
-    const char *skipped;    /* why, for the log */
-} QueuedFrame;
-#endif
+#include "vf_float_adm_cuda.h"
 
 enum Backend {
     BACKEND_AUTO,
@@ -139,20 +113,7 @@ typedef struct FloatAdmFilterContext {
     int64_t first_far_pair;
     CorruptRun corrupt[2];
 
-#if HAVE_LIBFLOATADM_CUDA
-    FloatAdmCudaContext *cuda;
-    AVBufferRef *cuda_device;
-    AVCUDADeviceContext *cuda_hwctx;
-    CUstream cuda_stream;
-    int own_stream;
-    int copy_luma[2];               /* per input: a CopySource */
-    CUdeviceptr upload_planes[CUDA_MAX_IN_FLIGHT][2];
-    size_t upload_pitch;
-    AVBufferRef *ref_device;        /* the reference's, where its CUDA context is another */
-    uint8_t *staging;               /* the reference's luma on its way between contexts */
-    uint64_t nb_submitted;
-    AVFifo *queue;                  /* QueuedFrame, in output order */
-#endif
+    FloatAdmCuda *cuda;            /* the CUDA path, where it scores */
 } FloatAdmFilterContext;
 
 #define OFFSET(x) offsetof(FloatAdmFilterContext, x)
@@ -237,10 +198,8 @@ static AVFilterFormats *input_formats(void)
 {
     AVFilterFormats *formats = ff_make_pixel_format_list(pix_fmts);
 
-#if HAVE_LIBFLOATADM_CUDA
-    if (formats && ff_add_format(&formats, AV_PIX_FMT_CUDA) < 0)
+    if (HAVE_LIBFLOATADM_CUDA && formats && ff_add_format(&formats, AV_PIX_FMT_CUDA) < 0)
         return NULL;
-#endif
     return formats;
 }
 
@@ -568,243 +527,42 @@ static void warn_key_collision(AVFilterContext *ctx, const AVFrame *dist)
     av_free(key);
 }
 
-/* Scores go to the frame, the pooled statistics and the log, in frame order.
- * A log that cannot be written fails the frame: no score is lost silently. */
-static int publish_scores(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
-                          const FloatAdmScores *scores)
+/* Each frame leaves here, in order: its scores go to the frame's metadata, the
+ * pooling and the log, or the log says why it has none.  A log that cannot be
+ * written fails the frame: no score is lost silently. */
+static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
+                      const FloatAdmScores *scores, const char *skipped)
 {
     FloatAdmFilterContext *s = ctx->priv;
     char errbuf[256] = "";
-    int ret;
+    int ret = 0;
 
-    for (int i = 0; i < s->nb_outputs; i++) {
-        if ((ret = set_meta(&dist->metadata, s->metadata_prefix, float_adm_output_name(i),
-                            float_adm_output_value(scores, i))) < 0)
-            return ret;
-    }
-    if ((ret = float_adm_log_frame(s->log, index, scores, errbuf, sizeof(errbuf))) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
+    for (int i = 0; scores && i < s->nb_outputs && ret >= 0; i++)
+        ret = set_meta(&dist->metadata, s->metadata_prefix, float_adm_output_name(i),
+                       float_adm_output_value(scores, i));
+    if (ret >= 0 && scores)
+        ret = float_adm_log_frame(s->log, index, scores, errbuf, sizeof(errbuf));
+    else if (ret >= 0 && skipped)
+        ret = float_adm_log_skipped(s->log, index, skipped, errbuf, sizeof(errbuf));
+    if (ret < 0) {
+        if (errbuf[0])
+            av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
+        av_frame_free(&dist);
         return ret;
     }
-    s->nb_scored++;
-    return 0;
+    s->nb_scored += !!scores;
+    return ff_filter_frame(ctx->outputs[0], dist);
 }
-
-static int log_skipped(AVFilterContext *ctx, uint64_t index, const char *reason)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-    char errbuf[256] = "";
-    int ret = float_adm_log_skipped(s->log, index, reason, errbuf, sizeof(errbuf));
-
-    if (ret < 0)
-        av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
-    return ret;
-}
-
-#if HAVE_LIBFLOATADM_CUDA
-#define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->cuda_hwctx->internal->cuda_dl, x)
-
-/* Every float_adm_cuda call runs in the device's context. */
-static int cuda_push(AVFilterContext *ctx)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-
-    return CHECK_CU(s->cuda_hwctx->internal->cuda_dl->cuCtxPushCurrent(s->cuda_hwctx->cuda_ctx));
-}
-
-static void cuda_pop(AVFilterContext *ctx)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-    CUcontext dummy;
-
-    CHECK_CU(s->cuda_hwctx->internal->cuda_dl->cuCtxPopCurrent(&dummy));
-}
-
-static int cuda_fail(AVFilterContext *ctx, const char *what, uint64_t index, int err)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-
-    av_log(ctx, AV_LOG_ERROR, "%s frame %"PRIu64" on the GPU failed: %s (%s)\n", what, index,
-           float_adm_cuda_strerror(err), float_adm_cuda_last_error(s->cuda));
-    return err;
-}
-
-enum EmitMode {
-    EMIT_READY, /* only frames whose scores are back */
-    EMIT_ONE,   /* wait for the oldest scored frame, then as EMIT_READY */
-    EMIT_ALL,   /* wait for every frame */
-};
-
-/* Sends the queue's head frames on while their scores are back. */
-static int emit_queued(AVFilterContext *ctx, enum EmitMode mode)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-    QueuedFrame qf;
-    int ret;
-
-    while (av_fifo_peek(s->queue, &qf, 1, 0) >= 0) {
-        if (qf.ref) {
-            FloatAdmScores scores;
-            const int wait = mode != EMIT_READY;
-
-            if ((ret = cuda_push(ctx)) < 0)
-                return ret;
-            ret = float_adm_cuda_collect(s->cuda, &scores, wait);
-            cuda_pop(ctx);
-            if (ret == FLOAT_ADM_ERROR_AGAIN && !wait)
-                return 0;
-            if (ret < 0)
-                return cuda_fail(ctx, "Scoring", qf.index, ret);
-            if (mode == EMIT_ONE)
-                mode = EMIT_READY;
-            av_frame_free(&qf.ref);
-            ret = publish_scores(ctx, qf.dist, qf.index, &scores);
-        } else {
-            ret = qf.skipped ? log_skipped(ctx, qf.index, qf.skipped) : 0;
-        }
-        av_fifo_drain2(s->queue, 1);
-        if (ret < 0) {
-            av_frame_free(&qf.dist);
-            return ret;
-        }
-        if ((ret = ff_filter_frame(ctx->outputs[0], qf.dist)) < 0)
-            return ret;
-    }
-    return 0;
-}
-
-/* A software frame's luma into the upload slot of this submission. */
-static int upload_luma(AVFilterContext *ctx, const AVFrame *frame, int input,
-                       FloatAdmCudaPlane *plane)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-    CudaFunctions *cu = s->cuda_hwctx->internal->cuda_dl;
-    const CUdeviceptr dst = s->upload_planes[s->nb_submitted % CUDA_MAX_IN_FLIGHT][input];
-    const size_t row_bytes = (size_t)s->width * plane->bytes_per_sample;
-    const uint8_t *src = frame->data[0];
-    ptrdiff_t src_pitch = frame->linesize[0];
-    int ret;
-
-    /* One context cannot read another's memory: through the host. */
-    if (s->copy_luma[input] == COPY_FROM_CONTEXT) {
-        AVCUDADeviceContext *ref_hwctx = ((AVHWDeviceContext *)s->ref_device->data)->hwctx;
-        CUDA_MEMCPY2D download = {
-            .srcMemoryType = CU_MEMORYTYPE_DEVICE,
-            .srcDevice     = (CUdeviceptr)frame->data[0],
-            .srcPitch      = frame->linesize[0],
-            .dstMemoryType = CU_MEMORYTYPE_HOST,
-            .dstHost       = s->staging,
-            .dstPitch      = s->upload_pitch,
-            .WidthInBytes  = row_bytes,
-            .Height        = s->height,
-        };
-        CUcontext dummy;
-
-        if ((ret = CHECK_CU(cu->cuCtxPushCurrent(ref_hwctx->cuda_ctx))) < 0)
-            return ret;
-        ret = CHECK_CU(cu->cuMemcpy2DAsync(&download, ref_hwctx->stream));
-        if (ret >= 0)
-            ret = CHECK_CU(cu->cuStreamSynchronize(ref_hwctx->stream));
-        CHECK_CU(cu->cuCtxPopCurrent(&dummy));
-        if (ret < 0)
-            return ret;
-        src       = s->staging;
-        src_pitch = s->upload_pitch;
-    }
-
-    if (src_pitch > 0) {
-        CUDA_MEMCPY2D copy = {
-            .srcMemoryType = CU_MEMORYTYPE_HOST,
-            .srcHost       = src,
-            .srcPitch      = src_pitch,
-            .dstMemoryType = CU_MEMORYTYPE_DEVICE,
-            .dstDevice     = dst,
-            .dstPitch      = s->upload_pitch,
-            .WidthInBytes  = row_bytes,
-            .Height        = s->height,
-        };
-        ret = CHECK_CU(cu->cuMemcpy2DAsync(&copy, s->cuda_stream));
-    } else {
-        /* CUDA_MEMCPY2D has unsigned pitches: a bottom-up frame goes row by row. */
-        ret = 0;
-        for (int y = 0; y < s->height && ret >= 0; y++)
-            ret = CHECK_CU(cu->cuMemcpyHtoDAsync(dst + y * s->upload_pitch, src + y * src_pitch,
-                                                 row_bytes, s->cuda_stream));
-    }
-    plane->data  = (const void *)(uintptr_t)dst;
-    plane->pitch = s->upload_pitch;
-    return ret;
-}
-
-/* Queues the pair on the GPU; the frame leaves when its scores are back. */
-static int submit_cuda(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref, uint64_t index)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-    const AVFrame *frames[2] = { dist, ref };
-    FloatAdmCudaPlane planes[2];
-    QueuedFrame qf = { .dist = dist, .index = index };
-    int ret;
-
-    /* Room first: an upload slot is free only once its frame is collected. */
-    if (float_adm_cuda_in_flight(s->cuda) >= CUDA_MAX_IN_FLIGHT &&
-        (ret = emit_queued(ctx, EMIT_ONE)) < 0)
-        goto fail;
-    if (!(qf.ref = av_frame_clone(ref))) {
-        ret = AVERROR(ENOMEM);
-        goto fail;
-    }
-
-    if ((ret = cuda_push(ctx)) < 0)
-        goto fail;
-    for (int i = 0; i < 2 && ret >= 0; i++) {
-        planes[i] = (FloatAdmCudaPlane) {
-            .data             = frames[i]->data[0],
-            .pitch            = frames[i]->linesize[0],
-            .bytes_per_sample = s->plane_layout[i].bytes_per_sample,
-            .shift            = s->plane_layout[i].shift,
-        };
-        if (s->copy_luma[i] != COPY_NONE)
-            ret = upload_luma(ctx, frames[i], i, &planes[i]);
-    }
-    if (ret >= 0 && (ret = float_adm_cuda_submit(s->cuda, &planes[1], &planes[0])) < 0)
-        cuda_fail(ctx, "Submitting", index, ret);
-    cuda_pop(ctx);
-    if (ret < 0)
-        goto fail;
-    s->nb_submitted++;
-
-    if ((ret = av_fifo_write(s->queue, &qf, 1)) < 0)
-        goto fail;
-    return emit_queued(ctx, EMIT_READY);
-fail:
-    av_frame_free(&qf.ref);
-    av_frame_free(&dist);
-    return ret;
-}
-#endif
 
 /* A frame left unscored still waits behind the frames being scored. */
 static int pass_frame(AVFilterContext *ctx, AVFrame *frame, uint64_t index,
                       const char *skipped)
 {
-    int ret;
-#if HAVE_LIBFLOATADM_CUDA
     FloatAdmFilterContext *s = ctx->priv;
 
-    if (s->queue && av_fifo_can_read(s->queue)) {
-        const QueuedFrame qf = { .dist = frame, .index = index, .skipped = skipped };
-
-        ret = av_fifo_write(s->queue, &qf, 1);
-        if (ret < 0)
-            av_frame_free(&frame);
-        return ret;
-    }
-#endif
-    if (skipped && (ret = log_skipped(ctx, index, skipped)) < 0) {
-        av_frame_free(&frame);
-        return ret;
-    }
-    return ff_filter_frame(ctx->outputs[0], frame);
+    if (s->cuda)
+        return ff_float_adm_cuda_pass(s->cuda, frame, index, skipped);
+    return emit_frame(ctx, frame, index, NULL, skipped);
 }
 
 /* A main frame before the reference's first (a later start, or a graph
@@ -851,10 +609,8 @@ static int do_float_adm(FFFrameSync *fs)
     if (skip)
         return pass_frame(ctx, dist, index, "corrupt");
 
-#if HAVE_LIBFLOATADM_CUDA
     if (s->cuda)
-        return submit_cuda(ctx, dist, ref, index);
-#endif
+        return ff_float_adm_cuda_submit(s->cuda, dist, ref, index);
     dist_plane        = s->plane_layout[0];
     dist_plane.data   = dist->data[0];
     dist_plane.stride = dist->linesize[0];
@@ -868,10 +624,7 @@ static int do_float_adm(FFFrameSync *fs)
         goto fail;
     }
 
-    if ((ret = publish_scores(ctx, dist, index, &scores)) < 0)
-        goto fail;
-
-    return ff_filter_frame(ctx->outputs[0], dist);
+    return emit_frame(ctx, dist, index, &scores, NULL);
 fail:
     av_frame_free(&dist);
     return ret;
@@ -931,199 +684,44 @@ static int execute_jobs(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs)
     return 0;
 }
 
-/* The first line is the same whatever the cause, for scripts and FATE. */
-static int no_cuda_device(AVFilterContext *ctx, const char *why)
-{
-    av_log(ctx, AV_LOG_ERROR, "backend=cuda: no usable CUDA device.\n");
-    av_log(ctx, AV_LOG_ERROR, "%s\n", why);
-    return AVERROR(ENODEV);
-}
-
-#if HAVE_LIBFLOATADM_CUDA
-static const AVHWFramesContext *hw_frames(const AVFilterLink *link)
+static const AVPixFmtDescriptor *link_sw_desc(const AVFilterLink *link)
 {
     const AVBufferRef *frames = ff_filter_link((AVFilterLink *)link)->hw_frames_ctx;
 
-    return frames ? (const AVHWFramesContext *)frames->data : NULL;
-}
-
-/* The device of the inputs' CUDA frames, or one for uploading software frames:
- * the filtergraph's (-filter_hw_device), else the default CUDA device. */
-static int cuda_open_device(AVFilterContext *ctx)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-    const AVHWFramesContext *main_frames = hw_frames(ctx->inputs[0]);
-    const AVHWFramesContext *ref_frames  = hw_frames(ctx->inputs[1]);
-    char why[256] = "";
-    int count, ret;
-
-    if (main_frames) {
-        const AVCUDADeviceContext *main_dev = main_frames->device_ctx->hwctx;
-        const AVCUDADeviceContext *ref_dev  = ref_frames->device_ctx->hwctx;
-
-        if (main_dev->internal->cuda_device != ref_dev->internal->cuda_device) {
-            av_log(ctx, AV_LOG_ERROR, "The inputs' CUDA frames are on different devices "
-                   "(main: CUDA device %d, reference: CUDA device %d); decode or upload "
-                   "both on one.\n",
-                   main_dev->internal->cuda_device, ref_dev->internal->cuda_device);
-            return AVERROR(EINVAL);
-        }
-        /* Each hwupload_cuda makes a CUDA context of its own. */
-        if (main_dev->cuda_ctx != ref_dev->cuda_ctx) {
-            av_log(ctx, AV_LOG_VERBOSE, "The inputs' CUDA frames come from two CUDA contexts "
-                   "(two hwupload_cuda?): the reference's luma is copied through the host. "
-                   "hwupload with -filter_hw_device, or NVDEC, shares one context.\n");
-            s->copy_luma[1] = COPY_FROM_CONTEXT;
-            if (!(s->ref_device = av_buffer_ref(ref_frames->device_ref)))
-                return AVERROR(ENOMEM);
-        }
-        s->cuda_device = av_buffer_ref(main_frames->device_ref);
-        return s->cuda_device ? 0 : AVERROR(ENOMEM);
-    }
-
-    if ((ret = float_adm_cuda_device_count(&count, why, sizeof(why))) < 0)
-        return ret;
-    if (!count)
-        return no_cuda_device(ctx, why[0] ? why : "CUDA reports no device.");
-    if (ctx->hw_device_ctx &&
-        ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type == AV_HWDEVICE_TYPE_CUDA) {
-        s->cuda_device = av_buffer_ref(ctx->hw_device_ctx);
-        return s->cuda_device ? 0 : AVERROR(ENOMEM);
-    }
-    ret = av_hwdevice_ctx_create(&s->cuda_device, AV_HWDEVICE_TYPE_CUDA, NULL, NULL, 0);
-    if (ret < 0)
-        return no_cuda_device(ctx, av_err2str(ret));
-    return 0;
-}
-
-static int cuda_init(AVFilterContext *ctx, int depth)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-    CudaFunctions *cu;
-    char errbuf[256];
-    int ret;
-
-    if ((ret = cuda_open_device(ctx)) < 0)
-        return ret;
-    s->cuda_hwctx = ((AVHWDeviceContext *)s->cuda_device->data)->hwctx;
-    cu = s->cuda_hwctx->internal->cuda_dl;
-    if (!hw_frames(ctx->inputs[0]))
-        s->copy_luma[0] = s->copy_luma[1] = COPY_FROM_HOST;
-    if (!(s->queue = av_fifo_alloc2(2 * CUDA_MAX_IN_FLIGHT, sizeof(QueuedFrame),
-                                    AV_FIFO_FLAG_AUTO_GROW)))
-        return AVERROR(ENOMEM);
-
-    if ((ret = cuda_push(ctx)) < 0)
-        return ret;
-    /* Work on the device's stream, after whatever wrote the frames there; without
-     * one, a blocking stream of ours orders itself after the legacy default stream. */
-    s->cuda_stream = s->cuda_hwctx->stream;
-    if (!s->cuda_stream) {
-        ret = CHECK_CU(cu->cuStreamCreate(&s->cuda_stream, CU_STREAM_DEFAULT));
-        s->own_stream = ret >= 0;
-    }
-    s->upload_pitch = FFALIGN((size_t)s->width * s->plane_layout[0].bytes_per_sample, 256);
-    for (int i = 0; i < CUDA_MAX_IN_FLIGHT && ret >= 0; i++)
-        for (int j = 0; j < 2 && ret >= 0; j++)
-            if (s->copy_luma[j] != COPY_NONE)
-                ret = CHECK_CU(cu->cuMemAlloc(&s->upload_planes[i][j],
-                                              s->upload_pitch * s->height));
-    if (ret >= 0 && s->copy_luma[1] == COPY_FROM_CONTEXT &&
-        !(s->staging = av_malloc(s->upload_pitch * s->height)))
-        ret = AVERROR(ENOMEM);
-    if (ret >= 0) {
-        ret = float_adm_cuda_context_create(&s->cuda, s->width, s->height, depth, &s->opts,
-                                            s->cuda_stream, CUDA_MAX_IN_FLIGHT,
-                                            errbuf, sizeof(errbuf));
-        if (ret < 0)
-            av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
-    }
-    if (ret >= 0) {
-        const int exact = float_adm_cuda_is_exact(s->cuda, errbuf, sizeof(errbuf));
-
-        av_log(ctx, exact ? AV_LOG_VERBOSE : AV_LOG_WARNING, "CUDA backend%s: %s\n",
-               s->copy_luma[0] == COPY_FROM_HOST ? " (software frames uploaded)" : "", errbuf);
-    }
-    cuda_pop(ctx);
-    return ret;
-}
-
-static void cuda_uninit(AVFilterContext *ctx)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-    QueuedFrame qf;
-
-    if (s->cuda_hwctx && cuda_push(ctx) >= 0) {
-        CudaFunctions *cu = s->cuda_hwctx->internal->cuda_dl;
-
-        /* Waits for the queued work, which still reads the frames freed below. */
-        float_adm_cuda_context_free(&s->cuda);
-        for (int i = 0; i < CUDA_MAX_IN_FLIGHT; i++)
-            for (int j = 0; j < 2; j++)
-                if (s->upload_planes[i][j])
-                    CHECK_CU(cu->cuMemFree(s->upload_planes[i][j]));
-        if (s->own_stream)
-            CHECK_CU(cu->cuStreamDestroy(s->cuda_stream));
-        cuda_pop(ctx);
-    }
-    while (s->queue && av_fifo_read(s->queue, &qf, 1) >= 0) {
-        av_frame_free(&qf.dist);
-        av_frame_free(&qf.ref);
-    }
-    av_fifo_freep2(&s->queue);
-    av_freep(&s->staging);
-    av_buffer_unref(&s->ref_device);
-    av_buffer_unref(&s->cuda_device);
-}
-#endif
-
-static const AVPixFmtDescriptor *link_sw_desc(const AVFilterLink *link)
-{
-#if HAVE_LIBFLOATADM_CUDA
-    if (link->format == AV_PIX_FMT_CUDA)
-        return av_pix_fmt_desc_get(hw_frames(link)->sw_format);
-#endif
+    if (link->format == AV_PIX_FMT_CUDA && frames)
+        return av_pix_fmt_desc_get(((const AVHWFramesContext *)frames->data)->sw_format);
     return av_pix_fmt_desc_get(link->format);
 }
 
-/* auto: CUDA where the frames are; cuda: software frames are uploaded. */
-static int select_backend(AVFilterContext *ctx, const AVPixFmtDescriptor *main_desc,
-                          const AVPixFmtDescriptor *ref_desc, int *use_cuda)
+/* auto: CUDA where the frames are (a software input beside CUDA frames is
+ * uploaded); cuda: software frames are uploaded. */
+static int select_backend(AVFilterContext *ctx, const AVPixFmtDescriptor *const descs[2],
+                          int *use_cuda)
 {
     FloatAdmFilterContext *s = ctx->priv;
-    const int main_hw = ctx->inputs[0]->format == AV_PIX_FMT_CUDA;
-    const int ref_hw  = ctx->inputs[1]->format == AV_PIX_FMT_CUDA;
+    int any_hw = 0;
 
-    if (main_hw != ref_hw) {
-        av_log(ctx, AV_LOG_ERROR, "The main (first) input has %s frames, the reference "
-               "(second) %s frames: add hwupload_cuda to the software one.\n",
-               main_hw ? "CUDA" : "software", ref_hw ? "CUDA" : "software");
-        return AVERROR(EINVAL);
-    }
-    for (int i = 0; i < 2 && main_hw; i++) {
-        const AVPixFmtDescriptor *desc = i ? ref_desc : main_desc;
-        const enum AVPixelFormat fmt = av_pix_fmt_desc_get_id(desc);
+    for (int i = 0; i < 2; i++) {
+        const enum AVPixelFormat fmt = av_pix_fmt_desc_get_id(descs[i]);
         int supported = 0;
 
+        if (ctx->inputs[i]->format != AV_PIX_FMT_CUDA)
+            continue;
+        any_hw = 1;
         for (int j = 0; pix_fmts[j] != AV_PIX_FMT_NONE; j++)
             supported |= pix_fmts[j] == fmt;
         if (!supported) {
             av_log(ctx, AV_LOG_ERROR, "The %s input's CUDA frames hold %s, which float_adm "
-                   "does not read.\n", input_name(i), desc->name);
+                   "does not read.\n", input_name(i), descs[i]->name);
             return AVERROR(EINVAL);
         }
     }
-    if (main_hw && s->backend == BACKEND_CPU) {
+    if (any_hw && s->backend == BACKEND_CPU) {
         av_log(ctx, AV_LOG_ERROR, "backend=cpu needs software frames: drop backend=cpu, or "
-               "add hwdownload,format=%s to both inputs.\n", main_desc->name);
+               "add hwdownload,format=%s to the CUDA input.\n", descs[0]->name);
         return AVERROR(EINVAL);
     }
-#if !HAVE_LIBFLOATADM_CUDA
-    if (s->backend == BACKEND_CUDA)
-        return no_cuda_device(ctx, "This FFmpeg was built without float_adm's CUDA backend "
-                              "(libfloatadm_cuda).");
-#endif
-    *use_cuda = main_hw || s->backend == BACKEND_CUDA;
+    *use_cuda = any_hw || s->backend == BACKEND_CUDA;
     return 0;
 }
 
@@ -1149,7 +747,8 @@ static int config_output(AVFilterLink *outlink)
         return AVERROR(EINVAL);
     }
 
-    if ((ret = select_backend(ctx, main_desc, ref_desc, &use_cuda)) < 0)
+    if ((ret = select_backend(ctx, (const AVPixFmtDescriptor *[2]){ main_desc, ref_desc },
+                              &use_cuda)) < 0)
         return ret;
     s->width  = mainlink->w;
     s->height = mainlink->h;
@@ -1163,13 +762,11 @@ static int config_output(AVFilterLink *outlink)
                mainlink->time_base.num, mainlink->time_base.den,
                reflink->time_base.num, reflink->time_base.den);
 
-#if HAVE_LIBFLOATADM_CUDA
     if (use_cuda) {
-        if ((ret = cuda_init(ctx, depth)) < 0)
+        if ((ret = ff_float_adm_cuda_init(ctx, &s->cuda, emit_frame, &s->opts, s->width,
+                                          s->height, depth, s->plane_layout)) < 0)
             return ret;
-    } else
-#endif
-    {
+    } else {
         ret = float_adm_context_create(&s->adm, mainlink->w, mainlink->h, depth,
                                        &s->opts, errbuf, sizeof(errbuf));
         if (ret < 0) {
@@ -1210,12 +807,10 @@ static int activate(AVFilterContext *ctx)
     FloatAdmFilterContext *s = ctx->priv;
     int ret = ff_framesync_activate(&s->fs);
 
-#if HAVE_LIBFLOATADM_CUDA
     /* framesync has just marked the output's end; the frames still waiting for
      * their scores are queued on the link before it is seen downstream. */
-    if (ret >= 0 && s->fs.eof && s->queue)
-        ret = emit_queued(ctx, EMIT_ALL);
-#endif
+    if (ret >= 0 && s->fs.eof && s->cuda)
+        ret = ff_float_adm_cuda_flush(s->cuda);
     /* The end of the stream: a log that cannot be completed fails the run. */
     if (ret >= 0 && s->fs.eof)
         ret = finish_log(ctx);
@@ -1254,9 +849,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     }
     release_log(ctx, s->fs.eof ? 0 : queued);
 
-#if HAVE_LIBFLOATADM_CUDA
-    cuda_uninit(ctx);
-#endif
+    ff_float_adm_cuda_uninit(&s->cuda);
     ff_framesync_uninit(&s->fs);
     float_adm_context_free(&s->adm);
     av_freep(&s->job_rets);

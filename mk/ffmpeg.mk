@@ -26,7 +26,8 @@ FF_FLOATADM_DEPS := $(CORE_PC) $(CORE_HEADER_OUT) $(if $(filter yes,$(HAVE_CUDA)
 FF_FLOATADM_ORDER := $(FF_FLOATADM_LIBS) $(if $(filter yes,$(HAVE_CUDA)),$(BUILD)/include/float_adm_cuda.h)
 
 # Our files that live inside the FFmpeg tree.
-FF_OWN_FILES  := libavfilter/vf_float_adm.c tests/fate/float_adm.mak tests/fate/float_adm_reltol.awk \
+FF_FILTER_FILES := $(wildcard libavfilter/*.c libavfilter/*.h)
+FF_OWN_FILES  := $(FF_FILTER_FILES) tests/fate/float_adm.mak tests/fate/float_adm_reltol.awk \
                  $(wildcard tests/fate/ref/*)
 # How FATE compares scores on this host (FLOAT_ADM_RELTOL or nothing), written with the refs.
 FF_HOST_MAK   := $(FF_SRC)/tests/fate/float_adm_host.mak
@@ -63,8 +64,9 @@ ff-always:
 # compares the scores within FATE_RELTOL (float_adm_host.mak).
 $(FF_DIR)/.synced: $(FF_DIR)/.prepared $(FF_OWN_FILES) $(FF_DIR)/.rcpss scripts/ffmpeg-fate-gen.py \
                    tests/corpus/golden.json $(wildcard tests/corpus/hosts/*.json)
-	cmp -s libavfilter/vf_float_adm.c $(FF_SRC)/libavfilter/vf_float_adm.c || \
-	    cp libavfilter/vf_float_adm.c $(FF_SRC)/libavfilter/
+	for f in $(FF_FILTER_FILES); do \
+	    cmp -s $$f $(FF_SRC)/$$f || cp $$f $(FF_SRC)/libavfilter/ || exit 1; \
+	done
 	cp tests/fate/float_adm.mak tests/fate/float_adm_reltol.awk $(FF_SRC)/tests/fate/
 	cp tests/fate/ref/* $(FF_SRC)/tests/ref/fate/
 	@fp=$$(cat $(FF_DIR)/.rcpss); \

@@ -286,7 +286,7 @@ def edit_configure(t, p):
 
 def edit_makefile(t, p):
     return insert_before(t, "OBJS-$(CONFIG_FLOODFILL_FILTER)",
-                         "OBJS-$(CONFIG_FLOAT_ADM_FILTER)              += vf_float_adm.o framesync.o\n", p)
+                         "OBJS-$(CONFIG_FLOAT_ADM_FILTER)              += vf_float_adm.o vf_float_adm_cuda.o framesync.o\n", p)
 
 
 def edit_allfilters(t, p):
@@ -313,7 +313,7 @@ PATCHES = [
     ("0001-configure-add-enable-libfloatadm.patch",
      "configure: add --enable-libfloatadm", [("configure", edit_configure)]),
     ("0002-lavfi-add-float_adm-filter.patch",
-     "lavfi: register the float_adm filter (vf_float_adm.c comes from float_adm)",
+     "lavfi: register the float_adm filter (vf_float_adm*.c come from float_adm)",
      [("libavfilter/Makefile", edit_makefile), ("libavfilter/allfilters.c", edit_allfilters)]),
     ("0003-doc-filters-document-float_adm.patch",
      "doc/filters: document float_adm", [("doc/filters.texi", edit_doc)]),

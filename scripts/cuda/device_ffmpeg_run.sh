@@ -3,7 +3,7 @@
 #   (a) parity: CUDA frames (hwupload_cuda, hwupload, NVDEC) and backend=cuda on software
 #       frames against backend=cpu on the same pictures, all 18 outputs of every
 #       frame compared as text (%.17g), the count of differing values printed;
-#       the clear errors (mixed inputs, backend=cpu on CUDA frames);
+#       mixed CUDA and software inputs; the clear errors (backend=cpu on CUDA frames);
 #   (b) speed: ffmpeg -benchmark, 4K testsrc2 -> hwupload_cuda -> float_adm ->
 #       null, and the CPU path at 4K with -filter_threads 16, for the ratio.
 #
@@ -121,8 +121,14 @@ expect_error() {
     else note "FAIL $name: $(head -n 2 "$WORK/err.log")"; status=1; fi
 }
 src="testsrc2=s=64x64:d=0.2"
-expect_error "mixed CUDA and software inputs" "add hwupload_cuda" \
-    -lavfi "$src,format=nv12,hwupload_cuda[a];$src,format=nv12[b];[a][b]float_adm"
+# One input CUDA frames, the other software (a loopback decoder without
+# hwaccel): the software one is uploaded, with the CPU's scores.
+mixed="testsrc2=s=320x240:d=0.4"
+ff -lavfi "$mixed,format=nv12,hwupload_cuda[a];$mixed,format=nv12,scale=160:120,scale=320:240[b];[a][b]float_adm=debug=1:log_fmt=json:log_path=$WORK/mixed.cuda.json" \
+    -f null - > "$WORK/mixed.log" 2>&1 || note "FAIL mixed inputs: $(tail -n 2 "$WORK/mixed.log")"
+ff -lavfi "$mixed,format=nv12[a];$mixed,format=nv12,scale=160:120,scale=320:240[b];[a][b]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$WORK/mixed.cpu.json" \
+    -f null - > "$WORK/mixed.log" 2>&1
+compare "mixed CUDA and software inputs vs cpu" "$WORK/mixed.cuda.json" "$WORK/mixed.cpu.json"
 expect_error "backend=cpu on CUDA frames" "backend=cpu needs software frames" \
     -lavfi "$src,format=nv12,hwupload_cuda[a];$src,format=nv12,hwupload_cuda[b];[a][b]float_adm=backend=cpu"
 ( export CUDA_VISIBLE_DEVICES=-1
