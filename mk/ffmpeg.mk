@@ -1,7 +1,10 @@
 # The embedded lean FFmpeg with the float_adm filter, its FATE tests and the demo.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# build/ffmpeg-<version>/src    patched FFmpeg tree (scripts/ffmpeg-prepare.sh)
+# build/ffmpeg-<version>/src    patched FFmpeg tree (scripts/ffmpeg-prepare.sh); the
+#                               build below is kept when it is laid out again (the
+#                               release's files keep their times: only what the
+#                               series changes is rebuilt)
 # build/ffmpeg-<version>/build  its out-of-tree build; FATE runs there
 # build/bin/ffmpeg, ffprobe     the default version's programs
 #
@@ -39,12 +42,28 @@ FF_JOBS        = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
 .PRECIOUS: $(FF_DIR)/.prepared
 
 all: $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe
-check: check-fate
+check: check-fate check-patches
+
+# patches/ffmpeg-<version>/ is generated (scripts/ffmpeg-gen-patches.py) from
+# the release tarball and the project's files: `make patches` regenerates every
+# version's series, check-patches fails where the committed one is stale.
+.PHONY: patches check-patches
+patches:
+	for v in $(FF_VERSIONS); do \
+	    tarball=$$(scripts/ffmpeg-fetch.sh ffmpeg $$v $(FF_CACHE)) && \
+	    scripts/ffmpeg-gen-patches.py $$tarball patches/ffmpeg-$$v || exit 1; \
+	done
+check-patches:
+	tarball=$$(scripts/ffmpeg-fetch.sh ffmpeg $(FFMPEG_VERSION) $(FF_CACHE)) && \
+	rm -rf $(BUILD)/patches-check && \
+	scripts/ffmpeg-gen-patches.py $$tarball $(BUILD)/patches-check && \
+	if ! diff -r -q patches/ffmpeg-$(FFMPEG_VERSION) $(BUILD)/patches-check; then \
+	    echo "patches/ffmpeg-$(FFMPEG_VERSION) is stale: run make patches" >&2; exit 1; \
+	fi
 
 $(FF_DIR)/.prepared: patches/ffmpeg-$(FFMPEG_VERSION)/series $(wildcard patches/ffmpeg-$(FFMPEG_VERSION)/*.patch) \
                      scripts/ffmpeg-prepare.sh scripts/ffmpeg-fetch.sh
 	scripts/ffmpeg-prepare.sh $(FFMPEG_VERSION) "$(FFMPEG_SOURCE)" $(FF_SRC) $(FF_CACHE)
-	rm -rf $(FF_OBJ)
 	touch $@
 
 # The RCPSS fingerprint of the core FFmpeg links (FLOAT_ADM_TEST_FINGERPRINT, for
@@ -130,7 +149,7 @@ check-fate: ffmpeg fate-samples
 check-ffmpeg-all:
 	for v in $(FF_VERSIONS); do \
 	    if [ $$v = $(FFMPEG_VERSION) ]; then src="$(FFMPEG_SOURCE)"; else src=; fi; \
-	    $(MAKE) FFMPEG_VERSION=$$v FFMPEG_SOURCE="$$src" check-fate || exit 1; \
+	    $(MAKE) FFMPEG_VERSION=$$v FFMPEG_SOURCE="$$src" check-fate check-patches || exit 1; \
 	done
 
 demo: $(BUILD)/bin/ffmpeg

@@ -1,15 +1,25 @@
 #!/usr/bin/env python3
-# Regenerate patches/ffmpeg-<version>/ from a pristine FFmpeg release tree.
+# Regenerate patches/ffmpeg-<version>/ from a pristine FFmpeg release: a
+# series that `git am` applies to the release tree, carrying the filter's own
+# files (libavfilter/vf_float_adm*, the FATE tests and refs) as new files.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Usage: scripts/ffmpeg-gen-patches.py PRISTINE_TREE OUT_DIR
-# Each patch is one edit anchored on a line every supported release has; the
-# script fails loudly when an anchor is missing rather than guess.
+# Usage: scripts/ffmpeg-gen-patches.py PRISTINE_TREE_OR_TARBALL OUT_DIR
+# Each edit of an FFmpeg file is anchored on a line every supported release
+# has; the script fails loudly when an anchor is missing rather than guess.
+# The output depends only on its inputs (fixed author and date), so a check
+# can regenerate it and compare (make check-patches).
 
 import difflib
+import glob
 import os
 import re
 import sys
+import tarfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+AUTHOR = "float_adm authors <float-adm@users.noreply.github.com>"
+DATE = "Mon, 30 Nov 2026 00:00:00 +0000"
 
 FILTER_DOC = r"""@anchor{float_adm}
 @section float_adm
@@ -309,34 +319,87 @@ def edit_fate_run(t, p):
     return insert_before(t, "pixfmt_conversion(){\n", TRANSCODE_FUNC, p)
 
 
+def own_files(*patterns):
+    """The project's files that the patch adds to the FFmpeg tree: (path in
+    the tree, path here), sorted."""
+    files = []
+    for pattern, tree_dir in patterns:
+        for here in sorted(glob.glob(os.path.join(TOP, pattern))):
+            files.append((os.path.join(tree_dir, os.path.basename(here)), here))
+    return files
+
+
+FILTER_FILES = [("libavfilter/vf_float_adm*.[ch]", "libavfilter")]
+FATE_FILES = [("tests/fate/float_adm.mak", "tests/fate"),
+              ("tests/fate/float_adm_reltol.awk", "tests/fate"),
+              ("tests/fate/ref/*", "tests/ref/fate")]
+
+# (file name, subject, edits of FFmpeg files, the project's files added)
 PATCHES = [
     ("0001-configure-add-enable-libfloatadm.patch",
-     "configure: add --enable-libfloatadm", [("configure", edit_configure)]),
+     "configure: add --enable-libfloatadm", [("configure", edit_configure)], []),
     ("0002-lavfi-add-float_adm-filter.patch",
-     "lavfi: register the float_adm filter (vf_float_adm*.c come from float_adm)",
-     [("libavfilter/Makefile", edit_makefile), ("libavfilter/allfilters.c", edit_allfilters)]),
+     "lavfi: add the float_adm filter",
+     [("libavfilter/Makefile", edit_makefile), ("libavfilter/allfilters.c", edit_allfilters)],
+     FILTER_FILES),
     ("0003-doc-filters-document-float_adm.patch",
-     "doc/filters: document float_adm", [("doc/filters.texi", edit_doc)]),
-    ("0004-fate-hook-up-float_adm-tests.patch",
-     "fate: include tests/fate/float_adm.mak, add float_adm_transcode and float_adm_fail",
-     [("tests/Makefile", edit_tests_makefile), ("tests/fate-run.sh", edit_fate_run)]),
+     "doc/filters: document float_adm", [("doc/filters.texi", edit_doc)], []),
+    ("0004-fate-add-float_adm-tests.patch",
+     "fate: add the float_adm tests",
+     [("tests/Makefile", edit_tests_makefile), ("tests/fate-run.sh", edit_fate_run)],
+     FATE_FILES),
 ]
+
+
+class Release:
+    """Reads files of a pristine release, from its tree or its tarball."""
+
+    def __init__(self, source):
+        self.tar = tarfile.open(source) if os.path.isfile(source) else None
+        self.tree = None if self.tar else source
+        if self.tar:
+            self.prefix = self.tar.getnames()[0].split("/")[0]
+
+    def read(self, path):
+        if self.tree:
+            with open(os.path.join(self.tree, path), encoding="utf-8") as f:
+                return f.read()
+        return self.tar.extractfile(f"{self.prefix}/{path}").read().decode("utf-8")
+
+
+def file_diff(path, old, new):
+    """A git diff of one file; old None: a new file."""
+    head = [f"diff --git a/{path} b/{path}\n"]
+    if old is None:
+        head.append("new file mode 100644\n")
+    lines = list(difflib.unified_diff(
+        [] if old is None else old.splitlines(True), new.splitlines(True),
+        "/dev/null" if old is None else f"a/{path}", f"b/{path}", n=3))
+    if lines and not new.endswith("\n"):
+        sys.exit(f"{path}: no newline at the end of the file")
+    # difflib writes "@@ -0,0 +1,N @@" for a new file as git does.
+    return head + lines
 
 
 def main():
     if len(sys.argv) != 3:
-        sys.exit(__doc__ or "usage: ffmpeg-gen-patches.py PRISTINE_TREE OUT_DIR")
-    tree, out = sys.argv[1], sys.argv[2]
+        sys.exit("usage: ffmpeg-gen-patches.py PRISTINE_TREE_OR_TARBALL OUT_DIR")
+    release, out = Release(sys.argv[1]), sys.argv[2]
     os.makedirs(out, exist_ok=True)
+    for old in glob.glob(os.path.join(out, "*.patch")):
+        os.remove(old)
     series = []
-    for name, subject, edits in PATCHES:
-        body = [f"Subject: [PATCH] {subject}\n", "\n"]
+    for number, (name, subject, edits, added) in enumerate(PATCHES, 1):
+        body = ["From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n",
+                f"From: {AUTHOR}\n", f"Date: {DATE}\n",
+                f"Subject: [PATCH {number}/{len(PATCHES)}] {subject}\n", "\n", "---\n"]
         for path, edit in edits:
-            with open(os.path.join(tree, path), encoding="utf-8") as f:
-                old = f.read()
-            new = edit(old, path)
-            body += difflib.unified_diff(old.splitlines(True), new.splitlines(True),
-                                         f"a/{path}", f"b/{path}")
+            old = release.read(path)
+            body += file_diff(path, old, edit(old, path))
+        for path, here in own_files(*added):
+            with open(here, encoding="utf-8") as f:
+                body += file_diff(path, None, f.read())
+        body.append("-- \nfloat_adm\n\n")
         with open(os.path.join(out, name), "w", encoding="utf-8") as f:
             f.writelines(body)
         series.append(name)

@@ -6,7 +6,9 @@
 #   VERSION: 7.1, 8.1 or 9.0; SOURCE: an FFmpeg tree or tarball, or empty to
 #   fetch the pinned release (scripts/ffmpeg-fetch.sh); DEST: the tree to
 #   create (replaced); CACHE_DIR: where fetched tarballs are kept.
-# vf_float_adm.c and the FATE files are copied in by mk/ffmpeg.mk, not here.
+# The series carries vf_float_adm*.[ch] and the FATE files; mk/ffmpeg.mk then
+# copies the working copies over them, so that edits are built before the
+# series is regenerated (make patches; make check-patches compares).
 
 set -eu
 
@@ -36,9 +38,15 @@ else
     exit 1
 fi
 
+# The series is applied as an FFmpeg maintainer would take it: git am on the
+# release committed as is.  A patch that does not apply fails here.
+git_() { git -C "$dest.tmp" -c user.name=float_adm -c user.email=float-adm@localhost "$@"; }
+git_ init -q
+git_ add -A
+git_ commit -q --no-verify -m "FFmpeg $version release"
 while read -r patch; do
-    echo "ffmpeg-prepare: applying $patch" >&2
-    patch -d "$dest.tmp" -p1 -s --forward --no-backup-if-mismatch < "$patches/$patch"
+    echo "ffmpeg-prepare: git am $patch" >&2
+    git_ am -q --whitespace=nowarn "$patches/$patch"
 done < "$patches/series"
 
 rm -rf "$dest"
