@@ -116,7 +116,7 @@ $(NV_PREFIX)/.installed: scripts/ffmpeg-fetch.sh
 $(FF_OBJ)/ffbuild/config.mak: $(FF_DIR)/.prepared $(NV_PREFIX)/.installed $(FF_FLOATADM_DEPS) \
                               scripts/ffmpeg-configure.sh mk/ffmpeg.mk | $(FF_FLOATADM_ORDER)
 	$(if $(filter yes,$(HAVE_CUDA)),,rm -f $(FF_CUDA_PC))
-	scripts/ffmpeg-configure.sh $(FF_SRC) $(FF_OBJ) $(FF_PC_DIRS) \
+	scripts/ffmpeg-configure.sh $(if $(filter yes,$(GPL)),--gpl) $(FF_SRC) $(FF_OBJ) $(FF_PC_DIRS) \
 	    --cc="$(CC)" --cxx="$(CXX)" $(if $(filter debug,$(BUILD_TYPE)),--disable-optimizations --disable-stripping)
 
 # FFmpeg's make knows its own dependencies but not libfloatadm: relink the

@@ -2,16 +2,23 @@
 # Configure the lean FFmpeg with the float_adm filter.  POSIX sh.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Usage: scripts/ffmpeg-configure.sh SRC_DIR BUILD_DIR PKG_CONFIG_DIRS [EXTRA...]
+# Usage: scripts/ffmpeg-configure.sh [--gpl] SRC_DIR BUILD_DIR PKG_CONFIG_DIRS [EXTRA...]
 #   PKG_CONFIG_DIRS: colon-separated, holding floatadm.pc and, when the CUDA
 #   hwcontext is wanted, ffnvcodec.pc.  Run from anywhere; builds out of tree.
 #
-# Licence: everything enabled here is LGPL; --enable-cuda only loads the
-# driver at run time through nv-codec-headers (MIT), so the binary stays
-# redistributable.  Never --enable-nonfree, --enable-cuda-nvcc/-llvm or GPL parts.
+# Licence: by default everything enabled here is LGPL or LGPL-compatible
+# (dav1d, SVT-AV1, libvpx, libaom: BSD; zimg: WTFPL); CUDA, NVDEC and NVENC
+# only load the driver at run time through nv-codec-headers (MIT), so the
+# binary stays redistributable.  --gpl adds libx264 and libx265 and makes the
+# binary GPL.  Never --enable-nonfree, --enable-cuda-nvcc/-llvm or libnpp.
 
 set -eu
 
+gpl=
+if [ "${1:-}" = --gpl ]; then
+    gpl=yes
+    shift
+fi
 src=$(cd "$1" && pwd)
 build=$2
 pc_dirs=$3
@@ -32,10 +39,55 @@ list() { echo "$*" | tr ' ' ','; }
 cuda=
 if PKG_CONFIG_PATH=$pc_dirs pkg-config --exists ffnvcodec; then
     # NVDEC: decoded frames stay on the GPU for float_adm's CUDA path.
-    cuda="--enable-ffnvcodec --enable-cuda --enable-nvdec --enable-filter=hwupload_cuda
-          --enable-hwaccel=$(list h264_nvdec hevc_nvdec vp9_nvdec av1_nvdec mpeg2_nvdec)"
+    # NVENC: built always; it needs the driver and a GPU with NVENC at run time.
+    cuda="--enable-ffnvcodec --enable-cuda --enable-nvdec --enable-nvenc --enable-filter=hwupload_cuda
+          --enable-hwaccel=$(list h264_nvdec hevc_nvdec vp9_nvdec av1_nvdec mpeg2_nvdec)
+          --enable-encoder=$(list h264_nvenc hevc_nvenc av1_nvenc)"
 else
     echo "ffmpeg-configure: nv-codec-headers not found: building without the CUDA hwcontext" >&2
+fi
+
+# Codec libraries from the distribution's packages: installed as root where
+# missing (best effort), each enabled where pkg-config finds a version every
+# supported FFmpeg accepts, and otherwise left out with one line.
+codec_packages="libdav1d-dev libsvtav1enc-dev libvpx-dev libaom-dev libzimg-dev"
+[ -n "$gpl" ] && codec_packages="$codec_packages libx264-dev libx265-dev"
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    missing=
+    for p in $codec_packages; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+    done
+    if [ -n "$missing" ]; then
+        echo "ffmpeg-configure: installing$missing" >&2
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2 ||
+            (apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+             apt-get install -y -qq --no-install-recommends $missing) >&2 || true
+    fi
+fi
+libs=
+encoders=
+decoders=
+filters=
+# codec NAME "PKG >= MIN" CONFIGURE_FLAG "ENCODERS" "DECODERS" "FILTERS" DEBIAN_PACKAGE
+codec() {
+    if PKG_CONFIG_PATH=$pc_dirs${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} pkg-config --exists "$2"; then
+        libs="$libs $3"
+        encoders="$encoders $4"
+        decoders="$decoders $5"
+        filters="$filters $6"
+    else
+        echo "ffmpeg-configure: $1 not found at $2: building without it (apt-get install $7)" >&2
+    fi
+}
+codec dav1d "dav1d >= 1.0.0" --enable-libdav1d "" libdav1d "" libdav1d-dev
+codec SVT-AV1 "SvtAv1Enc >= 0.9.0" --enable-libsvtav1 libsvtav1 "" "" libsvtav1enc-dev
+codec libvpx "vpx >= 1.4.0" --enable-libvpx "libvpx_vp8 libvpx_vp9" "libvpx_vp8 libvpx_vp9" "" libvpx-dev
+codec libaom "aom >= 2.0.0" --enable-libaom libaom_av1 "" "" libaom-dev
+codec zimg "zimg >= 2.7.0" --enable-libzimg "" "" zscale libzimg-dev
+if [ -n "$gpl" ]; then
+    libs="$libs --enable-gpl"
+    codec x264 "x264" --enable-libx264 libx264 "" "" libx264-dev
+    codec x265 "x265" --enable-libx265 libx265 "" "" libx265-dev
 fi
 
 mkdir -p "$build"
@@ -45,14 +97,15 @@ PKG_CONFIG_PATH=$pc_dirs${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} "$src/configure" \
     --disable-autodetect --disable-everything --disable-doc \
     --enable-static --disable-shared \
     --enable-libfloatadm \
-    --enable-decoder="$(list h264 hevc vp9 av1 mpeg2video prores ffv1 rawvideo wrapped_avframe aac pcm_s16le)" \
-    --enable-encoder="$(list mpeg2video ffv1 rawvideo wrapped_avframe pcm_s16le)" \
-    --enable-demuxer="$(list mov matroska yuv4mpegpipe rawvideo image2)" \
-    --enable-muxer="$(list null framecrc framemd5 rawvideo yuv4mpegpipe matroska)" \
-    --enable-parser="$(list h264 hevc vp9 av1 mpegvideo aac)" \
+    --enable-decoder="$(list h264 hevc vp8 vp9 av1 mpeg2video mpeg4 prores ffv1 rawvideo \
+        wrapped_avframe aac opus pcm_s16le $decoders)" \
+    --enable-encoder="$(list mpeg2video ffv1 rawvideo wrapped_avframe pcm_s16le $encoders)" \
+    --enable-demuxer="$(list mov matroska ivf yuv4mpegpipe rawvideo image2 h264 hevc)" \
+    --enable-muxer="$(list null framecrc framemd5 rawvideo yuv4mpegpipe matroska webm mp4 mov ivf)" \
+    --enable-parser="$(list h264 hevc vp8 vp9 av1 mpegvideo mpeg4video aac opus)" \
     --enable-protocol="$(list file pipe)" \
     --enable-indev=lavfi \
-    --enable-filter="$(list float_adm scale format metadata setpts trim select testsrc2 color \
-        split null nullsink buffer buffersink hwdownload hwupload extractplanes crop fps \
-        transpose hflip vflip abuffer abuffersink anull aformat aresample atrim asetpts)" \
-    $cuda $asm "$@"
+    --enable-filter="$(list float_adm scale format metadata setpts settb trim select testsrc2 color \
+        split null nullsink buffer buffersink hwdownload hwupload extractplanes crop fps movie \
+        transpose hflip vflip abuffer abuffersink anull aformat aresample atrim asetpts $filters)" \
+    $libs $cuda $asm "$@"

@@ -202,19 +202,32 @@ ERROR_REFS = {
     "error-cuda-no-device": "backend=cuda: no usable CUDA device.",
 }
 
-# name: (lavfi source, source container, frames).  The VFR source moves each
-# frame by up to 12 ms, less than half of its 41.7 ms frame.
+# name: (lavfi source, source container, frames, encoder).  The VFR source
+# moves each frame by up to 12 ms, less than half of its 41.7 ms frame.  The
+# encoders: FFmpeg's own mpeg2video for the pairing cases, and the codec
+# libraries people ship, each test run where its library is built in.
 TRANSCODE_SRC = "testsrc2=size=176x144:rate=%s:duration=%s,format=yuv420p"
+MPEG2 = "mpeg2"
 TRANSCODE_TESTS = {
-    "transcode-mpeg2": (TRANSCODE_SRC % (25, 0.4), "mkv", 10),
-    "pairing-24": (TRANSCODE_SRC % (24, 0.5), "mkv", 12),
-    "pairing-23.976": (TRANSCODE_SRC % ("24000/1001", 0.5), "mkv", 12),
-    "pairing-29.97": (TRANSCODE_SRC % ("30000/1001", 0.5), "mkv", 15),
-    "pairing-30": (TRANSCODE_SRC % (30, 0.5), "mkv", 15),
-    "pairing-60": (TRANSCODE_SRC % (60, 0.25), "mkv", 15),
-    "pairing-y4m-24": (TRANSCODE_SRC % (24, 0.5), "y4m", 12),
-    "pairing-y4m-29.97": (TRANSCODE_SRC % ("30000/1001", 0.5), "y4m", 15),
-    "pairing-vfr": (TRANSCODE_SRC % (24, 0.5) + ",setpts=N/24/TB+0.012*sin(N*2)/TB", "mkv", 12),
+    "transcode-mpeg2": (TRANSCODE_SRC % (25, 0.4), "mkv", 10, MPEG2),
+    "transcode-svtav1": (TRANSCODE_SRC % (24, 0.5), "mkv", 12, "svtav1"),
+    "transcode-vp9": (TRANSCODE_SRC % ("30000/1001", 0.5), "mkv", 15, "vp9"),
+    "transcode-x264": (TRANSCODE_SRC % (24, 0.5), "mkv", 12, "x264"),
+    "pairing-24": (TRANSCODE_SRC % (24, 0.5), "mkv", 12, MPEG2),
+    "pairing-23.976": (TRANSCODE_SRC % ("24000/1001", 0.5), "mkv", 12, MPEG2),
+    "pairing-29.97": (TRANSCODE_SRC % ("30000/1001", 0.5), "mkv", 15, MPEG2),
+    "pairing-30": (TRANSCODE_SRC % (30, 0.5), "mkv", 15, MPEG2),
+    "pairing-60": (TRANSCODE_SRC % (60, 0.25), "mkv", 15, MPEG2),
+    "pairing-y4m-24": (TRANSCODE_SRC % (24, 0.5), "y4m", 12, MPEG2),
+    "pairing-y4m-29.97": (TRANSCODE_SRC % ("30000/1001", 0.5), "y4m", 15, MPEG2),
+    "pairing-vfr": (TRANSCODE_SRC % (24, 0.5) + ",setpts=N/24/TB+0.012*sin(N*2)/TB", "mkv", 12, MPEG2),
+}
+# encoder: (its options, the FFmpeg components the test needs besides the common ones)
+TRANSCODE_ENCODERS = {
+    MPEG2: ("-c:v mpeg2video -qscale:v 12", "MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER"),
+    "svtav1": ("-c:v libsvtav1 -preset 12 -crf 50", "LIBSVTAV1_ENCODER LIBDAV1D_DECODER"),
+    "vp9": ("-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 150k", "LIBVPX_VP9_ENCODER VP9_DECODER"),
+    "x264": ("-c:v libx264 -preset ultrafast -crf 35", "LIBX264_ENCODER H264_DECODER"),
 }
 
 
@@ -253,7 +266,7 @@ def write_refs(refs, out_dir, version):
 
 
 def core_version():
-    with open(os.path.join(TOP, "src", "adm_core", "float_adm.h")) as f:
+    with open(os.path.join(TOP, "include", "float_adm.h")) as f:
         v = {}
         for line in f:
             for part in ("MAJOR", "MINOR", "PATCH"):
@@ -308,11 +321,9 @@ FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_LAVFI_DEPS)) += $(FATE_FLOAT_ADM_ERROR
 # timestamps) and the written file scored against the source afterwards, at
 # frame rates whose frame times are not whole milliseconds and with a source
 # whose timestamps jitter, equal scoring frame by frame.
-FLOAT_ADM_PAIRING_DEPS = $(FLOAT_ADM_LAVFI_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER FFV1_ENCODER FFV1_DECODER \
+FLOAT_ADM_PAIRING_DEPS = $(FLOAT_ADM_LAVFI_DEPS) FFV1_ENCODER FFV1_DECODER \
     MATROSKA_MUXER MATROSKA_DEMUXER YUV4MPEGPIPE_MUXER YUV4MPEGPIPE_DEMUXER SETPTS_FILTER FILE_PROTOCOL
 @TRANSCODE_TESTS@
-FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS)) += $(FATE_FLOAT_ADM_PAIRING)
-
 FATE_FFMPEG += $(FATE_FLOAT_ADM-yes)
 fate-float-adm: $(FATE_FLOAT_ADM-yes) $(if $(SAMPLES),$(FATE_FLOAT_ADM_SAMPLES-yes))
 """
@@ -351,10 +362,11 @@ def write_mak(cases, fixtures, path):
         out.append("FATE_FLOAT_ADM_ERRORS += fate-float-adm-%s\n" % name)
         out.append("fate-float-adm-%s: CMD = %s -lavfi \"%s\"\n"
                    % (name, ERROR_RUNNERS.get(name, "float_adm_fail"), graph))
-    tests = "".join("FATE_FLOAT_ADM_PAIRING += fate-float-adm-%s\n"
-                    "fate-float-adm-%s: CMD = float_adm_transcode \"%s\" %s -c:v mpeg2video -qscale:v 12\n"
-                    % (name, name, src, container)
-                    for name, (src, container, _frames) in TRANSCODE_TESTS.items())
+    tests = "".join("fate-float-adm-%s: CMD = float_adm_transcode \"%s\" %s %s\n"
+                    "FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) %s) += fate-float-adm-%s\n"
+                    % (name, src, container, TRANSCODE_ENCODERS[enc][0],
+                       TRANSCODE_ENCODERS[enc][1], name)
+                    for name, (src, container, _frames, enc) in TRANSCODE_TESTS.items())
     out.append(MAK_TAIL.replace("@TRANSCODE_TESTS@", tests))
     with open(path, "w") as f:
         f.write("".join(out))
@@ -371,7 +383,7 @@ def main():
     refs = score_refs(cases, fixtures)
     for name, text in ERROR_REFS.items():
         refs["float-adm-" + name] = text + "\n"
-    for name, (_src, _container, frames) in TRANSCODE_TESTS.items():
+    for name, (_src, _container, frames, _enc) in TRANSCODE_TESTS.items():
         refs["float-adm-" + name] = ("%d frames: in-loop and timestamp-paired scores equal "
                                      "frame-by-frame scores\n" % frames)
     write_refs(refs, ref_dir, core_version())

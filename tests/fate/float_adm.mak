@@ -193,27 +193,31 @@ FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_LAVFI_DEPS)) += $(FATE_FLOAT_ADM_ERROR
 # timestamps) and the written file scored against the source afterwards, at
 # frame rates whose frame times are not whole milliseconds and with a source
 # whose timestamps jitter, equal scoring frame by frame.
-FLOAT_ADM_PAIRING_DEPS = $(FLOAT_ADM_LAVFI_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER FFV1_ENCODER FFV1_DECODER     MATROSKA_MUXER MATROSKA_DEMUXER YUV4MPEGPIPE_MUXER YUV4MPEGPIPE_DEMUXER SETPTS_FILTER FILE_PROTOCOL
-FATE_FLOAT_ADM_PAIRING += fate-float-adm-transcode-mpeg2
+FLOAT_ADM_PAIRING_DEPS = $(FLOAT_ADM_LAVFI_DEPS) FFV1_ENCODER FFV1_DECODER     MATROSKA_MUXER MATROSKA_DEMUXER YUV4MPEGPIPE_MUXER YUV4MPEGPIPE_DEMUXER SETPTS_FILTER FILE_PROTOCOL
 fate-float-adm-transcode-mpeg2: CMD = float_adm_transcode "testsrc2=size=176x144:rate=25:duration=0.4,format=yuv420p" mkv -c:v mpeg2video -qscale:v 12
-FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-24
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER) += fate-float-adm-transcode-mpeg2
+fate-float-adm-transcode-svtav1: CMD = float_adm_transcode "testsrc2=size=176x144:rate=24:duration=0.5,format=yuv420p" mkv -c:v libsvtav1 -preset 12 -crf 50
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) LIBSVTAV1_ENCODER LIBDAV1D_DECODER) += fate-float-adm-transcode-svtav1
+fate-float-adm-transcode-vp9: CMD = float_adm_transcode "testsrc2=size=176x144:rate=30000/1001:duration=0.5,format=yuv420p" mkv -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 150k
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) LIBVPX_VP9_ENCODER VP9_DECODER) += fate-float-adm-transcode-vp9
+fate-float-adm-transcode-x264: CMD = float_adm_transcode "testsrc2=size=176x144:rate=24:duration=0.5,format=yuv420p" mkv -c:v libx264 -preset ultrafast -crf 35
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) LIBX264_ENCODER H264_DECODER) += fate-float-adm-transcode-x264
 fate-float-adm-pairing-24: CMD = float_adm_transcode "testsrc2=size=176x144:rate=24:duration=0.5,format=yuv420p" mkv -c:v mpeg2video -qscale:v 12
-FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-23.976
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER) += fate-float-adm-pairing-24
 fate-float-adm-pairing-23.976: CMD = float_adm_transcode "testsrc2=size=176x144:rate=24000/1001:duration=0.5,format=yuv420p" mkv -c:v mpeg2video -qscale:v 12
-FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-29.97
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER) += fate-float-adm-pairing-23.976
 fate-float-adm-pairing-29.97: CMD = float_adm_transcode "testsrc2=size=176x144:rate=30000/1001:duration=0.5,format=yuv420p" mkv -c:v mpeg2video -qscale:v 12
-FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-30
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER) += fate-float-adm-pairing-29.97
 fate-float-adm-pairing-30: CMD = float_adm_transcode "testsrc2=size=176x144:rate=30:duration=0.5,format=yuv420p" mkv -c:v mpeg2video -qscale:v 12
-FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-60
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER) += fate-float-adm-pairing-30
 fate-float-adm-pairing-60: CMD = float_adm_transcode "testsrc2=size=176x144:rate=60:duration=0.25,format=yuv420p" mkv -c:v mpeg2video -qscale:v 12
-FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-y4m-24
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER) += fate-float-adm-pairing-60
 fate-float-adm-pairing-y4m-24: CMD = float_adm_transcode "testsrc2=size=176x144:rate=24:duration=0.5,format=yuv420p" y4m -c:v mpeg2video -qscale:v 12
-FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-y4m-29.97
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER) += fate-float-adm-pairing-y4m-24
 fate-float-adm-pairing-y4m-29.97: CMD = float_adm_transcode "testsrc2=size=176x144:rate=30000/1001:duration=0.5,format=yuv420p" y4m -c:v mpeg2video -qscale:v 12
-FATE_FLOAT_ADM_PAIRING += fate-float-adm-pairing-vfr
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER) += fate-float-adm-pairing-y4m-29.97
 fate-float-adm-pairing-vfr: CMD = float_adm_transcode "testsrc2=size=176x144:rate=24:duration=0.5,format=yuv420p,setpts=N/24/TB+0.012*sin(N*2)/TB" mkv -c:v mpeg2video -qscale:v 12
-
-FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS)) += $(FATE_FLOAT_ADM_PAIRING)
+FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER) += fate-float-adm-pairing-vfr
 
 FATE_FFMPEG += $(FATE_FLOAT_ADM-yes)
 fate-float-adm: $(FATE_FLOAT_ADM-yes) $(if $(SAMPLES),$(FATE_FLOAT_ADM_SAMPLES-yes))
