@@ -32,6 +32,7 @@ CORE_PRIVATE_LIBS := -lstdc++ -lm -lpthread
 all:
 
 include src/adm_core/module.mk
+include src/common/module.mk
 include src/cli/module.mk
 include tests/module.mk
 include bench/module.mk
@@ -41,6 +42,8 @@ include bench/module.mk
 -include tests/robustness/module.mk
 ifeq ($(HAVE_CUDA),yes)
 -include src/adm_cuda/module.mk
+include tests/cuda/module.mk
+include bench/cuda/module.mk
 endif
 
 check: check-unit check-corpus

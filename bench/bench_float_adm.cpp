@@ -1,6 +1,6 @@
 /*
  * Benchmark: time per frame of the float ADM core at 576x324, 1920x1080 and
- * 3840x2160, 8-bit, serial and with 2 threads through the CLI's thread pool.
+ * 3840x2160, 8-bit, serial and with 2 threads through the shared thread pool.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <benchmark/benchmark.h>
@@ -11,20 +11,17 @@
 
 namespace {
 
-using bench::FramePair;
-
 /* args: width, height, threads (1: the core's serial path, no executor). */
 void BM_ScoreFrame(benchmark::State &state)
 {
     const int w = (int)state.range(0), h = (int)state.range(1), threads = (int)state.range(2);
-    const FramePair frames(w, h);
+    const testsupport::FramePair frames = bench::frames(w, h);
     const bench::ScoringContext ctx(w, h, threads);
     if (!ctx.ok()) {
         state.SkipWithError(ctx.error());
         return;
     }
-    const FloatAdmPlane ref = {frames.ref.data(), w, 1, 0};
-    const FloatAdmPlane dist = {frames.dist.data(), w, 1, 0};
+    const FloatAdmPlane ref = frames.ref.view(), dist = frames.dist.view();
     FloatAdmScores scores;
     for (auto _ : state) {
         if (float_adm_score_frame(ctx.get(), &ref, &dist, &scores) < 0) {

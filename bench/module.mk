@@ -3,17 +3,17 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 BENCH_SRCS := $(wildcard bench/*.cpp)
 BENCH_OBJS := $(BENCH_SRCS:%.cpp=$(BUILD)/obj/%.o)
-# The CLI's thread pool is the executor of the threaded runs.
-BENCH_POOL_OBJ := $(BUILD)/obj/src/cli/thread_pool.o
 BENCH_BIN := $(BUILD)/bench/float_adm_bench
 BENCH_ARGS ?=
 
-$(BENCH_BIN): $(BENCH_OBJS) $(BENCH_POOL_OBJ) $(CORE_LIB)
+$(BENCH_BIN): $(BENCH_OBJS) $(TESTSUPPORT_LIB) $(COMMON_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) $(BENCH_OBJS) $(BENCH_POOL_OBJ) $(CORE_LIB) $(LDFLAGS_ALL) -lbenchmark -o $@
+	$(CXX) $(CXXFLAGS_ALL) $(BENCH_OBJS) $(TESTSUPPORT_LIB) $(COMMON_OBJS) $(CORE_LIB) $(LDFLAGS_ALL) \
+	    -lbenchmark -o $@
 
-$(BENCH_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include -Isrc/cli
-$(BENCH_OBJS) $(BENCH_POOL_OBJ): $(CORE_HEADER_OUT)
+# Frames from tests/support's generator, threads on src/common's pool.
+$(BENCH_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include $(TESTSUPPORT_CXXFLAGS) $(COMMON_CXXFLAGS)
+$(BENCH_OBJS): $(CORE_HEADER_OUT)
 -include $(BENCH_OBJS:.o=.d)
 
 bench: $(BENCH_BIN)

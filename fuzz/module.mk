@@ -10,13 +10,14 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CXXFLAGS := -std=c++17 $(WARN_FLAGS) $(SCORE_FLAGS) -O1 -g -pthread $(FUZZ_SAN) \
-                 -fsanitize=fuzzer-no-link -Isrc/adm_core -Isrc/cli
+                 -fsanitize=fuzzer-no-link -Isrc/adm_core -Isrc/common
 FUZZ_TARGETS := fuzz_c_api fuzz_cli
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 
 FUZZ_CORE_OBJS := $(CORE_SRCS:%.cpp=$(FUZZ_DIR)/obj/%.o)
 # The tool without its main, which the target calls as float_adm_score_main.
 FUZZ_CLI_OBJS  := $(filter-out %/main.o,$(CLI_SRCS:%.cpp=$(FUZZ_DIR)/obj/%.o)) \
+                  $(COMMON_SRCS:%.cpp=$(FUZZ_DIR)/obj/%.o) \
                   $(FUZZ_DIR)/obj/src/cli/main_as_function.o
 
 .PHONY: fuzz fuzz-build

@@ -5,11 +5,7 @@
 #                                  time: the runtime finds the driver when a context
 #                                  is created.
 #   build/lib/pkgconfig/floatadm_cuda.pc   for FFmpeg's configure (the filter's CUDA path)
-#   build/tests/cuda_parity        CPU vs CUDA (0 bits) and CPU vs golden; skips cleanly
-#                                  where no CUDA device exists
-#   build/tests/cuda_robust        injected device out-of-memory (FLOAT_ADM_CUDA_MEMORY_LIMIT)
-#                                  and, with --long-run N, memory growth over N frames
-#   build/bench/cuda_bench         CUDA-event timing per frame and per stage
+# Its tests and benchmark: tests/cuda/module.mk, bench/cuda/module.mk.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 CUDA_HOME ?= $(abspath $(dir $(shell command -v $(NVCC) 2>/dev/null || echo /usr/local/cuda/bin/nvcc))..)
@@ -29,25 +25,15 @@ CUDA_HOST_OBJ := $(BUILD)/obj/src/adm_cuda/float_adm_cuda.o
 CUDA_LIB := $(BUILD)/lib/libfloatadm_cuda.a
 CUDA_HEADER_OUT := $(BUILD)/include/float_adm_cuda.h
 CUDA_PC := $(BUILD)/lib/pkgconfig/floatadm_cuda.pc
-CUDA_PARITY_BIN := $(BUILD)/tests/cuda_parity
-CUDA_BENCH_BIN := $(BUILD)/bench/cuda_bench
-CUDA_ROBUST_BIN := $(BUILD)/tests/cuda_robust
-CUDA_TOOL_OBJS := $(BUILD)/obj/tests/cuda/parity.o $(BUILD)/obj/bench/cuda/cuda_bench.o \
-                  $(BUILD)/obj/tests/cuda/cuda_test_util.o $(BUILD)/obj/tests/cuda/robust.o
 
-.PHONY: check-cuda cuda-bench
-
-all: $(CUDA_LIB) $(CUDA_HEADER_OUT) $(CUDA_PC) $(CUDA_PARITY_BIN) $(CUDA_BENCH_BIN) \
-     $(CUDA_ROBUST_BIN)
-check: check-cuda
+all: $(CUDA_LIB) $(CUDA_HEADER_OUT) $(CUDA_PC)
 install: install-cuda
 
 $(CUDA_KERNEL_OBJ): src/adm_cuda/adm_cuda_kernels.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
 
-$(CUDA_HOST_OBJ) $(CUDA_TOOL_OBJS): CXXFLAGS_ALL += -I$(CUDA_INC) -Isrc/adm_cuda -Itests/cuda -Isrc/cli
-$(CUDA_TOOL_OBJS): $(CORE_HEADER_OUT)
+$(CUDA_HOST_OBJ): CXXFLAGS_ALL += -I$(CUDA_INC) -Isrc/adm_cuda
 
 # One object: our code plus the whole static runtime, so users need no CUDA library.
 $(CUDA_LIB): $(CUDA_KERNEL_OBJ) $(CUDA_HOST_OBJ)
@@ -75,29 +61,4 @@ install-cuda: $(CUDA_LIB) $(CUDA_HEADER_OUT) $(CUDA_PC)
 	install -m 644 $(CUDA_HEADER_OUT) $(DESTDIR)$(PREFIX)/include/
 	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(CUDA_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/floatadm_cuda.pc
 
-CUDA_TOOL_LINK = $(CUDA_LIB) $(CORE_LIB) $(LDFLAGS_ALL) $(CUDA_LIBS)
-
-$(CUDA_PARITY_BIN): $(BUILD)/obj/tests/cuda/parity.o $(BUILD)/obj/tests/cuda/cuda_test_util.o \
-                    $(BUILD)/obj/src/cli/thread_pool.o $(CUDA_LIB) $(CORE_LIB)
-	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) $(filter %.o,$^) $(CUDA_TOOL_LINK) -o $@
-
-$(CUDA_ROBUST_BIN): $(BUILD)/obj/tests/cuda/robust.o $(BUILD)/obj/tests/cuda/cuda_test_util.o \
-                    $(CUDA_LIB) $(CORE_LIB)
-	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) $(filter %.o,$^) $(CUDA_TOOL_LINK) -o $@
-
-$(CUDA_BENCH_BIN): $(BUILD)/obj/bench/cuda/cuda_bench.o $(BUILD)/obj/tests/cuda/cuda_test_util.o \
-                   $(BUILD)/obj/src/cli/thread_pool.o $(CUDA_LIB) $(CORE_LIB)
-	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) $(filter %.o,$^) $(CUDA_TOOL_LINK) -o $@
-
-# Without a CUDA device these tests say so and pass (CI has nvcc, no GPU).
-check-cuda: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN)
-	$(CUDA_PARITY_BIN) --corpus tests/corpus --quick
-	$(CUDA_ROBUST_BIN)
-
-cuda-bench: $(CUDA_BENCH_BIN)
-	$(CUDA_BENCH_BIN)
-
--include $(CUDA_KERNEL_OBJ:.o=.d) $(CUDA_HOST_OBJ:.o=.d) $(CUDA_TOOL_OBJS:.o=.d)
+-include $(CUDA_KERNEL_OBJ:.o=.d) $(CUDA_HOST_OBJ:.o=.d)

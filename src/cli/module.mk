@@ -8,11 +8,11 @@ CLI_BIN := $(BUILD)/bin/float_adm_score
 
 all: $(CLI_BIN)
 
-$(CLI_BIN): $(CLI_OBJS) $(CORE_LIB)
+$(CLI_BIN): $(CLI_OBJS) $(COMMON_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) $(CLI_OBJS) $(CORE_LIB) $(LDFLAGS_ALL) -o $@
+	$(CXX) $(CXXFLAGS_ALL) $(CLI_OBJS) $(COMMON_OBJS) $(CORE_LIB) $(LDFLAGS_ALL) -o $@
 
-$(CLI_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include
+$(CLI_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include $(COMMON_CXXFLAGS)
 $(CLI_OBJS): $(CORE_HEADER_OUT)
 -include $(CLI_OBJS:.o=.d)
 

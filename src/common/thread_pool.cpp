@@ -1,5 +1,5 @@
 /*
- * float_adm_score: scores raw YUV and y4m files with the float ADM core.
+ * float_adm: a thread pool that runs the core's parallel jobs (CLI, bench, tests).
  *
  * Copyright (c) 2026 the float_adm authors
  *

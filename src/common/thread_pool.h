@@ -1,5 +1,5 @@
 /*
- * float_adm_score: scores raw YUV and y4m files with the float ADM core.
+ * float_adm: a thread pool that runs the core's parallel jobs (CLI, bench, tests).
  *
  * Copyright (c) 2026 the float_adm authors
  *
@@ -18,8 +18,8 @@
 
 /* A fixed set of worker threads that runs the core's parallel jobs. */
 
-#ifndef FLOAT_ADM_CLI_THREAD_POOL_H
-#define FLOAT_ADM_CLI_THREAD_POOL_H
+#ifndef FLOAT_ADM_COMMON_THREAD_POOL_H
+#define FLOAT_ADM_COMMON_THREAD_POOL_H
 
 #include <condition_variable>
 #include <cstdint>
@@ -65,4 +65,4 @@ private:
     int result_ = 0;
 };
 
-#endif /* FLOAT_ADM_CLI_THREAD_POOL_H */
+#endif /* FLOAT_ADM_COMMON_THREAD_POOL_H */

@@ -4,13 +4,14 @@ UNIT_SRCS := $(wildcard tests/unit/*.cpp)
 UNIT_OBJS := $(UNIT_SRCS:%.cpp=$(BUILD)/obj/%.o)
 UNIT_BIN := $(BUILD)/tests/unit_tests
 
-$(UNIT_BIN): $(UNIT_OBJS) $(CORE_LIB)
+$(UNIT_BIN): $(UNIT_OBJS) $(TESTSUPPORT_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) $(UNIT_OBJS) $(CORE_LIB) $(LDFLAGS_ALL) -lgtest_main -lgtest -o $@
+	$(CXX) $(CXXFLAGS_ALL) $(UNIT_OBJS) $(TESTSUPPORT_LIB) $(CORE_LIB) $(LDFLAGS_ALL) -lgtest_main -lgtest -o $@
 
-$(UNIT_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include
+$(UNIT_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include $(TESTSUPPORT_CXXFLAGS)
 $(UNIT_OBJS): $(CORE_HEADER_OUT)
 -include $(UNIT_OBJS:.o=.d)
 
+# From the source tree: the SIMD test reads tests/corpus/golden.json's option sets.
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN)

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../support/json_reader.h"
+#include "json_reader.h"
 #include "float_adm.h"
 
 namespace {

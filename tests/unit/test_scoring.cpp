@@ -10,8 +10,10 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "content.h"
 #include "float_adm.h"
 
 namespace {
@@ -21,46 +23,6 @@ FloatAdmOptions defaults()
     FloatAdmOptions opts;
     float_adm_options_default(&opts);
     return opts;
-}
-
-/* Deterministic 32-bit generator (the tests must not depend on the library's rand). */
-struct Lcg {
-    uint32_t state;
-    uint32_t next()
-    {
-        state = state * 1664525u + 1013904223u;
-        return state >> 8;
-    }
-};
-
-/* A textured frame at max_value scale: smooth gradients and ripples, plus noise. */
-std::vector<int> textured_frame(int w, int h, uint32_t seed, int max_value, int noise)
-{
-    Lcg rng{seed};
-    std::vector<int> v((size_t)w * h);
-    const double phase = (seed % 97) * 0.1;
-    for (int i = 0; i < h; i++)
-        for (int j = 0; j < w; j++) {
-            double smooth = 0.5 + 0.25 * sin(0.11 * j + phase) * cos(0.07 * i) +
-                            0.15 * sin(0.023 * (i + 2 * j));
-            int n = noise ? (int)(rng.next() % (2 * noise + 1)) - noise : 0;
-            int x = (int)(smooth * max_value) + n;
-            v[(size_t)i * w + j] = x < 0 ? 0 : (x > max_value ? max_value : x);
-        }
-    return v;
-}
-
-std::vector<uint8_t> as_u8(const std::vector<int> &v)
-{
-    return std::vector<uint8_t>(v.begin(), v.end());
-}
-
-std::vector<uint16_t> as_u16(const std::vector<int> &v, int shift)
-{
-    std::vector<uint16_t> out(v.size());
-    for (size_t k = 0; k < v.size(); k++)
-        out[k] = (uint16_t)(v[k] << shift);
-    return out;
 }
 
 /* A context that frees itself; fails the test when creation fails. */
@@ -99,23 +61,16 @@ void expect_identical(const FloatAdmScores &a, const FloatAdmScores &b, const st
     }
 }
 
-/* A reference and a noisier, blurred-ish distorted frame. */
-struct FramePair {
+/* An 8-bit pair from the shared generator, rows packed. */
+struct U8Pair {
     int w, h;
     std::vector<uint8_t> ref, dist;
-    FramePair(int width, int height, uint32_t seed) : w(width), h(height)
+    U8Pair(int width, int height, uint32_t seed) : w(width), h(height)
     {
-        std::vector<int> r = textured_frame(w, h, seed, 255, 6);
-        std::vector<int> d = r;
-        Lcg rng{seed ^ 0x9e3779b9u};
-        for (int i = 0; i < h; i++)
-            for (int j = 1; j < w; j++) {
-                int x = (r[(size_t)i * w + j] + r[(size_t)i * w + j - 1]) / 2 +
-                        (int)(rng.next() % 9) - 4;
-                d[(size_t)i * w + j] = x < 0 ? 0 : (x > 255 ? 255 : x);
-            }
-        ref = as_u8(r);
-        dist = as_u8(d);
+        testsupport::FramePair p =
+            testsupport::make_frame_pair(testsupport::FrameGeometry{w, h, 8}, seed);
+        ref = std::move(p.ref.bytes);
+        dist = std::move(p.dist.bytes);
     }
 };
 
@@ -149,7 +104,7 @@ TEST(Outputs, NamesAndValuesLineUp)
 TEST(Pooling, IdenticalFramesScoreOne)
 {
     for (const auto &size : {std::pair<int, int>{17, 17}, {67, 45}, {320, 180}}) {
-        FramePair p(size.first, size.second, 7);
+        U8Pair p(size.first, size.second, 7);
         FloatAdmScores s = score_u8(p.w, p.h, p.ref, p.ref, defaults());
         EXPECT_EQ(s.adm2, 1.0) << p.w << "x" << p.h;
         EXPECT_EQ(s.aim, 0.0) << p.w << "x" << p.h;
@@ -161,7 +116,7 @@ TEST(Pooling, IdenticalFramesScoreOne)
 
 TEST(Pooling, DistortionLowersAdm2AndRaisesAim)
 {
-    FramePair p(320, 180, 11);
+    U8Pair p(320, 180, 11);
     FloatAdmScores s = score_u8(p.w, p.h, p.ref, p.dist, defaults());
     EXPECT_GT(s.adm2, 0.0);
     EXPECT_LT(s.adm2, 1.0);
@@ -171,7 +126,7 @@ TEST(Pooling, DistortionLowersAdm2AndRaisesAim)
 
 TEST(Pooling, OutputsFollowFromTheSums)
 {
-    FramePair p(320, 180, 12);
+    U8Pair p(320, 180, 12);
     FloatAdmScores s = score_u8(p.w, p.h, p.ref, p.dist, defaults());
     double num = 0, den = 0;
     for (int k = 0; k < 4; k++) {
@@ -191,7 +146,7 @@ TEST(Pooling, OutputsFollowFromTheSums)
 
 TEST(Pooling, Adm3Combinations)
 {
-    FramePair p(320, 180, 13);
+    U8Pair p(320, 180, 13);
     const FloatAdmScores base = score_u8(p.w, p.h, p.ref, p.dist, defaults());
 
     FloatAdmOptions harmonic = defaults();
@@ -220,7 +175,7 @@ TEST(Pooling, ReferenceWithoutDetailScoresOne)
 {
     /* Nothing to restore: num and den are both the noise floor; the detail is all additive. */
     std::vector<uint8_t> grey(64 * 48, kMidGrey);
-    FramePair p(64, 48, 13);
+    U8Pair p(64, 48, 13);
     FloatAdmScores s = score_u8(64, 48, grey, p.dist, defaults());
     EXPECT_EQ(s.adm2, 1.0);
     EXPECT_GT(s.aim, 0.0);
@@ -247,7 +202,7 @@ TEST(Pooling, ZeroDenominatorIsDefinedAsAdm2OneAimZero)
     FloatAdmOptions opts = defaults();
     opts.noise_weight = 0.0;
     std::vector<uint8_t> grey(64 * 48, kMidGrey);
-    FramePair p(64, 48, 14);
+    U8Pair p(64, 48, 14);
     /* A reference without energy; the distorted frame's detail does not matter. */
     for (const std::vector<uint8_t> *dist : {&grey, &p.dist}) {
         FloatAdmScores s = score_u8(64, 48, grey, *dist, opts);
@@ -261,7 +216,7 @@ TEST(Pooling, ZeroDenominatorIsDefinedAsAdm2OneAimZero)
 
 TEST(Pooling, SkipScale0)
 {
-    FramePair p(320, 180, 15);
+    U8Pair p(320, 180, 15);
     FloatAdmOptions opts = defaults();
     opts.skip_scale0 = 1;
     const FloatAdmScores base = score_u8(p.w, p.h, p.ref, p.dist, defaults());
@@ -279,7 +234,7 @@ TEST(Pooling, SkipScale0)
 
 TEST(Pooling, SkipAimScaleChangesAimOnly)
 {
-    FramePair p(320, 180, 16);
+    U8Pair p(320, 180, 16);
     const FloatAdmScores base = score_u8(p.w, p.h, p.ref, p.dist, defaults());
     for (int skipped = 0; skipped < 4; skipped++) {
         FloatAdmOptions opts = defaults();
@@ -295,7 +250,7 @@ TEST(Pooling, SkipAimScaleChangesAimOnly)
 
 TEST(Pooling, OptionsReachTheScores)
 {
-    FramePair p(320, 180, 17);
+    U8Pair p(320, 180, 17);
     const FloatAdmScores base = score_u8(p.w, p.h, p.ref, p.dist, defaults());
     FloatAdmOptions variants[6];
     for (FloatAdmOptions &v : variants)
@@ -315,7 +270,7 @@ TEST(Pooling, OptionsReachTheScores)
 
 TEST(Pooling, ContextScoresManyFramesIndependently)
 {
-    FramePair a(67, 45, 18), b(67, 45, 19);
+    U8Pair a(67, 45, 18), b(67, 45, 19);
     Context c(67, 45, 8, defaults());
     const FloatAdmPlane ra{a.ref.data(), 67, 1, 0}, da{a.dist.data(), 67, 1, 0};
     const FloatAdmPlane rb{b.ref.data(), 67, 1, 0}, db{b.dist.data(), 67, 1, 0};
@@ -355,7 +310,7 @@ int counting_execute(void *calls, FloatAdmJobFn job, void *arg, int nb_jobs)
 TEST(Executor, ScoresDoNotDependOnJobsOrOrder)
 {
     for (const auto &size : {std::pair<int, int>{67, 45}, {320, 180}}) {
-        FramePair p(size.first, size.second, 21);
+        U8Pair p(size.first, size.second, 21);
         const FloatAdmPlane ref{p.ref.data(), p.w, 1, 0}, dist{p.dist.data(), p.w, 1, 0};
         Context c(p.w, p.h, 8, defaults());
         const FloatAdmScores serial = score(c.ctx, ref, dist);
@@ -375,7 +330,7 @@ TEST(Executor, ScoresDoNotDependOnJobsOrOrder)
 
 TEST(Executor, IsCalledOnlyForMoreThanOneJob)
 {
-    FramePair p(67, 45, 22);
+    U8Pair p(67, 45, 22);
     const FloatAdmPlane ref{p.ref.data(), p.w, 1, 0}, dist{p.dist.data(), p.w, 1, 0};
     Context c(p.w, p.h, 8, defaults());
     int calls = 0;
@@ -392,15 +347,12 @@ TEST(Executor, IsCalledOnlyForMoreThanOneJob)
 TEST(Storage, P010EqualsPlanar10Bit)
 {
     const int w = 67, h = 45;
-    const std::vector<int> r = textured_frame(w, h, 31, 1023, 20);
-    const std::vector<int> d = textured_frame(w, h, 32, 1023, 20);
-    const std::vector<uint16_t> r_planar = as_u16(r, 0), d_planar = as_u16(d, 0);
-    const std::vector<uint16_t> r_p010 = as_u16(r, 6), d_p010 = as_u16(d, 6);
+    const testsupport::FramePair p =
+        testsupport::make_frame_pair(testsupport::FrameGeometry{w, h, 10}, 31);
     Context c(w, h, 10, defaults());
-    const FloatAdmScores planar = score(c.ctx, FloatAdmPlane{r_planar.data(), 2 * w, 2, 0},
-                                        FloatAdmPlane{d_planar.data(), 2 * w, 2, 0});
-    const FloatAdmScores p010 = score(c.ctx, FloatAdmPlane{r_p010.data(), 2 * w, 2, 6},
-                                      FloatAdmPlane{d_p010.data(), 2 * w, 2, 6});
+    const FloatAdmScores planar = score(c.ctx, p.ref.view(), p.dist.view());
+    const FloatAdmScores p010 = score(c.ctx, testsupport::with_shift(p.ref, 6).view(),
+                                      testsupport::with_shift(p.dist, 6).view());
     expect_identical(planar, p010, "P010 vs planar");
     EXPECT_LT(planar.adm2, 1.0);
 }
@@ -409,14 +361,14 @@ TEST(Storage, HigherDepthsOfAnEightBitFrameScoreTheSame)
 {
     /* v << (depth - 8) divided by 2^(depth - 8) is v again: the same input exactly. */
     const int w = 67, h = 45;
-    const std::vector<int> r = textured_frame(w, h, 41, 255, 6);
-    const std::vector<int> d = textured_frame(w, h, 42, 255, 6);
-    const FloatAdmScores eight = score_u8(w, h, as_u8(r), as_u8(d), defaults());
+    const testsupport::FramePair p =
+        testsupport::make_frame_pair(testsupport::FrameGeometry{w, h, 8}, 41);
+    const FloatAdmScores eight = score_u8(w, h, p.ref.bytes, p.dist.bytes, defaults());
     for (int depth : {9, 10, 12, 14, 16}) {
-        const std::vector<uint16_t> rw = as_u16(r, depth - 8), dw = as_u16(d, depth - 8);
+        const testsupport::LumaPlane rw = testsupport::widened(p.ref, depth);
+        const testsupport::LumaPlane dw = testsupport::widened(p.dist, depth);
         Context c(w, h, depth, defaults());
-        const FloatAdmScores wide = score(c.ctx, FloatAdmPlane{rw.data(), 2 * w, 2, 0},
-                                          FloatAdmPlane{dw.data(), 2 * w, 2, 0});
+        const FloatAdmScores wide = score(c.ctx, rw.view(), dw.view());
         expect_identical(wide, eight, std::to_string(depth) + "-bit");
     }
 }
@@ -424,12 +376,11 @@ TEST(Storage, HigherDepthsOfAnEightBitFrameScoreTheSame)
 TEST(Storage, NineAndFourteenBitFramesScore)
 {
     for (int depth : {9, 14}) {
-        const int w = 40, h = 30, max_value = (1 << depth) - 1;
-        const std::vector<uint16_t> r = as_u16(textured_frame(w, h, 51, max_value, 9), 0);
-        const std::vector<uint16_t> d = as_u16(textured_frame(w, h, 52, max_value, 9), 0);
+        const int w = 40, h = 30;
+        const testsupport::FramePair p =
+            testsupport::make_frame_pair(testsupport::FrameGeometry{w, h, depth}, 51);
         Context c(w, h, depth, defaults());
-        const FloatAdmScores s = score(c.ctx, FloatAdmPlane{r.data(), 2 * w, 2, 0},
-                                       FloatAdmPlane{d.data(), 2 * w, 2, 0});
+        const FloatAdmScores s = score(c.ctx, p.ref.view(), p.dist.view());
         EXPECT_GT(s.adm2, 0.0) << depth;
         EXPECT_LT(s.adm2, 1.0) << depth;
         EXPECT_TRUE(std::isfinite(s.aim)) << depth;
@@ -438,7 +389,7 @@ TEST(Storage, NineAndFourteenBitFramesScore)
 
 TEST(Storage, PaddedAndNegativeStridesReadTheSameFrame)
 {
-    FramePair p(67, 45, 61);
+    U8Pair p(67, 45, 61);
     const FloatAdmScores packed = score_u8(p.w, p.h, p.ref, p.dist, defaults());
     const int padded = 80;
     std::vector<uint8_t> r_pad((size_t)padded * p.h, 0xaa), d_pad((size_t)padded * p.h, 0x55);

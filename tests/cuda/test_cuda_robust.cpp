@@ -21,9 +21,12 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cuda_test_util.h"
+#include "content.h"
+#include "cuda_support.h"
+#include "scores.h"
 
-using namespace cuda_test;
+using cuda_test::DevicePlane;
+using testsupport::FrameGeometry;
 
 namespace {
 
@@ -78,11 +81,11 @@ bool scores_without_limit()
 {
     FloatAdmOptions opts;
     float_adm_options_default(&opts);
-    const HostPlane ref = random_reference(kWidth, kHeight, kDepth, 1);
-    const HostPlane dist = distort(ref, kDepth, 2);
+    const testsupport::FramePair pair =
+        testsupport::make_frame_pair(FrameGeometry{kWidth, kHeight, kDepth}, 1);
     DevicePlane dref, ddist;
     std::string error;
-    if (!dref.upload(ref, &error) || !ddist.upload(dist, &error)) {
+    if (!dref.upload(pair.ref, &error) || !ddist.upload(pair.dist, &error)) {
         printf("FAIL upload: %s\n", error.c_str());
         return false;
     }
@@ -124,13 +127,12 @@ int long_run(long frames)
 {
     FloatAdmOptions opts;
     float_adm_options_default(&opts);
-    std::vector<HostPlane> refs, dists;
     std::vector<DevicePlane> dref(kPairs), ddist(kPairs);
     std::string error;
     for (int i = 0; i < kPairs; i++) {
-        refs.push_back(random_reference(kWidth, kHeight, kDepth, 100 + i));
-        dists.push_back(distort(refs[i], kDepth, 200 + i));
-        if (!dref[i].upload(refs[i], &error) || !ddist[i].upload(dists[i], &error)) {
+        const testsupport::FramePair pair =
+            testsupport::make_frame_pair(FrameGeometry{kWidth, kHeight, kDepth}, 100 + i);
+        if (!dref[i].upload(pair.ref, &error) || !ddist[i].upload(pair.dist, &error)) {
             printf("FAIL upload: %s\n", error.c_str());
             return 1;
         }
@@ -162,7 +164,7 @@ int long_run(long frames)
         std::string which;
         if (collected < kPairs)
             first[pair] = scores;
-        else if (differing_outputs(scores, first[pair], &which))
+        else if (testsupport::differing_outputs(scores, first[pair], &which))
             mismatches++;
         collected++;
         if (collected == kBaselineFrame || collected == frames) {

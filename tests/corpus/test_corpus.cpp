@@ -23,11 +23,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "../support/json_reader.h"
+#include "fixture.h"
 #include "float_adm.h"
 
 namespace {
@@ -42,53 +41,6 @@ std::string env_or_empty(const char *name)
     return v ? v : "";
 }
 
-std::string read_file(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw std::runtime_error("cannot read " + path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-/* Luma layout of the corpus's pixel formats (planar, little-endian). */
-struct Layout {
-    int depth = 8;
-    int bytes_per_sample = 1;
-    size_t frame_bytes = 0;
-    size_t luma_row_bytes = 0;
-};
-
-Layout layout_of(const std::string &pix_fmt, int width, int height)
-{
-    Layout l;
-    for (int depth : {10, 12, 16})
-        if (pix_fmt.find("p" + std::to_string(depth) + "le") != std::string::npos)
-            l.depth = depth;
-    l.bytes_per_sample = l.depth > 8 ? 2 : 1;
-    size_t luma = (size_t)width * height;
-    size_t chroma;
-    if (pix_fmt.rfind("yuv420p", 0) == 0)
-        chroma = 2 * (size_t)((width + 1) / 2) * ((height + 1) / 2);
-    else if (pix_fmt.rfind("yuv422p", 0) == 0)
-        chroma = 2 * (size_t)((width + 1) / 2) * height;
-    else if (pix_fmt.rfind("yuv444p", 0) == 0)
-        chroma = 2 * luma;
-    else
-        throw std::runtime_error("corpus pixel format not handled: " + pix_fmt);
-    l.frame_bytes = (luma + chroma) * l.bytes_per_sample;
-    l.luma_row_bytes = (size_t)width * l.bytes_per_sample;
-    return l;
-}
-
-std::string option_text(const testjson::Value &v)
-{
-    if (v.kind == testjson::Value::kBool)
-        return v.boolean ? "true" : "false";
-    return v.text;
-}
-
 class Corpus : public ::testing::Test {
 protected:
     static void SetUpTestSuite()
@@ -96,7 +48,7 @@ protected:
         dir_ = env_or_empty("FLOAT_ADM_CORPUS_DIR");
         if (dir_.empty())
             return;
-        golden_ = new testjson::Value(testjson::parse(read_file(dir_ + "/golden.json")));
+        golden_ = new testjson::Value(testsupport::read_json(dir_ + "/golden.json"));
         char fingerprint[65];
         float_adm_rcp_fingerprint(fingerprint);
         const std::string stand_in = env_or_empty("FLOAT_ADM_TEST_FINGERPRINT");
@@ -107,7 +59,7 @@ protected:
         if (exact_) {
             printf("RCPSS fingerprint matches golden.json's host: comparing bit for bit.\n");
         } else if (std::ifstream(host_file).good()) {
-            testjson::Value host = testjson::parse(read_file(host_file));
+            testjson::Value host = testsupport::read_json(host_file);
             replace_expected_frames(host);
             exact_ = true;
             printf("RCPSS fingerprint %s: comparing bit for bit with upstream's values\n"
@@ -154,10 +106,7 @@ protected:
 
     const testjson::Value &fixture(const std::string &name) const
     {
-        for (const auto &f : (*golden_)["fixtures"].items)
-            if (f["name"].text == name)
-                return f;
-        throw std::runtime_error("no fixture " + name);
+        return testsupport::find_fixture(*golden_, name);
     }
 
     /* Compare one frame's outputs with golden; returns the number that differ. */
@@ -207,28 +156,24 @@ TEST_F(Corpus, EveryCaseThroughTheCApi)
     int outputs = 0, differing = 0;
     for (const auto &c : (*golden_)["cases"].items) {
         const testjson::Value &fx = fixture(c["fixture"].text);
-        const int w = (int)fx["width"].number(), h = (int)fx["height"].number();
-        const Layout l = layout_of(fx["pix_fmt"].text, w, h);
-        const std::string ref = read_file(dir_ + "/" + fx["name"].text + ".ref.yuv");
-        const std::string dis = read_file(dir_ + "/" + fx["name"].text + ".dis.yuv");
+        const testsupport::FrameGeometry g = testsupport::fixture_geometry(fx);
+        const auto ref = testsupport::load_luma_frames(dir_ + "/" + fx["name"].text + ".ref.yuv", g);
+        const auto dis = testsupport::load_luma_frames(dir_ + "/" + fx["name"].text + ".dis.yuv", g);
         const size_t frames = c["frames"].items.size();
-        ASSERT_GE(ref.size(), frames * l.frame_bytes) << fx["name"].text;
-        ASSERT_GE(dis.size(), frames * l.frame_bytes) << fx["name"].text;
+        ASSERT_GE(ref.size(), frames) << fx["name"].text;
+        ASSERT_GE(dis.size(), frames) << fx["name"].text;
 
-        char err[256] = "";
+        std::string err;
         FloatAdmOptions opts;
-        float_adm_options_default(&opts);
-        for (const auto &o : c["options"].members)
-            ASSERT_EQ(0, float_adm_option_set(&opts, o.first.c_str(), option_text(o.second).c_str(),
-                                              err, sizeof(err)))
-                << err;
+        ASSERT_TRUE(testsupport::apply_options(testsupport::option_set(c["options"]), &opts, &err))
+            << err;
+        char errbuf[256] = "";
         FloatAdmContext *ctx = nullptr;
-        ASSERT_EQ(0, float_adm_context_create(&ctx, w, h, l.depth, &opts, err, sizeof(err))) << err;
+        ASSERT_EQ(0, float_adm_context_create(&ctx, g.width, g.height, g.depth, &opts, errbuf,
+                                              sizeof(errbuf)))
+            << errbuf;
         for (size_t f = 0; f < frames; f++) {
-            FloatAdmPlane rp = {ref.data() + f * l.frame_bytes, (ptrdiff_t)l.luma_row_bytes,
-                                l.bytes_per_sample, 0};
-            FloatAdmPlane dp = {dis.data() + f * l.frame_bytes, (ptrdiff_t)l.luma_row_bytes,
-                                l.bytes_per_sample, 0};
+            const FloatAdmPlane rp = ref[f].view(), dp = dis[f].view();
             FloatAdmScores s;
             ASSERT_EQ(0, float_adm_score_frame(ctx, &rp, &dp, &s));
             double values[FLOAT_ADM_NUM_DEBUG_OUTPUTS];
@@ -262,10 +207,10 @@ TEST_F(Corpus, EveryCaseThroughFloatAdmScore)
                           fx["height"].text + " --pix-fmt " + fx["pix_fmt"].text +
                           " --option debug=true";
         for (const auto &o : c["options"].members)
-            cmd += " --option " + o.first + "=" + option_text(o.second);
+            cmd += " --option " + o.first + "=" + testsupport::option_text(o.second);
         cmd += " --json '" + json_path + "'";
         ASSERT_EQ(0, std::system(cmd.c_str())) << cmd;
-        const testjson::Value out = testjson::parse(read_file(json_path));
+        const testjson::Value out = testsupport::read_json(json_path);
         const auto &frames = out["frames"].items;
         ASSERT_EQ(c["frames"].items.size(), frames.size()) << cmd;
         for (size_t f = 0; f < frames.size(); f++) {

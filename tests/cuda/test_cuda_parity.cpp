@@ -17,10 +17,15 @@
 #include <thread>
 #include <vector>
 
-#include "cuda_test_util.h"
+#include "content.h"
+#include "cuda_support.h"
+#include "fixture.h"
+#include "scores.h"
 #include "thread_pool.h"
 
-using namespace cuda_test;
+using cuda_test::DevicePlane;
+using testsupport::FrameGeometry;
+using testsupport::LumaPlane;
 
 namespace {
 
@@ -39,12 +44,12 @@ struct Runner {
     Totals totals;
 
     /* Scores of every frame pair on the CPU; false on error. */
-    bool cpu_scores(const std::vector<HostPlane> &refs, const std::vector<HostPlane> &dists,
+    bool cpu_scores(const std::vector<LumaPlane> &refs, const std::vector<LumaPlane> &dists,
                     int depth, const FloatAdmOptions &opts, std::vector<FloatAdmScores> *out)
     {
         char err[512];
         FloatAdmContext *ctx = nullptr;
-        if (float_adm_context_create(&ctx, refs[0].width, refs[0].height, depth, &opts, err,
+        if (float_adm_context_create(&ctx, refs[0].width(), refs[0].height(), depth, &opts, err,
                                      sizeof(err)) < 0) {
             printf("  FAIL CPU context: %s\n", err);
             return false;
@@ -64,12 +69,12 @@ struct Runner {
     }
 
     /* Scores on the GPU with up to 3 frames in flight. */
-    bool cuda_scores(const std::vector<HostPlane> &refs, const std::vector<HostPlane> &dists,
+    bool cuda_scores(const std::vector<LumaPlane> &refs, const std::vector<LumaPlane> &dists,
                      int depth, const FloatAdmOptions &opts, std::vector<FloatAdmScores> *out)
     {
         char err[512];
         FloatAdmCudaContext *ctx = nullptr;
-        if (float_adm_cuda_context_create(&ctx, refs[0].width, refs[0].height, depth, &opts,
+        if (float_adm_cuda_context_create(&ctx, refs[0].width(), refs[0].height(), depth, &opts,
                                           nullptr, 3, err, sizeof(err)) < 0) {
             printf("  FAIL CUDA context: %s\n", err);
             return false;
@@ -107,10 +112,10 @@ struct Runner {
     }
 
     /* CPU vs CUDA (and CPU vs golden when given) for one case. */
-    void run_case(const std::string &name, const std::vector<HostPlane> &refs,
-                  const std::vector<HostPlane> &dists, const std::vector<HostPlane> &cuda_refs,
-                  const std::vector<HostPlane> &cuda_dists, int depth, const FloatAdmOptions &opts,
-                  const Json *golden_frames)
+    void run_case(const std::string &name, const std::vector<LumaPlane> &refs,
+                  const std::vector<LumaPlane> &dists, const std::vector<LumaPlane> &cuda_refs,
+                  const std::vector<LumaPlane> &cuda_dists, int depth, const FloatAdmOptions &opts,
+                  const testjson::Value *golden_frames)
     {
         if (name.find(filter) == std::string::npos)
             return;
@@ -121,15 +126,17 @@ struct Runner {
         }
         int golden_diff = 0;
         if (golden_frames) {
-            for (size_t f = 0; f < cpu.size() && f < golden_frames->array.size(); f++) {
-                const Json &g = golden_frames->array[f];
+            for (size_t f = 0; f < cpu.size() && f < golden_frames->items.size(); f++) {
+                const testjson::Value &g = golden_frames->items[f];
                 for (int k = 0; k < FLOAT_ADM_NUM_DEBUG_OUTPUTS; k++) {
-                    const Json *v = g.get(float_adm_output_name(k));
-                    if (!v)
+                    const char *output = float_adm_output_name(k);
+                    if (!g.has(output))
                         continue;
+                    /* null: libvmaf left aim undefined, ours is defined as 0 */
+                    const double want = g[output].is_null() ? 0.0 : g[output].number();
                     const double got = float_adm_output_value(&cpu[f], k);
                     totals.golden_outputs++;
-                    if (memcmp(&got, &v->number, sizeof(got))) {
+                    if (memcmp(&got, &want, sizeof(got))) {
                         golden_diff++;
                         totals.golden_differing++;
                     }
@@ -146,7 +153,7 @@ struct Runner {
                 return;
             }
             for (size_t f = 0; f < cpu.size(); f++)
-                diff += differing_outputs(cpu[f], gpu[f], which.empty() ? &which : nullptr);
+                diff += testsupport::differing_outputs(cpu[f], gpu[f], which.empty() ? &which : nullptr);
             const long long n = (long long)cpu.size() * FLOAT_ADM_NUM_DEBUG_OUTPUTS;
             (powf_case ? totals.powf_outputs : totals.outputs) += n;
             (powf_case ? totals.powf_differing : totals.differing) += diff;
@@ -168,44 +175,48 @@ struct Runner {
 
 int run_corpus(Runner &run, const std::string &dir, bool golden_applies)
 {
-    std::string text, error;
-    Json golden;
-    if (!read_file(dir + "/golden.json", &text) || !Json::parse(text, &golden, &error)) {
-        printf("FAIL cannot read %s/golden.json %s\n", dir.c_str(), error.c_str());
+    testjson::Value golden;
+    try {
+        golden = testsupport::read_json(dir + "/golden.json");
+    } catch (const std::exception &e) {
+        printf("FAIL %s\n", e.what());
         return 1;
     }
-    for (const Json &fx : golden.get("fixtures")->array) {
-        const std::string name = fx.get("name")->string;
-        const std::string pix_fmt = fx.get("pix_fmt")->string;
-        const int w = (int)fx.get("width")->number, h = (int)fx.get("height")->number;
-        const int depth = pix_fmt_depth(pix_fmt);
-        std::vector<HostPlane> refs, dists;
-        if (!load_fixture_luma(dir + "/" + fx.get("ref")->string, w, h, pix_fmt, &refs, &error) ||
-            !load_fixture_luma(dir + "/" + fx.get("dis")->string, w, h, pix_fmt, &dists, &error)) {
-            printf("  FAIL %s: %s\n", name.c_str(), error.c_str());
+    for (const testjson::Value &fx : golden["fixtures"].items) {
+        const std::string name = fx["name"].text;
+        std::vector<LumaPlane> refs, dists;
+        FrameGeometry g;
+        try {
+            g = testsupport::fixture_geometry(fx);
+            refs = testsupport::load_luma_frames(dir + "/" + fx["ref"].text, g);
+            dists = testsupport::load_luma_frames(dir + "/" + fx["dis"].text, g);
+        } catch (const std::exception &e) {
+            printf("  FAIL %s: %s\n", name.c_str(), e.what());
             run.totals.failures++;
             continue;
         }
-        for (const Json &c : golden.get("cases")->array) {
-            if (c.get("fixture")->string != name)
+        for (const testjson::Value &c : golden["cases"].items) {
+            if (c["fixture"].text != name)
                 continue;
             FloatAdmOptions opts;
-            if (!options_from_json(*c.get("options"), &opts, &error)) {
+            std::string error;
+            if (!testsupport::apply_options(testsupport::option_set(c["options"]), &opts, &error)) {
                 printf("  FAIL %s options: %s\n", name.c_str(), error.c_str());
                 run.totals.failures++;
                 continue;
             }
-            const std::string set = c.get("option_set")->string;
-            const Json *frames = golden_applies ? c.get("frames") : nullptr;
-            run.run_case(name + " " + set, refs, dists, refs, dists, depth, opts, frames);
+            opts.debug = 1;
+            const std::string set = c["option_set"].text;
+            const testjson::Value *frames = golden_applies ? &c["frames"] : nullptr;
+            run.run_case(name + " " + set, refs, dists, refs, dists, g.depth, opts, frames);
             /* The same frames stored in the top bits (P010/P012 layout). */
-            if (depth > 8 && depth < 16 && set == "default") {
-                std::vector<HostPlane> sr, sd;
+            if (g.depth > 8 && g.depth < 16 && set == "default") {
+                std::vector<LumaPlane> sr, sd;
                 for (size_t f = 0; f < refs.size(); f++) {
-                    sr.push_back(shifted_msb(refs[f], depth));
-                    sd.push_back(shifted_msb(dists[f], depth));
+                    sr.push_back(testsupport::with_shift(refs[f], 16 - g.depth));
+                    sd.push_back(testsupport::with_shift(dists[f], 16 - g.depth));
                 }
-                run.run_case(name + " msb-aligned (P01x)", refs, dists, sr, sd, depth, opts,
+                run.run_case(name + " msb-aligned (P01x)", refs, dists, sr, sd, g.depth, opts,
                              nullptr);
             }
         }
@@ -247,12 +258,14 @@ void run_generated(Runner &run, bool quick)
                 float_adm_option_set(&opts, v.option, v.value, nullptr, 0);
                 name += std::string(" ") + v.option + "=" + v.value;
             }
-            std::vector<HostPlane> refs, dists, cr, cd;
+            std::vector<LumaPlane> refs, dists, cr, cd;
             for (int f = 0; f < 2; f++) {
-                refs.push_back(random_reference(sz.w, sz.h, v.depth, seed++));
-                dists.push_back(distort(refs.back(), v.depth, seed++));
-                cr.push_back(v.msb ? shifted_msb(refs.back(), v.depth) : refs.back());
-                cd.push_back(v.msb ? shifted_msb(dists.back(), v.depth) : dists.back());
+                const testsupport::FramePair p =
+                    testsupport::make_frame_pair(FrameGeometry{sz.w, sz.h, v.depth}, seed++);
+                refs.push_back(p.ref);
+                dists.push_back(p.dist);
+                cr.push_back(v.msb ? testsupport::with_shift(p.ref, 16 - v.depth) : p.ref);
+                cd.push_back(v.msb ? testsupport::with_shift(p.dist, 16 - v.depth) : p.dist);
             }
             run.run_case("generated " + name, refs, dists, cr, cd, v.depth, opts, nullptr);
         }
@@ -289,12 +302,13 @@ int main(int argc, char **argv)
     int devices = 0;
     char why[256] = "";
     float_adm_cuda_device_count(&devices, why, sizeof(why));
-    const std::string fingerprint = host_fingerprint();
-    std::string text, error;
-    Json golden;
+    const std::string fingerprint = testsupport::host_fingerprint();
     std::string golden_fp;
-    if (read_file(corpus + "/golden.json", &text) && Json::parse(text, &golden, &error))
-        golden_fp = golden.get("reference")->get("rcpss_sha256")->string;
+    try {
+        golden_fp = testsupport::read_json(corpus + "/golden.json")["reference"]["rcpss_sha256"].text;
+    } catch (const std::exception &) {
+        /* run_corpus says why */
+    }
     const bool golden_applies = fingerprint == golden_fp;
 
     printf("host RCPSS fingerprint %s (%s golden's)\n", fingerprint.c_str(),

@@ -23,8 +23,6 @@ namespace {
 
 using adm::SimdLevel;
 
-using bench::FramePair;
-
 /* Seconds per frame of the scalar level, by (w, h, threads). */
 std::map<std::tuple<int, int, int>, double> &scalar_seconds()
 {
@@ -41,7 +39,7 @@ void BM_Level(benchmark::State &state)
         state.SkipWithError("level not run by this processor");
         return;
     }
-    const FramePair pictures(w, h);
+    const testsupport::FramePair pictures = bench::frames(w, h);
     setenv("FLOAT_ADM_SIMD", adm::simd_level_name(level), 1);
     const bench::ScoringContext ctx(w, h, threads);
     unsetenv("FLOAT_ADM_SIMD");
@@ -49,8 +47,7 @@ void BM_Level(benchmark::State &state)
         state.SkipWithError(ctx.error());
         return;
     }
-    const FloatAdmPlane ref = {pictures.ref.data(), w, 1, 0};
-    const FloatAdmPlane dist = {pictures.dist.data(), w, 1, 0};
+    const FloatAdmPlane ref = pictures.ref.view(), dist = pictures.dist.view();
     FloatAdmScores scores;
     const auto begin = std::chrono::steady_clock::now();
     for (auto _ : state) {
@@ -72,7 +69,7 @@ void BM_Level(benchmark::State &state)
 struct StageData {
     static constexpr int kInW = 1920, kInH = 1080, kW = 960, kH = 540;
     static constexpr ptrdiff_t kStride = kInW + adm::kRowPadding;
-    FramePair pictures{kInW, kInH};
+    testsupport::FramePair pictures = bench::frames(kInW, kInH);
     std::vector<float> rows = std::vector<float>(40 * kStride);
     std::vector<int> taps[4];
 
@@ -128,7 +125,7 @@ void BM_Stage(benchmark::State &state)
         for (int img = 0; img < 2; img++) {
             for (int i = 0; i < H; i++) {
                 if (stage == 0) {
-                    const uint8_t *base = data.pictures.ref.data() + (size_t)(2 * i) * StageData::kInW;
+                    const uint8_t *base = data.pictures.ref.bytes.data() + (size_t)(2 * i) * StageData::kInW;
                     const uint8_t *in[4] = {base, base, base, base};
                     kernels->dwt_vertical_u8(in, StageData::kInW, data.row(30), data.row(31));
                     adm::DwtRowArgs dwt = {data.row(30), data.row(31), StageData::kInW, W,

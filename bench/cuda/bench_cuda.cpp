@@ -19,10 +19,14 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cuda_test_util.h"
+#include "content.h"
+#include "cuda_support.h"
+#include "scores.h"
 #include "thread_pool.h"
 
-using namespace cuda_test;
+using cuda_test::DevicePlane;
+using testsupport::FrameGeometry;
+using testsupport::LumaPlane;
 
 namespace {
 
@@ -64,12 +68,14 @@ Result bench_size(int w, int h, int depth, int frames, int cpu_frames, ThreadPoo
 {
     Result res = {};
     res.label = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(depth) + "-bit";
-    std::vector<HostPlane> refs, dists;
+    std::vector<LumaPlane> refs, dists;
     std::vector<DevicePlane> dref(kRotation), ddist(kRotation);
     std::string error;
     for (int k = 0; k < kRotation; k++) {
-        refs.push_back(random_reference(w, h, depth, 100 + 2 * k));
-        dists.push_back(distort(refs.back(), depth, 101 + 2 * k));
+        const testsupport::FramePair pair =
+            testsupport::make_frame_pair(FrameGeometry{w, h, depth}, 100 + k);
+        refs.push_back(pair.ref);
+        dists.push_back(pair.dist);
         if (!dref[k].upload(refs[k], &error) || !ddist[k].upload(dists[k], &error)) {
             fprintf(stderr, "%s\n", error.c_str());
             exit(1);
@@ -107,7 +113,7 @@ Result bench_size(int w, int h, int depth, int frames, int cpu_frames, ThreadPoo
         if (f < kRotation) {
             const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
             CHECK_ADM(ctx, float_adm_cuda_score_frame(ctx, &gr, &gd, &gs));
-            res.differing += differing_outputs(cs, gs, nullptr);
+            res.differing += testsupport::differing_outputs(cs, gs);
         }
     }
     float_adm_context_free(&cpu);

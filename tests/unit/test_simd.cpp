@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "content.h"
+#include "fixture.h"
 #include "float_adm.h"
 #include "../../src/adm_core/adm_rcp.h"
 #include "../../src/adm_core/adm_simd.h"
@@ -40,110 +42,61 @@ int thread_executor(void *, FloatAdmJobFn job, void *arg, int nb_jobs)
     return 0;
 }
 
-/* A pair of luma planes: structure, an enhanced band (the gain limit), noise, blur. */
-struct Frame {
-    int width, height, depth, shift;
-    std::vector<uint8_t> ref, dist;
-    ptrdiff_t stride;
-};
+using testsupport::FramePair;
+using testsupport::OptionSet;
 
-Frame make_frame(int width, int height, int depth, int shift, uint32_t seed)
+/* A pair of luma planes from the shared generator; rows 7 bytes longer than the
+ * samples, so that no stride is a multiple of a vector. */
+FramePair make_frame(int width, int height, int depth, int shift, uint32_t seed)
 {
-    Frame f{width, height, depth, shift, {}, {}, 0};
-    const int bytes = depth > 8 ? 2 : 1;
-    const int max = (1 << depth) - 1;
-    f.stride = (ptrdiff_t)width * bytes + 7; /* not a multiple of any vector */
-    f.ref.assign(f.stride * height, 0);
-    f.dist.assign(f.stride * height, 0);
-    uint32_t state = seed * 2654435761u + 1;
-    auto noise = [&state]() {
-        state = state * 1664525u + 1013904223u;
-        return (int)(state >> 24) - 128;
-    };
-    std::vector<int> plain(width * height);
-    for (int i = 0; i < height; i++)
-        for (int j = 0; j < width; j++)
-            plain[i * width + j] = (((i / 5) ^ (j / 3)) & 1) * 90 + (i * 7 + j * 3) % 61 + noise() / 4 + 64;
-    for (int i = 0; i < height; i++) {
-        for (int j = 0; j < width; j++) {
-            const int v = plain[i * width + j];
-            int d;
-            switch ((i * 4 / height + j * 3 / width) % 4) {
-            case 0: d = 128 + (v - 128) * 13 / 10; break;       /* enhanced */
-            case 1: d = v + noise() / 8; break;                  /* noisy */
-            case 2: d = (v + plain[i * width + (j + 1) % width]) / 2; break; /* blurred */
-            default: d = v; break;                               /* untouched */
-            }
-            auto scale = [&](int x) {
-                long long s = (long long)(x < 0 ? 0 : x > 255 ? 255 : x) * max / 255;
-                s = (s + (noise() & 3)) & max;
-                return (uint16_t)(s << shift);
-            };
-            if (bytes == 1) {
-                f.ref[i * f.stride + j] = (uint8_t)scale(v);
-                f.dist[i * f.stride + j] = (uint8_t)scale(d);
-            } else {
-                uint16_t r = scale(v), t = scale(d);
-                memcpy(&f.ref[i * f.stride + 2 * j], &r, 2);
-                memcpy(&f.dist[i * f.stride + 2 * j], &t, 2);
-            }
-        }
-    }
-    return f;
+    return testsupport::make_frame_pair(testsupport::FrameGeometry{width, height, depth}, seed,
+                                        shift, 7);
 }
 
-typedef std::vector<std::pair<const char *, const char *>> OptionSet;
-
-/* The option sets of tests/corpus/golden.json. */
+/* The option sets of tests/corpus/golden.json's cases, the defaults first. */
 const std::vector<OptionSet> &option_sets()
 {
-    static const std::vector<OptionSet> sets = {
-        {},
-        {{"adm_enhn_gain_limit", "1.0"}},
-        {{"adm_enhn_gain_limit", "1.2"}},
-        {{"adm_norm_view_dist", "1.5"}, {"adm_ref_display_height", "2160"}},
-        {{"adm_norm_view_dist", "5"}, {"adm_ref_display_height", "720"}},
-        {{"adm_csf_mode", "1"}},
-        {{"adm_csf_mode", "1"}, {"adm_csf_scale", "2"}, {"adm_csf_diag_scale", "0.5"}},
-        {{"adm_csf_mode", "2"}},
-        {{"adm_noise_weight", "0"}},
-        {{"adm_p_norm", "1"}},
-        {{"adm_p_norm", "2.5"}},
-        {{"adm_bypass_cm", "1"}},
-        {{"adm_skip_aim_scale", "2"}},
-        {{"adm_skip_scale0", "true"}},
-        {{"adm_adm3_apply_hm", "true"}, {"adm_dlm_weight", "0.3"}, {"adm_min_val", "0.2"}},
-        {{"adm_f1s0", "0.02"}, {"adm_f2s1", "0.03"}, {"adm_f1s3", "0.5"}},
-    };
+    static const std::vector<OptionSet> sets =
+        testsupport::option_sets(testsupport::read_json(testsupport::golden_path()));
     return sets;
 }
 
+/* golden.json's set with these options (they are not listed by index: golden.json may
+ * grow); fails the test when it has none. */
+OptionSet golden_set(const OptionSet &wanted)
+{
+    for (const OptionSet &set : option_sets())
+        if (set == wanted)
+            return set;
+    ADD_FAILURE() << "tests/corpus/golden.json has no case with " << testsupport::describe(wanted);
+    return wanted;
+}
+
 /* Scores of a frame at a level (through FLOAT_ADM_SIMD) and a job count. */
-FloatAdmScores score(const Frame &f, const OptionSet &set, SimdLevel level, int jobs,
+FloatAdmScores score(const FramePair &f, const OptionSet &set, SimdLevel level, int jobs,
                      bool bottom_up = false)
 {
     FloatAdmOptions opts;
-    float_adm_options_default(&opts);
-    char err[256];
-    EXPECT_EQ(float_adm_option_set(&opts, "debug", "1", err, sizeof(err)), 0);
-    for (const auto &option : set)
-        EXPECT_EQ(float_adm_option_set(&opts, option.first, option.second, err, sizeof(err)), 0) << err;
+    std::string error;
+    EXPECT_TRUE(testsupport::apply_options(set, &opts, &error)) << error;
+    opts.debug = 1;
     setenv("FLOAT_ADM_SIMD", adm::simd_level_name(level), 1);
     FloatAdmContext *ctx = nullptr;
-    EXPECT_EQ(float_adm_context_create(&ctx, f.width, f.height, f.depth, &opts, err, sizeof(err)), 0)
+    char err[256] = "";
+    const testsupport::FrameGeometry &g = f.ref.geometry;
+    EXPECT_EQ(float_adm_context_create(&ctx, g.width, g.height, g.depth, &opts, err, sizeof(err)), 0)
         << err;
     unsetenv("FLOAT_ADM_SIMD");
     FloatAdmScores scores{};
     if (!ctx)
         return scores;
     EXPECT_EQ(float_adm_set_executor(ctx, jobs > 1 ? thread_executor : nullptr, nullptr, jobs), 0);
-    const int bytes = f.depth > 8 ? 2 : 1;
-    const ptrdiff_t last_row = f.stride * (f.height - 1);
-    FloatAdmPlane ref = {f.ref.data(), f.stride, bytes, f.shift};
-    FloatAdmPlane dist = {f.dist.data(), f.stride, bytes, f.shift};
+    FloatAdmPlane ref = f.ref.view(), dist = f.dist.view();
     if (bottom_up) { /* the same picture stored upside down, read with a negative stride */
-        ref = {f.ref.data() + last_row, -f.stride, bytes, f.shift};
-        dist = {f.dist.data() + last_row, -f.stride, bytes, f.shift};
+        const ptrdiff_t last_row = f.ref.stride * (g.height - 1);
+        ref.data = f.ref.bytes.data() + last_row;
+        dist.data = f.dist.bytes.data() + last_row;
+        ref.stride = dist.stride = -f.ref.stride;
     }
     EXPECT_EQ(float_adm_score_frame(ctx, &ref, &dist, &scores), 0);
     float_adm_context_free(&ctx);
@@ -160,7 +113,7 @@ void expect_same_bits(const FloatAdmScores &want, const FloatAdmScores &got, con
 }
 
 /* Every level and job count against the scalar path with one job. */
-void check_frame(const Frame &f, const OptionSet &set, const std::string &what)
+void check_frame(const FramePair &f, const OptionSet &set, const std::string &what)
 {
     const FloatAdmScores want = score(f, set, SimdLevel::kScalar, 1);
     for (int jobs = 2; jobs <= 3; jobs++)
@@ -172,11 +125,12 @@ void check_frame(const Frame &f, const OptionSet &set, const std::string &what)
                              what + " " + adm::simd_level_name(level) + " jobs " + std::to_string(jobs));
 }
 
-std::string describe(const Frame &f, int set)
+std::string describe(const FramePair &f, const OptionSet &set)
 {
-    return std::to_string(f.width) + "x" + std::to_string(f.height) + " depth " +
-           std::to_string(f.depth) + " shift " + std::to_string(f.shift) + " option set " +
-           std::to_string(set);
+    const testsupport::FrameGeometry &g = f.ref.geometry;
+    return std::to_string(g.width) + "x" + std::to_string(g.height) + " depth " +
+           std::to_string(g.depth) + " shift " + std::to_string(f.ref.shift) + ", " +
+           testsupport::describe(set);
 }
 
 TEST(Simd, ReportsLevels)
@@ -251,27 +205,29 @@ TEST(Simd, EveryOptionSetSmallAndOddSizes)
                                          {64, 64}, {100, 37}, {127, 129}, {322, 182}};
     uint32_t seed = 1;
     for (auto size : sizes)
-        for (size_t set = 0; set < option_sets().size(); set++) {
-            Frame f = make_frame(size.first, size.second, 8, 0, seed++);
-            check_frame(f, option_sets()[set], describe(f, (int)set));
+        for (const OptionSet &set : option_sets()) {
+            FramePair f = make_frame(size.first, size.second, 8, 0, seed++);
+            check_frame(f, set, describe(f, set));
         }
 }
 
 TEST(Simd, EveryDepth)
 {
     const int depths[][2] = {{8, 0}, {9, 0}, {10, 0}, {10, 6}, {12, 0}, {14, 0}, {16, 0}};
+    const OptionSet sets[] = {golden_set({}), golden_set({{"adm_enhn_gain_limit", "1.2"}}),
+                              golden_set({{"adm_p_norm", "2.5"}})};
     uint32_t seed = 100;
     for (auto depth : depths)
         for (auto size : {std::make_pair(19, 23), std::make_pair(161, 97)})
-            for (size_t set : {0, 2, 10}) {
-                Frame f = make_frame(size.first, size.second, depth[0], depth[1], seed++);
-                check_frame(f, option_sets()[set], describe(f, (int)set));
+            for (const OptionSet &set : sets) {
+                FramePair f = make_frame(size.first, size.second, depth[0], depth[1], seed++);
+                check_frame(f, set, describe(f, set));
             }
 }
 
 TEST(Simd, NegativeStride)
 {
-    Frame f = make_frame(97, 61, 8, 0, 7);
+    FramePair f = make_frame(97, 61, 8, 0, 7);
     const FloatAdmScores want = score(f, {}, SimdLevel::kScalar, 1, true);
     for (SimdLevel level : vector_levels())
         for (int jobs = 1; jobs <= 3; jobs++)
@@ -282,14 +238,17 @@ TEST(Simd, NegativeStride)
 TEST(Simd, LargeFrames)
 {
     const std::pair<int, int> sizes[] = {{641, 359}, {1280, 720}, {1920, 1080}};
+    const OptionSet sets[] = {golden_set({}), golden_set({{"adm_enhn_gain_limit", "1.0"}}),
+                              golden_set({{"adm_csf_mode", "2"}}),
+                              golden_set({{"adm_p_norm", "2.5"}})};
     uint32_t seed = 200;
     for (auto size : sizes)
-        for (size_t set : {0, 1, 7, 10}) {
-            Frame f = make_frame(size.first, size.second, 8, 0, seed++);
-            check_frame(f, option_sets()[set], describe(f, (int)set));
+        for (const OptionSet &set : sets) {
+            FramePair f = make_frame(size.first, size.second, 8, 0, seed++);
+            check_frame(f, set, describe(f, set));
         }
-    Frame f10 = make_frame(1920, 1080, 10, 0, seed++);
-    check_frame(f10, option_sets()[0], describe(f10, 0));
+    FramePair f10 = make_frame(1920, 1080, 10, 0, seed++);
+    check_frame(f10, sets[0], describe(f10, sets[0]));
 }
 
 } // namespace

@@ -1,0 +1,22 @@
+# CUDA benchmark (included when HAVE_CUDA=yes, after tests/cuda/module.mk):
+#   build/bench/cuda_bench   CUDA-event timing per frame and per stage; `make cuda-bench`
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+CUDA_BENCH_BIN := $(BUILD)/bench/cuda_bench
+CUDA_BENCH_OBJ := $(BUILD)/obj/bench/cuda/bench_cuda.o
+
+.PHONY: cuda-bench
+
+all: $(CUDA_BENCH_BIN)
+
+$(CUDA_BENCH_OBJ): CXXFLAGS_ALL += $(CUDA_TOOL_CXXFLAGS)
+$(CUDA_BENCH_OBJ): $(CORE_HEADER_OUT) $(CUDA_HEADER_OUT)
+
+$(CUDA_BENCH_BIN): $(CUDA_BENCH_OBJ) $(CUDA_TOOL_DEPS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) $< $(CUDA_SUPPORT_OBJ) $(CUDA_TOOL_LINK) -o $@
+
+cuda-bench: $(CUDA_BENCH_BIN)
+	$(CUDA_BENCH_BIN)
+
+-include $(CUDA_BENCH_OBJ:.o=.d)

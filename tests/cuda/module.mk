@@ -1,0 +1,40 @@
+# CUDA tests (included when HAVE_CUDA=yes, after src/adm_cuda/module.mk):
+#   build/tests/cuda_parity   CPU vs CUDA (0 bits) and CPU vs golden; skips cleanly
+#                             where no CUDA device exists
+#   build/tests/cuda_robust   injected device out-of-memory (FLOAT_ADM_CUDA_MEMORY_LIMIT)
+#                             and, with --long-run N, memory growth over N frames
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+CUDA_PARITY_BIN := $(BUILD)/tests/cuda_parity
+CUDA_ROBUST_BIN := $(BUILD)/tests/cuda_robust
+CUDA_SUPPORT_OBJ := $(BUILD)/obj/tests/cuda/cuda_support.o
+CUDA_TEST_OBJS := $(BUILD)/obj/tests/cuda/test_cuda_parity.o $(BUILD)/obj/tests/cuda/test_cuda_robust.o \
+                  $(CUDA_SUPPORT_OBJ)
+# How the CUDA test and benchmark programs compile and link.
+CUDA_TOOL_CXXFLAGS := -I$(BUILD)/include -I$(CUDA_INC) -Itests/cuda $(TESTSUPPORT_CXXFLAGS) \
+                      $(COMMON_CXXFLAGS)
+CUDA_TOOL_LINK = $(TESTSUPPORT_LIB) $(COMMON_OBJS) $(CUDA_LIB) $(CORE_LIB) $(LDFLAGS_ALL) $(CUDA_LIBS)
+CUDA_TOOL_DEPS = $(CUDA_SUPPORT_OBJ) $(TESTSUPPORT_LIB) $(COMMON_OBJS) $(CUDA_LIB) $(CORE_LIB)
+
+.PHONY: check-cuda
+
+all: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN)
+check: check-cuda
+
+$(CUDA_TEST_OBJS): CXXFLAGS_ALL += $(CUDA_TOOL_CXXFLAGS)
+$(CUDA_TEST_OBJS): $(CORE_HEADER_OUT) $(CUDA_HEADER_OUT)
+
+$(CUDA_PARITY_BIN): $(BUILD)/obj/tests/cuda/test_cuda_parity.o $(CUDA_TOOL_DEPS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) $< $(CUDA_SUPPORT_OBJ) $(CUDA_TOOL_LINK) -o $@
+
+$(CUDA_ROBUST_BIN): $(BUILD)/obj/tests/cuda/test_cuda_robust.o $(CUDA_TOOL_DEPS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) $< $(CUDA_SUPPORT_OBJ) $(CUDA_TOOL_LINK) -o $@
+
+# Without a CUDA device these tests say so and pass (CI has nvcc, no GPU).
+check-cuda: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN)
+	$(CUDA_PARITY_BIN) --corpus tests/corpus --quick
+	$(CUDA_ROBUST_BIN)
+
+-include $(CUDA_TEST_OBJS:.o=.d)

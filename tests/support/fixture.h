@@ -1,0 +1,57 @@
+/*
+ * The golden corpus for the tests: golden.json (its fixtures, cases and option
+ * sets) and the fixtures' frames, read from .yuv or .yuv.xz files.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef TESTS_SUPPORT_FIXTURE_H
+#define TESTS_SUPPORT_FIXTURE_H
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "float_adm.h"
+#include "frames.h"
+#include "json_reader.h"
+
+namespace testsupport {
+
+/* A whole file; throws when it cannot be read. */
+std::string read_file(const std::string &path);
+testjson::Value read_json(const std::string &path);
+
+/* golden.json: $FLOAT_ADM_GOLDEN, else tests/corpus/golden.json (make runs tests from the
+ * source tree). */
+std::string golden_path();
+
+/* The entry of golden.json's "fixtures" with that name; throws when there is none. */
+const testjson::Value &find_fixture(const testjson::Value &golden, const std::string &name);
+FrameGeometry fixture_geometry(const testjson::Value &fixture);
+
+/*
+ * The luma planes of every whole frame of a fixture file: a .yuv, or a .yuv.xz
+ * decompressed with xz (Python's lzma where xz is missing).  Throws on error and when
+ * the file holds no whole frame.
+ */
+std::vector<LumaPlane> load_luma_frames(const std::string &path, const FrameGeometry &geometry);
+
+/* An option value of golden.json as float_adm_option_set takes it. */
+std::string option_text(const testjson::Value &value);
+
+/* name=value pairs of one case's "options", in file order. */
+typedef std::vector<std::pair<std::string, std::string>> OptionSet;
+OptionSet option_set(const testjson::Value &options);
+/* golden.json's distinct option sets, in the order of its cases (the defaults first). */
+std::vector<OptionSet> option_sets(const testjson::Value &golden);
+/* "name=value ..." or "defaults". */
+std::string describe(const OptionSet &set);
+
+/* The defaults with a set applied; false with float_adm_option_set's message in *error. */
+bool apply_options(const OptionSet &set, FloatAdmOptions *opts, std::string *error);
+
+/* This processor's RCPSS fingerprint (float_adm_rcp_fingerprint). */
+std::string host_fingerprint();
+
+} // namespace testsupport
+
+#endif /* TESTS_SUPPORT_FIXTURE_H */
