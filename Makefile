@@ -1,14 +1,30 @@
 # float_adm top-level Makefile.  SPDX-License-Identifier: LGPL-2.1-or-later
-# Everything lands under $(BUILD)/.  `make` runs ./configure with defaults when
-# config.mak is missing.
+# Everything lands under $(BUILD)/.  A fresh checkout first gets the packages the build
+# needs (the deps target) and config.mak (./configure with defaults): both are rules,
+# so `make -n`, `make clean` and `make help` install nothing.
 
 BUILD ?= build
+.DEFAULT_GOAL := all
 
-# A fresh checkout: install what is missing (apt-get as root), then configure.
-ifeq ($(wildcard config.mak),)
-$(shell sh scripts/ensure-packages.sh >&2 && ./configure >&2)
-endif
+# scripts/ensure-packages.sh has run: as root it apt-get installs what is missing.
+DEPS_STAMP := $(BUILD)/.deps-installed
+# Goals that need neither the packages nor config.mak.
+CONFIG_FREE_GOALS := clean help deps
+# Under make -n the package step is printed, not run.  GNU make still remakes the
+# included config.mak for real, but ./configure only writes that file.
+DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
+
+ifneq ($(filter-out $(CONFIG_FREE_GOALS),$(or $(MAKECMDGOALS),all)),)
 include config.mak
+endif
+
+# Made only when missing; the packages come first, configure looks for the compilers.
+config.mak: | $(if $(DRY_RUN),,$(DEPS_STAMP))
+	./configure
+
+$(DEPS_STAMP): scripts/ensure-packages.sh
+	sh scripts/ensure-packages.sh
+	@mkdir -p $(dir $@) && touch $@
 
 # Scores must not depend on compiler flags: no FMA contraction, ever.
 SCORE_FLAGS := -ffp-contract=off
@@ -28,8 +44,8 @@ LDFLAGS_ALL  := -pthread $(SAN_FLAGS) $(EXTRA_LDFLAGS)
 CORE_PRIVATE_LIBS := -lstdc++ -lm -lpthread
 
 .PHONY: all deps check check-unit check-corpus check-sanitize check-no-rcpss demo install clean \
-        bench
-all:
+        bench help
+all: $(DEPS_STAMP)
 
 include src/adm_core/module.mk
 include src/common/module.mk
@@ -46,10 +62,10 @@ include tests/cuda/module.mk
 include bench/cuda/module.mk
 endif
 
-check: check-unit check-corpus
+check: $(DEPS_STAMP) check-unit check-corpus
+demo: $(DEPS_STAMP)
 
-deps:
-	sh scripts/ensure-packages.sh
+deps: $(DEPS_STAMP)
 
 # The unit and corpus tests again, built with ASan + UBSan in their own tree.
 check-sanitize:
@@ -69,3 +85,20 @@ install: all
 
 clean:
 	rm -rf $(BUILD)
+
+help:
+	@echo 'make                   everything into $(BUILD)/ (packages and ./configure first when missing)'
+	@echo 'make demo              the float_adm filter on a sample pair through the embedded ffmpeg'
+	@echo 'make check             all tests: unit, corpus, CLI, FATE, robustness (CUDA where configured)'
+	@echo 'make check-unit        the unit tests'
+	@echo 'make check-corpus      the golden corpus at every SIMD level'
+	@echo 'make check-cli         the float_adm_score tests'
+	@echo 'make check-fate        the FATE tests of the filter'
+	@echo 'make check-sanitize    unit and corpus tests under ASan + UBSan'
+	@echo 'make check-no-rcpss    unit, corpus and CLI tests with the --disable-rcpss division'
+	@echo 'make check-ffmpeg-all  FATE on FFmpeg 7.1, 8.1 and 9.0'
+	@echo 'make fuzz              the libFuzzer targets, FUZZ_SECONDS each'
+	@echo 'make bench             Google Benchmark (BENCH_ARGS=...)'
+	@echo 'make deps              the packages the build needs (apt-get as root, else the command to run)'
+	@echo 'make install [PREFIX=...], make clean; ./configure --help lists the build switches.'
+	@echo 'CONTRIBUTING.md: the layout, every test tier, the exactness rules.'

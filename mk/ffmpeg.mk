@@ -101,11 +101,13 @@ $(FF_DIR)/.synced: $(FF_DIR)/.prepared $(FF_OWN_FILES) $(FF_DIR)/.rcpss scripts/
 	fi
 	touch $@
 
+# NV_MAKE, not $(MAKE): make -n runs a recipe line that names $(MAKE), and this one fetches.
+NV_MAKE = $(MAKE)
 $(NV_PREFIX)/.installed: scripts/ffmpeg-fetch.sh
 	rm -rf $(BUILD)/nv-codec-headers-src && mkdir -p $(BUILD)/nv-codec-headers-src
 	if tarball=$$(scripts/ffmpeg-fetch.sh nv-codec-headers 12.1 $(FF_CACHE)); then \
 	    tar xf $$tarball -C $(BUILD)/nv-codec-headers-src --strip-components=1 && \
-	    $(MAKE) -C $(BUILD)/nv-codec-headers-src PREFIX=$(abspath $(NV_PREFIX)) install >/dev/null; \
+	    $(NV_MAKE) -C $(BUILD)/nv-codec-headers-src PREFIX=$(abspath $(NV_PREFIX)) install >/dev/null; \
 	else \
 	    echo "nv-codec-headers unavailable: FFmpeg is built without the CUDA hwcontext" >&2; \
 	fi
