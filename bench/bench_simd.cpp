@@ -125,7 +125,8 @@ void BM_Stage(benchmark::State &state)
         for (int img = 0; img < 2; img++) {
             for (int i = 0; i < H; i++) {
                 if (stage == 0) {
-                    const uint8_t *base = data.pictures.ref.bytes.data() + (size_t)(2 * i) * StageData::kInW;
+                    const uint8_t *base = data.pictures.ref.bytes.data() +
+                                          (size_t)(2 * i) * StageData::kInW;
                     const uint8_t *in[4] = {base, base, base, base};
                     kernels->dwt_vertical_u8(in, StageData::kInW, data.row(30), data.row(31));
                     adm::DwtRowArgs dwt = {data.row(30), data.row(31), StageData::kInW, W,

@@ -72,8 +72,8 @@ Result bench_size(int w, int h, int depth, int frames, int cpu_frames, ThreadPoo
     std::vector<DevicePlane> dref(kRotation), ddist(kRotation);
     std::string error;
     for (int k = 0; k < kRotation; k++) {
-        const testsupport::FramePair pair =
-            testsupport::make_frame_pair(FrameGeometry{w, h, depth}, 100 + k);
+        const testsupport::FramePair pair = testsupport::make_frame_pair(FrameGeometry{w, h, depth},
+                                                                         100 + k);
         refs.push_back(pair.ref);
         dists.push_back(pair.dist);
         if (!dref[k].upload(refs[k], &error) || !ddist[k].upload(dists[k], &error)) {

@@ -54,7 +54,7 @@ private:
     std::condition_variable batch_finished_;
     std::vector<std::thread> workers_;
     bool stopping_ = false;
-    uint64_t batch_ = 0;  /* counts batches, so that workers notice a new one */
+    uint64_t batch_ = 0; /* counts batches, so that workers notice a new one */
 
     /* The current batch, guarded by mutex_. */
     FloatAdmJobFn job_ = nullptr;

@@ -157,8 +157,10 @@ TEST_F(Corpus, EveryCaseThroughTheCApi)
     for (const auto &c : (*golden_)["cases"].items) {
         const testjson::Value &fx = fixture(c["fixture"].text);
         const testsupport::FrameGeometry g = testsupport::fixture_geometry(fx);
-        const auto ref = testsupport::load_luma_frames(dir_ + "/" + fx["name"].text + ".ref.yuv", g);
-        const auto dis = testsupport::load_luma_frames(dir_ + "/" + fx["name"].text + ".dis.yuv", g);
+        const auto ref = testsupport::load_luma_frames(dir_ + "/" + fx["name"].text + ".ref.yuv",
+                                                       g);
+        const auto dis = testsupport::load_luma_frames(dir_ + "/" + fx["name"].text + ".dis.yuv",
+                                                       g);
         const size_t frames = c["frames"].items.size();
         ASSERT_GE(ref.size(), frames) << fx["name"].text;
         ASSERT_GE(dis.size(), frames) << fx["name"].text;

@@ -24,8 +24,8 @@ bool DevicePlane::upload(const testsupport::LumaPlane &plane, std::string *error
         pitch_ = (ptrdiff_t)pitch;
     }
     if (e == cudaSuccess)
-        e = cudaMemcpy2D(data_, pitch_, plane.bytes.data(), plane.stride, row_bytes,
-                         plane.height(), cudaMemcpyHostToDevice);
+        e = cudaMemcpy2D(data_, pitch_, plane.bytes.data(), plane.stride, row_bytes, plane.height(),
+                         cudaMemcpyHostToDevice);
     bps_ = plane.geometry.bytes_per_sample();
     shift_ = plane.shift;
     if (e != cudaSuccess) {

@@ -81,8 +81,8 @@ bool scores_without_limit()
 {
     FloatAdmOptions opts;
     float_adm_options_default(&opts);
-    const testsupport::FramePair pair =
-        testsupport::make_frame_pair(FrameGeometry{kWidth, kHeight, kDepth}, 1);
+    const testsupport::FramePair pair = testsupport::make_frame_pair(
+        FrameGeometry{kWidth, kHeight, kDepth}, 1);
     DevicePlane dref, ddist;
     std::string error;
     if (!dref.upload(pair.ref, &error) || !ddist.upload(pair.dist, &error)) {
@@ -130,8 +130,8 @@ int long_run(long frames)
     std::vector<DevicePlane> dref(kPairs), ddist(kPairs);
     std::string error;
     for (int i = 0; i < kPairs; i++) {
-        const testsupport::FramePair pair =
-            testsupport::make_frame_pair(FrameGeometry{kWidth, kHeight, kDepth}, 100 + i);
+        const testsupport::FramePair pair = testsupport::make_frame_pair(
+            FrameGeometry{kWidth, kHeight, kDepth}, 100 + i);
         if (!dref[i].upload(pair.ref, &error) || !ddist[i].upload(pair.dist, &error)) {
             printf("FAIL upload: %s\n", error.c_str());
             return 1;

@@ -40,8 +40,8 @@ std::vector<double> picture(int w, int h, Lcg &rng)
     return image;
 }
 
-/* The mean of the 8x8 block that holds (x, y): what a coarse coder keeps. */
-double block_mean(const std::vector<double> &image, int w, int h, int x, int y)
+/* What a coarse coder keeps of (x, y): the mean of its 8x8 block, and a little noise. */
+double coded(const std::vector<double> &image, int w, int h, int x, int y, Lcg &rng)
 {
     const int x0 = x / 8 * 8, y0 = y / 8 * 8;
     double sum = 0;
@@ -49,7 +49,7 @@ double block_mean(const std::vector<double> &image, int w, int h, int x, int y)
     for (int i = y0; i < y0 + 8 && i < h; i++)
         for (int j = x0; j < x0 + 8 && j < w; j++, n++)
             sum += image[(size_t)i * w + j];
-    return sum / n;
+    return sum / n + rng.centred(3) / 255.0;
 }
 
 } // namespace
@@ -61,7 +61,8 @@ FramePair make_frame_pair(const FrameGeometry &geometry, uint32_t seed, int shif
     const double max = (double)((1 << geometry.depth) - 1);
     Lcg rng{seed * 2654435761u + 1};
     const std::vector<double> ref = picture(w, h, rng);
-    FramePair pair{LumaPlane::blank(geometry, row_padding), LumaPlane::blank(geometry, row_padding)};
+    FramePair pair{LumaPlane::blank(geometry, row_padding),
+                   LumaPlane::blank(geometry, row_padding)};
     pair.ref.shift = pair.dist.shift = shift;
     for (int i = 0; i < h; i++)
         for (int j = 0; j < w; j++) {
@@ -69,11 +70,11 @@ FramePair make_frame_pair(const FrameGeometry &geometry, uint32_t seed, int shif
             const double l = row[j > 0 ? j - 1 : j], c = row[j], r = row[j < w - 1 ? j + 1 : j];
             double d;
             switch ((i * 4 / h + j * 5 / w) % 5) {
-            case 0: d = 0.5 + (c - 0.5) * 1.2; break;          /* enhanced */
-            case 1: d = c + rng.centred(8) / 255.0; break;     /* noisy */
-            case 2: d = 0.25 * l + 0.5 * c + 0.25 * r; break;  /* blurred */
-            case 3: d = block_mean(ref, w, h, j, i) + rng.centred(3) / 255.0; break; /* coded */
-            default: d = c; break;                             /* untouched */
+            case 0: d = 0.5 + (c - 0.5) * 1.2; break;         /* enhanced */
+            case 1: d = c + rng.centred(8) / 255.0; break;    /* noisy */
+            case 2: d = 0.25 * l + 0.5 * c + 0.25 * r; break; /* blurred */
+            case 3: d = coded(ref, w, h, j, i, rng); break;   /* coded */
+            default: d = c; break;                            /* untouched */
             }
             pair.ref.set_sample(j, i, (int)std::lround(c * max));
             pair.dist.set_sample(j, i, (int)std::lround(clip01(d) * max));

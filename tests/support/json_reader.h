@@ -62,8 +62,8 @@ private:
     }
     void skip_space()
     {
-        while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' ||
-                                    s_[pos_] == '\t'))
+        while (pos_ < s_.size() &&
+               (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t'))
             pos_++;
     }
     bool take(char c)
@@ -147,8 +147,8 @@ private:
             v.boolean = s_[pos_ - 1] == 'e' && s_[pos_ - 2] == 'u';
         } else {
             size_t start = pos_;
-            while (pos_ < s_.size() && std::string("+-.eE0123456789").find(s_[pos_]) !=
-                                           std::string::npos)
+            while (pos_ < s_.size() &&
+                   std::string("+-.eE0123456789").find(s_[pos_]) != std::string::npos)
                 pos_++;
             if (start == pos_)
                 fail("unexpected character");

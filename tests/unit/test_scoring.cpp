@@ -67,8 +67,8 @@ struct U8Pair {
     std::vector<uint8_t> ref, dist;
     U8Pair(int width, int height, uint32_t seed) : w(width), h(height)
     {
-        testsupport::FramePair p =
-            testsupport::make_frame_pair(testsupport::FrameGeometry{w, h, 8}, seed);
+        testsupport::FramePair p = testsupport::make_frame_pair(testsupport::FrameGeometry{w, h, 8},
+                                                                seed);
         ref = std::move(p.ref.bytes);
         dist = std::move(p.dist.bytes);
     }
@@ -347,8 +347,8 @@ TEST(Executor, IsCalledOnlyForMoreThanOneJob)
 TEST(Storage, P010EqualsPlanar10Bit)
 {
     const int w = 67, h = 45;
-    const testsupport::FramePair p =
-        testsupport::make_frame_pair(testsupport::FrameGeometry{w, h, 10}, 31);
+    const testsupport::FramePair p = testsupport::make_frame_pair(
+        testsupport::FrameGeometry{w, h, 10}, 31);
     Context c(w, h, 10, defaults());
     const FloatAdmScores planar = score(c.ctx, p.ref.view(), p.dist.view());
     const FloatAdmScores p010 = score(c.ctx, testsupport::with_shift(p.ref, 6).view(),
@@ -361,8 +361,8 @@ TEST(Storage, HigherDepthsOfAnEightBitFrameScoreTheSame)
 {
     /* v << (depth - 8) divided by 2^(depth - 8) is v again: the same input exactly. */
     const int w = 67, h = 45;
-    const testsupport::FramePair p =
-        testsupport::make_frame_pair(testsupport::FrameGeometry{w, h, 8}, 41);
+    const testsupport::FramePair p = testsupport::make_frame_pair(
+        testsupport::FrameGeometry{w, h, 8}, 41);
     const FloatAdmScores eight = score_u8(w, h, p.ref.bytes, p.dist.bytes, defaults());
     for (int depth : {9, 10, 12, 14, 16}) {
         const testsupport::LumaPlane rw = testsupport::widened(p.ref, depth);
@@ -377,8 +377,8 @@ TEST(Storage, NineAndFourteenBitFramesScore)
 {
     for (int depth : {9, 14}) {
         const int w = 40, h = 30;
-        const testsupport::FramePair p =
-            testsupport::make_frame_pair(testsupport::FrameGeometry{w, h, depth}, 51);
+        const testsupport::FramePair p = testsupport::make_frame_pair(
+            testsupport::FrameGeometry{w, h, depth}, 51);
         Context c(w, h, depth, defaults());
         const FloatAdmScores s = score(c.ctx, p.ref.view(), p.dist.view());
         EXPECT_GT(s.adm2, 0.0) << depth;

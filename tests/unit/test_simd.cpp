@@ -56,8 +56,8 @@ FramePair make_frame(int width, int height, int depth, int shift, uint32_t seed)
 /* The option sets of tests/corpus/golden.json's cases, the defaults first. */
 const std::vector<OptionSet> &option_sets()
 {
-    static const std::vector<OptionSet> sets =
-        testsupport::option_sets(testsupport::read_json(testsupport::golden_path()));
+    static const std::vector<OptionSet> sets = testsupport::option_sets(
+        testsupport::read_json(testsupport::golden_path()));
     return sets;
 }
 
@@ -84,7 +84,8 @@ FloatAdmScores score(const FramePair &f, const OptionSet &set, SimdLevel level, 
     FloatAdmContext *ctx = nullptr;
     char err[256] = "";
     const testsupport::FrameGeometry &g = f.ref.geometry;
-    EXPECT_EQ(float_adm_context_create(&ctx, g.width, g.height, g.depth, &opts, err, sizeof(err)), 0)
+    EXPECT_EQ(float_adm_context_create(&ctx, g.width, g.height, g.depth, &opts, err, sizeof(err)),
+              0)
         << err;
     unsetenv("FLOAT_ADM_SIMD");
     FloatAdmScores scores{};
