@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CXXFLAGS := -std=c++17 $(WARN_FLAGS) $(SCORE_FLAGS) -O1 -g -pthread $(FUZZ_SAN) \
-                 -fsanitize=fuzzer-no-link -Isrc/adm_core -Isrc/common
+                 -fsanitize=fuzzer-no-link -Iinclude -Isrc/adm_core -Isrc/common
 FUZZ_TARGETS := fuzz_c_api fuzz_cli
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 

@@ -39,6 +39,7 @@
 #ifndef FLOAT_ADM_H
 #define FLOAT_ADM_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,37 +54,91 @@ extern "C" {
 /** "1.0.0": the version of the library linked in. */
 const char *float_adm_version(void);
 
-/* Error codes: negative, like FFmpeg's AVERROR(e). */
-#define FLOAT_ADM_ERROR_INVALID     (-22)  /* AVERROR(EINVAL): bad argument or option */
-#define FLOAT_ADM_ERROR_NOMEM       (-12)  /* AVERROR(ENOMEM) */
-#define FLOAT_ADM_ERROR_RANGE       (-34)  /* AVERROR(ERANGE): option value out of range */
-#define FLOAT_ADM_ERROR_NOT_FOUND   (-2)   /* AVERROR(ENOENT): unknown option name */
-#define FLOAT_ADM_ERROR_UNSUPPORTED (-95)  /* AVERROR(ENOTSUP): unsupported depth/size */
-#define FLOAT_ADM_ERROR_IO          (-5)   /* AVERROR(EIO): a log could not be written */
+/*
+ * Error codes: negative errno values, as FFmpeg's AVERROR(e) on every platform,
+ * so the filter passes them on unchanged.
+ */
+#define FLOAT_ADM_ERROR_INVALID     (-(EINVAL))  /* bad argument or option */
+#define FLOAT_ADM_ERROR_NOMEM       (-(ENOMEM))
+#define FLOAT_ADM_ERROR_RANGE       (-(ERANGE))  /* option value out of range */
+#define FLOAT_ADM_ERROR_NOT_FOUND   (-(ENOENT))  /* unknown option name */
+#define FLOAT_ADM_ERROR_UNSUPPORTED (-(ENOTSUP)) /* unsupported depth or size */
+#define FLOAT_ADM_ERROR_IO          (-(EIO))     /* a log could not be written */
 
 /** A static message for an error code. */
 const char *float_adm_strerror(int err);
 
 /* ---- Options: libvmaf float_adm's names, aliases, defaults and ranges ---- */
 
+/*
+ * The option table, in libvmaf's order; the C API, float_adm_score and the
+ * FFmpeg filter's options all expand it.  One row per option:
+ *   OPT(name, alias, field, type, default, min, max, help)
+ * name and alias are libvmaf's; field is the member of FloatAdmOptions that holds
+ * the value (type DOUBLE: a double; INT and BOOL: an int); type is BOOL, INT or
+ * DOUBLE (FLOAT_ADM_OPT_##type).  Options that libvmaf gives no alias use
+ * OPT_NO_ALIAS, with the same columns and NULL as alias, so that a consumer
+ * making one entry per name and one per alias can leave the alias out; others
+ * pass the same macro twice.
+ * adm_skip_aim_scale: libvmaf's range is [0, 3] with -1 (none) as the default;
+ * -1 is accepted too.
+ */
+#define FLOAT_ADM_OPTIONS(OPT, OPT_NO_ALIAS)                                                       \
+    OPT_NO_ALIAS("debug", NULL, debug, BOOL, 0, 0, 1, "also report the 11 debug outputs")         \
+    OPT("adm_enhn_gain_limit", "egl", enhn_gain_limit, DOUBLE, 100, 1, 100,                       \
+        "enhancement gain limit (1: no gain)")                                                    \
+    OPT("adm_norm_view_dist", "nvd", norm_view_dist, DOUBLE, 3, 0.75, 24,                         \
+        "viewing distance / reference display height")                                            \
+    OPT("adm_noise_weight", "nw", noise_weight, DOUBLE, 0.03125, 0, 1500, "noise floor weight")   \
+    OPT("adm_csf_scale", "scf", csf_scale, DOUBLE, 1, 0, 50, "Barten CSF scale (h, v)")           \
+    OPT("adm_csf_diag_scale", "scfd", csf_diag_scale, DOUBLE, 1, 0, 50,                           \
+        "Barten CSF scale (diagonal)")                                                            \
+    OPT("adm_ref_display_height", "rdf", ref_display_height, INT, 1080, 1, 4320,                  \
+        "reference display height in pixels")                                                     \
+    OPT("adm_csf_mode", "csf", csf_mode, INT, 0, 0, 9,                                            \
+        "CSF: 0 Watson, 1 Barten, 2 DLM paper, others Watson")                                    \
+    OPT("adm_bypass_cm", "bcm", bypass_cm, INT, 0, 0, 1, "bypass contrast masking")               \
+    OPT("adm_adm3_apply_hm", "aah", adm3_apply_hm, BOOL, 0, 0, 1,                                 \
+        "adm3 as the harmonic mean of DLM and AIM")                                               \
+    OPT("adm_p_norm", "apn", p_norm, DOUBLE, 3, 1, 20, "p of the energy sums")                    \
+    OPT("adm_dlm_weight", "dlmw", dlm_weight, DOUBLE, 0.5, 0, 1,                                  \
+        "weight of DLM against AIM in adm3 (1: DLM only)")                                        \
+    OPT("adm_min_val", "min", min_val, DOUBLE, 0, 0, 1, "lower clip of adm3")                     \
+    OPT("adm_f1s0", "f1s0", f1s[0], DOUBLE, -1, -1, 10, "CSF factor h/v, scale 0 (-1: the CSF's)") \
+    OPT("adm_f1s1", "f1s1", f1s[1], DOUBLE, -1, -1, 10, "CSF factor h/v, scale 1 (-1: the CSF's)") \
+    OPT("adm_f1s2", "f1s2", f1s[2], DOUBLE, -1, -1, 10, "CSF factor h/v, scale 2 (-1: the CSF's)") \
+    OPT("adm_f1s3", "f1s3", f1s[3], DOUBLE, -1, -1, 10, "CSF factor h/v, scale 3 (-1: the CSF's)") \
+    OPT("adm_f2s0", "f2s0", f2s[0], DOUBLE, -1, -1, 10,                                           \
+        "CSF factor diagonal, scale 0 (-1: the CSF's)")                                           \
+    OPT("adm_f2s1", "f2s1", f2s[1], DOUBLE, -1, -1, 10,                                           \
+        "CSF factor diagonal, scale 1 (-1: the CSF's)")                                           \
+    OPT("adm_f2s2", "f2s2", f2s[2], DOUBLE, -1, -1, 10,                                           \
+        "CSF factor diagonal, scale 2 (-1: the CSF's)")                                           \
+    OPT("adm_f2s3", "f2s3", f2s[3], DOUBLE, -1, -1, 10,                                           \
+        "CSF factor diagonal, scale 3 (-1: the CSF's)")                                           \
+    OPT("adm_skip_aim_scale", "sasc", skip_aim_scale, INT, -1, -1, 3,                             \
+        "leave this scale out of aim (-1: none)")                                                 \
+    OPT("adm_skip_scale0", "ssz", skip_scale0, BOOL, 0, 0, 1, "skip scale 0")
+
+/* The values of the options; FLOAT_ADM_OPTIONS says which row each field belongs to. */
 typedef struct FloatAdmOptions {
-    int    debug;               /* debug: also report the 11 debug outputs        */
-    double enhn_gain_limit;     /* adm_enhn_gain_limit (egl), [1, 100], 100        */
-    double norm_view_dist;      /* adm_norm_view_dist (nvd), [0.75, 24], 3         */
-    int    ref_display_height;  /* adm_ref_display_height (rdf), [1, 4320], 1080   */
-    double noise_weight;        /* adm_noise_weight (nw), [0, 1500], 0.03125       */
-    int    csf_mode;            /* adm_csf_mode (csf), [0, 9], 0                   */
-    double csf_scale;           /* adm_csf_scale (scf), [0, 50], 1                 */
-    double csf_diag_scale;      /* adm_csf_diag_scale (scfd), [0, 50], 1           */
-    int    bypass_cm;           /* adm_bypass_cm (bcm), [0, 1], 0                  */
-    double p_norm;              /* adm_p_norm (apn), [1, 20], 3                    */
-    int    adm3_apply_hm;       /* adm_adm3_apply_hm (aah), bool, false            */
-    double dlm_weight;          /* adm_dlm_weight (dlmw), [0, 1], 0.5              */
-    double min_val;             /* adm_min_val (min), [0, 1], 0                    */
-    double f1s[4];              /* adm_f1s0..3 (f1s0..3), [-1, 10], -1 = CSF       */
-    double f2s[4];              /* adm_f2s0..3 (f2s0..3), [-1, 10], -1 = CSF       */
-    int    skip_aim_scale;      /* adm_skip_aim_scale (sasc), -1 (none) or [0, 3]  */
-    int    skip_scale0;         /* adm_skip_scale0 (ssz), bool, false              */
+    int    debug;
+    double enhn_gain_limit;
+    double norm_view_dist;
+    int    ref_display_height;
+    double noise_weight;
+    int    csf_mode;
+    double csf_scale;
+    double csf_diag_scale;
+    int    bypass_cm;
+    double p_norm;
+    int    adm3_apply_hm;
+    double dlm_weight;
+    double min_val;
+    double f1s[4];
+    double f2s[4];
+    int    skip_aim_scale;
+    int    skip_scale0;
 } FloatAdmOptions;
 
 enum FloatAdmOptionType {
@@ -102,10 +157,10 @@ typedef struct FloatAdmOptionInfo {
     double max;
 } FloatAdmOptionInfo;
 
-/** Fill opts with libvmaf's defaults. */
+/** Fill opts with the table's defaults (libvmaf's). */
 void float_adm_options_default(FloatAdmOptions *opts);
 
-/** Number of options, and the description of option i (NULL when out of range). */
+/** Number of options, and the row of option i of the table (NULL when out of range). */
 int float_adm_option_count(void);
 const FloatAdmOptionInfo *float_adm_option_info(int index);
 

@@ -35,6 +35,7 @@
 #ifndef FLOAT_ADM_CUDA_H
 #define FLOAT_ADM_CUDA_H
 
+#include <errno.h>
 #include <stddef.h>
 
 #include "float_adm.h"
@@ -43,9 +44,10 @@
 extern "C" {
 #endif
 
-#define FLOAT_ADM_ERROR_NO_DEVICE (-19) /* AVERROR(ENODEV): no CUDA device or driver */
-#define FLOAT_ADM_ERROR_DEVICE    (-5)  /* AVERROR(EIO): a CUDA call or kernel failed */
-#define FLOAT_ADM_ERROR_AGAIN     (-11) /* AVERROR(EAGAIN): queue full / nothing ready */
+/* Negative errno values, as float_adm.h's codes (FFmpeg's AVERROR(e)). */
+#define FLOAT_ADM_ERROR_NO_DEVICE (-(ENODEV)) /* no CUDA device or driver */
+#define FLOAT_ADM_ERROR_DEVICE    (-(EIO))    /* a CUDA call or kernel failed */
+#define FLOAT_ADM_ERROR_AGAIN     (-(EAGAIN)) /* queue full / nothing ready */
 
 /** A message for every code, the CUDA ones included. */
 const char *float_adm_cuda_strerror(int err);

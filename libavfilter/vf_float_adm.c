@@ -119,42 +119,27 @@ typedef struct FloatAdmFilterContext {
 #define OFFSET(x) offsetof(FloatAdmFilterContext, x)
 #define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
 
-/* libvmaf's float_adm options: each under its name and its alias. */
-#define ADM_OPT(name, alias, help, field, type, def, min, max)             \
-    { name,  help, OFFSET(opts.field), type, { .dbl = def }, min, max, FLAGS }, \
-    { alias, help, OFFSET(opts.field), type, { .dbl = def }, min, max, FLAGS }
-#define ADM_OPT_INT(name, alias, help, field, type, def, min, max)         \
-    { name,  help, OFFSET(opts.field), type, { .i64 = def }, min, max, FLAGS }, \
-    { alias, help, OFFSET(opts.field), type, { .i64 = def }, min, max, FLAGS }
-#define ADM_OPT_DBL(name, alias, help, field, def, min, max) \
-    ADM_OPT(name, alias, help, field, AV_OPT_TYPE_DOUBLE, def, min, max)
-#define ADM_OPT_FACTOR(n, alias, field)                                    \
-    ADM_OPT_DBL(#n, alias, "Set a band factor (-1: from the CSF).", field, -1, -1, 10)
+/*
+ * libvmaf's float_adm options, one row each in libfloatadm's table
+ * (FLOAT_ADM_OPTIONS, float_adm.h): each under its name and, where libvmaf gives
+ * one, its alias.
+ */
+#define ADM_AVTYPE_BOOL         AV_OPT_TYPE_BOOL
+#define ADM_AVTYPE_INT          AV_OPT_TYPE_INT
+#define ADM_AVTYPE_DOUBLE       AV_OPT_TYPE_DOUBLE
+#define ADM_AVDEFAULT_BOOL(v)   { .i64 = v }
+#define ADM_AVDEFAULT_INT(v)    { .i64 = v }
+#define ADM_AVDEFAULT_DOUBLE(v) { .dbl = v }
+#define ADM_AVOPTION(key, field, type, def, min, max, help) \
+    { key, help, OFFSET(opts.field), ADM_AVTYPE_##type, ADM_AVDEFAULT_##type(def), min, max, FLAGS },
+#define ADM_OPTION(name, alias, field, type, def, min, max, help) \
+    ADM_AVOPTION(name,  field, type, def, min, max, help)         \
+    ADM_AVOPTION(alias, field, type, def, min, max, help)
+#define ADM_OPTION_NO_ALIAS(name, alias, field, type, def, min, max, help) \
+    ADM_AVOPTION(name, field, type, def, min, max, help)
 
 static const AVOption float_adm_options[] = {
-    { "debug", "Also output the 11 debug features.", OFFSET(opts.debug), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    ADM_OPT_DBL("adm_enhn_gain_limit", "egl", "Set the enhancement gain limit.", enhn_gain_limit, 100, 1, 100),
-    ADM_OPT_DBL("adm_norm_view_dist", "nvd", "Set the normalized viewing distance.", norm_view_dist, 3, 0.75, 24),
-    ADM_OPT_INT("adm_ref_display_height", "rdf", "Set the reference display height.", ref_display_height, AV_OPT_TYPE_INT, 1080, 1, 4320),
-    ADM_OPT_DBL("adm_noise_weight", "nw", "Set the noise weight.", noise_weight, 0.03125, 0, 1500),
-    ADM_OPT_INT("adm_csf_mode", "csf", "Set the contrast sensitivity function.", csf_mode, AV_OPT_TYPE_INT, 0, 0, 9),
-    ADM_OPT_DBL("adm_csf_scale", "scf", "Set the CSF scale.", csf_scale, 1, 0, 50),
-    ADM_OPT_DBL("adm_csf_diag_scale", "scfd", "Set the CSF diagonal scale.", csf_diag_scale, 1, 0, 50),
-    ADM_OPT_INT("adm_bypass_cm", "bcm", "Bypass contrast masking.", bypass_cm, AV_OPT_TYPE_INT, 0, 0, 1),
-    ADM_OPT_DBL("adm_p_norm", "apn", "Set the p-norm of the pooling.", p_norm, 3, 1, 20),
-    ADM_OPT_INT("adm_adm3_apply_hm", "aah", "Apply the harmonic mean in adm3.", adm3_apply_hm, AV_OPT_TYPE_BOOL, 0, 0, 1),
-    ADM_OPT_DBL("adm_dlm_weight", "dlmw", "Set the DLM weight of adm3.", dlm_weight, 0.5, 0, 1),
-    ADM_OPT_DBL("adm_min_val", "min", "Set the minimum value of adm3.", min_val, 0, 0, 1),
-    ADM_OPT_FACTOR(adm_f1s0, "f1s0", f1s[0]),
-    ADM_OPT_FACTOR(adm_f1s1, "f1s1", f1s[1]),
-    ADM_OPT_FACTOR(adm_f1s2, "f1s2", f1s[2]),
-    ADM_OPT_FACTOR(adm_f1s3, "f1s3", f1s[3]),
-    ADM_OPT_FACTOR(adm_f2s0, "f2s0", f2s[0]),
-    ADM_OPT_FACTOR(adm_f2s1, "f2s1", f2s[1]),
-    ADM_OPT_FACTOR(adm_f2s2, "f2s2", f2s[2]),
-    ADM_OPT_FACTOR(adm_f2s3, "f2s3", f2s[3]),
-    ADM_OPT_INT("adm_skip_aim_scale", "sasc", "Leave a scale out of aim (-1: none).", skip_aim_scale, AV_OPT_TYPE_INT, -1, -1, 3),
-    ADM_OPT_INT("adm_skip_scale0", "ssz", "Leave scale 0 out of adm2.", skip_scale0, AV_OPT_TYPE_BOOL, 0, 0, 1),
+    FLOAT_ADM_OPTIONS(ADM_OPTION, ADM_OPTION_NO_ALIAS)
     { "log_path", "Set the file to write the per-frame log to (- for stdout).", OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "log_fmt", "Set the format of the log.", OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = FLOAT_ADM_LOG_JSON }, FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_XML, FLAGS, .unit = "log_fmt" },
         { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },

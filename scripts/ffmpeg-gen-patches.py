@@ -75,27 +75,27 @@ Enhancement gain limit, in [1, 100]. Default is 100.
 Normalized viewing distance (viewing distance over display height), in
 [0.75, 24]. Default is 3.
 
-@item adm_ref_display_height, rdf
-Reference display height in pixels, in [1, 4320]. Default is 1080.
-
 @item adm_noise_weight, nw
 Noise weight, in [0, 1500]. Default is 0.03125.
-
-@item adm_csf_mode, csf
-Contrast sensitivity function, in [0, 9]. Default is 0 (Watson).
 
 @item adm_csf_scale, scf
 @itemx adm_csf_diag_scale, scfd
 Scale of the CSF and of its diagonal band, in [0, 50]. Default is 1.
 
-@item adm_bypass_cm, bcm
-Bypass contrast masking (0 or 1). Default is 0.
+@item adm_ref_display_height, rdf
+Reference display height in pixels, in [1, 4320]. Default is 1080.
 
-@item adm_p_norm, apn
-Exponent of the spatial pooling, in [1, 20]. Default is 3.
+@item adm_csf_mode, csf
+Contrast sensitivity function, in [0, 9]. Default is 0 (Watson).
+
+@item adm_bypass_cm, bcm
+Bypass contrast masking, in [0, 1]. Default is 0.
 
 @item adm_adm3_apply_hm, aah
 Apply the harmonic mean in @code{adm3}. Default is disabled.
+
+@item adm_p_norm, apn
+Exponent of the spatial pooling, in [1, 20]. Default is 3.
 
 @item adm_dlm_weight, dlmw
 Weight of the detail loss in @code{adm3}, in [0, 1]. Default is 0.5.
@@ -108,7 +108,7 @@ Lower bound of @code{adm3}, in [0, 1]. Default is 0.
 Per-scale band factors, in [-1, 10]. Default is -1: derived from the CSF.
 
 @item adm_skip_aim_scale, sasc
-Leave this scale (0 to 3) out of @code{aim}; -1 keeps all. Default is -1.
+Leave this scale out of @code{aim}, in [-1, 3]; -1 keeps all. Default is -1.
 
 @item adm_skip_scale0, ssz
 Leave scale 0 out of @code{adm2}. Default is disabled.

@@ -29,6 +29,9 @@ ADM_HD float input_u8(uint8_t v) { return (float)v + -128.0f; }
 /* 10/12/16 bits divide by 4, 16, 256 as libvmaf; 9 and 14 bits by 2 and 64 (ours). */
 ADM_HD float input_u16(uint16_t v, float scaler) { return (float)v / scaler + -128.0f; }
 
+/* input_u16's scaler for a bit depth above 8: 2^(depth-8). */
+ADM_HD constexpr float input_scaler(int depth) { return depth > 8 ? (float)(1 << (depth - 8)) : 1.0f; }
+
 /* ---- DWT: db2 taps, fp32 accumulator starting at 0 ---- */
 
 /* Double literals rounded to fp32, as upstream declares them. */
@@ -65,6 +68,12 @@ ADM_HD int dwt_source_index(int i, int tap, int size)
         return -n;
     return n >= size ? 2 * size - n - 1 : n;
 }
+
+/*
+ * Masking reads the 3x3 neighbourhood of a sample: index k (i-1 or i+1 of a row or
+ * column) of a band of n, where -1 mirrors to 1 and n reads n-1.
+ */
+ADM_HD int mask_neighbour(int k, int n) { return k < 0 ? 1 : (k >= n ? n - 1 : k); }
 
 /* ---- Regions of a band (w x h at one scale) ---- */
 

@@ -11,13 +11,6 @@
 namespace adm {
 namespace {
 
-/* Rows of a band buffer start on 64-byte boundaries. */
-ptrdiff_t padded_stride(int w) { return ((ptrdiff_t)w + 15) & ~(ptrdiff_t)15; }
-
-/* Masking reads one sample beyond each side: -1 mirrors to 1, n clamps to n - 1. */
-int neighbour_before(int i) { return i == 0 ? 1 : i - 1; }
-int neighbour_after(int i, int n) { return i == n - 1 ? n - 1 : i + 1; }
-
 /* Luma sample j of row i converted as libvmaf's picture_copy does. */
 struct LumaReader {
     const uint8_t *base;
@@ -40,31 +33,16 @@ struct LumaReader {
 } // namespace
 
 Engine::Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts)
-    : opts_(opts), width_(width), height_(height)
+    : opts_(opts), frame_(frame_setup(width, height, bit_depth, opts))
 {
-    input_scaler_ = bit_depth > 8 ? (float)(1 << (bit_depth - 8)) : 1.0f;
-    const double pi = 3.14159265358979323846;
-    cos_1deg_sq_ = (float)(cos(1.0 * pi / 180.0) * cos(1.0 * pi / 180.0));
-    cube_ = opts.p_norm == 3.0;
-    p_ = (float)opts.p_norm;
-
-    int in_w = width, in_h = height;
     for (int s = 0; s < kNumScales; s++) {
         ScaleSetup &sc = scales_[s];
-        sc.in_w = in_w;
-        sc.in_h = in_h;
-        sc.w = (in_w + 1) / 2;
-        sc.h = (in_h + 1) / 2;
-        sc.decouple = decouple_region(sc.w, sc.h);
-        sc.sums = sum_region(sc.w, sc.h);
-        sc.csf = csf_weights(opts, s);
+        static_cast<ScaleGeometry &>(sc) = frame_.scale[s];
         for (int t = 0; t < 4; t++) {
             sc.column_taps[t].resize(sc.w);
             for (int j = 0; j < sc.w; j++)
-                sc.column_taps[t][j] = dwt_source_index(j, t, in_w);
+                sc.column_taps[t][j] = dwt_source_index(j, t, sc.in_w);
         }
-        in_w = sc.w;
-        in_h = sc.h;
     }
 
     kernels_ = simd_kernels(simd_level_from_environment());
@@ -75,11 +53,11 @@ Engine::Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts
 void Engine::allocate()
 {
     const ScaleSetup &s0 = scales_[0];
-    const ptrdiff_t stride0 = padded_stride(s0.w);
+    const ptrdiff_t stride0 = s0.stride;
     const bool fused = kernels_ != nullptr;
     size_t total = 0;
     for (int s = 0; s < kNumScales; s++)
-        total += 2 * (size_t)padded_stride(scales_[s].w) * scales_[s].h;
+        total += 2 * (size_t)scales_[s].stride * scales_[s].h;
     if (!fused)
         total += 2 * 3 * kNumBands * (size_t)stride0 * s0.h;
     storage_.assign(total, 0.0f);
@@ -96,7 +74,7 @@ void Engine::allocate()
     };
     for (int img = 0; img < 2; img++) {
         for (int s = 0; s < kNumScales; s++)
-            approx_[img][s] = take(scales_[s].w, scales_[s].h, padded_stride(scales_[s].w));
+            approx_[img][s] = take(scales_[s].w, scales_[s].h, scales_[s].stride);
         for (int b = 0; b < kNumBands; b++) {
             detail_[img][b] = fused ? Band{} : take(s0.w, s0.h, stride0);
             weighted_[img][b] = fused ? Band{} : take(s0.w, s0.h, stride0);
@@ -107,11 +85,11 @@ void Engine::allocate()
         sums.assign(s0.h, 0.0f);
 
     if (fused) {
-        job_row_stride_ = padded_stride(width_) + kRowPadding;
+        job_row_stride_ = band_stride(frame_.width) + kRowPadding;
         const int rows = kRingRow + kRingSlots * kRingSlotRows;
         scratch_.assign(nb_jobs_, std::vector<float>(rows * (size_t)job_row_stride_));
     } else {
-        scratch_.assign(nb_jobs_, std::vector<float>(2 * (size_t)width_));
+        scratch_.assign(nb_jobs_, std::vector<float>(2 * (size_t)frame_.width));
     }
 }
 
@@ -150,16 +128,16 @@ template <class F> int Engine::parallel_rows(int first, int last, F &&work)
 void Engine::dwt_rows(int s, int first, int last, int job)
 {
     const ScaleSetup &sc = scales_[s];
-    const bool lo_only = s == 0 && opts_.skip_scale0;
+    const bool lo_only = s == 0 && frame_.skip_scale0;
     float *lo = scratch_[job].data();
-    float *hi = lo + width_;
+    float *hi = lo + frame_.width;
     const int *x0 = sc.column_taps[0].data(), *x1 = sc.column_taps[1].data();
     const int *x2 = sc.column_taps[2].data(), *x3 = sc.column_taps[3].data();
 
     for (int img = 0; img < 2; img++) {
         const FloatAdmPlane &in = input_[img];
         LumaReader luma = {static_cast<const uint8_t *>(in.data), in.stride,
-                           in.bytes_per_sample == 2, in.shift, input_scaler_};
+                           in.bytes_per_sample == 2, in.shift, frame_.input_scaler};
         const Band *prev = s > 0 ? &approx_[img][s - 1] : nullptr;
         for (int i = first; i < last; i++) {
             int y0 = dwt_source_index(i, 0, sc.in_h), y1 = dwt_source_index(i, 1, sc.in_h);
@@ -201,7 +179,6 @@ void Engine::dwt_rows(int s, int first, int last, int job)
 void Engine::decouple_csf_rows(int s, int first, int last)
 {
     const ScaleSetup &sc = scales_[s];
-    const float factor[kNumBands] = {sc.csf.hv, sc.csf.hv, sc.csf.d};
     const HostDivide divide;
     for (int i = first; i < last; i++) {
         for (int j = sc.decouple.left; j < sc.decouple.right; j++) {
@@ -210,10 +187,10 @@ void Engine::decouple_csf_rows(int s, int first, int last)
                 o[b] = detail_[kRef][b].row(i)[j];
                 t[b] = detail_[kDist][b].row(i)[j];
             }
-            Decoupled dc = decouple(o, t, opts_.enhn_gain_limit, cos_1deg_sq_, divide);
+            Decoupled dc = decouple(o, t, frame_.enhn_gain_limit, frame_.cos_1deg_sq, divide);
             for (int b = 0; b < kNumBands; b++) {
-                float wr = csf_weight(factor[b], dc.restored[b]);
-                float wa = csf_weight(factor[b], dc.additive[b]);
+                float wr = csf_weight(sc.factor[b], dc.restored[b]);
+                float wa = csf_weight(sc.factor[b], dc.additive[b]);
                 weighted_[kRestored][b].row(i)[j] = wr;
                 filtered_[kRestored][b].row(i)[j] = csf_filtered(wr);
                 weighted_[kAdditive][b].row(i)[j] = wa;
@@ -227,16 +204,16 @@ void Engine::decouple_csf_rows(int s, int first, int last)
 void Engine::sum_rows(int s, int first, int last)
 {
     const ScaleSetup &sc = scales_[s];
-    const float factor[kNumBands] = {sc.csf.hv, sc.csf.hv, sc.csf.d};
-    const bool masking = !opts_.bypass_cm;
+    const bool cube = frame_.cube;
+    const float p = frame_.p;
     for (int i = first; i < last; i++) {
-        const int up = neighbour_before(i), down = neighbour_after(i, sc.h);
+        const int up = mask_neighbour(i - 1, sc.h), down = mask_neighbour(i + 1, sc.h);
         float inner[kNumRowSums] = {};
         for (int j = sc.sums.left; j < sc.sums.right; j++) {
-            const int jl = neighbour_before(j), jr = neighbour_after(j, sc.w);
+            const int jl = mask_neighbour(j - 1, sc.w), jr = mask_neighbour(j + 1, sc.w);
             /* thr[m]: the masking threshold that signal m casts on the other one. */
             float thr[2] = {0.0f, 0.0f};
-            if (masking) {
+            if (frame_.masking) {
                 for (int m = 0; m < 2; m++) {
                     float band_thr[kNumBands];
                     for (int b = 0; b < kNumBands; b++) {
@@ -250,11 +227,11 @@ void Engine::sum_rows(int s, int first, int last)
                 }
             }
             for (int b = 0; b < kNumBands; b++) {
-                inner[kDenSum + b] += reference_term(factor[b], detail_[kRef][b].row(i)[j], cube_, p_);
+                inner[kDenSum + b] += reference_term(sc.factor[b], detail_[kRef][b].row(i)[j], cube, p);
                 inner[kNumSum + b] += masked_term(weighted_[kRestored][b].row(i)[j],
-                                                  thr[kAdditive], cube_, p_);
+                                                  thr[kAdditive], cube, p);
                 inner[kAimSum + b] += masked_term(weighted_[kAdditive][b].row(i)[j],
-                                                  thr[kRestored], cube_, p_);
+                                                  thr[kRestored], cube, p);
             }
         }
         for (int k = 0; k < kNumRowSums; k++)
@@ -270,7 +247,7 @@ void Engine::sum_rows(int s, int first, int last)
 void Engine::fused_rows(int s, int first, int last, int job)
 {
     const ScaleSetup &sc = scales_[s];
-    const bool lo_only = s == 0 && opts_.skip_scale0;
+    const bool lo_only = s == 0 && frame_.skip_scale0;
     const int sum_first = first > sc.sums.top ? first : sc.sums.top;
     const int sum_last = lo_only ? sum_first : (last < sc.sums.bottom ? last : sc.sums.bottom);
     const bool sums = sum_first < sum_last;
@@ -278,7 +255,7 @@ void Engine::fused_rows(int s, int first, int last, int job)
     int detail_first = first, detail_last = first - 1;
     if (sums) {
         detail_first = sum_first == 0 ? 0 : sum_first - 1;
-        detail_last = neighbour_after(sum_last - 1, sc.h);
+        detail_last = mask_neighbour(sum_last, sc.h);
     }
     const int begin = first < detail_first ? first : detail_first;
     const int end = last - 1 > detail_last ? last - 1 : detail_last;
@@ -314,7 +291,7 @@ void Engine::fused_dwt_row(int s, int i, bool own, bool details, int job)
             for (int t = 0; t < 4; t++)
                 rows[t] = base + y[t] * in.stride;
             if (in.bytes_per_sample == 2)
-                kernels_->dwt_vertical_u16(rows, sc.in_w, in.shift, input_scaler_, lo, hi);
+                kernels_->dwt_vertical_u16(rows, sc.in_w, in.shift, frame_.input_scaler, lo, hi);
             else
                 kernels_->dwt_vertical_u8(rows, sc.in_w, lo, hi);
         }
@@ -353,17 +330,17 @@ void Engine::fused_decouple_row(int s, int i, int job)
     }
     args.left = sc.decouple.left;
     args.right = sc.decouple.right;
-    args.egl = opts_.enhn_gain_limit;
-    args.cos_1deg_sq = cos_1deg_sq_;
-    args.factor[0] = args.factor[1] = sc.csf.hv;
-    args.factor[2] = sc.csf.d;
+    args.egl = frame_.enhn_gain_limit;
+    args.cos_1deg_sq = frame_.cos_1deg_sq;
+    for (int b = 0; b < kNumBands; b++)
+        args.factor[b] = sc.factor[b];
     kernels_->decouple_csf(args);
 }
 
 void Engine::fused_sum_row(int s, int i, int job)
 {
     const ScaleSetup &sc = scales_[s];
-    const int neighbours[3] = {neighbour_before(i), i, neighbour_after(i, sc.h)};
+    const int neighbours[3] = {mask_neighbour(i - 1, sc.h), i, mask_neighbour(i + 1, sc.h)};
     SumRowArgs args;
     for (int b = 0; b < kNumBands; b++) {
         args.ref[b] = ring_row(job, i, kRefDetail + b);
@@ -376,12 +353,12 @@ void Engine::fused_sum_row(int s, int i, int job)
     args.left = sc.sums.left;
     args.right = sc.sums.right;
     args.w = sc.w;
-    args.factor[0] = args.factor[1] = sc.csf.hv;
-    args.factor[2] = sc.csf.d;
-    args.masking = !opts_.bypass_cm;
-    args.cube = cube_;
-    args.p = p_;
-    float inner[kNumRowSumTerms];
+    for (int b = 0; b < kNumBands; b++)
+        args.factor[b] = sc.factor[b];
+    args.masking = frame_.masking;
+    args.cube = frame_.cube;
+    args.p = frame_.p;
+    float inner[kNumRowSums];
     kernels_->row_sums(args, inner);
     for (int k = 0; k < kNumRowSums; k++)
         row_sums_[k][i] = inner[k];
@@ -419,7 +396,7 @@ int Engine::score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmS
         }
         if (err < 0)
             break;
-        if (s == 0 && opts_.skip_scale0) {
+        if (s == 0 && frame_.skip_scale0) {
             sums[s] = skipped_scale_sums();
             continue;
         }
@@ -439,7 +416,7 @@ int Engine::score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmS
     input_[kRef] = input_[kDist] = FloatAdmPlane{};
     if (err < 0)
         return err;
-    pool_scales(sums, width_, height_, opts_, out);
+    pool_scales(sums, frame_.width, frame_.height, opts_, out);
     return 0;
 }
 

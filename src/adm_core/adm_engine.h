@@ -18,15 +18,12 @@
 
 #include <vector>
 
-#include "adm_arith.h"
-#include "adm_csf.h"
+#include "adm_frame.h"
 #include "adm_pooling.h"
 #include "adm_simd.h"
 #include "float_adm.h"
 
 namespace adm {
-
-constexpr int kNumBands = 3; /* h, v, d */
 
 /* A w x h float image inside a buffer with a row stride in floats. */
 struct Band {
@@ -37,31 +34,25 @@ struct Band {
     float *row(int i) const { return data + i * stride; }
 };
 
-/* The geometry and weights of one scale, fixed when the context is created. */
-struct ScaleSetup {
-    int in_w = 0, in_h = 0; /* the scale's input (frame or previous band a) */
-    int w = 0, h = 0;       /* its bands */
-    Region decouple;        /* decouple and CSF */
-    Region sums;            /* denominator and masking */
-    CsfWeights csf;
+/* One scale's geometry and weights (adm_frame.h), with the CPU's column taps. */
+struct ScaleSetup : ScaleGeometry {
     std::vector<int> column_taps[4]; /* horizontal source index of tap t for output j */
 };
 
 class Engine {
 public:
-    /* The schedule comes from FLOAT_ADM_SIMD (see adm_simd.h). */
+    /* A context check_context accepts; the schedule comes from FLOAT_ADM_SIMD (see adm_simd.h). */
     Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts);
 
     int set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs);
     int score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmScores *out);
 
+    const FrameSetup &frame() const { return frame_; }
     const ScaleSetup &scale(int s) const { return scales_[s]; }
 
 private:
     enum Image { kRef = 0, kDist = 1 };
     enum Signal { kRestored = 0, kAdditive = 1 };
-    /* Row sums kept per row: the scale's nine band sums (adm_pooling.h). */
-    static constexpr int kNumRowSums = kNumBandSums;
 
     /* Per-job rows of the fused schedule: the vertical pass of each image, a discard
      * row for halo band a, the distorted detail, then a ring of three rows of
@@ -101,11 +92,7 @@ private:
     void fused_sum_row(int s, int i, int job);
 
     FloatAdmOptions opts_;
-    int width_, height_;
-    float input_scaler_; /* 2^(depth-8) for depths above 8 */
-    float cos_1deg_sq_;
-    bool cube_;          /* p_norm == 3: (x*x)*x instead of powf */
-    float p_;            /* (float)p_norm */
+    FrameSetup frame_;
     ScaleSetup scales_[kNumScales];
 
     const SimdKernels *kernels_; /* null: the scalar schedule */

@@ -1,5 +1,5 @@
 /*
- * float_adm: the option table (libvmaf float_adm's names, aliases, defaults, ranges).
+ * float_adm: the C API of the option table (FLOAT_ADM_OPTIONS in float_adm.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <cerrno>
@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 
 #include "adm_internal.h"
 
@@ -18,58 +20,25 @@ struct OptionEntry {
     size_t offset;  /* of the int or double field in FloatAdmOptions */
 };
 
-#define OPT_FIELD(field) offsetof(FloatAdmOptions, field)
+/* The C type a row's field must have: DOUBLE a double, INT and BOOL an int. */
+template <FloatAdmOptionType kind> struct FieldType { typedef int c_type; };
+template <> struct FieldType<FLOAT_ADM_OPT_DOUBLE> { typedef double c_type; };
 
-/* One row per option; the order is libvmaf's. */
-const OptionEntry kOptions[] = {
-    {{"debug", nullptr, "also report the 11 debug outputs", FLOAT_ADM_OPT_BOOL, 0, 0, 1},
-     OPT_FIELD(debug)},
-    {{"adm_enhn_gain_limit", "egl", "enhancement gain imposed on adm, >= 1 (1: no gain)",
-      FLOAT_ADM_OPT_DOUBLE, 100.0, 1.0, 100.0}, OPT_FIELD(enhn_gain_limit)},
-    {{"adm_norm_view_dist", "nvd", "viewing distance / reference display height",
-      FLOAT_ADM_OPT_DOUBLE, 3.0, 0.75, 24.0}, OPT_FIELD(norm_view_dist)},
-    {{"adm_noise_weight", "nw", "noise weight", FLOAT_ADM_OPT_DOUBLE, 0.03125, 0.0, 1500.0},
-     OPT_FIELD(noise_weight)},
-    {{"adm_csf_scale", "scf", "scale factor of the Barten CSF (h, v)", FLOAT_ADM_OPT_DOUBLE, 1.0,
-      0.0, 50.0}, OPT_FIELD(csf_scale)},
-    {{"adm_csf_diag_scale", "scfd", "scale factor of the Barten CSF (diagonal)",
-      FLOAT_ADM_OPT_DOUBLE, 1.0, 0.0, 50.0}, OPT_FIELD(csf_diag_scale)},
-    {{"adm_ref_display_height", "rdf", "reference display height in pixels", FLOAT_ADM_OPT_INT,
-      1080, 1, 4320}, OPT_FIELD(ref_display_height)},
-    {{"adm_csf_mode", "csf", "CSF: 0 Watson, 1 Barten, 2 DLM paper, others Watson",
-      FLOAT_ADM_OPT_INT, 0, 0, 9}, OPT_FIELD(csf_mode)},
-    {{"adm_bypass_cm", "bcm", "bypass contrast masking", FLOAT_ADM_OPT_INT, 0, 0, 1},
-     OPT_FIELD(bypass_cm)},
-    {{"adm_adm3_apply_hm", "aah", "combine DLM and AIM by harmonic mean", FLOAT_ADM_OPT_BOOL, 0,
-      0, 1}, OPT_FIELD(adm3_apply_hm)},
-    {{"adm_p_norm", "apn", "p-norm of the energy sums", FLOAT_ADM_OPT_DOUBLE, 3.0, 1.0, 20.0},
-     OPT_FIELD(p_norm)},
-    {{"adm_dlm_weight", "dlmw", "weight of DLM against AIM in adm3 (1: DLM only)",
-      FLOAT_ADM_OPT_DOUBLE, 0.5, 0.0, 1.0}, OPT_FIELD(dlm_weight)},
-    {{"adm_min_val", "min", "lower clip of adm3", FLOAT_ADM_OPT_DOUBLE, 0.0, 0.0, 1.0},
-     OPT_FIELD(min_val)},
-    {{"adm_f1s0", "f1s0", "CSF factor h/v of scale 0 (-1: from the CSF)", FLOAT_ADM_OPT_DOUBLE,
-      -1.0, -1.0, 10.0}, OPT_FIELD(f1s[0])},
-    {{"adm_f1s1", "f1s1", "CSF factor h/v of scale 1 (-1: from the CSF)", FLOAT_ADM_OPT_DOUBLE,
-      -1.0, -1.0, 10.0}, OPT_FIELD(f1s[1])},
-    {{"adm_f1s2", "f1s2", "CSF factor h/v of scale 2 (-1: from the CSF)", FLOAT_ADM_OPT_DOUBLE,
-      -1.0, -1.0, 10.0}, OPT_FIELD(f1s[2])},
-    {{"adm_f1s3", "f1s3", "CSF factor h/v of scale 3 (-1: from the CSF)", FLOAT_ADM_OPT_DOUBLE,
-      -1.0, -1.0, 10.0}, OPT_FIELD(f1s[3])},
-    {{"adm_f2s0", "f2s0", "CSF factor diagonal of scale 0 (-1: from the CSF)",
-      FLOAT_ADM_OPT_DOUBLE, -1.0, -1.0, 10.0}, OPT_FIELD(f2s[0])},
-    {{"adm_f2s1", "f2s1", "CSF factor diagonal of scale 1 (-1: from the CSF)",
-      FLOAT_ADM_OPT_DOUBLE, -1.0, -1.0, 10.0}, OPT_FIELD(f2s[1])},
-    {{"adm_f2s2", "f2s2", "CSF factor diagonal of scale 2 (-1: from the CSF)",
-      FLOAT_ADM_OPT_DOUBLE, -1.0, -1.0, 10.0}, OPT_FIELD(f2s[2])},
-    {{"adm_f2s3", "f2s3", "CSF factor diagonal of scale 3 (-1: from the CSF)",
-      FLOAT_ADM_OPT_DOUBLE, -1.0, -1.0, 10.0}, OPT_FIELD(f2s[3])},
-    /* libvmaf's range is [0, 3] with -1 (skip none) as the default; -1 is accepted too. */
-    {{"adm_skip_aim_scale", "sasc", "leave this scale out of aim (-1: none)", FLOAT_ADM_OPT_INT,
-      -1, -1, 3}, OPT_FIELD(skip_aim_scale)},
-    {{"adm_skip_scale0", "ssz", "skip scale 0", FLOAT_ADM_OPT_BOOL, 0, 0, 1},
-     OPT_FIELD(skip_scale0)},
-};
+/* Each row's field exists and has its kind's C type (it is read and written through
+ * its offset), and its default lies in its range. */
+#define CHECK_ROW(name, alias, field, kind, def, min, max, help)                                  \
+    static_assert(std::is_same<std::remove_reference_t<decltype(                                 \
+                                   std::declval<FloatAdmOptions &>().field)>,                     \
+                               FieldType<FLOAT_ADM_OPT_##kind>::c_type>::value,                   \
+                  name ": the field's type is not the row's");                                    \
+    static_assert((min) <= (def) && (def) <= (max), name ": the default is out of range");
+FLOAT_ADM_OPTIONS(CHECK_ROW, CHECK_ROW)
+#undef CHECK_ROW
+
+#define ENTRY(name, alias, field, kind, def, min, max, help)                                      \
+    {{name, alias, help, FLOAT_ADM_OPT_##kind, def, min, max}, offsetof(FloatAdmOptions, field)},
+const OptionEntry kOptions[] = {FLOAT_ADM_OPTIONS(ENTRY, ENTRY)};
+#undef ENTRY
 
 constexpr int kNumOptions = (int)(sizeof(kOptions) / sizeof(kOptions[0]));
 

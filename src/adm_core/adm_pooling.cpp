@@ -13,7 +13,7 @@ ScaleSums skipped_scale_sums()
     return out;
 }
 
-ScaleSums scale_sums(const float accum[kNumBandSums], const Region &sums,
+ScaleSums scale_sums(const float accum[kNumRowSums], const Region &sums,
                      const FloatAdmOptions &opts)
 {
     const float inv_p = (float)(1.0f / opts.p_norm);
@@ -21,8 +21,8 @@ ScaleSums scale_sums(const float accum[kNumBandSums], const Region &sums,
     const float noise = powf((float)(area * opts.noise_weight), inv_p);
     const float no_noise = powf((float)(area * 0.0), inv_p);
 
-    float band[kNumBandSums];
-    for (int k = 0; k < kNumBandSums; k++)
+    float band[kNumRowSums];
+    for (int k = 0; k < kNumRowSums; k++)
         band[k] = powf(accum[k], inv_p) + (k >= kAimSum ? no_noise : noise);
     ScaleSums out;
     out.den = band[kDenSum] + band[kDenSum + 1] + band[kDenSum + 2];

@@ -7,15 +7,10 @@
 #ifndef ADM_POOLING_H
 #define ADM_POOLING_H
 
-#include "adm_arith.h"
+#include "adm_frame.h"
 #include "float_adm.h"
 
 namespace adm {
-
-constexpr int kNumScales = 4;
-
-/* The nine ordered sums of a scale: denominator, DLM numerator, AIM numerator, each h, v, d. */
-enum BandSum { kDenSum = 0, kNumSum = 3, kAimSum = 6, kNumBandSums = 9 };
 
 /* Per-scale values (fp32, as upstream). */
 struct ScaleSums {
@@ -26,7 +21,7 @@ struct ScaleSums {
 ScaleSums skipped_scale_sums();
 
 /* powf(accum, 1/p) plus the noise floor of the sum region per band (none for AIM), h + v + d. */
-ScaleSums scale_sums(const float accum[kNumBandSums], const Region &sums,
+ScaleSums scale_sums(const float accum[kNumRowSums], const Region &sums,
                      const FloatAdmOptions &opts);
 
 /* The fp64 pooling over scales, the floor, adm2, aim, adm3 and the debug outputs. */

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "adm_frame.h"
+
 namespace adm {
 
 enum class SimdLevel { kScalar = 0, kSse2 = 1, kAvx2 = 2, kAvx512 = 3 };
@@ -53,9 +55,6 @@ struct SumRowArgs {
     float p;
 };
 
-/* Order of SimdKernels::row_sums' output: denominator, DLM numerator, AIM numerator, each h, v, d. */
-constexpr int kNumRowSumTerms = 9;
-
 struct SimdKernels {
     SimdLevel level;
     /* The vector reciprocal estimate, exposed so that tests can hold it to RCPSS. */
@@ -67,8 +66,9 @@ struct SimdKernels {
                              float *lo, float *hi);
     void (*dwt_horizontal)(const DwtRowArgs &args);
     void (*decouple_csf)(const DecoupleRowArgs &args);
-    /* Each sum starts at 0 and adds its columns left to right, as the scalar path. */
-    void (*row_sums)(const SumRowArgs &args, float sums[kNumRowSumTerms]);
+    /* Each sum (in RowSum order) starts at 0 and adds its columns left to right, as the
+     * scalar path. */
+    void (*row_sums)(const SumRowArgs &args, float sums[kNumRowSums]);
 };
 
 const char *simd_level_name(SimdLevel level);

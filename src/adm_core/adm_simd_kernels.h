@@ -311,7 +311,7 @@ template <class V> void decouple_csf(const DecoupleRowArgs &args)
 
 /* ---- Masking thresholds, terms and the row's inner sums ---- */
 
-template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSumTerms])
+template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSums])
 {
     constexpr int N = V::N;
     typedef typename V::F F;
@@ -319,8 +319,8 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSumTe
     /* Sums 0..7 in the lanes of one accumulator (lane s adds term s column by column), sum 8
      * on its own; a last partial chunk continues them one by one. */
     typename V::Sums8 sums8 = V::sums8_zero();
-    float acc[kNumRowSumTerms] = {};
-    alignas(64) float terms[kNumRowSumTerms][N];
+    float acc[kNumRowSums] = {};
+    alignas(64) float terms[kNumRowSums][N];
     for (int j = args.left; j < args.right; j += N) {
         const int count = args.right - j < N ? args.right - j : N;
         /* Inside, the neighbours j-1 and j+1 are plain loads; at the edges they mirror. */
@@ -329,11 +329,8 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSumTe
             if (inside)
                 return V::load(row + j + offset);
             alignas(64) float buf[N] = {};
-            for (int k = 0; k < count; k++) {
-                int c = j + k + offset;
-                c = c < 0 ? 1 : (c >= args.w ? args.w - 1 : c);
-                buf[k] = row[c];
-            }
+            for (int k = 0; k < count; k++)
+                buf[k] = row[mask_neighbour(j + k + offset, args.w)];
             return V::load(buf);
         };
         /* thr[m]: the threshold that signal m casts on the other one (threshold_band, _sum). */
@@ -367,7 +364,7 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSumTe
                 thr[m] = total;
             }
         }
-        F term[kNumRowSumTerms];
+        F term[kNumRowSums];
         for (int b = 0; b < 3; b++) {
             /* reference_term, then masked_term of each signal under the other's threshold. */
             F ref = V::abs(V::mul(V::set1(args.factor[b]), column(args.ref[b], 0)));
@@ -384,15 +381,15 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSumTe
             continue;
         }
         V::sums8_store(sums8, acc); /* the last chunk of the row */
-        for (int s = 0; s < kNumRowSumTerms; s++)
+        for (int s = 0; s < kNumRowSums; s++)
             V::store(terms[s], term[s]);
         for (int k = 0; k < count; k++)
-            for (int s = 0; s < kNumRowSumTerms; s++)
+            for (int s = 0; s < kNumRowSums; s++)
                 acc[s] += terms[s][k];
         sums8 = V::sums8_load(acc);
     }
     V::sums8_store(sums8, acc);
-    for (int k = 0; k < kNumRowSumTerms; k++)
+    for (int k = 0; k < kNumRowSums; k++)
         sums[k] = acc[k];
 }
 

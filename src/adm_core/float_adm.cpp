@@ -10,7 +10,6 @@
 
 struct FloatAdmContext {
     adm::Engine engine;
-    int width, height, bit_depth;
 };
 
 namespace {
@@ -22,21 +21,13 @@ const char *const kOutputNames[FLOAT_ADM_NUM_DEBUG_OUTPUTS] = {
     "adm_den_scale2", "adm_num_scale3", "adm_den_scale3",
 };
 
-bool supported_depth(int depth)
-{
-    return depth == 8 || depth == 9 || depth == 10 || depth == 12 || depth == 14 || depth == 16;
-}
-
-int check_plane(const FloatAdmContext *ctx, const FloatAdmPlane *p)
+/* Any stride goes (rows may run backwards); the layout is adm_frame.h's rule. */
+int check_plane(const FloatAdmContext *ctx, const FloatAdmPlane *p, const char *which)
 {
     if (!p || !p->data)
         return FLOAT_ADM_ERROR_INVALID;
-    const int want_bytes = ctx->bit_depth > 8 ? 2 : 1;
-    if (p->bytes_per_sample != want_bytes || p->shift < 0 || p->shift > 16 - ctx->bit_depth)
-        return FLOAT_ADM_ERROR_INVALID;
-    if (want_bytes == 1 && p->shift)
-        return FLOAT_ADM_ERROR_INVALID;
-    return 0;
+    return adm::check_plane_layout(ctx->engine.frame(), which, p->bytes_per_sample, p->shift,
+                                   nullptr, 0);
 }
 
 } // namespace
@@ -91,30 +82,11 @@ int float_adm_context_create(FloatAdmContext **out, int width, int height, int b
         return FLOAT_ADM_ERROR_INVALID;
     }
     *out = nullptr;
-    if (width < FLOAT_ADM_MIN_SIZE || height < FLOAT_ADM_MIN_SIZE) {
-        adm::format_error(errbuf, errbuf_size,
-                          "frame size %dx%d is too small: float ADM needs at least %dx%d "
-                          "(its coarsest bands would read outside the frame)",
-                          width, height, FLOAT_ADM_MIN_SIZE, FLOAT_ADM_MIN_SIZE);
-        return FLOAT_ADM_ERROR_UNSUPPORTED;
-    }
-    /* Guard the band and index arithmetic (int) against overflow. */
-    if (width > FLOAT_ADM_MAX_SIZE || height > FLOAT_ADM_MAX_SIZE) {
-        adm::format_error(errbuf, errbuf_size, "frame size %dx%d is too large (at most %dx%d)",
-                          width, height, FLOAT_ADM_MAX_SIZE, FLOAT_ADM_MAX_SIZE);
-        return FLOAT_ADM_ERROR_UNSUPPORTED;
-    }
-    if (!supported_depth(bit_depth)) {
-        adm::format_error(errbuf, errbuf_size,
-                          "bit depth %d is not supported (8, 9, 10, 12, 14 or 16)", bit_depth);
-        return FLOAT_ADM_ERROR_UNSUPPORTED;
-    }
-    int ret = float_adm_options_validate(opts, errbuf, errbuf_size);
+    int ret = adm::check_context(width, height, bit_depth, opts, errbuf, errbuf_size);
     if (ret < 0)
         return ret;
     try {
-        *out = new FloatAdmContext{adm::Engine(width, height, bit_depth, *opts), width, height,
-                                   bit_depth};
+        *out = new FloatAdmContext{adm::Engine(width, height, bit_depth, *opts)};
     } catch (const std::bad_alloc &) {
         adm::format_error(errbuf, errbuf_size, "out of memory for a %dx%d context", width, height);
         return FLOAT_ADM_ERROR_NOMEM;
@@ -139,9 +111,9 @@ int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
 {
     if (!ctx || !scores)
         return FLOAT_ADM_ERROR_INVALID;
-    int ret = check_plane(ctx, ref);
+    int ret = check_plane(ctx, ref, "reference");
     if (ret >= 0)
-        ret = check_plane(ctx, dist);
+        ret = check_plane(ctx, dist, "distorted");
     if (ret < 0)
         return ret;
     *scores = FloatAdmScores{};

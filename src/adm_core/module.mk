@@ -1,4 +1,5 @@
-# The C++ core: build/lib/libfloatadm.a, build/include/float_adm.h, floatadm.pc
+# The C++ core: build/lib/libfloatadm.a, build/include/float_adm.h, floatadm.pc.
+# include/ holds the public headers, src/ only internal ones.
 CORE_SRCS := $(wildcard src/adm_core/*.cpp)
 CORE_OBJS := $(CORE_SRCS:%.cpp=$(BUILD)/obj/%.o)
 CORE_LIB := $(BUILD)/lib/libfloatadm.a
@@ -10,7 +11,7 @@ all: $(CORE_LIB) $(CORE_HEADER_OUT) $(CORE_PC)
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) -Isrc/adm_core -MMD -MP -c $< -o $@
+	$(CXX) $(CXXFLAGS_ALL) -Iinclude -Isrc/adm_core -MMD -MP -c $< -o $@
 
 # The vector kernels: one translation unit per level, each with only its own -m
 # flags (never -mfma; -ffp-contract=off keeps AVX-512's FMA unused).  The
@@ -25,7 +26,7 @@ $(CORE_LIB): $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(CORE_HEADER_OUT): src/adm_core/float_adm.h
+$(CORE_HEADER_OUT): include/float_adm.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 

@@ -60,7 +60,7 @@ template <int Depth> struct WideReader {
         const uint16_t *row = reinterpret_cast<const uint16_t *>(
             img ? data[1] + y * pitch[1] : data[0] + y * pitch[0]);
         const int sh = img ? shift[1] : shift[0];
-        return adm::input_u16((uint16_t)(__ldg(row + x) >> sh), (float)(1 << (Depth - 8)));
+        return adm::input_u16((uint16_t)(__ldg(row + x) >> sh), adm::input_scaler(Depth));
     }
 };
 
@@ -257,8 +257,8 @@ struct SumArgs {
 __device__ void sum_row(const SumArgs &a, int i, float *shared)
 {
     const SumScale &sc = a.sc;
-    const int up = i == 0 ? 1 : i - 1;
-    const int down = i == sc.h - 1 ? sc.h - 1 : i + 1;
+    const int up = adm::mask_neighbour(i - 1, sc.h);
+    const int down = adm::mask_neighbour(i + 1, sc.h);
     const int tid = threadIdx.x, lane = tid - kSumColumns;
     const int width = sc.sums.right - sc.sums.left;
     const int chunks = (width + kSumColumns - 1) / kSumColumns;
@@ -268,8 +268,8 @@ __device__ void sum_row(const SumArgs &a, int i, float *shared)
             const int j = sc.sums.left + c * kSumColumns + tid;
             if (c < chunks && j < sc.sums.right) {
                 float *terms = shared + (c & 1) * kNumRowSums * kTermStride + tid;
-                const int jl = j == 0 ? 1 : j - 1;
-                const int jr = j == sc.w - 1 ? sc.w - 1 : j + 1;
+                const int jl = adm::mask_neighbour(j - 1, sc.w);
+                const int jr = adm::mask_neighbour(j + 1, sc.w);
                 float thr[2] = {0.0f, 0.0f};
                 if (a.masking) {
                     thr[0] = masking_threshold(sc, 0, up, i, down, jl, j, jr);
@@ -381,6 +381,8 @@ __global__ void __launch_bounds__(kSumThreads) row_sums_kernel(SumArgs a)
 
 DwtOutputs dwt_outputs(const Pipeline &pl, int s)
 {
+    const adm::FrameSetup &f = pl.frame;
+    const adm::ScaleGeometry &g = f.scale[s];
     DwtOutputs o;
     for (int img = 0; img < 2; img++) {
         o.approx[img] = pl.approx[img][s];
@@ -391,35 +393,36 @@ DwtOutputs dwt_outputs(const Pipeline &pl, int s)
     }
     for (int b = 0; b < kNumBands; b++) {
         o.ref_detail[b] = pl.bands[s] + (kRefDetail + b) * pl.band_floats[s];
-        o.factor[b] = pl.factor[s][b];
+        o.factor[b] = g.factor[b];
     }
-    o.stride = pl.stride[s];
-    o.in_w = pl.in_w[s];
-    o.in_h = pl.in_h[s];
-    o.w = pl.w[s];
-    o.h = pl.h[s];
-    o.decouple = pl.decouple[s];
+    o.stride = g.stride;
+    o.in_w = g.in_w;
+    o.in_h = g.in_h;
+    o.w = g.w;
+    o.h = g.h;
+    o.decouple = g.decouple;
     o.divide = pl.divide;
-    o.enhn_gain_limit = pl.enhn_gain_limit;
-    o.cos_1deg_sq = pl.cos_1deg_sq;
-    o.lo_only = s == 0 && pl.skip_scale0;
+    o.enhn_gain_limit = f.enhn_gain_limit;
+    o.cos_1deg_sq = f.cos_1deg_sq;
+    o.lo_only = s == 0 && f.skip_scale0;
     o.previous[0] = s > 0 ? pl.approx[0][s - 1] : nullptr;
     o.previous[1] = s > 0 ? pl.approx[1][s - 1] : nullptr;
-    o.previous_stride = s > 0 ? pl.stride[s - 1] : 0;
+    o.previous_stride = s > 0 ? f.scale[s - 1].stride : 0;
     return o;
 }
 
 SumScale sum_scale(const Pipeline &pl, int s)
 {
+    const adm::ScaleGeometry &g = pl.frame.scale[s];
     SumScale sc;
     sc.bands = pl.bands[s];
     sc.band_floats = pl.band_floats[s];
     for (int b = 0; b < kNumBands; b++)
-        sc.factor[b] = pl.factor[s][b];
-    sc.stride = pl.stride[s];
-    sc.w = pl.w[s];
-    sc.h = pl.h[s];
-    sc.sums = pl.sums[s];
+        sc.factor[b] = g.factor[b];
+    sc.stride = g.stride;
+    sc.w = g.w;
+    sc.h = g.h;
+    sc.sums = g.sums;
     return sc;
 }
 
@@ -433,10 +436,10 @@ cudaError_t launch_dwt_decouple(const Pipeline &pl, int s, const InputPlanes &pl
     const dim3 grid((out.w + kTileW - 1) / kTileW, (out.h + kTileH - 1) / kTileH);
     if (s > 0) {
         dwt_decouple_kernel<InputReader<kFromApprox>><<<grid, block, 0, stream>>>(planes, out);
-    } else if (pl.depth == 8) {
+    } else if (pl.frame.bit_depth == 8) {
         dwt_decouple_kernel<InputReader<kFromU8>><<<grid, block, 0, stream>>>(planes, out);
     } else {
-        switch (pl.depth) {
+        switch (pl.frame.bit_depth) {
         case 9: dwt_decouple_kernel<WideReader<9>><<<grid, block, 0, stream>>>(planes, out); break;
         case 10: dwt_decouple_kernel<WideReader<10>><<<grid, block, 0, stream>>>(planes, out); break;
         case 12: dwt_decouple_kernel<WideReader<12>><<<grid, block, 0, stream>>>(planes, out); break;
@@ -450,9 +453,10 @@ cudaError_t launch_dwt_decouple(const Pipeline &pl, int s, const InputPlanes &pl
 
 int sum_rows(const Pipeline &pl, int s)
 {
-    if (s == 0 && pl.skip_scale0)
+    if (s == 0 && pl.frame.skip_scale0)
         return 0;
-    const int rows = pl.sums[s].bottom - pl.sums[s].top;
+    const adm::Region &sums = pl.frame.scale[s].sums;
+    const int rows = sums.bottom - sums.top;
     return rows > 0 ? rows : 0;
 }
 
@@ -463,9 +467,9 @@ cudaError_t launch_row_sums(const Pipeline &pl, int s, float *accum, cudaStream_
         return cudaSuccess;
     SumArgs a;
     a.sc = sum_scale(pl, s);
-    a.masking = pl.masking;
-    a.cube = pl.cube;
-    a.p = pl.p;
+    a.masking = pl.frame.masking;
+    a.cube = pl.frame.cube;
+    a.p = pl.frame.p;
     a.row_sums = pl.row_sums + (ptrdiff_t)s * kNumRowSums * pl.rows_max;
     a.rows_max = pl.rows_max;
     a.blocks_done = pl.blocks_done + s;

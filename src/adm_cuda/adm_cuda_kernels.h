@@ -19,13 +19,14 @@
 #include <cuda_runtime_api.h>
 
 #include "adm_arith.h"
+#include "adm_frame.h"
 #include "adm_rcp_model.h"
 
 namespace adm_cuda {
 
-constexpr int kNumScales = 4;
-constexpr int kNumBands = 3;
-constexpr int kNumRowSums = 9; /* den h, v, d; DLM num h, v, d; AIM num h, v, d */
+using adm::kNumBands;
+using adm::kNumRowSums; /* in adm::RowSum order */
+using adm::kNumScales;
 
 /* The luma planes of one frame pair, as the caller gave them (a kernel argument). */
 struct InputPlanes {
@@ -52,28 +53,19 @@ struct SumScale {
 
 /* Everything a frame's kernels read and write, fixed at context creation. */
 struct Pipeline {
-    int in_w[kNumScales], in_h[kNumScales], w[kNumScales], h[kNumScales];
-    adm::Region decouple[kNumScales], sums[kNumScales];
-    float factor[kNumScales][kNumBands]; /* CSF weight of h, v, d */
+    /* Sizes, regions, strides and CSF weights per scale, the arithmetic's constants. */
+    adm::FrameSetup frame;
 
     /* Bands per scale, all with the scale's stride: every scale's survive until the sums. */
     float *approx[2][kNumScales]; /* band a per image */
-    ptrdiff_t stride[kNumScales];
     float *bands[kNumScales]; /* kDetailBands each: reference details, CSF of restored and
                                  additive, their 1/30 magnitudes (the masking input) */
     ptrdiff_t band_floats[kNumScales];
-    int depth; /* of the input: 8 is one byte per sample, more is two */
     float *row_sums; /* [scale][sum][row], rows_max rows each */
     int rows_max;
     unsigned *blocks_done; /* per scale, finished row_sums blocks; 0 between frames */
 
     adm::ModelDivide divide; /* table in device memory */
-    double enhn_gain_limit;
-    float cos_1deg_sq;
-    bool cube;
-    float p;
-    bool masking;
-    bool skip_scale0;
 };
 
 /* planes: only scale 0 reads them. */

@@ -4,7 +4,6 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <cerrno>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -14,17 +13,15 @@
 
 #include <cuda_runtime_api.h>
 
-#include "adm_csf.h"
 #include "adm_cuda_kernels.h"
+#include "adm_frame.h"
 #include "adm_internal.h"
 #include "adm_pooling.h"
 #include "adm_rcp_model.h"
 #include "float_adm_cuda.h"
 
-using adm_cuda::kNumBands;
-using adm_cuda::kNumRowSums;
-static_assert(kNumRowSums == adm::kNumBandSums, "the device sums are the pooling's band sums");
-using adm_cuda::kNumScales;
+using adm::kNumRowSums;
+using adm::kNumScales;
 
 namespace {
 
@@ -61,8 +58,6 @@ int error_code(cudaError_t e)
     return means_no_device(e) ? FLOAT_ADM_ERROR_NO_DEVICE : FLOAT_ADM_ERROR_DEVICE;
 }
 
-ptrdiff_t padded_stride(int w) { return ((ptrdiff_t)w + 15) & ~(ptrdiff_t)15; }
-
 /*
  * Test hook: FLOAT_ADM_CUDA_MEMORY_LIMIT=<bytes>, read when a context is created, caps
  * that context's device allocations; one that would pass the cap fails as CUDA's own
@@ -82,15 +77,9 @@ size_t memory_limit_from_env()
     return limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
 }
 
-bool supported_depth(int depth)
-{
-    return depth == 8 || depth == 9 || depth == 10 || depth == 12 || depth == 14 || depth == 16;
-}
-
 } // namespace
 
 struct FloatAdmCudaContext {
-    int width = 0, height = 0, bit_depth = 0;
     FloatAdmOptions opts = {};
     cudaStream_t stream = nullptr;
     bool own_stream = false;
@@ -129,7 +118,8 @@ struct FloatAdmCudaContext {
         return e == cudaSuccess ? 0 : fail(e, what);
     }
 
-    int init(const FloatAdmOptions &o, void *user_stream, int in_flight);
+    int init(const adm::FrameSetup &frame, const FloatAdmOptions &o, void *user_stream,
+             int in_flight);
     int launch_scale0(Slot &slot);
     int enqueue_profiled(Slot &slot);
     int enqueue_branches(Slot &slot, cudaStream_t main,
@@ -149,33 +139,12 @@ struct FloatAdmCudaContext {
             return fail(e_, what);                                                                 \
     } while (0)
 
-int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int in_flight)
+int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOptions &o,
+                              void *user_stream, int in_flight)
 {
     opts = o;
     adm_cuda::Pipeline &pl = pipeline;
-    int in_w = width, in_h = height;
-    for (int s = 0; s < kNumScales; s++) {
-        pl.in_w[s] = in_w;
-        pl.in_h[s] = in_h;
-        pl.w[s] = (in_w + 1) / 2;
-        pl.h[s] = (in_h + 1) / 2;
-        pl.decouple[s] = adm::decouple_region(pl.w[s], pl.h[s]);
-        pl.sums[s] = adm::sum_region(pl.w[s], pl.h[s]);
-        const adm::CsfWeights csf = adm::csf_weights(opts, s);
-        pl.factor[s][0] = pl.factor[s][1] = csf.hv;
-        pl.factor[s][2] = csf.d;
-        pl.stride[s] = padded_stride(pl.w[s]);
-        in_w = pl.w[s];
-        in_h = pl.h[s];
-    }
-    const double pi = 3.14159265358979323846;
-    pl.cos_1deg_sq = (float)(cos(1.0 * pi / 180.0) * cos(1.0 * pi / 180.0));
-    pl.enhn_gain_limit = opts.enhn_gain_limit;
-    pl.cube = opts.p_norm == 3.0;
-    pl.p = (float)opts.p_norm;
-    pl.masking = !opts.bypass_cm;
-    pl.skip_scale0 = opts.skip_scale0 != 0;
-    pl.depth = bit_depth;
+    pl.frame = frame;
 
     /* The host's division, reproduced from the probed table. */
     const adm::RcpProbe &probe = adm::rcp_probe_host();
@@ -204,7 +173,7 @@ int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int i
 
     /* Bands with the CPU engine's strides, zeroed; each scale its own (see Pipeline). */
     for (int s = 0; s < kNumScales; s++) {
-        pl.band_floats[s] = pl.stride[s] * pl.h[s];
+        pl.band_floats[s] = pl.frame.scale[s].stride * pl.frame.scale[s].h;
         const size_t band = (size_t)pl.band_floats[s] * sizeof(float);
         for (int img = 0; img < 2; img++) {
             if ((ret = device_alloc(&p, band, "allocating the DWT bands")) < 0)
@@ -219,7 +188,7 @@ int FloatAdmCudaContext::init(const FloatAdmOptions &o, void *user_stream, int i
     if (ret < 0)
         return ret;
     pl.blocks_done = static_cast<unsigned *>(p);
-    pl.rows_max = pl.h[0];
+    pl.rows_max = pl.frame.scale[0].h;
     ret = device_alloc(&p, (size_t)kAccumFloats * pl.rows_max * sizeof(float),
                        "allocating the row sums");
     if (ret < 0)
@@ -386,25 +355,27 @@ void FloatAdmCudaContext::release()
     stream = nullptr;
 }
 
+/* The layout is adm_frame.h's; device rows must run forwards, a whole row apart. */
 int FloatAdmCudaContext::check_plane(const FloatAdmCudaPlane *p, const char *which)
 {
-    const int want_bytes = bit_depth > 8 ? 2 : 1;
+    const adm::FrameSetup &frame = pipeline.frame;
     char msg[256];
-    if (!p || !p->data)
+    int ret = FLOAT_ADM_ERROR_INVALID;
+    if (!p || !p->data) {
         snprintf(msg, sizeof(msg), "no %s plane given", which);
-    else if (p->bytes_per_sample != want_bytes)
-        snprintf(msg, sizeof(msg), "%s plane: %d bytes per sample, %d-bit input needs %d", which,
-                 p->bytes_per_sample, bit_depth, want_bytes);
-    else if (p->pitch < (ptrdiff_t)width * want_bytes)
-        snprintf(msg, sizeof(msg), "%s plane: pitch %td is less than a row (%d bytes)", which,
-                 p->pitch, width * want_bytes);
-    else if (p->shift < 0 || p->shift > 16 - bit_depth || (want_bytes == 1 && p->shift))
-        snprintf(msg, sizeof(msg), "%s plane: shift %d is invalid for %d-bit input", which,
-                 p->shift, bit_depth);
-    else
-        return 0;
+    } else {
+        ret = adm::check_plane_layout(frame, which, p->bytes_per_sample, p->shift, msg,
+                                      sizeof(msg));
+        if (ret == 0 && p->pitch < (ptrdiff_t)frame.width * frame.bytes_per_sample) {
+            snprintf(msg, sizeof(msg), "%s plane: pitch %td is less than a row (%d bytes)", which,
+                     p->pitch, frame.width * frame.bytes_per_sample);
+            ret = FLOAT_ADM_ERROR_INVALID;
+        }
+        if (ret == 0)
+            return 0;
+    }
     last_error = msg;
-    return FLOAT_ADM_ERROR_INVALID;
+    return ret;
 }
 
 /* The device's per-scale band sums, pooled exactly as the CPU engine pools its own. */
@@ -414,8 +385,8 @@ void FloatAdmCudaContext::pool(const float *accum, FloatAdmScores *out) const
     for (int s = 0; s < kNumScales; s++)
         sums[s] = s == 0 && opts.skip_scale0
                       ? adm::skipped_scale_sums()
-                      : adm::scale_sums(accum + s * kNumRowSums, pipeline.sums[s], opts);
-    adm::pool_scales(sums, width, height, opts, out);
+                      : adm::scale_sums(accum + s * kNumRowSums, pipeline.frame.scale[s].sums, opts);
+    adm::pool_scales(sums, pipeline.frame.width, pipeline.frame.height, opts, out);
 }
 
 extern "C" {
@@ -454,26 +425,14 @@ int float_adm_cuda_context_create(FloatAdmCudaContext **out, int width, int heig
         return FLOAT_ADM_ERROR_INVALID;
     }
     *out = nullptr;
-    if (width < FLOAT_ADM_MIN_SIZE || height < FLOAT_ADM_MIN_SIZE || width > (1 << 16) ||
-        height > (1 << 16)) {
-        adm::format_error(errbuf, errbuf_size,
-                          "frame size %dx%d is not supported (from %dx%d to 65536x65536)", width,
-                          height, FLOAT_ADM_MIN_SIZE, FLOAT_ADM_MIN_SIZE);
-        return FLOAT_ADM_ERROR_UNSUPPORTED;
-    }
-    if (!supported_depth(bit_depth)) {
-        adm::format_error(errbuf, errbuf_size,
-                          "bit depth %d is not supported (8, 9, 10, 12, 14 or 16)", bit_depth);
-        return FLOAT_ADM_ERROR_UNSUPPORTED;
-    }
+    int ret = adm::check_context(width, height, bit_depth, opts, errbuf, errbuf_size);
+    if (ret < 0)
+        return ret;
     if (max_in_flight < 1 || max_in_flight > kMaxInFlight) {
         adm::format_error(errbuf, errbuf_size, "max_in_flight %d is out of range (1 to %d)",
                           max_in_flight, kMaxInFlight);
         return FLOAT_ADM_ERROR_RANGE;
     }
-    int ret = float_adm_options_validate(opts, errbuf, errbuf_size);
-    if (ret < 0)
-        return ret;
     int devices = 0;
     char why[256];
     ret = float_adm_cuda_device_count(&devices, why, sizeof(why));
@@ -487,11 +446,9 @@ int float_adm_cuda_context_create(FloatAdmCudaContext **out, int width, int heig
         adm::format_error(errbuf, errbuf_size, "out of host memory");
         return FLOAT_ADM_ERROR_NOMEM;
     }
-    ctx->width = width;
-    ctx->height = height;
-    ctx->bit_depth = bit_depth;
     try {
-        ret = ctx->init(*opts, stream, max_in_flight);
+        ret = ctx->init(adm::frame_setup(width, height, bit_depth, *opts), *opts, stream,
+                        max_in_flight);
     } catch (const std::bad_alloc &) {
         ctx->last_error = "out of host memory";
         ret = FLOAT_ADM_ERROR_NOMEM;

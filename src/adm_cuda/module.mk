@@ -17,7 +17,7 @@ CUDA_GENCODE ?= -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,cod
                 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 # --fmad=false: no contraction, as the CPU's -ffp-contract=off; IEEE division and sqrt.
 NVCC_FLAGS := -std=c++17 -O3 --fmad=false -prec-div=true -prec-sqrt=true -ftz=false \
-              $(CUDA_GENCODE) -Xcompiler -Wall,-Wextra,-fPIC -Isrc/adm_core -Isrc/adm_cuda
+              $(CUDA_GENCODE) -Xcompiler -Wall,-Wextra,-fPIC -Iinclude -Isrc/adm_core -Isrc/adm_cuda
 CUDA_LIBS := -ldl -lrt -lpthread
 
 CUDA_KERNEL_OBJ := $(BUILD)/obj/src/adm_cuda/adm_cuda_kernels.o
@@ -42,7 +42,7 @@ $(CUDA_LIB): $(CUDA_KERNEL_OBJ) $(CUDA_HOST_OBJ)
 	  --whole-archive $(CUDART_STATIC) --no-whole-archive
 	rm -f $@ && ar rcs $@ $(BUILD)/obj/src/adm_cuda/floatadm_cuda_all.o
 
-$(CUDA_HEADER_OUT): src/adm_cuda/float_adm_cuda.h
+$(CUDA_HEADER_OUT): include/float_adm_cuda.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 

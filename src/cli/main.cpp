@@ -66,6 +66,7 @@ struct CommandLine {
     bool quiet = false;
     bool help = false;
     bool version = false;
+    bool list_options = false;
 };
 
 /* Prints a ", "-separated list indented, in lines of at most 80 columns. */
@@ -116,6 +117,8 @@ void print_usage(FILE *out)
         "               carries no table); JSON writes NaN and infinity as null\n"
         "  --quiet      no per-frame table on stdout\n"
         "  --help, --version\n"
+        "  --list-options  the options below, one per line, tab-separated: name,\n"
+        "               alias (may be empty), type, default, min, max\n"
         "\n"
         "Pixel formats:\n",
         program_name, FLOAT_ADM_MAX_SIZE);
@@ -129,6 +132,22 @@ void print_usage(FILE *out)
         std::fprintf(out, "  %-24s %-6s %-16s %-8g %s\n", info->name,
                      info->alias ? info->alias : "", range.c_str(), info->default_value,
                      info->help ? info->help : "");
+    }
+}
+
+const char *option_type_name(FloatAdmOptionType type)
+{
+    return type == FLOAT_ADM_OPT_BOOL ? "bool" : type == FLOAT_ADM_OPT_INT ? "int" : "double";
+}
+
+/* The option table for programs (the documentation check): each number exactly. */
+void print_option_list(FILE *out)
+{
+    for (int i = 0; i < float_adm_option_count(); ++i) {
+        const FloatAdmOptionInfo *info = float_adm_option_info(i);
+        std::fprintf(out, "%s\t%s\t%s\t%.17g\t%.17g\t%.17g\n", info->name,
+                     info->alias ? info->alias : "", option_type_name(info->type),
+                     info->default_value, info->min, info->max);
     }
 }
 
@@ -186,6 +205,10 @@ CommandLine parse_command_line(int argc, char **argv)
         }
         if (flag == "--version") {
             command_line.version = true;
+            continue;
+        }
+        if (flag == "--list-options") {
+            command_line.list_options = true;
             continue;
         }
         if (flag == "--quiet") {
@@ -521,6 +544,11 @@ int main(int argc, char **argv)
         const CommandLine command_line = parse_command_line(argc, argv);
         if (command_line.help) {
             print_usage(stdout);
+            finish_stdout();
+            return 0;
+        }
+        if (command_line.list_options) {
+            print_option_list(stdout);
             finish_stdout();
             return 0;
         }

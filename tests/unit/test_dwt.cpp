@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "adm_arith.h"
+#include "adm_csf.h"
 #include "adm_engine.h"
 
 namespace {
@@ -132,8 +133,10 @@ TEST(DwtBands, ScaleSetupMatchesTheArithmetic)
         EXPECT_EQ(sc.sums.right, sum.right);
         EXPECT_EQ(sc.sums.bottom, sum.bottom);
         adm::CsfWeights w = adm::csf_weights(opts, s);
-        EXPECT_EQ(sc.csf.hv, w.hv);
-        EXPECT_EQ(sc.csf.d, w.d);
+        EXPECT_EQ(sc.factor[0], w.hv);
+        EXPECT_EQ(sc.factor[1], w.hv);
+        EXPECT_EQ(sc.factor[2], w.d);
+        EXPECT_EQ(sc.stride, adm::band_stride(sc.w));
         for (int t = 0; t < 4; t++) {
             ASSERT_EQ((int)sc.column_taps[t].size(), sc.w);
             for (int j = 0; j < sc.w; j++)
