@@ -58,12 +58,12 @@ const char *float_adm_version(void);
  * Error codes: negative errno values, as FFmpeg's AVERROR(e) on every platform,
  * so the filter passes them on unchanged.
  */
-#define FLOAT_ADM_ERROR_INVALID     (-(EINVAL))  /* bad argument or option */
-#define FLOAT_ADM_ERROR_NOMEM       (-(ENOMEM))
-#define FLOAT_ADM_ERROR_RANGE       (-(ERANGE))  /* option value out of range */
-#define FLOAT_ADM_ERROR_NOT_FOUND   (-(ENOENT))  /* unknown option name */
+#define FLOAT_ADM_ERROR_INVALID (-(EINVAL)) /* bad argument or option */
+#define FLOAT_ADM_ERROR_NOMEM (-(ENOMEM))
+#define FLOAT_ADM_ERROR_RANGE (-(ERANGE))        /* option value out of range */
+#define FLOAT_ADM_ERROR_NOT_FOUND (-(ENOENT))    /* unknown option name */
 #define FLOAT_ADM_ERROR_UNSUPPORTED (-(ENOTSUP)) /* unsupported depth or size */
-#define FLOAT_ADM_ERROR_IO          (-(EIO))     /* a log could not be written */
+#define FLOAT_ADM_ERROR_IO (-(EIO))              /* a log could not be written */
 
 /** A static message for an error code. */
 const char *float_adm_strerror(int err);
@@ -84,61 +84,61 @@ const char *float_adm_strerror(int err);
  * -1 is accepted too.
  */
 #define FLOAT_ADM_OPTIONS(OPT, OPT_NO_ALIAS)                                                       \
-    OPT_NO_ALIAS("debug", NULL, debug, BOOL, 0, 0, 1, "also report the 11 debug outputs")         \
-    OPT("adm_enhn_gain_limit", "egl", enhn_gain_limit, DOUBLE, 100, 1, 100,                       \
-        "enhancement gain limit (1: no gain)")                                                    \
-    OPT("adm_norm_view_dist", "nvd", norm_view_dist, DOUBLE, 3, 0.75, 24,                         \
-        "viewing distance / reference display height")                                            \
-    OPT("adm_noise_weight", "nw", noise_weight, DOUBLE, 0.03125, 0, 1500, "noise floor weight")   \
-    OPT("adm_csf_scale", "scf", csf_scale, DOUBLE, 1, 0, 50, "Barten CSF scale (h, v)")           \
-    OPT("adm_csf_diag_scale", "scfd", csf_diag_scale, DOUBLE, 1, 0, 50,                           \
-        "Barten CSF scale (diagonal)")                                                            \
-    OPT("adm_ref_display_height", "rdf", ref_display_height, INT, 1080, 1, 4320,                  \
-        "reference display height in pixels")                                                     \
-    OPT("adm_csf_mode", "csf", csf_mode, INT, 0, 0, 9,                                            \
-        "CSF: 0 Watson, 1 Barten, 2 DLM paper, others Watson")                                    \
-    OPT("adm_bypass_cm", "bcm", bypass_cm, INT, 0, 0, 1, "bypass contrast masking")               \
-    OPT("adm_adm3_apply_hm", "aah", adm3_apply_hm, BOOL, 0, 0, 1,                                 \
-        "adm3 as the harmonic mean of DLM and AIM")                                               \
-    OPT("adm_p_norm", "apn", p_norm, DOUBLE, 3, 1, 20, "p of the energy sums")                    \
-    OPT("adm_dlm_weight", "dlmw", dlm_weight, DOUBLE, 0.5, 0, 1,                                  \
-        "weight of DLM against AIM in adm3 (1: DLM only)")                                        \
-    OPT("adm_min_val", "min", min_val, DOUBLE, 0, 0, 1, "lower clip of adm3")                     \
+    OPT_NO_ALIAS("debug", NULL, debug, BOOL, 0, 0, 1, "also report the 11 debug outputs")          \
+    OPT("adm_enhn_gain_limit", "egl", enhn_gain_limit, DOUBLE, 100, 1, 100,                        \
+        "enhancement gain limit (1: no gain)")                                                     \
+    OPT("adm_norm_view_dist", "nvd", norm_view_dist, DOUBLE, 3, 0.75, 24,                          \
+        "viewing distance / reference display height")                                             \
+    OPT("adm_noise_weight", "nw", noise_weight, DOUBLE, 0.03125, 0, 1500, "noise floor weight")    \
+    OPT("adm_csf_scale", "scf", csf_scale, DOUBLE, 1, 0, 50, "Barten CSF scale (h, v)")            \
+    OPT("adm_csf_diag_scale", "scfd", csf_diag_scale, DOUBLE, 1, 0, 50,                            \
+        "Barten CSF scale (diagonal)")                                                             \
+    OPT("adm_ref_display_height", "rdf", ref_display_height, INT, 1080, 1, 4320,                   \
+        "reference display height in pixels")                                                      \
+    OPT("adm_csf_mode", "csf", csf_mode, INT, 0, 0, 9,                                             \
+        "CSF: 0 Watson, 1 Barten, 2 DLM paper, others Watson")                                     \
+    OPT("adm_bypass_cm", "bcm", bypass_cm, INT, 0, 0, 1, "bypass contrast masking")                \
+    OPT("adm_adm3_apply_hm", "aah", adm3_apply_hm, BOOL, 0, 0, 1,                                  \
+        "adm3 as the harmonic mean of DLM and AIM")                                                \
+    OPT("adm_p_norm", "apn", p_norm, DOUBLE, 3, 1, 20, "p of the energy sums")                     \
+    OPT("adm_dlm_weight", "dlmw", dlm_weight, DOUBLE, 0.5, 0, 1,                                   \
+        "weight of DLM against AIM in adm3 (1: DLM only)")                                         \
+    OPT("adm_min_val", "min", min_val, DOUBLE, 0, 0, 1, "lower clip of adm3")                      \
     OPT("adm_f1s0", "f1s0", f1s[0], DOUBLE, -1, -1, 10, "CSF factor h/v, scale 0 (-1: the CSF's)") \
     OPT("adm_f1s1", "f1s1", f1s[1], DOUBLE, -1, -1, 10, "CSF factor h/v, scale 1 (-1: the CSF's)") \
     OPT("adm_f1s2", "f1s2", f1s[2], DOUBLE, -1, -1, 10, "CSF factor h/v, scale 2 (-1: the CSF's)") \
     OPT("adm_f1s3", "f1s3", f1s[3], DOUBLE, -1, -1, 10, "CSF factor h/v, scale 3 (-1: the CSF's)") \
-    OPT("adm_f2s0", "f2s0", f2s[0], DOUBLE, -1, -1, 10,                                           \
-        "CSF factor diagonal, scale 0 (-1: the CSF's)")                                           \
-    OPT("adm_f2s1", "f2s1", f2s[1], DOUBLE, -1, -1, 10,                                           \
-        "CSF factor diagonal, scale 1 (-1: the CSF's)")                                           \
-    OPT("adm_f2s2", "f2s2", f2s[2], DOUBLE, -1, -1, 10,                                           \
-        "CSF factor diagonal, scale 2 (-1: the CSF's)")                                           \
-    OPT("adm_f2s3", "f2s3", f2s[3], DOUBLE, -1, -1, 10,                                           \
-        "CSF factor diagonal, scale 3 (-1: the CSF's)")                                           \
-    OPT("adm_skip_aim_scale", "sasc", skip_aim_scale, INT, -1, -1, 3,                             \
-        "leave this scale out of aim (-1: none)")                                                 \
+    OPT("adm_f2s0", "f2s0", f2s[0], DOUBLE, -1, -1, 10,                                            \
+        "CSF factor diagonal, scale 0 (-1: the CSF's)")                                            \
+    OPT("adm_f2s1", "f2s1", f2s[1], DOUBLE, -1, -1, 10,                                            \
+        "CSF factor diagonal, scale 1 (-1: the CSF's)")                                            \
+    OPT("adm_f2s2", "f2s2", f2s[2], DOUBLE, -1, -1, 10,                                            \
+        "CSF factor diagonal, scale 2 (-1: the CSF's)")                                            \
+    OPT("adm_f2s3", "f2s3", f2s[3], DOUBLE, -1, -1, 10,                                            \
+        "CSF factor diagonal, scale 3 (-1: the CSF's)")                                            \
+    OPT("adm_skip_aim_scale", "sasc", skip_aim_scale, INT, -1, -1, 3,                              \
+        "leave this scale out of aim (-1: none)")                                                  \
     OPT("adm_skip_scale0", "ssz", skip_scale0, BOOL, 0, 0, 1, "skip scale 0")
 
 /* The values of the options; FLOAT_ADM_OPTIONS says which row each field belongs to. */
 typedef struct FloatAdmOptions {
-    int    debug;
+    int debug;
     double enhn_gain_limit;
     double norm_view_dist;
-    int    ref_display_height;
+    int ref_display_height;
     double noise_weight;
-    int    csf_mode;
+    int csf_mode;
     double csf_scale;
     double csf_diag_scale;
-    int    bypass_cm;
+    int bypass_cm;
     double p_norm;
-    int    adm3_apply_hm;
+    int adm3_apply_hm;
     double dlm_weight;
     double min_val;
     double f1s[4];
     double f2s[4];
-    int    skip_aim_scale;
-    int    skip_scale0;
+    int skip_aim_scale;
+    int skip_scale0;
 } FloatAdmOptions;
 
 enum FloatAdmOptionType {

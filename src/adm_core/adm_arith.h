@@ -30,7 +30,10 @@ ADM_HD float input_u8(uint8_t v) { return (float)v + -128.0f; }
 ADM_HD float input_u16(uint16_t v, float scaler) { return (float)v / scaler + -128.0f; }
 
 /* input_u16's scaler for a bit depth above 8: 2^(depth-8). */
-ADM_HD constexpr float input_scaler(int depth) { return depth > 8 ? (float)(1 << (depth - 8)) : 1.0f; }
+ADM_HD constexpr float input_scaler(int depth)
+{
+    return depth > 8 ? (float)(1 << (depth - 8)) : 1.0f;
+}
 
 /* ---- DWT: db2 taps, fp32 accumulator starting at 0 ---- */
 

@@ -227,11 +227,12 @@ void Engine::sum_rows(int s, int first, int last)
                 }
             }
             for (int b = 0; b < kNumBands; b++) {
-                inner[kDenSum + b] += reference_term(sc.factor[b], detail_[kRef][b].row(i)[j], cube, p);
-                inner[kNumSum + b] += masked_term(weighted_[kRestored][b].row(i)[j],
-                                                  thr[kAdditive], cube, p);
-                inner[kAimSum + b] += masked_term(weighted_[kAdditive][b].row(i)[j],
-                                                  thr[kRestored], cube, p);
+                inner[kDenSum + b] += reference_term(sc.factor[b], detail_[kRef][b].row(i)[j], cube,
+                                                     p);
+                inner[kNumSum + b] += masked_term(weighted_[kRestored][b].row(i)[j], thr[kAdditive],
+                                                  cube, p);
+                inner[kAimSum + b] += masked_term(weighted_[kAdditive][b].row(i)[j], thr[kRestored],
+                                                  cube, p);
             }
         }
         for (int k = 0; k < kNumRowSums; k++)

@@ -19,8 +19,8 @@ bool supported_depth(int depth)
 
 } // namespace
 
-int check_context(int width, int height, int bit_depth, const FloatAdmOptions *opts,
-                  char *errbuf, size_t errbuf_size)
+int check_context(int width, int height, int bit_depth, const FloatAdmOptions *opts, char *errbuf,
+                  size_t errbuf_size)
 {
     if (width < FLOAT_ADM_MIN_SIZE || height < FLOAT_ADM_MIN_SIZE) {
         format_error(errbuf, errbuf_size,
@@ -36,8 +36,8 @@ int check_context(int width, int height, int bit_depth, const FloatAdmOptions *o
         return FLOAT_ADM_ERROR_UNSUPPORTED;
     }
     if (!supported_depth(bit_depth)) {
-        format_error(errbuf, errbuf_size,
-                     "bit depth %d is not supported (8, 9, 10, 12, 14 or 16)", bit_depth);
+        format_error(errbuf, errbuf_size, "bit depth %d is not supported (8, 9, 10, 12, 14 or 16)",
+                     bit_depth);
         return FLOAT_ADM_ERROR_UNSUPPORTED;
     }
     return float_adm_options_validate(opts, errbuf, errbuf_size);
@@ -78,8 +78,8 @@ FrameSetup frame_setup(int width, int height, int bit_depth, const FloatAdmOptio
     return f;
 }
 
-int check_plane_layout(const FrameSetup &frame, const char *which, int bytes_per_sample,
-                       int shift, char *errbuf, size_t errbuf_size)
+int check_plane_layout(const FrameSetup &frame, const char *which, int bytes_per_sample, int shift,
+                       char *errbuf, size_t errbuf_size)
 {
     if (bytes_per_sample != frame.bytes_per_sample) {
         format_error(errbuf, errbuf_size, "%s plane: %d bytes per sample, %d-bit input needs %d",

@@ -41,13 +41,13 @@ struct ScaleGeometry {
 
 struct FrameSetup {
     int width, height, bit_depth;
-    int bytes_per_sample;   /* of the input planes: 1 at 8 bits, else 2 */
-    float input_scaler;     /* input_u16's, above 8 bits */
-    float cos_1deg_sq;      /* the decouple angle test's cos^2(1 degree), fp32 */
+    int bytes_per_sample; /* of the input planes: 1 at 8 bits, else 2 */
+    float input_scaler;   /* input_u16's, above 8 bits */
+    float cos_1deg_sq;    /* the decouple angle test's cos^2(1 degree), fp32 */
     double enhn_gain_limit;
-    bool cube;              /* p_norm is exactly 3: (x*x)*x instead of powf */
-    float p;                /* (float)p_norm */
-    bool masking;           /* not adm_bypass_cm */
+    bool cube;    /* p_norm is exactly 3: (x*x)*x instead of powf */
+    float p;      /* (float)p_norm */
+    bool masking; /* not adm_bypass_cm */
     bool skip_scale0;
     ScaleGeometry scale[kNumScales];
 };
@@ -56,8 +56,8 @@ struct FrameSetup {
  * Whether a context can be made for width x height at bit_depth with opts: 0, or
  * FLOAT_ADM_ERROR_UNSUPPORTED (size, depth) or the options' error, with a message.
  */
-int check_context(int width, int height, int bit_depth, const FloatAdmOptions *opts,
-                  char *errbuf, size_t errbuf_size);
+int check_context(int width, int height, int bit_depth, const FloatAdmOptions *opts, char *errbuf,
+                  size_t errbuf_size);
 
 /* The setup of a context that check_context accepts. */
 FrameSetup frame_setup(int width, int height, int bit_depth, const FloatAdmOptions &opts);
@@ -66,8 +66,8 @@ FrameSetup frame_setup(int width, int height, int bit_depth, const FloatAdmOptio
  * A plane's sample size and shift against the context's depth: 0 or
  * FLOAT_ADM_ERROR_INVALID, with a message naming the plane ("reference", "distorted").
  */
-int check_plane_layout(const FrameSetup &frame, const char *which, int bytes_per_sample,
-                       int shift, char *errbuf, size_t errbuf_size);
+int check_plane_layout(const FrameSetup &frame, const char *which, int bytes_per_sample, int shift,
+                       char *errbuf, size_t errbuf_size);
 
 } // namespace adm
 

@@ -21,21 +21,25 @@ struct OptionEntry {
 };
 
 /* The C type a row's field must have: DOUBLE a double, INT and BOOL an int. */
-template <FloatAdmOptionType kind> struct FieldType { typedef int c_type; };
-template <> struct FieldType<FLOAT_ADM_OPT_DOUBLE> { typedef double c_type; };
+template <FloatAdmOptionType kind> struct FieldType {
+    typedef int c_type;
+};
+template <> struct FieldType<FLOAT_ADM_OPT_DOUBLE> {
+    typedef double c_type;
+};
 
 /* Each row's field exists and has its kind's C type (it is read and written through
  * its offset), and its default lies in its range. */
-#define CHECK_ROW(name, alias, field, kind, def, min, max, help)                                  \
-    static_assert(std::is_same<std::remove_reference_t<decltype(                                 \
-                                   std::declval<FloatAdmOptions &>().field)>,                     \
-                               FieldType<FLOAT_ADM_OPT_##kind>::c_type>::value,                   \
-                  name ": the field's type is not the row's");                                    \
+#define CHECK_ROW(name, alias, field, kind, def, min, max, help)                                   \
+    static_assert(                                                                                 \
+        std::is_same<std::remove_reference_t<decltype(std::declval<FloatAdmOptions &>().field)>,   \
+                     FieldType<FLOAT_ADM_OPT_##kind>::c_type>::value,                              \
+        name ": the field's type is not the row's");                                               \
     static_assert((min) <= (def) && (def) <= (max), name ": the default is out of range");
 FLOAT_ADM_OPTIONS(CHECK_ROW, CHECK_ROW)
 #undef CHECK_ROW
 
-#define ENTRY(name, alias, field, kind, def, min, max, help)                                      \
+#define ENTRY(name, alias, field, kind, def, min, max, help)                                       \
     {{name, alias, help, FLOAT_ADM_OPT_##kind, def, min, max}, offsetof(FloatAdmOptions, field)},
 const OptionEntry kOptions[] = {FLOAT_ADM_OPTIONS(ENTRY, ENTRY)};
 #undef ENTRY

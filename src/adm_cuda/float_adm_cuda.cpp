@@ -383,9 +383,9 @@ void FloatAdmCudaContext::pool(const float *accum, FloatAdmScores *out) const
 {
     adm::ScaleSums sums[kNumScales];
     for (int s = 0; s < kNumScales; s++)
-        sums[s] = s == 0 && opts.skip_scale0
-                      ? adm::skipped_scale_sums()
-                      : adm::scale_sums(accum + s * kNumRowSums, pipeline.frame.scale[s].sums, opts);
+        sums[s] = s == 0 && opts.skip_scale0 ? adm::skipped_scale_sums()
+                                             : adm::scale_sums(accum + s * kNumRowSums,
+                                                               pipeline.frame.scale[s].sums, opts);
     adm::pool_scales(sums, pipeline.frame.width, pipeline.frame.height, opts, out);
 }
 
