@@ -117,13 +117,13 @@ void print_usage(FILE *out)
         "               carries no table); JSON writes NaN and infinity as null\n"
         "  --quiet      no per-frame table on stdout\n"
         "  --help, --version\n"
-        "  --list-options  the options below, one per line, tab-separated: name,\n"
-        "               alias (may be empty), type, default, min, max\n"
         "\n"
         "Pixel formats:\n",
         program_name, FLOAT_ADM_MAX_SIZE);
     print_wrapped(out, supported_pixel_formats());
-    std::fputs("\nOptions (name, alias, range, default):\n", out);
+    /* --list-options prints the table for programs: one option a line, tab-separated
+     * name, alias (may be empty), type, default, min, max. */
+    std::fputs("\nOptions (name, alias, range, default; --list-options for programs):\n", out);
     for (int i = 0; i < float_adm_option_count(); ++i) {
         const FloatAdmOptionInfo *info = float_adm_option_info(i);
         std::string range = info->type == FLOAT_ADM_OPT_BOOL
