@@ -137,7 +137,7 @@ void BM_Stage(benchmark::State &state)
                 } else if (stage == 1 && img == 0) {
                     kernels->decouple_csf(decouple);
                 } else if (stage == 2 && img == 0) {
-                    float inner[adm::kNumRowSumTerms];
+                    float inner[adm::kNumRowSums];
                     kernels->row_sums(sums, inner);
                     benchmark::DoNotOptimize(inner);
                 }
