@@ -103,10 +103,11 @@ int float_adm_cuda_score_frame(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane
                                const FloatAdmCudaPlane *dist, FloatAdmScores *scores);
 
 /**
- * Whether the device reproduces this host's division bit for bit (1) or not (0:
- * the host's reciprocal estimate could not be modelled; scores may differ from the
- * CPU path in the last bits).  description (may be NULL) gets a line saying which
- * method is used, and what the probe of the host cost.
+ * Whether the device reproduces this host's division and, for adm_p_norm other than
+ * 3, its powf bit for bit (1) or not (0: the host's reciprocal estimate or its libm's
+ * powf could not be modelled; scores may differ from the CPU path in the last bits).
+ * description (may be NULL) gets a line saying which methods are used, and what the
+ * probes of the host cost.
  */
 int float_adm_cuda_is_exact(const FloatAdmCudaContext *ctx, char *description,
                             size_t description_size);

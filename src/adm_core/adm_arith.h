@@ -203,24 +203,32 @@ ADM_HD float threshold_sum(float band_h, float band_v, float band_d)
 
 /* ---- Terms of the p-norm sums ---- */
 
-/* |x|^p: the cube as (x*x)*x when p is exactly 3, powf otherwise (p_float = (float)p). */
-ADM_HD float norm_term(float x, bool cube, float p_float)
+/* The power of the terms: this processor's powf (a device passes its model of the host's). */
+struct LibmPow {
+    ADM_HD float operator()(float x, float p) const { return powf(x, p); }
+};
+
+/* |x|^p: the cube as (x*x)*x when p is exactly 3, pow otherwise (p_float = (float)p). */
+template <class Pow = LibmPow>
+ADM_HD float norm_term(float x, bool cube, float p_float, Pow pow = Pow())
 {
-    return cube ? x * x * x : powf(x, p_float);
+    return cube ? x * x * x : pow(x, p_float);
 }
 
 /* Masked term: x = |weighted| - thr, floored at 0. */
-ADM_HD float masked_term(float weighted, float thr, bool cube, float p_float)
+template <class Pow = LibmPow>
+ADM_HD float masked_term(float weighted, float thr, bool cube, float p_float, Pow pow = Pow())
 {
     float x = fabsf(weighted) - thr;
     x = x < 0.0f ? 0.0f : x;
-    return norm_term(x, cube, p_float);
+    return norm_term(x, cube, p_float, pow);
 }
 
 /* Denominator term: |factor * ref|^p. */
-ADM_HD float reference_term(float factor, float ref, bool cube, float p_float)
+template <class Pow = LibmPow>
+ADM_HD float reference_term(float factor, float ref, bool cube, float p_float, Pow pow = Pow())
 {
-    return norm_term(fabsf(factor * ref), cube, p_float);
+    return norm_term(fabsf(factor * ref), cube, p_float, pow);
 }
 
 } // namespace adm

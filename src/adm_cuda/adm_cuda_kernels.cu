@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "adm_cuda_kernels.h"
+#include "adm_cuda_powf.cuh"
 
 namespace adm_cuda {
 namespace {
@@ -242,6 +243,7 @@ struct SumArgs {
     SumScale sc;
     bool masking, cube;
     float p;
+    int powf_mode;   /* adm::PowfMode */
     float *row_sums; /* this scale's: [sum][row], rows_max rows each */
     int rows_max;
     unsigned *blocks_done; /* this scale's count of finished blocks, 0 between frames */
@@ -281,9 +283,13 @@ __device__ void sum_row(const SumArgs &a, int i, float *shared)
                     const float ref = __ldg(at + (kRefDetail + b) * sc.band_floats);
                     const float restored = __ldg(at + (kWeighted + b) * sc.band_floats);
                     const float additive = __ldg(at + (kWeighted + 3 + b) * sc.band_floats);
-                    terms[b * kTermStride] = adm::reference_term(sc.factor[b], ref, a.cube, a.p);
-                    terms[(3 + b) * kTermStride] = adm::masked_term(restored, thr[1], a.cube, a.p);
-                    terms[(6 + b) * kTermStride] = adm::masked_term(additive, thr[0], a.cube, a.p);
+                    const DevicePow pow{a.powf_mode}; /* the host's powf */
+                    terms[b * kTermStride] = adm::reference_term(sc.factor[b], ref, a.cube, a.p,
+                                                                 pow);
+                    terms[(3 + b) * kTermStride] = adm::masked_term(restored, thr[1], a.cube, a.p,
+                                                                    pow);
+                    terms[(6 + b) * kTermStride] = adm::masked_term(additive, thr[0], a.cube, a.p,
+                                                                    pow);
                 }
             }
         } else if (c > 0 && lane < kNumRowSums) {
@@ -470,6 +476,7 @@ cudaError_t launch_row_sums(const Pipeline &pl, int s, float *accum, cudaStream_
     a.masking = pl.frame.masking;
     a.cube = pl.frame.cube;
     a.p = pl.frame.p;
+    a.powf_mode = pl.powf_mode;
     a.row_sums = pl.row_sums + (ptrdiff_t)s * kNumRowSums * pl.rows_max;
     a.rows_max = pl.rows_max;
     a.blocks_done = pl.blocks_done + s;

@@ -66,6 +66,7 @@ struct Pipeline {
     unsigned *blocks_done; /* per scale, finished row_sums blocks; 0 between frames */
 
     adm::ModelDivide divide; /* table in device memory */
+    int powf_mode;           /* adm::PowfMode: the terms' powf (adm_cuda_powf.cuh) */
 };
 
 /* planes: only scale 0 reads them. */

@@ -17,6 +17,7 @@
 #include "adm_frame.h"
 #include "adm_internal.h"
 #include "adm_pooling.h"
+#include "adm_powf_model.h"
 #include "adm_rcp_model.h"
 #include "float_adm_cuda.h"
 
@@ -89,6 +90,7 @@ struct FloatAdmCudaContext {
     size_t device_bytes_limit = memory_limit_from_env();
     adm::RcpMode rcp_mode = adm::kRcpModelExact;
     std::string rcp_description;
+    adm::PowfChoice powf = {}; /* the terms' powf on the device */
     std::vector<Slot> slots;
     int queue_head = 0, queue_count = 0;
     bool profiling = false;
@@ -152,6 +154,9 @@ int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOption
     adm::rcp_probe_describe(probe, line, sizeof(line));
     rcp_description = line;
     rcp_mode = probe.mode;
+    /* The host's powf, reproduced by a checked model of glibc's. */
+    powf = adm::powf_choose(frame.cube, frame.p);
+    pl.powf_mode = powf.mode;
 
     int dev = 0;
     CUDA_TRY(cudaGetDevice(&dev), "cudaGetDevice");
@@ -557,8 +562,9 @@ int float_adm_cuda_is_exact(const FloatAdmCudaContext *ctx, char *description,
 {
     if (!ctx)
         return 0;
-    adm::format_error(description, description_size, "%s", ctx->rcp_description.c_str());
-    return ctx->rcp_mode != adm::kRcpIeeeNewton;
+    adm::format_error(description, description_size, "%s; %s", ctx->rcp_description.c_str(),
+                      ctx->powf.description);
+    return ctx->rcp_mode != adm::kRcpIeeeNewton && ctx->powf.exact;
 }
 
 const char *float_adm_cuda_last_error(const FloatAdmCudaContext *ctx)

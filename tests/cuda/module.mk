@@ -37,4 +37,16 @@ check-cuda: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN)
 	$(CUDA_PARITY_BIN) --corpus tests/corpus --quick
 	$(CUDA_ROBUST_BIN)
 
--include $(CUDA_TEST_OBJS:.o=.d)
+# The device powf model against the host's powf on every non-negative float (needs a GPU;
+# not part of check-cuda: a minute of host time on 16 cores).
+CUDA_POWF_BIN := $(BUILD)/tests/cuda_powf_check
+CUDA_POWF_OBJ := $(BUILD)/obj/tests/cuda/test_cuda_powf.o
+all: $(CUDA_POWF_BIN)
+$(CUDA_POWF_OBJ): tests/cuda/test_cuda_powf.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
+$(CUDA_POWF_BIN): $(CUDA_POWF_OBJ) $(CUDA_LIB) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) $< $(CUDA_LIB) $(CORE_LIB) $(LDFLAGS_ALL) $(CUDA_LIBS) -o $@
+
+-include $(CUDA_TEST_OBJS:.o=.d) $(CUDA_POWF_OBJ:.o=.d)

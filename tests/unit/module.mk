@@ -15,3 +15,6 @@ $(UNIT_OBJS): $(CORE_HEADER_OUT)
 # From the source tree: the SIMD test reads tests/corpus/golden.json's option sets.
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN)
+	@# glibc's SSE2 powf as well, where the processor runs the FMA build (the tunable picks it).
+	GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA $(UNIT_BIN) \
+	    --gtest_filter='PowfModel.ProbeOnThisHost:PowfModel.MatchesHostPowfBitForBit'

@@ -1,0 +1,80 @@
+#!/bin/sh
+# The device powf model on a machine with an NVIDIA GPU, in one run: the host's powf
+# build (probe and unit tests, both glibc builds through GLIBC_TUNABLES), the
+# exhaustive check of every non-negative float for each p (both builds), CPU vs
+# CUDA parity over the corpus at p 1.5, 2.5, 4, 7.3, 20 (both builds), and
+# compute-sanitizer on one small powf case.  A summary is printed last.
+#
+# Here:   make BUILD=build/powf build/powf/tests/cuda_parity build/powf/tests/cuda_powf_check \
+#             build/powf/tests/unit_tests, and copy the three programs into one folder
+# There (the tree with that folder copied over):
+#         sh scripts/cuda/device_powf_run.sh BIN_DIR LOG_DIR
+# Environment: POWF_P (1,1.5,2.5,4,7.3,20), PARITY_P (1.5,2.5,4,7.3,20), SKIP_SSE2=1 (only
+# the build the processor runs), SKIP_SANITIZER=1.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -u
+BIN=${1:?usage: $0 BIN_DIR LOG_DIR}
+LOG_DIR=${2:?usage: $0 BIN_DIR LOG_DIR}
+POWF_P=${POWF_P:-1,1.5,2.5,4,7.3,20}
+PARITY_P=${PARITY_P:-1.5,2.5,4,7.3,20}
+# glibc on x86-64 runs its SSE2 powf where these CPU features are masked.
+SSE2_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA
+mkdir -p "$LOG_DIR"
+summary="$LOG_DIR/summary.txt"
+: > "$summary"
+status=0
+
+# step NAME LOGFILE TIMEOUT COMMAND...: runs it, logs it, notes PASS/FAIL and the time.
+step() {
+    name=$1 log=$2 limit=$3
+    shift 3
+    printf '\n==== %s ====\n' "$name"
+    start=$(date +%s.%N)
+    timeout "$limit" "$@" > "$LOG_DIR/$log" 2>&1
+    rc=$?
+    tail -n 25 "$LOG_DIR/$log"
+    secs=$(echo "$(date +%s.%N) $start" | awk '{ printf "%.1f", $1 - $2 }')
+    if [ $rc -eq 0 ]; then verdict=PASS; else verdict="FAIL (exit $rc)"; status=1; fi
+    printf '%-44s %-14s %6ss  %s\n' "$name" "$verdict" "$secs" "$log" >> "$summary"
+}
+
+printf '==== environment ====\n'
+{
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
+    echo "host CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
+    echo "CPU fma: $(grep -qw fma /proc/cpuinfo && echo yes || echo no), avx2: $(grep -qw avx2 /proc/cpuinfo && echo yes || echo no)"
+    echo "kernel: $(uname -r); $(ldd --version | head -1)"
+    cat "$BIN/BUILD_INFO" 2>/dev/null
+} 2>&1 | tee "$LOG_DIR/environment.txt"
+
+step "unit tests PowfModel (default build)" unit_powf.log 60 \
+    "$BIN/unit_tests" --gtest_filter='PowfModel.*'
+step "exhaustive powf, default build" exhaustive_default.log 240 \
+    "$BIN/cuda_powf_check" --p "$POWF_P"
+step "parity, corpus at p $PARITY_P" parity_powf.log 180 \
+    "$BIN/cuda_parity" --corpus tests/corpus --no-random --p-norms "$PARITY_P" --filter " p_norm "
+if [ "${SKIP_SSE2:-0}" != 1 ]; then
+    step "unit tests PowfModel (SSE2 build)" unit_powf_sse2.log 60 \
+        env GLIBC_TUNABLES=$SSE2_TUNABLES "$BIN/unit_tests" \
+        --gtest_filter='PowfModel.ProbeOnThisHost:PowfModel.MatchesHostPowfBitForBit'
+    step "exhaustive powf, SSE2 build" exhaustive_sse2.log 240 \
+        env GLIBC_TUNABLES=$SSE2_TUNABLES "$BIN/cuda_powf_check" --p "$POWF_P"
+    step "parity at p $PARITY_P, SSE2 build" parity_powf_sse2.log 180 \
+        env GLIBC_TUNABLES=$SSE2_TUNABLES "$BIN/cuda_parity" --corpus tests/corpus --no-random \
+        --p-norms "$PARITY_P" --filter " p_norm "
+fi
+if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
+    step "compute-sanitizer memcheck, p 2.5" sanitizer_powf.log 90 \
+        compute-sanitizer --tool memcheck --error-exitcode 3 "$BIN/cuda_parity" \
+        --corpus tests/corpus --no-random --threads 4 --p-norms 2.5 --filter "brick_63x65_yuv444p10le_scale p_norm"
+fi
+
+printf '\n==== summary ====\n'
+grep -h '^host probe\|^device' "$LOG_DIR/exhaustive_default.log" 2>/dev/null
+for f in exhaustive_default exhaustive_sse2; do
+    [ -f "$LOG_DIR/$f.log" ] && { echo "$f:"; sed -n '/^p /,/^$/p' "$LOG_DIR/$f.log"; }
+done
+grep -h '^device arithmetic\|^SUMMARY' "$LOG_DIR"/parity_powf*.log 2>/dev/null
+cat "$summary"
+exit $status
