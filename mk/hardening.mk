@@ -35,7 +35,7 @@ valgrind-check: $(BUILD)/bin/ffmpeg
 
 LONG_FRAMES ?= 20000
 long-run: $(BUILD)/bin/ffmpeg
-	sh tests/robustness/long_run.sh $(BUILD)/bin/ffmpeg 1000 $(LONG_FRAMES)
+	sh tests/robustness/test_long_run.sh $(BUILD)/bin/ffmpeg 1000 $(LONG_FRAMES)
 
 # The core (SANITIZE=1) and FFmpeg with the filter, both under ASan + UBSan, in
 # their own tree, from a copy of the normal build's patched FFmpeg source (a

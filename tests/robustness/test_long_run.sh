@@ -3,7 +3,7 @@
 # after each frame count (GNU time).  A leak per frame shows as growth from the
 # short run to the long one.  Not part of `make check`: minutes of CPU.
 #
-# Usage: sh tests/robustness/long_run.sh path/to/ffmpeg FRAMES...
+# Usage: sh tests/robustness/test_long_run.sh path/to/ffmpeg FRAMES...
 #
 # Copyright (c) 2026 the float_adm authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
