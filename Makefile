@@ -76,12 +76,8 @@ check-sanitize:
 check-no-rcpss:
 	$(MAKE) BUILD=$(BUILD)/no-rcpss RCPSS=no check-unit check-corpus check-cli
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
-	install -m 644 $(CORE_LIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(CORE_HEADER_OUT) $(DESTDIR)$(PREFIX)/include/
-	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(CORE_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/floatadm.pc
-	install -m 755 $(CLI_BIN) $(DESTDIR)$(PREFIX)/bin/
+# install, uninstall, deb.
+include mk/install.mk
 
 clean:
 	rm -rf $(BUILD)
@@ -100,5 +96,8 @@ help:
 	@echo 'make fuzz              the libFuzzer targets, FUZZ_SECONDS each'
 	@echo 'make bench             Google Benchmark (BENCH_ARGS=...)'
 	@echo 'make deps              the packages the build needs (apt-get as root, else the command to run)'
-	@echo 'make install [PREFIX=...], make clean; ./configure --help lists the build switches.'
+	@echo 'make install           libraries, headers, .pc files, float_adm_score, ffmpeg (PREFIX=, DESTDIR=)'
+	@echo 'make uninstall         removes what make install put there (same PREFIX=, DESTDIR=)'
+	@echo 'make deb               a Debian package of the same: $(BUILD)/floatadm_VERSION_ARCH.deb'
+	@echo 'make clean; ./configure --help lists the build switches.'
 	@echo 'CONTRIBUTING.md: the layout, every test tier, the exactness rules.'

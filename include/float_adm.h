@@ -47,6 +47,11 @@
 extern "C" {
 #endif
 
+/* The library is built with -fvisibility=hidden: what is declared here is all it exports. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define FLOAT_ADM_VERSION_MAJOR 1
 #define FLOAT_ADM_VERSION_MINOR 0
 #define FLOAT_ADM_VERSION_PATCH 0
@@ -340,6 +345,10 @@ int float_adm_log_close(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
  * Without SSE2 (division instead of RCPSS) the string is "none".
  */
 void float_adm_rcp_fingerprint(char hex[65]);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

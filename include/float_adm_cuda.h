@@ -44,6 +44,11 @@
 extern "C" {
 #endif
 
+/* The library is built with -fvisibility=hidden: what is declared here is all it exports. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* Negative errno values, as float_adm.h's codes (FFmpeg's AVERROR(e)). */
 #define FLOAT_ADM_ERROR_NO_DEVICE (-(ENODEV)) /* no CUDA device or driver */
 #define FLOAT_ADM_ERROR_DEVICE (-(EIO))       /* a CUDA call or kernel failed */
@@ -128,6 +133,10 @@ const char *float_adm_cuda_stage_name(int stage);
 
 /** Waits for queued work, frees everything; *ctx becomes NULL. */
 void float_adm_cuda_context_free(FloatAdmCudaContext **ctx);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
-# Tests: the shared support library, the unit tests and the golden corpus (the CUDA
-# tests, tests/cuda/module.mk, are included with the CUDA backend).
+# Tests: the shared support library, the unit tests, the golden corpus and the install
+# test (the CUDA tests, tests/cuda/module.mk, are included with the CUDA backend).
 # SPDX-License-Identifier: LGPL-2.1-or-later
 include tests/support/module.mk
 include tests/unit/module.mk
@@ -14,3 +14,5 @@ check-option-docs: $(CLI_BIN) $(wildcard $(BUILD)/bin/ffmpeg)
 	    $(addprefix --ffmpeg ,$(filter %/bin/ffmpeg,$^))
 
 check: check-option-docs
+
+include tests/install/module.mk

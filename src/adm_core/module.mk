@@ -1,4 +1,5 @@
-# The C++ core: build/lib/libfloatadm.a, build/include/float_adm.h, floatadm.pc.
+# The C++ core: build/lib/libfloatadm.a, build/include/float_adm.h, floatadm.pc, and the
+# shared library build/lib/shared/libfloatadm.so.VERSION (SONAME libfloatadm.so.MAJOR).
 # include/ holds the public headers, src/ only internal ones.
 CORE_SRCS := $(wildcard src/adm_core/*.cpp)
 CORE_OBJS := $(CORE_SRCS:%.cpp=$(BUILD)/obj/%.o)
@@ -6,8 +7,18 @@ CORE_LIB := $(BUILD)/lib/libfloatadm.a
 CORE_HEADER_OUT := $(BUILD)/include/float_adm.h
 CORE_PC := $(BUILD)/lib/pkgconfig/floatadm.pc
 ABS_BUILD = $(abspath $(BUILD))
+# The version, from float_adm.h's FLOAT_ADM_VERSION_MAJOR/MINOR/PATCH.
+CORE_VERSION := $(shell sed -n 's/.*FLOAT_ADM_VERSION_[A-Z]* *\([0-9][0-9]*\)$$/\1/p' \
+                  include/float_adm.h | paste -sd. -)
+CORE_SOVERSION := $(firstword $(subst ., ,$(CORE_VERSION)))
+# The shared library sits apart from the archive, so that -L$(BUILD)/lib -lfloatadm
+# (FFmpeg's configure) still links the archive.
+CORE_SHLIB_DIR := $(BUILD)/lib/shared
+CORE_SONAME := libfloatadm.so.$(CORE_SOVERSION)
+CORE_SHLIB := $(CORE_SHLIB_DIR)/libfloatadm.so.$(CORE_VERSION)
+CORE_SHLIB_LINKS := $(CORE_SHLIB_DIR)/$(CORE_SONAME) $(CORE_SHLIB_DIR)/libfloatadm.so
 
-all: $(CORE_LIB) $(CORE_HEADER_OUT) $(CORE_PC)
+all: $(CORE_LIB) $(CORE_HEADER_OUT) $(CORE_PC) $(CORE_SHLIB) $(CORE_SHLIB_LINKS)
 
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
@@ -22,19 +33,33 @@ $(BUILD)/obj/src/adm_core/adm_simd_avx2.o: CXXFLAGS_ALL += -mavx2
 $(BUILD)/obj/src/adm_core/adm_simd_avx512.o: CXXFLAGS_ALL += -mavx512f
 endif
 
+# Everything is hidden but the C API, which float_adm.h declares with default visibility.
+$(CORE_OBJS): CXXFLAGS_ALL += -fvisibility=hidden
+
 $(CORE_LIB): $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+# The C API alone is exported (libfloatadm.map); libstdc++ is a dependency of the
+# library, so a C program links it with -lfloatadm alone.
+$(CORE_SHLIB): $(CORE_OBJS) src/adm_core/libfloatadm.map
+	@mkdir -p $(dir $@)
+	$(CXX) -shared $(CXXFLAGS_ALL) -Wl,-soname,$(CORE_SONAME) \
+	  -Wl,--version-script=src/adm_core/libfloatadm.map -Wl,--no-undefined -Wl,--as-needed \
+	  $(CORE_OBJS) $(LDFLAGS_ALL) -o $@
+
+$(CORE_SHLIB_LINKS): $(CORE_SHLIB)
+	ln -sf $(notdir $<) $@
 
 $(CORE_HEADER_OUT): include/float_adm.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-$(CORE_PC): src/adm_core/module.mk config.mak
+$(CORE_PC): src/adm_core/module.mk config.mak include/float_adm.h
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(ABS_BUILD)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 	  'Name: floatadm' 'Description: Netflix VMAF float ADM, bit-exact with libvmaf' \
-	  'Version: 1.0.0' 'Libs: -L$${libdir} -lfloatadm' 'Libs.private: $(CORE_PRIVATE_LIBS)' \
+	  'Version: $(CORE_VERSION)' 'Libs: -L$${libdir} -lfloatadm' 'Libs.private: $(CORE_PRIVATE_LIBS)' \
 	  'Cflags: -I$${includedir}' > $@
 
 -include $(CORE_OBJS:.o=.d)

@@ -5,6 +5,10 @@
 #                                  time: the runtime finds the driver when a context
 #                                  is created.
 #   build/lib/pkgconfig/floatadm_cuda.pc   for FFmpeg's configure (the filter's CUDA path)
+#   build/lib/shared/libfloatadm_cuda.so.VERSION   the same as a shared library: exports
+#                                  float_adm_cuda_* only and carries the CUDA runtime and
+#                                  the core code it uses, hidden; programs take the
+#                                  core's C API from libfloatadm.so (the .pc requires it)
 # Its tests and benchmark: tests/cuda/module.mk, bench/cuda/module.mk.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -25,15 +29,17 @@ CUDA_HOST_OBJ := $(BUILD)/obj/src/adm_cuda/float_adm_cuda.o
 CUDA_LIB := $(BUILD)/lib/libfloatadm_cuda.a
 CUDA_HEADER_OUT := $(BUILD)/include/float_adm_cuda.h
 CUDA_PC := $(BUILD)/lib/pkgconfig/floatadm_cuda.pc
+CUDA_SONAME := libfloatadm_cuda.so.$(CORE_SOVERSION)
+CUDA_SHLIB := $(CORE_SHLIB_DIR)/libfloatadm_cuda.so.$(CORE_VERSION)
+CUDA_SHLIB_LINKS := $(CORE_SHLIB_DIR)/$(CUDA_SONAME) $(CORE_SHLIB_DIR)/libfloatadm_cuda.so
 
-all: $(CUDA_LIB) $(CUDA_HEADER_OUT) $(CUDA_PC)
-install: install-cuda
+all: $(CUDA_LIB) $(CUDA_HEADER_OUT) $(CUDA_PC) $(CUDA_SHLIB) $(CUDA_SHLIB_LINKS)
 
 $(CUDA_KERNEL_OBJ): src/adm_cuda/adm_cuda_kernels.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_FLAGS) -MMD -MP -c $< -o $@
 
-$(CUDA_HOST_OBJ): CXXFLAGS_ALL += -I$(CUDA_INC) -Isrc/adm_cuda
+$(CUDA_HOST_OBJ): CXXFLAGS_ALL += -I$(CUDA_INC) -Isrc/adm_cuda -fvisibility=hidden
 
 # One object: our code plus the whole static runtime, so users need no CUDA library.
 $(CUDA_LIB): $(CUDA_KERNEL_OBJ) $(CUDA_HOST_OBJ)
@@ -41,6 +47,18 @@ $(CUDA_LIB): $(CUDA_KERNEL_OBJ) $(CUDA_HOST_OBJ)
 	$(LD) -r -o $(BUILD)/obj/src/adm_cuda/floatadm_cuda_all.o $^ \
 	  --whole-archive $(CUDART_STATIC) --no-whole-archive
 	rm -f $@ && ar rcs $@ $(BUILD)/obj/src/adm_cuda/floatadm_cuda_all.o
+
+# The core's internals it shares with the CPU path come from the archive: libfloatadm.so
+# exports only the C API.
+$(CUDA_SHLIB): $(CUDA_KERNEL_OBJ) $(CUDA_HOST_OBJ) $(CORE_LIB) src/adm_cuda/libfloatadm_cuda.map
+	@mkdir -p $(dir $@)
+	$(CXX) -shared $(CXXFLAGS_ALL) -Wl,-soname,$(CUDA_SONAME) \
+	  -Wl,--version-script=src/adm_cuda/libfloatadm_cuda.map -Wl,--no-undefined -Wl,--as-needed \
+	  $(CUDA_KERNEL_OBJ) $(CUDA_HOST_OBJ) $(CORE_LIB) $(CUDART_STATIC) $(LDFLAGS_ALL) $(CUDA_LIBS) \
+	  -o $@
+
+$(CUDA_SHLIB_LINKS): $(CUDA_SHLIB)
+	ln -sf $(notdir $<) $@
 
 $(CUDA_HEADER_OUT): include/float_adm_cuda.h
 	@mkdir -p $(dir $@)
@@ -51,14 +69,7 @@ $(CUDA_PC): src/adm_cuda/module.mk config.mak
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(ABS_BUILD)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 	  'Name: floatadm_cuda' 'Description: float ADM on NVIDIA GPUs, bit-exact with floatadm' \
-	  'Version: 1.0.0' 'Requires: floatadm' 'Libs: -L$${libdir} -lfloatadm_cuda' \
+	  'Version: $(CORE_VERSION)' 'Requires: floatadm' 'Libs: -L$${libdir} -lfloatadm_cuda' \
 	  'Libs.private: $(CUDA_LIBS)' 'Cflags: -I$${includedir}' > $@
-
-.PHONY: install-cuda
-install-cuda: $(CUDA_LIB) $(CUDA_HEADER_OUT) $(CUDA_PC)
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
-	install -m 644 $(CUDA_LIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(CUDA_HEADER_OUT) $(DESTDIR)$(PREFIX)/include/
-	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(CUDA_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/floatadm_cuda.pc
 
 -include $(CUDA_KERNEL_OBJ:.o=.d) $(CUDA_HOST_OBJ:.o=.d)

@@ -1,0 +1,313 @@
+#!/bin/sh
+# make install, make uninstall and make deb as a user of the library meets them:
+#   - install into a temporary PREFIX: the files, SONAME and links; the shared
+#     libraries export their C API alone (nm -D); the README's C example
+#     (examples/score_frame.c) built with pkg-config and run, shared and static
+#     (the CUDA library likewise, where built); the man page against --help;
+#     uninstall leaves the prefix empty
+#   - the same with DESTDIR and PREFIX=/usr/local
+#   - make deb: its contents and dependencies; installed into a throwaway root with
+#     dpkg --root (never the system's), used there, and purged
+#
+# Usage: sh tests/install/test_install.sh MAKE BUILD_DIR CC
+#
+# Copyright (c) 2026 the float_adm authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+set -u
+
+if [ $# -ne 3 ]; then
+    echo "usage: $0 MAKE BUILD_DIR CC" >&2
+    exit 2
+fi
+make_cmd=$1
+build=$2
+cc=$3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/tests/support/shell_harness.sh"
+case $build in /*) build_abs=$build ;; *) build_abs=$root/$build ;; esac
+harness_begin test_install
+
+# run_make TARGET VAR=VALUE...: make in the source tree, its output in make.log.
+run_make() {
+    (cd "$root" && $make_cmd --no-print-directory BUILD="$build" "$@") >make.log 2>&1
+}
+
+# check NAME COMMAND...: COMMAND succeeds.
+check() {
+    name=$1; shift
+    tests=$((tests + 1))
+    "$@" || fail "$name"
+}
+
+# exports_only LIB PATTERN: LIB's dynamic symbols all match ^PATTERN, and there are some.
+exports_only() {
+    nm -D --defined-only "$1" | awk '{ print $NF }' | sort > exports.txt
+    tests=$((tests + 1))
+    if [ ! -s exports.txt ]; then
+        fail "${1##*/} exports nothing"
+    elif grep -v "^$2" exports.txt > stray.txt; then
+        fail "${1##*/} exports more than $2*: $(tr '\n' ' ' < stray.txt)"
+    fi
+}
+
+# soname_is LIB NAME
+soname_is() {
+    tests=$((tests + 1))
+    soname=$(readelf -d "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\]$/\1/p')
+    [ "$soname" = "$2" ] || fail "${1##*/}: SONAME '$soname', wanted $2"
+}
+
+# link_is LINK TARGET: LINK is a symbolic link to TARGET.
+link_is() {
+    tests=$((tests + 1))
+    if [ ! -L "$1" ] || [ "$(readlink "$1")" != "$2" ]; then
+        fail "$1 is not a link to $2"
+    fi
+}
+
+# build_and_run NAME SOURCE PKG [--static] [ENV...]: compile SOURCE with pkg-config's
+# flags for PKG (and -static with --static), run it with ENV, output in NAME.out.
+build_and_run() {
+    name=$1 source=$2 pkg=$3; shift 3
+    static=
+    if [ "${1:-}" = --static ]; then static=--static; shift; fi
+    tests=$((tests + 1))
+    # shellcheck disable=SC2046 # pkg-config's flags are words
+    if ! $cc -std=c11 -Wall -Wextra -Werror ${static:+-static} -o "$name" "$source" \
+            $(pkg-config --cflags $static --libs $pkg) >"$name.log" 2>&1; then
+        fail "$name: does not link with$static pkg-config $pkg: $(cat "$name.log")"
+        return 1
+    fi
+    env "$@" "./$name" >"$name.out" 2>"$name.err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        fail "$name: exit $rc: $(cat "$name.err")"
+        return 1
+    fi
+}
+
+# with_pkg_config LIBDIR SYSROOT COMMAND...: COMMAND with pkg-config looking in LIBDIR
+# alone, its paths under SYSROOT (a DESTDIR).
+with_pkg_config() {
+    saved_libdir=$PKG_CONFIG_LIBDIR
+    PKG_CONFIG_LIBDIR=$1 PKG_CONFIG_SYSROOT_DIR=$2
+    export PKG_CONFIG_SYSROOT_DIR
+    shift 2
+    "$@"
+    rc=$?
+    PKG_CONFIG_LIBDIR=$saved_libdir
+    unset PKG_CONFIG_SYSROOT_DIR
+    return $rc
+}
+
+# The example's one line: three scores, adm2 in (0, 1].
+example_output_ok() {
+    grep -Eq '^adm2 [0-9.]+  aim [0-9.]+  adm3 [0-9.]+$' "$1" &&
+        awk '{ exit !($2 > 0 && $2 <= 1) }' "$1"
+}
+
+# The README's C API block is examples/score_frame.c from its first #include on.
+tests=$((tests + 1))
+awk '/^## The C API/ { section = 1 } section && /^```c$/ { block = 1; next }
+     block && /^```$/ { exit } block { print }' "$root/README.md" > readme_example.c
+sed -n '/^#include/,$p' "$root/examples/score_frame.c" > file_example.c
+cmp -s readme_example.c file_example.c ||
+    fail "README.md's C API example is not examples/score_frame.c:" \
+        "$(diff readme_example.c file_example.c | head -5)"
+
+cat > cuda_probe.c <<'EOF'
+#include <stdio.h>
+#include <float_adm_cuda.h>
+int main(void)
+{
+    FloatAdmOptions opts;
+    char why[256] = "";
+    int count = -1;
+    float_adm_options_default(&opts); /* libfloatadm, through floatadm_cuda.pc's Requires */
+    if (float_adm_cuda_device_count(&count, why, sizeof(why)) < 0 || count < 0)
+        return 1;
+    printf("%d CUDA devices%s%s\n", count, why[0] ? ": " : "", why);
+    return 0;
+}
+EOF
+
+# ---- make install PREFIX=... ----
+prefix=$tmp/prefix
+if ! run_make install PREFIX="$prefix"; then
+    cat make.log >&2
+    fail "make install PREFIX=$prefix"
+    exit 1
+fi
+lib=$prefix/lib
+cli=$prefix/bin/float_adm_score
+version=$("$cli" --version | sed -n '1s/^float_adm_score //p')
+major=${version%%.*}
+for f in "$lib/libfloatadm.so.$version" "$lib/libfloatadm.a" "$lib/pkgconfig/floatadm.pc" \
+         "$cli" "$prefix/share/man/man1/float_adm_score.1"; do
+    check "installed: $f" test -f "$f"
+done
+for h in "$root"/include/*.h; do
+    [ "${h##*/}" != float_adm_cuda.h ] || [ -f "$build_abs/lib/libfloatadm_cuda.a" ] || continue
+    check "installed: include/${h##*/}" cmp -s "$h" "$prefix/include/${h##*/}"
+done
+link_is "$lib/libfloatadm.so.$major" "libfloatadm.so.$version"
+link_is "$lib/libfloatadm.so" "libfloatadm.so.$version"
+soname_is "$lib/libfloatadm.so.$version" "libfloatadm.so.$major"
+exports_only "$lib/libfloatadm.so.$version" float_adm_
+# Every function float_adm.h declares is there.
+grep -o 'float_adm_[a-z0-9_]*(' "$prefix/include/float_adm.h" | tr -d '(' | sort -u > declared.txt
+tests=$((tests + 1))
+missing=$(comm -23 declared.txt exports.txt | tr '\n' ' ')
+[ -z "$missing" ] || fail "libfloatadm.so lacks $missing"
+tests=$((tests + 1))
+readelf -d "$lib/libfloatadm.so.$version" | grep -q 'NEEDED.*\[libstdc++\.so' ||
+    fail "libfloatadm.so does not load the C++ runtime itself"
+
+export PKG_CONFIG_LIBDIR="$lib/pkgconfig"
+unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+tests=$((tests + 1))
+case " $(pkg-config --libs floatadm) " in
+    *" -lstdc++ "*) fail "pkg-config --libs floatadm names the C++ runtime (the library's own)" ;;
+esac
+tests=$((tests + 1))
+case " $(pkg-config --static --libs floatadm) " in
+    *" -lstdc++ "*) ;;
+    *) fail "pkg-config --static --libs floatadm lacks the C++ runtime" ;;
+esac
+
+# The README's example, shared: it loads the installed library.
+if build_and_run score_shared "$root/examples/score_frame.c" floatadm LD_LIBRARY_PATH="$lib"; then
+    check "score_shared: output $(cat score_shared.out)" example_output_ok score_shared.out
+    tests=$((tests + 1))
+    LD_LIBRARY_PATH=$lib ldd ./score_shared | grep -q "libfloatadm\.so\.$major => $lib/" ||
+        fail "score_shared does not load $lib/libfloatadm.so.$major"
+fi
+# ... and static: no libfloatadm at run time, the same scores.
+if build_and_run score_static "$root/examples/score_frame.c" floatadm --static; then
+    tests=$((tests + 1))
+    ! readelf -d score_static 2>/dev/null | grep -q 'NEEDED.*libfloatadm' ||
+        fail "score_static loads libfloatadm"
+    check "static and shared scores agree" cmp -s score_shared.out score_static.out
+fi
+
+# The CUDA library, where built: the same checks, with a device count for the example.
+if [ -f "$build_abs/lib/libfloatadm_cuda.a" ]; then
+    check "installed: libfloatadm_cuda.a" test -f "$lib/libfloatadm_cuda.a"
+    check "installed: floatadm_cuda.pc" test -f "$lib/pkgconfig/floatadm_cuda.pc"
+    link_is "$lib/libfloatadm_cuda.so.$major" "libfloatadm_cuda.so.$version"
+    link_is "$lib/libfloatadm_cuda.so" "libfloatadm_cuda.so.$version"
+    soname_is "$lib/libfloatadm_cuda.so.$version" "libfloatadm_cuda.so.$major"
+    exports_only "$lib/libfloatadm_cuda.so.$version" float_adm_cuda_
+    build_and_run cuda_shared cuda_probe.c floatadm_cuda LD_LIBRARY_PATH="$lib"
+    build_and_run cuda_static cuda_probe.c floatadm_cuda --static
+fi
+
+# The man page follows --help: every flag, every option, the version.
+man=$prefix/share/man/man1/float_adm_score.1
+"$cli" --help | grep -o -- '--[a-z][a-z-]*' | sort -u > flags.txt
+while read -r flag; do
+    check "man page: $flag" grep -Fq -- "$(printf '%s' "$flag" | sed 's/-/\\-/g')" "$man"
+done < flags.txt
+"$cli" --list-options | cut -f1 > options.txt
+while read -r option; do
+    check "man page: option $option" grep -Eq "^\.BR? $option( |$)" "$man"
+done < options.txt
+check "man page: version $version" grep -q "^\.TH .*\"float_adm $version\"" "$man"
+
+# The programs: the tool runs, and the embedded ffmpeg has the filter where built.
+check "installed float_adm_score --help" "$cli" --help >/dev/null
+if [ -f "$build_abs/bin/ffmpeg" ]; then
+    tests=$((tests + 1))
+    "$prefix/bin/ffmpeg" -hide_banner -h filter=float_adm 2>&1 | grep -q '^Filter float_adm' ||
+        fail "installed ffmpeg lacks the float_adm filter"
+    check "installed ffprobe -version" "$prefix/bin/ffprobe" -hide_banner -version >/dev/null
+fi
+
+(cd "$prefix" && find . | sort) > prefix_files.txt
+if ! run_make uninstall PREFIX="$prefix"; then
+    fail "make uninstall PREFIX=$prefix: $(cat make.log)"
+fi
+tests=$((tests + 1))
+left=$(find "$prefix" -mindepth 1 | head -5)
+[ -z "$left" ] || fail "make uninstall left $left"
+
+# ---- make install DESTDIR=... PREFIX=/usr/local ----
+dest=$tmp/dest
+if run_make install DESTDIR="$dest" PREFIX=/usr/local; then
+    (cd "$dest/usr/local" && find . | sort) > dest_files.txt
+    check "DESTDIR install: the same files" cmp -s prefix_files.txt dest_files.txt
+    check "DESTDIR install: floatadm.pc prefix" grep -qx 'prefix=/usr/local' \
+        "$dest/usr/local/lib/pkgconfig/floatadm.pc"
+    check "DESTDIR install: no staging path in floatadm.pc" \
+        sh -c "! grep -q '$dest' '$dest/usr/local/lib/pkgconfig/floatadm.pc'"
+    with_pkg_config "$dest/usr/local/lib/pkgconfig" "$dest" \
+        build_and_run score_dest "$root/examples/score_frame.c" floatadm \
+        LD_LIBRARY_PATH="$dest/usr/local/lib" &&
+        check "DESTDIR install: the same scores" cmp -s score_shared.out score_dest.out
+    run_make uninstall DESTDIR="$dest" PREFIX=/usr/local ||
+        fail "make uninstall DESTDIR=$dest: $(cat make.log)"
+    tests=$((tests + 1))
+    left=$(find "$dest/usr/local" -mindepth 1 | head -5)
+    [ -z "$left" ] || fail "make uninstall DESTDIR left $left"
+else
+    fail "make install DESTDIR=$dest PREFIX=/usr/local: $(cat make.log)"
+fi
+
+# ---- make deb ----
+if ! command -v dpkg-deb >/dev/null 2>&1; then
+    echo "test_install: no dpkg-deb, make deb not tested"
+elif ! run_make deb; then
+    fail "make deb: $(cat make.log)"
+else
+    deb=$(tail -n 1 make.log)
+    case $deb in /*) ;; *) deb=$root/$deb ;; esac
+    multiarch=$($cc -print-multiarch 2>/dev/null)
+    deblib=./usr/lib${multiarch:+/$multiarch}
+    dpkg-deb --contents "$deb" > contents.txt
+    for f in "$deblib/libfloatadm.so.$version" \
+             "$deblib/libfloatadm.so.$major -> libfloatadm.so.$version" \
+             "$deblib/libfloatadm.so -> libfloatadm.so.$version" "$deblib/libfloatadm.a" \
+             "$deblib/pkgconfig/floatadm.pc" ./usr/include/float_adm.h ./usr/bin/float_adm_score \
+             ./usr/share/man/man1/float_adm_score.1.gz ./usr/share/doc/floatadm/copyright; do
+        tests=$((tests + 1))
+        grep -q " $f\$" contents.txt || fail "the .deb lacks $f"
+    done
+    tests=$((tests + 1))
+    depends=$(dpkg-deb -f "$deb" Depends)
+    case $depends in
+        *libc6*libstdc++6*|*libstdc++6*libc6*) ;;
+        *) fail "the .deb's Depends lacks libc6 or libstdc++6: '$depends'" ;;
+    esac
+    if command -v lintian >/dev/null 2>&1; then
+        # The default Maintainer is a placeholder (DEB_MAINTAINER sets one).
+        lintian --tag-display-limit 0 --suppress-tags bogus-mail-host,bogus-mail-host-in-debian-changelog \
+            "$deb" > lintian.txt 2>&1
+        tests=$((tests + 1))
+        ! grep -q '^E:' lintian.txt || fail "lintian: $(grep '^E:' lintian.txt)"
+    fi
+
+    # Into a throwaway root of its own: dpkg keeps its database there too.
+    droot=$tmp/dpkg-root
+    mkdir -p "$droot/var/lib/dpkg/info" "$droot/var/lib/dpkg/updates"
+    touch "$droot/var/lib/dpkg/status" "$droot/var/lib/dpkg/available"
+    dpkg_root() { dpkg --root="$droot" --log=/dev/null --force-not-root --force-depends "$@"; }
+    if dpkg_root -i "$deb" >dpkg.log 2>&1; then
+        droot_lib=$droot/usr/lib${multiarch:+/$multiarch}
+        link_is "$droot_lib/libfloatadm.so.$major" "libfloatadm.so.$version"
+        with_pkg_config "$droot_lib/pkgconfig" "$droot" \
+            build_and_run score_deb "$root/examples/score_frame.c" floatadm \
+            LD_LIBRARY_PATH="$droot_lib" &&
+            check "dpkg-installed library: the same scores" cmp -s score_shared.out score_deb.out
+        check "dpkg-installed float_adm_score" "$droot/usr/bin/float_adm_score" --version >/dev/null
+        dpkg_root --purge floatadm >dpkg.log 2>&1 || fail "dpkg --purge: $(cat dpkg.log)"
+        tests=$((tests + 1))
+        left=$(find "$droot" ! -type d ! -path "$droot/var/lib/dpkg/*" | head -5)
+        [ -z "$left" ] || fail "dpkg --purge left $left"
+    else
+        fail "dpkg --root=$droot -i: $(cat dpkg.log)"
+    fi
+fi
+
+echo "test_install: $tests checks, $failures failures"
+[ "$failures" -eq 0 ]
