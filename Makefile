@@ -78,6 +78,8 @@ check-no-rcpss:
 
 # install, uninstall, deb.
 include mk/install.mk
+# The Python package: staged into $(BUILD)/python, installed with install.
+include python/module.mk
 
 clean:
 	rm -rf $(BUILD)
@@ -90,6 +92,7 @@ help:
 	@echo 'make check-corpus      the golden corpus at every SIMD level'
 	@echo 'make check-cli         the float_adm_score tests'
 	@echo 'make check-fate        the FATE tests of the filter'
+	@echo 'make check-python      the floatadm Python package: ctypes, Dask, the HTML report'
 	@echo 'make check-sanitize    unit and corpus tests under ASan + UBSan'
 	@echo 'make check-no-rcpss    unit, corpus and CLI tests with the --disable-rcpss division'
 	@echo 'make check-ffmpeg-all  FATE on FFmpeg 7.1, 8.1 and 9.0'

@@ -1,0 +1,175 @@
+# floatadm: Python bindings of libfloatadm (Netflix VMAF's float ADM, bit-exact).
+#
+# Copyright (c) 2026 the float_adm authors
+#
+# This library is free software; you can redistribute it and/or
+# modify it under the terms of the GNU Lesser General Public
+# License as published by the Free Software Foundation; either
+# version 2.1 of the License, or (at your option) any later version.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+"""python3 -m floatadm score | report | catalogue (see --help of each)."""
+
+import argparse
+import json
+import sys
+import time
+
+
+def _options(pairs):
+    options = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise SystemExit("floatadm: --option takes NAME=VALUE, not %r" % pair)
+        options[name] = value
+    return options
+
+
+def _score(args):
+    from . import score_files, score_video
+    from .distributed import FILE_EXTENSIONS
+    options = _options(args.option)
+    is_files = not args.video and (
+        args.width or args.height or args.pix_fmt or
+        all(p.lower().endswith(FILE_EXTENSIONS) for p in (args.reference, args.distorted)))
+    if is_files:
+        results = score_files(args.reference, args.distorted, width=args.width,
+                              height=args.height, pix_fmt=args.pix_fmt, frames=args.frames,
+                              start_frame=args.start_frame, end_frame=args.end_frame,
+                              threads=args.threads, backend=args.backend or "cpu",
+                              progress=None if not args.quiet else False, **options)
+    else:
+        end = args.end_frame
+        if end is None and args.frames is not None:
+            end = args.start_frame + args.frames
+        results = score_video(args.reference, args.distorted, ffmpeg=args.ffmpeg,
+                              start_frame=args.start_frame, end_frame=end,
+                              backend=args.backend, threads=args.threads if args.threads > 1
+                              else None,
+                              progress=None if not args.quiet else False, **options)
+    if args.json:
+        results.to_json(args.json)
+    if args.csv:
+        results.to_csv(args.csv)
+    if not args.quiet:
+        print("%6s  %-10s  %-10s  %-10s" % ("frame", "adm2", "aim", "adm3"))
+        for f in results.frames:
+            if "skipped" in f:
+                print("%6d  skipped: %s" % (f["frame"], f["skipped"]))
+            else:
+                print("%6d  %.8f  %.8f  %.8f" % (f["frame"], f["adm2"], f["aim"], f["adm3"]))
+        print()
+        for name, pooled in results.pooled.items():
+            print("%-14s mean %.8f  harmonic_mean %.8f  min %.8f  max %.8f" % (
+                name, pooled["mean"], pooled["harmonic_mean"], pooled["min"], pooled["max"]))
+    return 0
+
+
+def _report(args):
+    from .report import write_report
+    write_report(args.logs, args.output, title=args.title)
+    if not args.quiet:
+        print("floatadm: wrote %s (%d log%s)" % (args.output, len(args.logs),
+                                                  "" if len(args.logs) == 1 else "s"))
+    return 0
+
+
+def _catalogue(args):
+    from distributed import Client, LocalCluster
+    from .distributed import score_catalogue
+    with open(args.jobs, encoding="utf-8") as f:
+        jobs = json.load(f)
+    cluster = None
+    if args.scheduler:
+        client = Client(args.scheduler)
+    else:
+        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                               dashboard_address=":0")
+        client = Client(cluster)
+    try:
+        began = time.monotonic()
+        summaries = score_catalogue(jobs, client, args.output_dir, retries=args.retries,
+                                    raise_errors=False,
+                                    progress=None if not args.quiet else False)
+        elapsed = time.monotonic() - began
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    scored = [s for s in summaries if s["status"] == "scored"]
+    frames = sum(s.get("frames", 0) for s in scored)
+    failed = [s for s in summaries if s["status"] == "failed"]
+    print("floatadm: %d jobs: %d scored (%d frames, %.1f frames/s over %.1f s), %d skipped, "
+          "%d failed" % (len(summaries), len(scored), frames, frames / elapsed if elapsed else 0,
+                         elapsed, len(summaries) - len(scored) - len(failed), len(failed)))
+    for s in failed:
+        print("  %s: %s" % (s["name"], s["error"]), file=sys.stderr)
+    return 1 if failed else 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python3 -m floatadm",
+                                     description="Netflix VMAF's float ADM, bit-exact.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    score = sub.add_parser("score", help="score a reference/distorted pair",
+                           description="Score raw YUV / y4m files (as float_adm_score) or "
+                           "any videos (through ffmpeg's float_adm filter).")
+    score.add_argument("reference")
+    score.add_argument("distorted")
+    score.add_argument("--width", type=int)
+    score.add_argument("--height", type=int)
+    score.add_argument("--pix-fmt")
+    score.add_argument("--option", action="append", metavar="NAME=VALUE",
+                       help="a float_adm option by libvmaf name or alias; repeatable")
+    score.add_argument("--frames", type=int, help="score the first N frames")
+    score.add_argument("--start-frame", type=int, default=0)
+    score.add_argument("--end-frame", type=int)
+    score.add_argument("--threads", type=int, default=1)
+    score.add_argument("--backend", choices=("cpu", "cuda", "auto"),
+                       help="files: cpu (default), cuda or auto; videos: the filter's")
+    score.add_argument("--video", action="store_true",
+                       help="read the inputs with ffmpeg, whatever their names")
+    score.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter")
+    score.add_argument("--json", help="write libvmaf's JSON layout here")
+    score.add_argument("--csv", help="write libvmaf's CSV layout here")
+    score.add_argument("--quiet", action="store_true")
+    score.set_defaults(run=_score)
+
+    report = sub.add_parser("report", help="an HTML report of JSON logs",
+                            description="One self-contained HTML file: per-frame charts, "
+                            "pooled values and the worst frames of each log.")
+    report.add_argument("logs", nargs="+", metavar="LOG.json")
+    report.add_argument("-o", "--output", required=True, metavar="REPORT.html")
+    report.add_argument("--title", default="float_adm report")
+    report.add_argument("--quiet", action="store_true")
+    report.set_defaults(run=_report)
+
+    catalogue = sub.add_parser("catalogue", help="score a catalogue on Dask",
+                               description="Score the jobs of a JSON list (objects with "
+                               "reference, distorted, ...) on a Dask cluster, one JSON log "
+                               "per job in the output directory; finished jobs are skipped.")
+    catalogue.add_argument("jobs", metavar="JOBS.json")
+    catalogue.add_argument("-o", "--output-dir", required=True)
+    catalogue.add_argument("--scheduler", help="a Dask scheduler's address (tcp://host:8786)")
+    catalogue.add_argument("--workers", type=int, default=2,
+                           help="without --scheduler: local worker processes [2]")
+    catalogue.add_argument("--retries", type=int, default=2)
+    catalogue.add_argument("--quiet", action="store_true")
+    catalogue.set_defaults(run=_catalogue)
+
+    args = parser.parse_args(argv)
+    from .files import FileError
+    from .scorer import Error
+    from .video import FFmpegError
+    try:
+        return args.run(args)
+    except (Error, FileError, FFmpegError, OSError, ValueError) as error:
+        print("floatadm: %s" % error, file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

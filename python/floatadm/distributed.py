@@ -1,0 +1,290 @@
+# floatadm: Python bindings of libfloatadm (Netflix VMAF's float ADM, bit-exact).
+#
+# Copyright (c) 2026 the float_adm authors
+#
+# This library is free software; you can redistribute it and/or
+# modify it under the terms of the GNU Lesser General Public
+# License as published by the Free Software Foundation; either
+# version 2.1 of the License, or (at your option) any later version.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+"""Scoring across machines with Dask distributed.
+
+score_catalogue() scores one job per reference/distorted pair, each job's log
+written atomically (a temporary file and a rename) into an output directory, so
+that a file there is always a finished job and a rerun skips it.  Dask runs the
+jobs: a job whose worker dies is given to another worker by the scheduler, one
+that raises is retried (retries=), and its file is only there once it is whole.
+
+score_segments() splits one title into frame ranges scored in parallel and merges
+them.  Each frame's scores depend on that frame alone, and the pooled values are
+recomputed over the merged frames in frame order with the same double sums as
+one run, so the merged Results equal a single process's bit for bit.  Raw and y4m
+files are read from the segment's first frame on (by frame size); videos are cut
+by frame number with trim=start_frame/end_frame, never by seeking.
+
+Workers need the package and the library (PYTHONPATH=build/python, or
+`make install`) and the files at the same paths.  GPUs: one worker per GPU, each
+started with its CUDA_VISIBLE_DEVICES and a GPU resource, jobs submitted with
+backend="cuda" and resources={"GPU": 1} (docs/python.md).
+"""
+
+import hashlib
+import json
+import os
+
+from .results import Results
+
+FILE_EXTENSIONS = (".yuv", ".y4m", ".raw")
+
+
+class CatalogueError(RuntimeError):
+    """Some jobs failed after their retries; .failed lists (job name, error)."""
+
+    def __init__(self, failed):
+        super().__init__("%d job(s) failed: %s" % (len(failed), "; ".join(
+            "%s: %s" % (name, error) for name, error in failed)))
+        self.failed = failed
+
+
+def _kind(spec):
+    kind = spec.get("kind")
+    if kind:
+        if kind not in ("files", "video"):
+            raise ValueError("kind must be 'files' or 'video', not %r" % kind)
+        return kind
+    paths = (os.fspath(spec["reference"]), os.fspath(spec["distorted"]))
+    if any(spec.get(k) for k in ("width", "height", "pix_fmt")) or \
+            all(p.lower().endswith(FILE_EXTENSIONS) for p in paths):
+        return "files"
+    return "video"
+
+
+_JOB_KEYS = ("reference", "distorted", "name", "kind", "width", "height", "pix_fmt",
+             "frames", "options", "backend", "threads", "ffmpeg", "reference_args",
+             "distorted_args")
+
+
+def normalise_job(job):
+    """A job as a plain dict: reference, distorted, name, kind, options, and the
+    file or video settings it has.  A name not given is the distorted file's stem
+    and a hash of the job, so it is the same in every run."""
+    if isinstance(job, (tuple, list)):
+        job = {"reference": job[0], "distorted": job[1]}
+    spec = {k: v for k, v in dict(job).items() if v is not None}
+    unknown = set(spec) - set(_JOB_KEYS)
+    if unknown:
+        raise ValueError("unknown job keys: %s" % ", ".join(sorted(unknown)))
+    for key in ("reference", "distorted"):
+        if key not in spec:
+            raise ValueError("a job needs %s: %r" % (key, job))
+        spec[key] = os.path.abspath(os.fspath(spec[key]))
+    spec["kind"] = _kind(spec)
+    spec["options"] = dict(spec.get("options", {}))
+    if "name" not in spec:
+        digest = hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode())
+        stem = os.path.basename(spec["distorted"]).split(".")[0] or "job"
+        spec["name"] = "%s-%s" % (stem, digest.hexdigest()[:10])
+    name = spec["name"]
+    if not name or "/" in name or name.startswith("."):
+        raise ValueError("job name %r: a file name is needed (no '/', not hidden)" % name)
+    return spec
+
+
+def _spec_hash(spec):
+    """A short hash of everything a job's scores depend on: part of its task keys, so
+    that Dask never takes one job's result for another's."""
+    return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def score_job(spec, start_frame=0, end_frame=None, progress=False):
+    """Scores one job (or frames [start, end) of it) in this process; Results."""
+    common = dict(spec["options"])
+    for key in ("backend", "threads"):
+        if key in spec:
+            common[key] = spec[key]
+    if spec["kind"] == "files":
+        return _files().score_files(
+            spec["reference"], spec["distorted"], width=spec.get("width"),
+            height=spec.get("height"), pix_fmt=spec.get("pix_fmt"), frames=spec.get("frames"),
+            start_frame=start_frame, end_frame=end_frame, progress=progress, **common)
+    from .video import score_video
+    if end_frame is None and spec.get("frames") is not None:
+        end_frame = int(spec["frames"])
+    return score_video(spec["reference"], spec["distorted"], ffmpeg=spec.get("ffmpeg"),
+                       start_frame=start_frame, end_frame=end_frame,
+                       reference_args=spec.get("reference_args", ()),
+                       distorted_args=spec.get("distorted_args", ()), progress=progress,
+                       **common)
+
+
+def _files():
+    from . import files
+    return files
+
+
+def _finished(path):
+    """Whether path holds a finished job's log (written whole by a rename)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "pooled_metrics" in data
+
+
+def run_job(spec, path):
+    """The task: score a job and write its log to path atomically, unless a finished
+    log is there already.  Returns a small summary (status, frames, pooled adm2)."""
+    if _finished(path):
+        return {"name": spec["name"], "status": "skipped", "path": path}
+    results = score_job(spec)
+    results.to_json(path)
+    pooled = results.pooled.get("adm2", {})
+    return {"name": spec["name"], "status": "scored", "path": path,
+            "frames": len(results.frames), "adm2_mean": pooled.get("mean"),
+            "pid": os.getpid()}
+
+
+def _remove_stale_temporaries(output_dir, names):
+    """Temporary files of attempts that died before their rename."""
+    prefixes = tuple("." + name + ".json." for name in names)
+    for entry in os.listdir(output_dir):
+        if entry.startswith(prefixes) and entry.endswith(".tmp"):
+            try:
+                os.unlink(os.path.join(output_dir, entry))
+            except OSError:
+                pass
+
+
+def _show_progress(futures, progress):
+    import sys
+    from distributed import progress as dask_progress
+    if progress is None:
+        progress = sys.stdout.isatty()
+    if progress and futures:
+        dask_progress(futures, notebook=False)
+
+
+def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progress=None,
+                    raise_errors=True):
+    """Scores a catalogue on a Dask cluster, one task per job; returns one summary
+    dict per job, in the jobs' order ("status": "scored", "skipped" or "failed").
+
+    jobs: dicts with reference, distorted and optionally name, kind ("files" or
+    "video"; default: files for .yuv/.y4m or when width/height/pix_fmt are given),
+    width, height, pix_fmt, frames, options ({name: value}), backend, threads,
+    ffmpeg, reference_args, distorted_args; or (reference, distorted) pairs.
+    client: a distributed.Client.  output_dir: each job's JSON log goes to
+    output_dir/NAME.json, written atomically; a job whose log is there is not
+    scored again.  retries: how often Dask retries a job that raised (a job whose
+    worker died is rescheduled by Dask in any case).  resources: Dask resources
+    per job, e.g. {"GPU": 1}.  progress: Dask's progress bar (None: on a
+    terminal).  raise_errors: raise CatalogueError at the end if a job failed
+    (the others are finished all the same).
+    """
+    from distributed import wait
+
+    output_dir = os.path.abspath(os.fspath(output_dir))
+    os.makedirs(output_dir, exist_ok=True)
+    specs = [normalise_job(job) for job in jobs]
+    names = [spec["name"] for spec in specs]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError("job names must differ: %s" % ", ".join(duplicates))
+    summaries = [None] * len(specs)
+    futures, where = [], []
+    for i, spec in enumerate(specs):
+        path = os.path.join(output_dir, spec["name"] + ".json")
+        if _finished(path):
+            summaries[i] = {"name": spec["name"], "status": "skipped", "path": path}
+            continue
+        key = "floatadm-job-%s-%s" % (spec["name"], _spec_hash(spec))
+        futures.append(client.submit(run_job, spec, path, key=key, retries=retries,
+                                     resources=resources, pure=False))
+        where.append(i)
+    _show_progress(futures, progress)
+    wait(futures)
+    failed = []
+    for i, future in zip(where, futures):
+        if future.status == "finished":
+            summaries[i] = future.result()
+        else:
+            error = future.exception()
+            summaries[i] = {"name": specs[i]["name"], "status": "failed",
+                            "error": "%s: %s" % (type(error).__name__, error)}
+            failed.append((specs[i]["name"], summaries[i]["error"]))
+        future.release()
+    _remove_stale_temporaries(output_dir, names)
+    if failed and raise_errors:
+        raise CatalogueError(failed)
+    return summaries
+
+
+def _count_frames(spec):
+    """The title's frames: exact for files; for videos ffprobe's count (the last
+    segment is open-ended, so a count that is short loses nothing)."""
+    if spec["kind"] == "files":
+        if spec.get("frames") is not None:
+            return int(spec["frames"])
+        return _files().frame_count(spec["reference"], spec["distorted"], spec.get("width"),
+                                    spec.get("height"), spec.get("pix_fmt"))
+    from .video import _probe_frames, find_ffmpeg
+    if spec.get("frames") is not None:
+        return int(spec["frames"])
+    return _probe_frames(find_ffmpeg(spec.get("ffmpeg")), spec["distorted"],
+                         list(spec.get("distorted_args", ())))
+
+
+def _score_segment(spec, start, end):
+    return score_job(spec, start_frame=start, end_frame=end)
+
+
+def score_segments(reference, distorted, client, segment_frames, retries=2, resources=None,
+                   progress=None, output=None, **kwargs):
+    """Scores one title in segments of segment_frames frames in parallel on a Dask
+    cluster and merges them; returns Results bit-identical to one process's.
+
+    kwargs: a job's settings (kind, width, height, pix_fmt, frames, backend, threads,
+    ffmpeg, reference_args, distorted_args) and float_adm's options by name or
+    alias.  output: also write the merged JSON log there (atomically).
+    """
+    from distributed import wait
+
+    segment_frames = int(segment_frames)
+    if segment_frames < 1:
+        raise ValueError("segment_frames must be at least 1")
+    job = {"reference": reference, "distorted": distorted}
+    options = {}
+    for key, value in kwargs.items():
+        if key in _JOB_KEYS:
+            job[key] = value
+        else:
+            options[key] = value
+    job["options"] = options
+    spec = normalise_job(job)
+    total = client.submit(_count_frames, spec, pure=False, retries=retries,
+                          resources=resources).result()
+    if total is None:
+        raise ValueError("%s: the frame count is unknown: give frames=N" % spec["distorted"])
+    starts = list(range(0, max(total, 1), segment_frames))
+    futures = []
+    for n, start in enumerate(starts):
+        last = n + 1 == len(starts)
+        end = None if last and spec["kind"] == "video" else min(start + segment_frames, total)
+        key = "floatadm-segment-%s-%s-%d-%s" % (spec["name"], _spec_hash(spec), start, end)
+        futures.append(client.submit(_score_segment, spec, start, end, retries=retries,
+                                     resources=resources, pure=False, key=key))
+    _show_progress(futures, progress)
+    wait(futures)
+    parts = [f.result() for f in futures]
+    merged = Results.merge(parts)
+    numbers = [f["frame"] for f in merged.frames]
+    if numbers != list(range(len(numbers))) or (spec["kind"] == "files" and
+                                                len(numbers) != total):
+        raise RuntimeError("the segments do not make up frames 0..%d: got %d frames"
+                           % (total - 1, len(numbers)))
+    if output is not None:
+        merged.to_json(output)
+    return merged

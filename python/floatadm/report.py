@@ -1,0 +1,348 @@
+# floatadm: Python bindings of libfloatadm (Netflix VMAF's float ADM, bit-exact).
+#
+# Copyright (c) 2026 the float_adm authors
+#
+# This library is free software; you can redistribute it and/or
+# modify it under the terms of the GNU Lesser General Public
+# License as published by the Free Software Foundation; either
+# version 2.1 of the License, or (at your option) any later version.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+"""A visual report of one or more logs: one self-contained HTML file.
+
+Per metric (adm2 first; aim, adm3, adm_scale0..3), chosen with CSS-only tabs:
+an inline SVG chart with one path per log, the pooled values of each log, and
+each log's 10 worst frames with their timestamps where the log has them.
+Nothing is fetched: no scripts, fonts or images from anywhere.  The layout
+follows the window from phone to laptop width, and the colours follow the
+system's light or dark scheme (prefers-color-scheme).
+"""
+
+import html
+import math
+import os
+
+from .results import Results
+
+METRICS = ("adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3")
+# aim measures impairment: its worst frames are its highest; the others' their lowest.
+HIGHER_IS_WORSE = {"aim"}
+# The chart's coordinate space; the SVG is stretched to the page's width.
+PLOT_W, PLOT_H = 1000.0, 400.0
+# Enough points to draw any screen's width; longer logs keep each bucket's extremes.
+MAX_POINTS = 1500
+WORST_COUNT = 10
+
+_CSS = """
+:root {
+  color-scheme: light dark;
+  --bg: #ffffff; --fg: #1d2430; --muted: #5b6676; --line: #d9dee5; --panel: #f5f7fa;
+  --accent: #1f6feb;
+  --c0: #1f6feb; --c1: #d1495b; --c2: #2a9d5c; --c3: #b7791f; --c4: #7b4bd1;
+  --c5: #0e8a9b; --c6: #c2417a; --c7: #5a6b2f;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #11151c; --fg: #e3e8ef; --muted: #9aa5b4; --line: #2c3440; --panel: #19202a;
+    --accent: #6ea8fe;
+    --c0: #6ea8fe; --c1: #ff7b89; --c2: #5fd38d; --c3: #f2c14e; --c4: #b794f6;
+    --c5: #4fd1e0; --c6: #f78fbf; --c7: #b5cc6a;
+  }
+}
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--fg);
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+main { max-width: 1100px; margin: 0 auto; padding: 16px; }
+h1 { font-size: 1.35rem; margin: 0 0 4px; }
+h2 { font-size: 1.05rem; margin: 20px 0 8px; }
+h3 { font-size: 0.95rem; margin: 14px 0 6px; }
+p.meta { color: var(--muted); margin: 0 0 12px; font-size: 0.9rem; }
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+  white-space: nowrap; }
+.tabs { display: flex; flex-wrap: wrap; gap: 6px; margin: 12px 0; }
+.tabs label { cursor: pointer; padding: 5px 12px; border: 1px solid var(--line);
+  border-radius: 999px; background: var(--panel); font-size: 0.9rem; user-select: none; }
+.panel { display: none; }
+%(tab_rules)s
+.chart { position: relative; margin: 0; padding: 8px 8px 26px 58px; background: var(--panel);
+  border: 1px solid var(--line); border-radius: 8px; }
+.chart svg { display: block; width: 100%%; height: clamp(180px, 42vw, 340px); overflow: visible; }
+.chart .grid { stroke: var(--line); stroke-width: 1; vector-effect: non-scaling-stroke; }
+.chart path { fill: none; stroke-width: 1.8; stroke-linejoin: round; stroke-linecap: round;
+  vector-effect: non-scaling-stroke; }
+.yl, .xl { position: absolute; font-size: 0.75rem; color: var(--muted);
+  font-variant-numeric: tabular-nums; white-space: nowrap; }
+.yl { left: 4px; width: 50px; text-align: right; transform: translateY(-50%%); }
+.xl { bottom: 4px; transform: translateX(-50%%); }
+.xl.first { transform: none; } .xl.last { transform: translateX(-100%%); }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 16px; margin: 8px 0 0; padding: 0;
+  list-style: none; font-size: 0.9rem; }
+.legend li { display: flex; align-items: center; gap: 6px; min-width: 0;
+  overflow-wrap: anywhere; }
+.swatch { flex: none; width: 18px; height: 4px; border-radius: 2px; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+table { border-collapse: collapse; width: 100%%; font-size: 0.88rem;
+  font-variant-numeric: tabular-nums; }
+th, td { padding: 5px 8px; border-bottom: 1px solid var(--line); text-align: right;
+  white-space: nowrap; }
+th:first-child, td:first-child { text-align: left; }
+td.name { white-space: normal; overflow-wrap: anywhere; min-width: 9em; }
+thead th { color: var(--muted); font-weight: 600; }
+.worst { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr));
+  gap: 8px 20px; }
+.na { color: var(--muted); }
+footer { color: var(--muted); font-size: 0.8rem; margin: 24px 0 8px; }
+"""
+
+
+def _label(path, used):
+    base = os.path.basename(os.fspath(path))
+    label = base[:-5] if base.endswith(".json") else base
+    candidate, n = label, 2
+    while candidate in used:
+        candidate = "%s (%d)" % (label, n)
+        n += 1
+    used.add(candidate)
+    return candidate
+
+
+def _fmt(value, digits=6):
+    if value is None:
+        return '<span class="na">–</span>'
+    if not math.isfinite(value):
+        return html.escape(str(value))
+    return '<span title="%.17g">%.*f</span>' % (value, digits, value)
+
+
+def _fmt_time(seconds):
+    if seconds is None:
+        return '<span class="na">–</span>'
+    sign = "-" if seconds < 0 else ""
+    seconds = abs(seconds)
+    minutes, sec = divmod(seconds, 60.0)
+    hours, minutes = divmod(int(minutes), 60)
+    if hours:
+        return "%s%d:%02d:%06.3f" % (sign, hours, minutes, sec)
+    return "%s%d:%06.3f" % (sign, minutes, sec)
+
+
+def _downsample(points):
+    """At most MAX_POINTS (x, y): each bucket keeps its lowest and highest point in
+    frame order, so that a dip of one frame still shows."""
+    if len(points) <= MAX_POINTS:
+        return points
+    size = math.ceil(len(points) / (MAX_POINTS // 2))
+    kept = []
+    for i in range(0, len(points), size):
+        bucket = [p for p in points[i:i + size] if math.isfinite(p[1])]
+        if not bucket:
+            kept.append(points[i])
+            continue
+        low = min(bucket, key=lambda p: p[1])
+        high = max(bucket, key=lambda p: p[1])
+        kept.extend(sorted({low, high}))
+    return kept
+
+
+def _nice_ticks(low, high, count=5):
+    """Round tick values covering [low, high]."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return [0.0, 1.0]
+    if high - low < 1e-12:
+        pad = abs(low) * 0.01 or 0.01
+        low, high = low - pad, high + pad
+    raw = (high - low) / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    start = math.floor(low / step) * step
+    ticks = []
+    value = start
+    while value < high + step * 0.999:
+        ticks.append(round(value, 12))
+        value += step
+    return ticks
+
+
+def _tick_text(value, ticks):
+    step = abs(ticks[1] - ticks[0]) if len(ticks) > 1 else 1.0
+    decimals = max(0, min(8, -int(math.floor(math.log10(step))) + 1)) if step else 3
+    return "%.*f" % (decimals, value)
+
+
+def _chart(metric, logs):
+    """The SVG of one metric: one <path> per log (empty where the log lacks the
+    metric), grid lines as <line>; tick labels are HTML beside it, so that they keep
+    their size at any width."""
+    series = []
+    for results in logs:
+        series.append([(f["frame"], f[metric]) for f in results.scored if metric in f])
+    values = [y for s in series for _, y in s if math.isfinite(y)]
+    frames = [x for s in series for x, _ in s]
+    first, last = (min(frames), max(frames)) if frames else (0, 1)
+    ticks = _nice_ticks(min(values), max(values)) if values else [0.0, 1.0]
+    low, high = ticks[0], ticks[-1]
+
+    def sx(x):
+        return PLOT_W / 2 if last == first else (x - first) / (last - first) * PLOT_W
+
+    def sy(y):
+        return PLOT_H - (y - low) / (high - low) * PLOT_H
+
+    out = ['<figure class="chart">',
+           '<svg class="plot" data-metric="%s" viewBox="0 0 %g %g" preserveAspectRatio="none" '
+           'role="img" aria-label="%s per frame, one line per log">' % (metric, PLOT_W, PLOT_H,
+                                                                        metric)]
+    for t in ticks:
+        out.append('<line class="grid" x1="0" x2="%g" y1="%.2f" y2="%.2f"/>'
+                   % (PLOT_W, sy(t), sy(t)))
+    for i, points in enumerate(series):
+        d, pen_down = [], False
+        for x, y in _downsample(points):
+            if not math.isfinite(y):
+                pen_down = False
+                continue
+            d.append("%s%.2f %.2f" % ("L" if pen_down else "M", sx(x), sy(y)))
+            pen_down = True
+        if len(points) == 1 and d:
+            d.append("h0.01")
+        out.append('<path class="series" data-log="%d" style="stroke: var(--c%d)" d="%s">'
+                   '<title>%s</title></path>' % (i, i % 8, " ".join(d),
+                                                html.escape(logs[i].label)))
+    out.append("</svg>")
+    for t in ticks:
+        # The figure's padding is 8px above and 26px below the SVG (_CSS).
+        out.append('<span class="yl" style="top: calc(8px + (100%% - 34px) * %.4f)">%s</span>'
+                   % (sy(t) / PLOT_H, _tick_text(t, ticks)))
+    x_labels = [(first, "xl first", "%d" % first)]
+    if last != first:
+        x_labels.append((last, "xl last", "%d" % last))
+        inner = [t for t in _nice_ticks(first, last) if t == int(t)]
+        x_labels += [(int(t), "xl", "%d" % t) for t in inner
+                     if 0.12 < (t - first) / (last - first) < 0.88]
+    for x, cls, text in x_labels:
+        out.append('<span class="%s" style="left: calc(58px + (100%% - 66px) * %.4f)">%s</span>'
+                   % (cls, sx(x) / PLOT_W, text))
+    out.append("</figure>")
+    return "\n".join(out)
+
+
+def _pooled_table(metric, logs):
+    rows = []
+    for i, results in enumerate(logs):
+        pooled = results.pooled.get(metric) if metric in results.names else None
+        cells = [_fmt(pooled[k]) if pooled else _fmt(None)
+                 for k in ("mean", "harmonic_mean", "min", "max")]
+        rows.append('<tr><td class="name"><span class="swatch" style="display:inline-block;'
+                    'background: var(--c%d)"></span> %s</td><td>%d</td>%s</tr>' % (
+                        i % 8, html.escape(results.label), len(results.scored),
+                        "".join("<td>%s</td>" % c for c in cells)))
+    return ('<div class="scroll"><table class="pooled"><thead><tr><th>log</th><th>frames</th>'
+            '<th>mean</th><th>harmonic mean</th><th>min</th><th>max</th></tr></thead>'
+            '<tbody>%s</tbody></table></div>' % "".join(rows))
+
+
+def worst_frames(results, metric, count=WORST_COUNT):
+    """The count worst scored frames of a log for metric: lowest first (highest for
+    aim); NaN last; ties in frame order."""
+    scored = [f for f in results.scored if metric in f]
+    sign = -1.0 if metric in HIGHER_IS_WORSE else 1.0
+    return sorted(scored, key=lambda f: (not math.isfinite(f[metric]),
+                                         sign * f[metric] if math.isfinite(f[metric]) else 0,
+                                         f["frame"]))[:count]
+
+
+def _worst_tables(metric, logs):
+    out = ['<div class="worst">']
+    for results in logs:
+        worst = worst_frames(results, metric)
+        has_time = any("timestamp" in f for f in worst)
+        head = "<th>#</th><th>frame</th>%s<th>%s</th>" % (
+            "<th>time</th>" if has_time else "", html.escape(metric))
+        rows = "".join(
+            "<tr><td>%d</td><td>%d</td>%s<td>%s</td></tr>" % (
+                rank + 1, f["frame"],
+                "<td>%s</td>" % _fmt_time(f.get("timestamp")) if has_time else "",
+                _fmt(f[metric]))
+            for rank, f in enumerate(worst))
+        out.append('<div><h3>%s</h3><div class="scroll"><table class="worst-frames">'
+                   '<thead><tr>%s</tr></thead><tbody>%s</tbody></table></div></div>'
+                   % (html.escape(results.label), head, rows or
+                      '<tr><td class="na" colspan="4">no scored frames</td></tr>'))
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def render(logs, title="float_adm report"):
+    """The report's HTML for a list of Results (each with a .label)."""
+    metrics = [m for m in METRICS if any(m in r.names for r in logs)] or ["adm2"]
+    tab_rules = "\n".join(
+        "#m-{0}:checked ~ .panels .p-{0} {{ display: block; }}\n"
+        "#m-{0}:checked ~ .tabs label[for=m-{0}] {{ background: var(--accent); "
+        "color: var(--bg); border-color: var(--accent); }}\n"
+        "#m-{0}:focus-visible ~ .tabs label[for=m-{0}] {{ outline: 2px solid var(--accent); "
+        "outline-offset: 2px; }}".format(m) for m in metrics)
+    legend = "".join('<li><span class="swatch" style="background: var(--c%d)"></span>%s '
+                     '<span class="na">(%d frames)</span></li>'
+                     % (i % 8, html.escape(r.label), len(r.scored))
+                     for i, r in enumerate(logs))
+    radios = "".join('<input type="radio" class="sr" name="metric" id="m-%s"%s '
+                     'aria-label="%s">' % (m, " checked" if i == 0 else "", m)
+                     for i, m in enumerate(metrics))
+    labels = "".join('<label for="m-%s">%s</label>' % (m, m) for m in metrics)
+    panels = []
+    for m in metrics:
+        panels.append(
+            '<section class="panel p-%s">\n<h2>%s per frame</h2>\n%s\n'
+            '<ul class="legend">%s</ul>\n<h2>Pooled %s</h2>\n%s\n'
+            '<h2>Worst %d frames (%s)</h2>\n%s\n</section>'
+            % (m, m, _chart(m, logs), legend, m, _pooled_table(m, logs), WORST_COUNT,
+               "highest" if m in HIGHER_IS_WORSE else "lowest", _worst_tables(m, logs)))
+    try:
+        from .scorer import version
+        made_by = "floatadm %s" % version()
+    except Exception:  # a report needs no library
+        made_by = "floatadm"
+    return """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>{title}</title>
+<style>{css}</style>
+</head>
+<body>
+<main>
+<h1>{title}</h1>
+<p class="meta">{count} log{s}: {names}. Netflix VMAF's float ADM features, pooled as libvmaf
+pools them (mean, harmonic mean = n / &Sigma; 1/(x+1) &minus; 1, min, max).</p>
+{radios}
+<nav class="tabs" aria-label="metric">{labels}</nav>
+<div class="panels">
+{panels}
+</div>
+<footer>Made by {made_by}. Hover a value for all 17 digits.</footer>
+</main>
+</body>
+</html>
+""".format(title=html.escape(title), css=_CSS % {"tab_rules": tab_rules}, count=len(logs),
+           s="" if len(logs) == 1 else "s",
+           names=", ".join(html.escape(r.label) for r in logs), radios=radios,
+           labels=labels, panels="\n".join(panels), made_by=html.escape(made_by))
+
+
+def load(paths):
+    """Results of each JSON log, labelled by file name."""
+    logs, used = [], set()
+    for path in paths:
+        results = Results.from_json(path)
+        results.label = _label(path, used)
+        logs.append(results)
+    return logs
+
+
+def write_report(paths, output, title="float_adm report"):
+    """Read the JSON logs at paths and write the report to output."""
+    from .results import write_atomically
+    write_atomically(output, render(load(paths), title=title))

@@ -1,0 +1,336 @@
+# floatadm: Python bindings of libfloatadm (Netflix VMAF's float ADM, bit-exact).
+#
+# Copyright (c) 2026 the float_adm authors
+#
+# This library is free software; you can redistribute it and/or
+# modify it under the terms of the GNU Lesser General Public
+# License as published by the Free Software Foundation; either
+# version 2.1 of the License, or (at your option) any later version.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+"""Scorer: one libfloatadm context (CPU or CUDA) scoring numpy luma planes."""
+
+import concurrent.futures
+import ctypes
+import errno
+import numbers
+
+import numpy as np
+
+from . import _lib
+
+ERROR_INVALID = -errno.EINVAL
+ERROR_NOMEM = -errno.ENOMEM
+ERROR_RANGE = -errno.ERANGE
+ERROR_NOT_FOUND = -errno.ENOENT
+ERROR_UNSUPPORTED = -errno.ENOTSUP
+ERROR_IO = -errno.EIO
+_VALUE_ERRORS = (ERROR_INVALID, ERROR_RANGE, ERROR_NOT_FOUND, ERROR_UNSUPPORTED)
+
+BACKENDS = ("cpu", "cuda", "auto")
+BIT_DEPTHS = (8, 9, 10, 12, 14, 16)
+_ERRBUF = 512
+
+
+class Error(Exception):
+    """An error reported by libfloatadm; .code is its negative FLOAT_ADM_ERROR_* code."""
+
+    def __init__(self, message, code=ERROR_INVALID):
+        super().__init__(message)
+        self.code = code
+
+
+class InvalidError(Error, ValueError):
+    """A bad argument or option value (unknown name, out of range, unsupported size)."""
+
+
+def _raise(code, message, prefix=""):
+    text = message or _lib.text(_lib.core().float_adm_strerror(code))
+    cls = InvalidError if code in _VALUE_ERRORS else Error
+    raise cls(prefix + text, code)
+
+
+def version():
+    """The linked library's version, e.g. "1.0.0"."""
+    return _lib.text(_lib.core().float_adm_version())
+
+
+def rcp_fingerprint():
+    """This processor's RCPSS fingerprint (64 hex digits, or "none"); see float_adm.h."""
+    buf = ctypes.create_string_buffer(65)
+    _lib.core().float_adm_rcp_fingerprint(buf)
+    return buf.value.decode()
+
+
+def output_names(debug=False):
+    """The outputs' names in the library's order: 7, or 18 with debug."""
+    lib = _lib.core()
+    count = _lib.FLOAT_ADM_NUM_DEBUG_OUTPUTS if debug else _lib.FLOAT_ADM_NUM_OUTPUTS
+    return [_lib.text(lib.float_adm_output_name(i)) for i in range(count)]
+
+
+def options():
+    """The option table (FLOAT_ADM_OPTIONS): a list of dicts in libvmaf's order."""
+    lib = _lib.core()
+    kinds = {_lib.FLOAT_ADM_OPT_BOOL: "bool", _lib.FLOAT_ADM_OPT_INT: "int",
+             _lib.FLOAT_ADM_OPT_DOUBLE: "double"}
+    table = []
+    for i in range(lib.float_adm_option_count()):
+        info = lib.float_adm_option_info(i).contents
+        table.append({"name": _lib.text(info.name), "alias": _lib.text(info.alias),
+                      "type": kinds.get(info.type, "double"), "default": info.default_value,
+                      "min": info.min, "max": info.max, "help": _lib.text(info.help)})
+    return table
+
+
+def make_options(values):
+    """A FloatAdmOptions from {name or alias: value}, each set and range-checked by the
+    library.  Numbers and bools are passed as doubles (exact); strings as text."""
+    lib = _lib.core()
+    opts = _lib.FloatAdmOptions()
+    lib.float_adm_options_default(ctypes.byref(opts))
+    errbuf = ctypes.create_string_buffer(_ERRBUF)
+    for name, value in values.items():
+        key = str(name).encode()
+        errbuf.value = b""
+        if isinstance(value, (bool, np.bool_)):
+            err = lib.float_adm_option_set_double(ctypes.byref(opts), key, float(bool(value)),
+                                                  errbuf, _ERRBUF)
+        elif isinstance(value, numbers.Real):
+            err = lib.float_adm_option_set_double(ctypes.byref(opts), key, float(value),
+                                                  errbuf, _ERRBUF)
+        else:
+            err = lib.float_adm_option_set(ctypes.byref(opts), key, str(value).encode(),
+                                           errbuf, _ERRBUF)
+        if err < 0:
+            message = _lib.text(errbuf.value)
+            _raise(err, message, "" if message else "option %s=%r: " % (name, value))
+    return opts
+
+
+def options_dict(opts):
+    """{full name: value} of every option of a FloatAdmOptions (ints as int)."""
+    lib = _lib.core()
+    values = {}
+    for row in options():
+        value = ctypes.c_double()
+        lib.float_adm_option_get(ctypes.byref(opts), row["name"].encode(), ctypes.byref(value))
+        values[row["name"]] = (value.value if row["type"] == "double"
+                               else bool(value.value) if row["type"] == "bool"
+                               else int(value.value))
+    return values
+
+
+def _check_plane(array, name, width, height, dtype):
+    """array as a 2-D array of dtype whose rows the library can read (a copy only when
+    the samples of a row are not adjacent, or not in host byte order)."""
+    a = np.asarray(array)
+    if a.ndim != 2:
+        raise ValueError("%s: a 2-D luma plane is needed, not %d-D" % (name, a.ndim))
+    if a.shape != (height, width):
+        raise ValueError("%s: shape %s, but the scorer is %dx%d (height %d, width %d)"
+                         % (name, a.shape, width, height, height, width))
+    if a.dtype.kind != "u" or a.dtype.itemsize != dtype.itemsize:
+        raise TypeError("%s: dtype %s; a %s array is needed at this bit depth"
+                        % (name, a.dtype, dtype.name))
+    if not a.dtype.isnative:
+        a = a.astype(dtype)
+    if a.strides[1] != a.itemsize or abs(a.strides[0]) < a.shape[1] * a.itemsize:
+        a = np.ascontiguousarray(a)
+    return a
+
+
+class Scorer:
+    """Scores luma planes with libvmaf's float ADM, bit for bit as the C API.
+
+    Scorer(width, height, bit_depth, backend="cpu", threads=1, device=0, **options)
+
+    backend: "cpu"; "cuda" (libfloatadm_cuda and an NVIDIA GPU; device picks it,
+    after CUDA_VISIBLE_DEVICES); "auto" (CUDA where both are there, else the CPU;
+    .backend says which).  threads: the CPU path splits each frame over this many
+    threads, with the same scores for any number.  options: float_adm's options by
+    libvmaf name or alias (adm_enhn_gain_limit=1.2, egl=1.2, debug=True, ...),
+    checked by the library; a bad one raises InvalidError (a ValueError).
+
+    Use as a context manager, or call close(), to free the context at once.
+    """
+
+    def __init__(self, width, height, bit_depth, backend="cpu", threads=1, device=0,
+                 **options):
+        lib = _lib.core()
+        if backend not in BACKENDS:
+            raise ValueError("backend must be one of %s, not %r" % (", ".join(BACKENDS),
+                                                                     backend))
+        if not isinstance(threads, numbers.Integral) or threads < 1:
+            raise ValueError("threads must be a positive integer, not %r" % (threads,))
+        self.width, self.height, self.bit_depth = int(width), int(height), int(bit_depth)
+        self._opts = make_options(options)
+        self.debug = bool(self._opts.debug)
+        self.names = output_names(self.debug)
+        self.dtype = np.dtype(np.uint8 if self.bit_depth == 8 else np.uint16)
+        self.threads = int(threads)
+        self._ctx = ctypes.c_void_p()
+        self._cuda_ctx = ctypes.c_void_p()
+        self._gpu = None
+        self._pool = None
+        self._execute = None
+        self._scores = _lib.FloatAdmScores()
+        if backend == "auto":
+            backend = "cuda" if cuda_device_count() > 0 else "cpu"
+        self.backend = backend
+        errbuf = ctypes.create_string_buffer(_ERRBUF)
+        if backend == "cpu":
+            err = lib.float_adm_context_create(ctypes.byref(self._ctx), self.width, self.height,
+                                               self.bit_depth, ctypes.byref(self._opts),
+                                               errbuf, _ERRBUF)
+            if err < 0:
+                _raise(err, _lib.text(errbuf.value))
+            if self.threads > 1:
+                self._set_threads()
+        else:
+            self._create_cuda(device, errbuf)
+
+    def _set_threads(self):
+        """Run the core's row jobs on a thread pool: each job is a ctypes call, which
+        releases the GIL, so the jobs run in parallel."""
+        self._pool = concurrent.futures.ThreadPoolExecutor(self.threads,
+                                                           thread_name_prefix="floatadm")
+
+        def execute(opaque, job, arg, nb_jobs):
+            try:
+                codes = list(self._pool.map(lambda i: job(arg, i, nb_jobs), range(nb_jobs)))
+            except BaseException:  # never let a Python error unwind through C
+                return ERROR_INVALID
+            return min(codes + [0])
+
+        self._execute = _lib.EXECUTE_FN(execute)
+        err = _lib.core().float_adm_set_executor(self._ctx, self._execute, None, self.threads)
+        if err < 0:
+            _raise(err, "", "threads=%d: " % self.threads)
+
+    def _create_cuda(self, device, errbuf):
+        from . import _cuda
+        lib = _lib.cuda()
+        if lib is None:
+            raise Error(_lib.cuda_error(), ERROR_UNSUPPORTED)
+        count = cuda_device_count()
+        if count <= 0:
+            raise Error("backend='cuda': no CUDA device (%s)" % cuda_device_count.why,
+                        -errno.ENODEV)
+        self._gpu = _cuda.DevicePlanes(device, self.width * self.height *
+                                            self.dtype.itemsize)
+        with self._gpu:
+            err = lib.float_adm_cuda_context_create(ctypes.byref(self._cuda_ctx), self.width,
+                                                    self.height, self.bit_depth,
+                                                    ctypes.byref(self._opts), None, 1,
+                                                    errbuf, _ERRBUF)
+        if err < 0:
+            self._gpu.close()
+            self._gpu = None
+            message = _lib.text(errbuf.value) or _lib.text(lib.float_adm_cuda_strerror(err))
+            cls = InvalidError if err in _VALUE_ERRORS else Error
+            raise cls(message, err)
+
+    @property
+    def options(self):
+        """{full name: value} of every option, as the library holds them."""
+        return options_dict(self._opts)
+
+    @property
+    def exact(self):
+        """Whether this backend reproduces the host CPU's bits (always, on the CPU)."""
+        if self.backend == "cpu":
+            return True
+        with self._gpu:
+            return bool(_lib.cuda().float_adm_cuda_is_exact(self._cuda_ctx, None, 0))
+
+    def score(self, reference, distorted):
+        """Scores one frame pair: 2-D uint8 (8-bit) or uint16 (9-16 bit) luma arrays of
+        shape (height, width), any strides.  Returns {name: value} of the 7 outputs
+        (18 with debug), the library's doubles unchanged."""
+        ref = _check_plane(reference, "reference", self.width, self.height, self.dtype)
+        dis = _check_plane(distorted, "distorted", self.width, self.height, self.dtype)
+        scores = self._scores
+        if self.backend == "cpu":
+            if not self._ctx:
+                raise Error("the scorer is closed")
+            planes = [_lib.FloatAdmPlane(a.ctypes.data, a.strides[0], a.itemsize, 0)
+                      for a in (ref, dis)]
+            err = _lib.core().float_adm_score_frame(self._ctx, ctypes.byref(planes[0]),
+                                                    ctypes.byref(planes[1]),
+                                                    ctypes.byref(scores))
+            if err < 0:
+                _raise(err, "", "scoring failed: ")
+        else:
+            self._score_cuda(ref, dis, scores)
+        value = _lib.core().float_adm_output_value
+        return {name: value(ctypes.byref(scores), i) for i, name in enumerate(self.names)}
+
+    def _score_cuda(self, ref, dis, scores):
+        if not self._cuda_ctx:
+            raise Error("the scorer is closed")
+        lib = _lib.cuda()
+        pitch = self.width * self.dtype.itemsize
+        with self._gpu:
+            planes = []
+            for index, a in enumerate((ref, dis)):
+                a = np.ascontiguousarray(a)
+                address = self._gpu.upload(index, a.ctypes.data)
+                planes.append(_lib.FloatAdmPlane(address, pitch, a.itemsize, 0))
+            err = lib.float_adm_cuda_score_frame(self._cuda_ctx, ctypes.byref(planes[0]),
+                                                 ctypes.byref(planes[1]), ctypes.byref(scores))
+            if err < 0:
+                raise Error("scoring failed: %s" % (
+                    _lib.text(lib.float_adm_cuda_last_error(self._cuda_ctx)) or
+                    _lib.text(lib.float_adm_cuda_strerror(err))), err)
+
+    def close(self):
+        """Frees the context (and the GPU buffers); the scorer cannot score after."""
+        if self._ctx:
+            _lib.core().float_adm_context_free(ctypes.byref(self._ctx))
+        if self._cuda_ctx:
+            with self._gpu:
+                _lib.cuda().float_adm_cuda_context_free(ctypes.byref(self._cuda_ctx))
+        if self._gpu is not None:
+            self._gpu.close()
+            self._gpu = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self):
+        return "Scorer(%d, %d, %d, backend=%r, threads=%d)" % (
+            self.width, self.height, self.bit_depth, self.backend, self.threads)
+
+
+def cuda_device_count():
+    """How many CUDA devices libfloatadm_cuda sees: 0 where it is not built, or there is
+    no driver or device (cuda_device_count.why then says why)."""
+    lib = _lib.cuda()
+    if lib is None:
+        cuda_device_count.why = _lib.cuda_error()
+        return 0
+    count = ctypes.c_int(0)
+    why = ctypes.create_string_buffer(_ERRBUF)
+    if lib.float_adm_cuda_device_count(ctypes.byref(count), why, _ERRBUF) < 0:
+        cuda_device_count.why = _lib.text(why.value)
+        return 0
+    cuda_device_count.why = _lib.text(why.value) if count.value == 0 else ""
+    return count.value
+
+
+cuda_device_count.why = ""

@@ -1,0 +1,63 @@
+# Fault injection for the Dask tests: a worker plugin that kills its own worker
+# process while it runs a chosen task (Linux: it looks at /proc/self/fd).  A module of
+# its own, so that worker processes can import it (the tests put python/tests on their
+# PYTHONPATH).
+#
+# Copyright (c) 2026 the float_adm authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import json
+import os
+import signal
+import threading
+import time
+
+from distributed.diagnostics.plugin import WorkerPlugin
+
+
+class KillWorkerOnce(WorkerPlugin):
+    """SIGKILLs the worker process while it runs a task whose key starts with
+    key_prefix, once for the whole cluster (the marker file, created exclusively,
+    says it happened): as soon as the task has opened `reading` (its input), that
+    is while it scores.  Just before the kill the marker records the key, the
+    process and whether watch_path (the job's log) existed: it must not."""
+
+    name = "kill-worker-once"
+
+    def __init__(self, key_prefix, marker, reading, watch_path):
+        self.key_prefix = key_prefix
+        self.marker = marker
+        self.reading = os.path.realpath(reading)
+        self.watch_path = watch_path
+
+    def setup(self, worker):
+        self.worker = worker
+
+    def _reading(self):
+        for fd in os.listdir("/proc/self/fd"):
+            try:
+                if os.readlink("/proc/self/fd/" + fd) == self.reading:
+                    return True
+            except OSError:
+                pass
+        return False
+
+    def transition(self, key, start, finish, **kwargs):
+        if finish != "executing" or not str(key).startswith(self.key_prefix):
+            return
+        try:
+            fd = os.open(self.marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            return
+        os.close(fd)
+
+        def kill():
+            deadline = time.monotonic() + 60
+            while not self._reading() and time.monotonic() < deadline:
+                time.sleep(0.002)
+            with open(self.marker, "w", encoding="utf-8") as f:
+                json.dump({"key": str(key), "pid": os.getpid(), "was_reading": self._reading(),
+                           "log_existed": os.path.exists(self.watch_path)}, f)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        threading.Thread(target=kill, daemon=True).start()

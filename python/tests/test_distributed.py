@@ -1,0 +1,256 @@
+# Tests of floatadm.distributed on a local Dask cluster of 2 worker processes:
+# catalogues bit-identical to float_adm_score, split titles equal to whole ones,
+# a worker killed mid-task, and a rerun after an interrupted run.
+#
+# Copyright (c) 2026 the float_adm authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+import floatadm  # noqa: E402
+from floatadm.distributed import score_catalogue, score_segments  # noqa: E402
+from floatadm.results import Results  # noqa: E402
+
+from conftest import cli_frames, cli_pooled, fixture_args, same_bits, write_y4m  # noqa: E402
+
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+os.environ["PYTHONPATH"] = os.pathsep.join([TESTS_DIR, os.environ["PYTHONPATH"]])
+ASTRONAUT = "astronaut_576x324_yuv420p_x264"
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", silence_logs=50)
+    with cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def long_title(pair, tmp_path_factory):
+    """A 90-frame title (the astronaut's 6 frames, 15 times over) as raw files: long
+    enough that a job takes a second or so, and that split sums could differ."""
+    work = tmp_path_factory.mktemp("long")
+    paths = []
+    for source in pair(ASTRONAUT):
+        with open(source, "rb") as f:
+            data = f.read()
+        path = str(work / os.path.basename(source).replace(ASTRONAUT, "long"))
+        with open(path, "wb") as f:
+            f.write(data * 15)
+        paths.append(path)
+    return tuple(paths)
+
+
+def assert_log_equals_cli(log_path, cli_log):
+    with open(log_path, encoding="utf-8") as f:
+        log = json.load(f)
+    got = cli_frames(log)
+    want = cli_frames(cli_log)
+    assert [f["frameNum"] for f in log["frames"]] == list(range(len(want)))
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert set(g) == set(w)
+        for name in w:
+            assert same_bits(g[name], w[name]), (log_path, name)
+    for name, stats in cli_pooled(cli_log).items():
+        for key, value in stats.items():
+            assert same_bits(cli_pooled(log)[name][key], value), (log_path, name, key)
+
+
+def test_catalogue_equals_float_adm_score(client, pair, run_cli, tmp_path, ffmpeg):
+    names = [ASTRONAUT, "coins_384x304_yuv420p10le_x265", "camera_512x384_yuv444p12le_noise",
+             "grass_322x182_yuv420p_vp9"]
+    jobs, expected = [], {}
+    for name in names:
+        ref, dis = pair(name)
+        width, height, pix_fmt = fixture_args(name)
+        options = {"egl": 1.2} if name == ASTRONAUT else {}
+        jobs.append({"name": name, "reference": ref, "distorted": dis, "width": width,
+                     "height": height, "pix_fmt": pix_fmt, "options": options})
+        expected[name] = run_cli(ref, dis, (width, height, pix_fmt), options)
+    # A y4m pair, named by the package, and a video job (lossless FFV1 against y4m).
+    ref, dis = pair("brick_63x65_yuv444p10le_scale")
+    ref_y4m = write_y4m(ref, str(tmp_path / "brick.ref.y4m"), 63, 65, "yuv444p10le")
+    dis_y4m = write_y4m(dis, str(tmp_path / "brick.dis.y4m"), 63, 65, "yuv444p10le")
+    jobs.append((ref_y4m, dis_y4m))
+    dis_mkv = str(tmp_path / "brick.dis.mkv")
+    subprocess.run([ffmpeg, "-loglevel", "error", "-nostdin", "-i", dis_y4m, "-c:v", "ffv1",
+                    dis_mkv], check=True)
+    jobs.append({"name": "brick-video", "reference": ref_y4m, "distorted": dis_mkv})
+    brick = run_cli(ref_y4m, dis_y4m)
+
+    out = tmp_path / "out"
+    summaries = score_catalogue(jobs, client, out, progress=False)
+    assert [s["status"] for s in summaries] == ["scored"] * len(jobs)
+    assert len({s["pid"] for s in summaries}) == 2  # both workers took jobs
+    for name in names:
+        assert_log_equals_cli(out / (name + ".json"), expected[name])
+    assert summaries[4]["name"].startswith("brick-")  # the file stem and a hash
+    assert_log_equals_cli(summaries[4]["path"], brick)
+    assert_log_equals_cli(out / "brick-video.json", brick)
+    assert sorted(os.listdir(out)) == sorted(s["name"] + ".json" for s in summaries)
+    # Everything is there: a second run scores nothing.
+    again = score_catalogue(jobs, client, out, progress=False)
+    assert [s["status"] for s in again] == ["skipped"] * len(jobs)
+
+
+def test_segments_equal_the_whole(client, pair, long_title, run_cli, tmp_path, ffmpeg):
+    # Raw files, many uneven segments: frames and pooled values bit for bit.
+    ref, dis = long_title
+    geometry = dict(zip(("width", "height", "pix_fmt"), fixture_args(ASTRONAUT)))
+    merged = score_segments(ref, dis, client, segment_frames=7, progress=False,
+                            output=tmp_path / "merged.json", **geometry)
+    assert_log_equals_cli(tmp_path / "merged.json", run_cli(ref, dis, fixture_args(ASTRONAUT)))
+    whole = floatadm.score_files(ref, dis, **geometry)
+    assert merged.frames == whole.frames
+    for name in whole.names:
+        for key, value in whole.pooled[name].items():
+            assert same_bits(merged.pooled[name][key], value)
+    # y4m, one frame per segment, options and debug outputs.
+    ref, dis = pair("coins_384x304_yuv420p10le_x265")
+    ref_y4m = write_y4m(ref, str(tmp_path / "coins.ref.y4m"), *fixture_args(
+        "coins_384x304_yuv420p10le_x265"))
+    dis_y4m = write_y4m(dis, str(tmp_path / "coins.dis.y4m"), *fixture_args(
+        "coins_384x304_yuv420p10le_x265"))
+    merged = score_segments(ref_y4m, dis_y4m, client, 1, progress=False, csf=2, debug=True)
+    whole = floatadm.score_files(ref_y4m, dis_y4m, csf=2, debug=True)
+    assert merged.frames == whole.frames and merged.pooled == whole.pooled
+    # A video cut by frame number (the last segment open-ended).
+    ref, dis = pair(ASTRONAUT)
+    ref_y4m = write_y4m(ref, str(tmp_path / "a.ref.y4m"), *fixture_args(ASTRONAUT))
+    dis_y4m = write_y4m(dis, str(tmp_path / "a.dis.y4m"), *fixture_args(ASTRONAUT))
+    dis_mkv = str(tmp_path / "a.dis.mkv")
+    subprocess.run([ffmpeg, "-loglevel", "error", "-nostdin", "-i", dis_y4m, "-c:v", "ffv1",
+                    dis_mkv], check=True)
+    merged = score_segments(ref_y4m, dis_mkv, client, 4, progress=False)
+    whole = floatadm.score_files(ref_y4m, dis_y4m)
+    assert [f["frame"] for f in merged.frames] == list(range(6))
+    for g, w in zip(merged.frames, whole.frames):
+        assert all(same_bits(g[n], w[n]) for n in whole.names)
+    assert merged.pooled == whole.pooled
+
+
+def _running(dask_worker):
+    """Task functions running on this worker, those of released tasks included."""
+    return len(dask_worker.active_threads)
+
+
+def wait_until_idle(client, timeout=60):
+    """Until no worker runs a task function: a task its client let go of still runs
+    to its end (a thread cannot be stopped), and may write its log then."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not any(client.processing().values()) and not any(client.run(_running).values()):
+            return
+        time.sleep(0.1)
+    raise AssertionError("the cluster stays busy")
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="the fault injection reads /proc")
+def test_worker_killed_mid_task(client, pair, long_title, run_cli, tmp_path):
+    """A worker process dies (SIGKILL) while scoring a job: Dask gives the job to
+    another worker (the nanny restarts the dead one), and every job's log is there
+    once, complete and equal to float_adm_score's."""
+    from dask_helpers import KillWorkerOnce
+    ref, dis = long_title
+    width, height, pix_fmt = fixture_args(ASTRONAUT)
+    out = tmp_path / "out"
+    jobs = [{"name": "long-%d" % i, "reference": ref, "distorted": dis, "width": width,
+             "height": height, "pix_fmt": pix_fmt} for i in range(3)]
+    other_ref, other_dis = pair("grass_322x182_yuv420p_vp9")
+    jobs.append({"name": "grass", "reference": other_ref, "distorted": other_dis,
+                 "width": 322, "height": 182, "pix_fmt": "yuv420p"})
+    marker = str(tmp_path / "killed.json")
+    client.register_worker_plugin(KillWorkerOnce("floatadm-job-long-1-", marker, dis,
+                                                 str(out / "long-1.json")))
+    try:
+        summaries = score_catalogue(jobs, client, out, retries=1, progress=False)
+    finally:
+        client.unregister_worker_plugin(KillWorkerOnce.name)
+    with open(marker, encoding="utf-8") as f:
+        killed = json.load(f)
+    assert killed["key"].startswith("floatadm-job-long-1-")
+    assert killed["was_reading"] and not killed["log_existed"]  # killed while scoring
+    assert [s["status"] for s in summaries] == ["scored"] * 4
+    assert summaries[1]["pid"] != killed["pid"]
+    assert sorted(os.listdir(out)) == sorted(j["name"] + ".json" for j in jobs)
+    long_log = run_cli(ref, dis, (width, height, pix_fmt))
+    for i in range(3):
+        assert_log_equals_cli(out / ("long-%d.json" % i), long_log)
+    assert_log_equals_cli(out / "grass.json", run_cli(other_ref, other_dis,
+                                                      (322, 182, "yuv420p")))
+    client.wait_for_workers(2, timeout=120)
+
+
+def test_rerun_after_an_interrupted_run(client, long_title, run_cli, tmp_path):
+    """The command line's catalogue run is killed after its first log appears; the
+    rerun leaves every finished log alone and scores only the others."""
+    ref, dis = long_title
+    width, height, pix_fmt = fixture_args(ASTRONAUT)
+    jobs = [{"name": "title-%d" % i, "reference": ref, "distorted": dis, "width": width,
+             "height": height, "pix_fmt": pix_fmt, "frames": 40 + 5 * i} for i in range(10)]
+    jobs_path = tmp_path / "jobs.json"
+    jobs_path.write_text(json.dumps(jobs))
+    out = tmp_path / "out"
+    driver = subprocess.Popen([sys.executable, "-m", "floatadm", "catalogue", str(jobs_path),
+                               "-o", str(out), "--scheduler", client.scheduler.address,
+                               "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while not (out.exists() and any(n.endswith(".json") and not n.startswith(".")
+                                    for n in os.listdir(out))):
+        assert driver.poll() is None, driver.stderr.read().decode()
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    driver.send_signal(signal.SIGKILL)
+    driver.wait()
+    driver.stderr.close()
+    wait_until_idle(client)  # tasks the dead driver left running finish or stop
+    finished = {n: os.stat(out / n) for n in os.listdir(out) if not n.startswith(".")}
+    assert 0 < len(finished) < len(jobs)
+
+    summaries = score_catalogue(jobs, client, out, progress=False)
+    skipped = {s["name"] + ".json" for s in summaries if s["status"] == "skipped"}
+    scored = {s["name"] + ".json" for s in summaries if s["status"] == "scored"}
+    assert skipped == set(finished)
+    assert scored == {j["name"] + ".json" for j in jobs} - set(finished)
+    for name, before in finished.items():
+        after = os.stat(out / name)
+        assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert sorted(os.listdir(out)) == sorted(j["name"] + ".json" for j in jobs)
+    for job in jobs:
+        log = Results.from_json(out / (job["name"] + ".json"))
+        assert [f["frame"] for f in log.frames] == list(range(job["frames"]))
+    assert_log_equals_cli(out / "title-9.json", run_cli(ref, dis, (width, height, pix_fmt),
+                                                        frames=85))
+
+
+def test_failed_jobs_are_reported_after_the_others(client, pair, tmp_path, capsys):
+    """A job that raises is retried, then reported (CatalogueError, or "failed" with
+    raise_errors=False); the other jobs are finished all the same.  progress=True
+    draws Dask's progress bar."""
+    ref, dis = pair("grass_322x182_yuv420p_vp9")
+    jobs = [{"name": "good", "reference": ref, "distorted": dis, "width": 322, "height": 182,
+             "pix_fmt": "yuv420p"},
+            {"name": "absent", "reference": str(tmp_path / "absent.yuv"), "distorted": dis,
+             "width": 322, "height": 182, "pix_fmt": "yuv420p"}]
+    out = tmp_path / "out"
+    with pytest.raises(floatadm.distributed.CatalogueError, match="absent.*cannot open") as info:
+        score_catalogue(jobs, client, out, retries=1, progress=True)
+    assert [name for name, _ in info.value.failed] == ["absent"]
+    assert "Completed" in capsys.readouterr().out  # Dask's bar (it stops at the error)
+    assert os.listdir(out) == ["good.json"]
+    summaries = score_catalogue(jobs, client, out, retries=0, raise_errors=False,
+                                progress=False)
+    assert [s["status"] for s in summaries] == ["skipped", "failed"]
+    with pytest.raises(ValueError, match="names must differ"):
+        score_catalogue([jobs[0], jobs[0]], client, out)

@@ -1,0 +1,147 @@
+# Tests of floatadm.score_files and Results: float_adm_score's reading, libvmaf's
+# pooling and log layouts.
+#
+# Copyright (c) 2026 the float_adm authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import json
+import math
+import subprocess
+
+import pytest
+
+import floatadm
+from floatadm.results import Results, pool
+
+from conftest import cli_frames, cli_pooled, fixture_args, same_bits, write_y4m
+
+ASTRONAUT = "astronaut_576x324_yuv420p_x264"
+COINS = "coins_384x304_yuv420p10le_x265"
+
+
+def assert_same_frames(got, want):
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        for name in w:
+            assert same_bits(g[name], w[name]), (g.get("frame"), name)
+
+
+def test_y4m_equals_raw_and_the_command(pair, run_cli, tmp_path):
+    ref, dis = pair(COINS)
+    ref_y4m = write_y4m(ref, str(tmp_path / "ref.y4m"), *fixture_args(COINS))
+    dis_y4m = write_y4m(dis, str(tmp_path / "dis.y4m"), *fixture_args(COINS))
+    raw = floatadm.score_files(ref, dis, *fixture_args(COINS))
+    y4m = floatadm.score_files(reference=ref_y4m, distorted=dis_y4m)
+    assert_same_frames(y4m.frames, raw.frames)
+    assert_same_frames(y4m.frames, cli_frames(run_cli(ref_y4m, dis_y4m)))
+    # The y4m header's rate gives each frame its time.
+    assert [f["timestamp"] for f in y4m.frames] == [i / 24 for i in range(4)]
+    # A y4m and a raw file together: the header says the geometry.
+    mixed = floatadm.score_files(ref_y4m, dis, pix_fmt="yuv420p10le")
+    assert_same_frames(mixed.frames, raw.frames)
+
+
+def test_frames_and_ranges(pair, run_cli):
+    ref, dis = pair(ASTRONAUT)
+    whole = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT))
+    first = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), frames=4)
+    assert_same_frames(first.frames, cli_frames(run_cli(ref, dis, fixture_args(ASTRONAUT),
+                                                        frames=4)))
+    assert_same_frames(first.frames, whole.frames[:4])
+    middle = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), start_frame=2,
+                                  end_frame=5)
+    assert [f["frame"] for f in middle.frames] == [2, 3, 4]
+    assert_same_frames(middle.frames, whole.frames[2:5])
+
+
+def test_file_errors_say_what_is_wrong(pair, tmp_path):
+    ref, dis = pair(ASTRONAUT)
+    other_ref, _ = pair("grass_322x182_yuv420p_vp9")
+    with pytest.raises(floatadm.FileError, match="missing width, height, pix_fmt"):
+        floatadm.score_files(ref, dis)
+    with pytest.raises(floatadm.FileError, match="ends inside frame"):
+        floatadm.score_files(ref, dis, 577, 324, "yuv420p")
+    with pytest.raises(floatadm.FileError, match="unknown pixel format"):
+        floatadm.score_files(ref, dis, 576, 324, "nv12")
+    short = tmp_path / "short.yuv"
+    with open(ref, "rb") as f:
+        short.write_bytes(f.read(576 * 324 * 3 // 2 * 2))
+    with pytest.raises(floatadm.FileError, match="differ.*frames=N"):
+        floatadm.score_files(ref, str(short), *fixture_args(ASTRONAUT))
+    with pytest.raises(floatadm.FileError, match="frames=3, but the file holds 2"):
+        floatadm.score_files(ref, str(short), *fixture_args(ASTRONAUT), frames=3)
+    with pytest.raises(floatadm.FileError, match="cannot open"):
+        floatadm.score_files(str(tmp_path / "absent.yuv"), dis, *fixture_args(ASTRONAUT))
+    bad = tmp_path / "bad.y4m"
+    bad.write_bytes(b"not y4m")
+    with pytest.raises(floatadm.FileError, match="not a y4m file"):
+        floatadm.score_files(str(bad), str(bad))
+    assert other_ref  # a second fixture exists for the geometry test below
+    y4m = write_y4m(ref, str(tmp_path / "a.y4m"), *fixture_args(ASTRONAUT))
+    with pytest.raises(floatadm.FileError, match="header says 576x324"):
+        floatadm.score_files(y4m, y4m, width=640)
+
+
+def test_pooling_is_libvmafs(pair, run_cli):
+    """Results.pooled, merged halves, the JSON and CSV writers, all against
+    float_adm_score's logs."""
+    ref, dis = pair(ASTRONAUT)
+    log = run_cli(ref, dis, fixture_args(ASTRONAUT), {"debug": "true"})
+    results = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), debug=True)
+    want = cli_pooled(log)
+    for name, stats in results.pooled.items():
+        for key in ("min", "max", "mean", "harmonic_mean"):
+            assert same_bits(stats[key], want[name][key]), (name, key)
+    halves = Results.merge([Results(results.frames[3:], names=results.names),
+                            Results(results.frames[:3], names=results.names)])
+    assert halves.frames == results.frames
+    assert halves.pooled == results.pooled
+
+
+def test_pool_follows_c_doubles():
+    assert pool([]) is None
+    p = pool([0.5, float("nan"), 0.25])
+    assert p["min"] == 0.25 and p["max"] == 0.5  # NaN compares false, as in C
+    assert math.isnan(p["mean"]) and math.isnan(p["harmonic_mean"])
+    p = pool([-1.0, 1.0])
+    assert p["harmonic_mean"] == -1.0  # 1 / 0 is infinity, as in C
+    values = [0.1, 0.2, 0.3]
+    assert pool(values)["mean"] == ((0.1 + 0.2) + 0.3) / 3
+
+
+def test_json_and_csv_layouts(pair, score_bin, tmp_path):
+    ref, dis = pair(ASTRONAUT)
+    geometry = ["--width", "576", "--height", "324", "--pix-fmt", "yuv420p"]
+    csv_path, json_path = tmp_path / "cli.csv", tmp_path / "cli.json"
+    subprocess.run([score_bin, "--reference", ref, "--distorted", dis, *geometry, "--csv",
+                    str(csv_path), "--json", str(json_path), "--quiet"], check=True)
+    results = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT))
+    # CSV: the command's bytes.
+    results.to_csv(tmp_path / "py.csv")
+    assert (tmp_path / "py.csv").read_text() == csv_path.read_text()
+    # JSON: the command's content (the version and fps lines aside), and read back.
+    results.to_json(tmp_path / "py.json")
+    mine, theirs = (json.loads(p.read_text()) for p in (tmp_path / "py.json", json_path))
+    for data in (mine, theirs):
+        data.pop("fps", None)
+        data.pop("version")
+    assert mine == theirs
+    again = Results.from_json(tmp_path / "py.json")
+    assert again.frames == results.frames
+    assert again.pooled == results.pooled
+    text = (tmp_path / "py.json").read_text()
+    assert '"frameNum": 5,' in text and '"harmonic_mean": ' in text
+
+
+def test_option_names_in_logs(pair):
+    """A log names each output as libvmaf does for the options used; reading it back
+    gives the plain names again."""
+    ref, dis = pair("chelsea_33x17_yuv444p_x264")
+    results = floatadm.score_files(ref, dis, *fixture_args("chelsea_33x17_yuv444p_x264"),
+                                   adm_csf_mode=1, egl=1.2, adm_skip_scale0=True)
+    assert results.feature_names["adm2"] == "adm2_csf_1_egl_1.2_ssz"
+    text = results.to_json_text()
+    assert '"adm2_csf_1_egl_1.2_ssz": ' in text
+    assert floatadm.results.plain_name("adm_scale0_egl_1.2") == "adm_scale0"
+    assert floatadm.results.plain_name("adm_num_scale0") == "adm_num_scale0"
+    assert floatadm.results.plain_name("vmaf") is None

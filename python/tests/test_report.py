@@ -1,0 +1,169 @@
+# Tests of the HTML report, in headless Chromium.
+#
+# Copyright (c) 2026 the float_adm authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import html
+import html.parser
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+import floatadm
+from floatadm.report import render, worst_frames
+from floatadm.results import Results
+
+from conftest import fixture_args, write_y4m
+
+ASTRONAUT = "astronaut_576x324_yuv420p_x264"
+
+
+@pytest.fixture(scope="module")
+def logs(pair, run_cli, tmp_path_factory):
+    """Three logs: one with timestamps (y4m), float_adm_score's own, and one with a
+    skipped frame."""
+    work = tmp_path_factory.mktemp("report")
+    ref, dis = pair(ASTRONAUT)
+    ref_y4m = write_y4m(ref, str(work / "ref.y4m"), *fixture_args(ASTRONAUT))
+    dis_y4m = write_y4m(dis, str(work / "dis.y4m"), *fixture_args(ASTRONAUT))
+    timed = floatadm.score_files(ref_y4m, dis_y4m)
+    timed.to_json(work / "x264 crf36.json")
+    cli = run_cli(*pair("coins_384x304_yuv420p10le_x265"),
+                  geometry=fixture_args("coins_384x304_yuv420p10le_x265"))
+    (work / "x265.json").write_text(json.dumps(cli))
+    skipped = floatadm.score_files(*pair("grass_322x182_yuv420p_vp9"),
+                                   *fixture_args("grass_322x182_yuv420p_vp9"))
+    frames = [dict(f) for f in skipped.frames]
+    frames[1] = {"frame": 1, "skipped": "corrupt frame"}
+    Results(frames, names=skipped.names).to_json(work / "vp9 <skip>.json")
+    return [str(work / n) for n in ("x264 crf36.json", "x265.json", "vp9 <skip>.json")]
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip("no chromium (apt-get install chromium)")
+
+
+def run_chromium(url, size, *extra):
+    """Headless Chromium, nothing fetched from the network, a throwaway profile."""
+    with tempfile.TemporaryDirectory() as profile:
+        command = [chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                   "--disable-background-networking", "--disable-component-update",
+                   "--disable-sync", "--no-first-run", "--user-data-dir=" + profile,
+                   "--window-size=%d,%d" % size, *extra, url]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+class Dom(html.parser.HTMLParser):
+    """The dumped DOM's charts: [(metric, number of <path>)], the body's data-*."""
+
+    def __init__(self):
+        super().__init__()
+        self.charts, self.body, self.worst_rows, self._table = [], {}, [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "svg" and "plot" in attrs.get("class", ""):
+            self.charts.append([attrs["data-metric"], 0])
+        elif tag == "path" and self.charts:
+            self.charts[-1][1] += 1
+        elif tag == "body":
+            self.body = {k[5:]: v for k, v in attrs.items() if k.startswith("data-")}
+        elif tag == "table" and "worst-frames" in attrs.get("class", ""):
+            self.worst_rows.append(0)
+            self._table = "head"
+        elif tag == "tbody" and self._table:
+            self._table = "body"
+        elif tag == "tr" and self._table == "body":
+            self.worst_rows[-1] += 1
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self._table = None
+
+
+def parse(text):
+    dom = Dom()
+    dom.feed(text)
+    return dom
+
+
+def test_report_is_self_contained(logs, tmp_path):
+    out = tmp_path / "report.html"
+    done = subprocess.run([sys.executable, "-m", "floatadm", "report", *logs, "-o", str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    for needle in ("http:", "https:", "<script", "<link", "@import", "url(", " src="):
+        assert needle not in text, needle
+    assert "vp9 &lt;skip&gt;" in text and "<skip>" not in text
+    assert "prefers-color-scheme: dark" in text
+
+
+def test_worst_frames_order(logs):
+    results = Results.from_json(logs[0])
+    worst = worst_frames(results, "adm2")
+    values = [f["adm2"] for f in worst]
+    assert values == sorted(values) and len(worst) == 6
+    aim = [f["aim"] for f in worst_frames(results, "aim")]
+    assert aim == sorted(aim, reverse=True)  # aim: the highest are the worst
+    assert len(worst_frames(Results.from_json(logs[2]), "adm2")) == 2  # the skipped left out
+
+
+def test_report_in_chromium(logs, tmp_path):
+    """One path per log in each chart; the worst frames with their times; no page-wide
+    horizontal scrolling at phone width; dark colours where the system asks."""
+    text = render(floatadm.report.load(logs))
+    page = tmp_path / "report.html"
+    page.write_text(text)
+    dom = parse(run_chromium(page.as_uri(), (1280, 900), "--dump-dom"))
+    assert [m for m, _ in dom.charts] == list(floatadm.report.METRICS)
+    assert all(paths == len(logs) for _, paths in dom.charts), dom.charts
+    assert dom.worst_rows[:3] == [6, 4, 2]  # adm2's tables: every scored frame (< 10)
+    assert re.search(r"<td>0:00\.208</td>", text)  # frame 5 of the y4m at 24 fps
+
+    # The report in frames of a phone's and a laptop's width (a headless window is
+    # at least 500 pixels wide), measured by the test's script: the report has none.
+    probe = """<!DOCTYPE html><html><body>
+<iframe id="phone" style="width: 390px; height: 844px; border: 0" srcdoc="%s"></iframe>
+<iframe id="laptop" style="width: 1280px; height: 800px; border: 0" srcdoc="%s"></iframe>
+<script>
+for (const frame of document.querySelectorAll('iframe')) frame.onload = () => {
+  const w = frame.contentWindow, d = frame.contentDocument;
+  const b = document.body.dataset, id = frame.id;
+  b[id + 'Overflow'] = d.documentElement.scrollWidth > w.innerWidth;
+  b[id + 'Dark'] = w.matchMedia('(prefers-color-scheme: dark)').matches;
+  b[id + 'Background'] = w.getComputedStyle(d.body).backgroundColor;
+  b[id + 'Charts'] = [...d.querySelectorAll('figure.chart')]
+      .filter(f => f.offsetParent !== null).length;
+  b[id + 'ChartWidth'] = d.querySelector('.p-adm2 figure').getBoundingClientRect().width;
+  b[id + 'LabelFont'] = parseFloat(w.getComputedStyle(d.querySelector('.p-adm2 .yl')).fontSize);
+};
+</script></body></html>""" % ((html.escape(text, quote=True),) * 2)
+    (tmp_path / "probe.html").write_text(probe)
+    url = (tmp_path / "probe.html").as_uri()
+    light = parse(run_chromium(url, (1300, 900), "--dump-dom")).body
+    dark = parse(run_chromium(url, (1300, 900), "--dump-dom", "--force-dark-mode")).body
+    for body in (light, dark):
+        for device in ("phone", "laptop"):
+            assert body[device + "-overflow"] == "false"  # tables scroll in their box
+            assert body[device + "-charts"] == "1"  # the adm2 tab alone
+            assert float(body[device + "-label-font"]) >= 11  # labels keep their size
+        assert float(body["phone-chart-width"]) <= 390 < 800 < float(body["laptop-chart-width"])
+    assert light["phone-dark"] == "false" and light["phone-background"] == "rgb(255, 255, 255)"
+    assert dark["phone-dark"] == "true" and dark["phone-background"] == "rgb(17, 21, 28)"
+
+    shot = tmp_path / "phone.png"
+    run_chromium(page.as_uri(), (390, 844), "--screenshot=" + str(shot))
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,256 @@
+# Tests of floatadm.Scorer: the C API's bits through ctypes.
+#
+# Copyright (c) 2026 the float_adm authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import ctypes
+import os
+import re
+
+import numpy as np
+import pytest
+
+import floatadm
+from floatadm import _lib
+from floatadm.files import VideoFile, open_pair
+
+from conftest import (FIXTURES, GOLDEN, ROOT, cli_frames, cli_pooled, expected_golden,
+                      fixture_args, same_bits)
+
+
+def header_option_fields():
+    """{option name: FloatAdmOptions field} from FLOAT_ADM_OPTIONS in the header."""
+    with open(os.path.join(ROOT, "include", "float_adm.h"), encoding="utf-8") as f:
+        text = f.read()
+    rows = re.findall(r'OPT(?:_NO_ALIAS)?\("(\w+)",\s*(?:"\w+"|NULL),\s*([\w\[\]]+),', text)
+    assert len(rows) == floatadm.scorer._lib.core().float_adm_option_count()
+    return dict(rows)
+
+
+def read_frames(pair, name):
+    ref_path, dis_path = pair(name)
+    ref, dis, geometry = open_pair(ref_path, dis_path, *fixture_args(name))
+    with ref, dis:
+        return [(ref.read_luma(i), dis.read_luma(i)) for i in range(ref.frame_count)], geometry
+
+
+def test_options_structure_matches_the_library():
+    """Every option set by the library lands in the ctypes field the header names."""
+    fields = header_option_fields()
+    for row in floatadm.options():
+        opts = _lib.FloatAdmOptions()
+        _lib.core().float_adm_options_default(ctypes.byref(opts))
+        value = row["max"] if row["max"] != row["default"] else row["min"]
+        err = _lib.core().float_adm_option_set_double(ctypes.byref(opts), row["name"].encode(),
+                                                      value, None, 0)
+        assert err == 0, row["name"]
+        field = fields[row["name"]]
+        m = re.match(r"(\w+)\[(\d)\]", field)
+        held = getattr(opts, m.group(1))[int(m.group(2))] if m else getattr(opts, field)
+        assert held == value, (row["name"], field, held, value)
+        # ...and nothing else moved: every other option still reads its default.
+        for other in floatadm.options():
+            if other["name"] != row["name"]:
+                got = floatadm.scorer.options_dict(opts)[other["name"]]
+                assert float(got) == other["default"], (row["name"], other["name"])
+
+
+def test_output_names_are_the_librarys():
+    assert floatadm.output_names(debug=True) == list(floatadm.OUTPUT_NAMES)
+    assert floatadm.output_names() == list(floatadm.OUTPUT_NAMES[:7])
+
+
+def test_golden_corpus_bit_for_bit(pair):
+    """Every case of golden.json, all 18 outputs, where this host's fingerprint has
+    recorded values."""
+    cases = expected_golden()
+    if cases is None:
+        pytest.skip("this host's RCPSS fingerprint has no recorded values: "
+                    "test_equals_float_adm_score compares with float_adm_score instead")
+    frames_of = {}
+    compared = 0
+    for case, golden_case in zip(cases, GOLDEN["cases"]):
+        name = golden_case["fixture"]
+        if name not in frames_of:
+            frames_of[name] = read_frames(pair, name)
+        frames, geometry = frames_of[name]
+        options = dict(golden_case["options"], debug=True)
+        with floatadm.Scorer(geometry.width, geometry.height, geometry.bit_depth,
+                             **options) as scorer:
+            for index, (ref, dis) in enumerate(frames):
+                got = scorer.score(ref, dis)
+                want = case["frames"][index]
+                for output in floatadm.OUTPUT_NAMES:
+                    assert same_bits(got[output], want[output]), (
+                        name, golden_case["option_set"], index, output, got[output],
+                        want[output])
+                compared += 1
+    assert compared == sum(len(c["frames"]) for c in GOLDEN["cases"])
+
+
+# One case per fixture with its options, plus the astronaut's option sets that
+# change the most code (debug everywhere: all 18 outputs).
+CLI_CASES = sorted({(c["fixture"], c["option_set"]) for c in GOLDEN["cases"]
+                    if c["option_set"] == "default" or
+                    (c["fixture"].startswith("astronaut_576x324_yuv420p_x264") and
+                     c["option_set"] in ("egl1.2", "csf_barten_scaled", "adm3_hm", "factors"))})
+
+
+@pytest.mark.parametrize("fixture,option_set", CLI_CASES)
+def test_equals_float_adm_score(pair, run_cli, fixture, option_set):
+    """Scorer and Results equal float_adm_score on this host, bit for bit: frames and
+    pooled values (exact by construction on any host)."""
+    case = next(c for c in GOLDEN["cases"]
+                if c["fixture"] == fixture and c["option_set"] == option_set)
+    options = dict(case["options"], debug="true")
+    ref_path, dis_path = pair(fixture)
+    log = run_cli(ref_path, dis_path, fixture_args(fixture), options)
+    frames, geometry = read_frames(pair, fixture)
+    want = cli_frames(log)
+    with floatadm.Scorer(geometry.width, geometry.height, geometry.bit_depth,
+                         **options) as scorer:
+        got = [scorer.score(reference=r, distorted=d) for r, d in frames]
+    assert len(got) == len(want) == FIXTURES[fixture]["frames"]
+    for index, (g, w) in enumerate(zip(got, want)):
+        assert set(g) == set(w)
+        for output in g:
+            assert same_bits(g[output], w[output]), (fixture, index, output)
+    results = floatadm.score_files(ref_path, dis_path, *fixture_args(fixture), **options)
+    pooled = cli_pooled(log)
+    for output, stats in results.pooled.items():
+        for key, value in stats.items():
+            assert same_bits(value, pooled[output][key]), (fixture, output, key)
+
+
+def test_reference_comes_first(pair):
+    (ref, dis), = read_frames(pair, "chelsea_33x17_yuv444p_x264")[0][:1]
+    with floatadm.Scorer(33, 17, 8) as scorer:
+        forward = scorer.score(ref, dis)
+        assert scorer.score(distorted=dis, reference=ref) == forward
+        assert scorer.score(dis, ref) != forward
+
+
+def test_any_strides_give_the_same_bits(pair):
+    frames, g = read_frames(pair, "coins_384x304_yuv420p10le_x265")
+    ref, dis = frames[1]
+    with floatadm.Scorer(g.width, g.height, g.bit_depth) as scorer:
+        want = scorer.score(ref, dis)
+        # Rows bottom-up (negative stride), columns flipped back afterwards.
+        assert scorer.score(ref[::-1][::-1], dis[::-1][::-1]) == want
+        assert scorer.score(np.flipud(np.flipud(ref)), dis) == want
+        # Planes inside wider arrays, Fortran order, every other column of a wider
+        # plane, and big-endian samples.
+        wide = np.zeros((g.height, g.width + 13), np.uint16)
+        wide[:, 5:5 + g.width] = ref
+        assert scorer.score(wide[:, 5:5 + g.width], dis) == want
+        assert scorer.score(np.asfortranarray(ref), np.asfortranarray(dis)) == want
+        every_other = np.zeros((g.height, 2 * g.width), np.uint16)
+        every_other[:, ::2] = dis
+        assert scorer.score(ref, every_other[:, ::2]) == want
+        assert scorer.score(ref.astype(">u2"), dis) == want
+        # A negative-stride view scored as such (not flipped back) is the upside-down
+        # picture: the library reads what it is given.
+        flipped = scorer.score(ref[::-1], dis[::-1])
+        with floatadm.Scorer(g.width, g.height, g.bit_depth) as other:
+            assert other.score(np.ascontiguousarray(ref[::-1]),
+                               np.ascontiguousarray(dis[::-1])) == flipped
+
+
+def test_threads_give_the_same_bits(pair):
+    frames, g = read_frames(pair, "motorcycle_1920x1080_yuv420p_x264")
+    with floatadm.Scorer(g.width, g.height, g.bit_depth, debug=True) as one, \
+            floatadm.Scorer(g.width, g.height, g.bit_depth, threads=3, debug=True) as three:
+        for ref, dis in frames:
+            assert three.score(ref, dis) == one.score(ref, dis)
+
+
+def test_options_by_name_alias_and_type():
+    with floatadm.Scorer(64, 64, 8, egl=1.2, adm_norm_view_dist="5", csf=1,
+                         adm_skip_scale0=True, debug=1) as scorer:
+        held = scorer.options
+        assert held["adm_enhn_gain_limit"] == 1.2
+        assert held["adm_norm_view_dist"] == 5.0
+        assert held["adm_csf_mode"] == 1
+        assert held["adm_skip_scale0"] is True
+        assert scorer.debug and len(scorer.names) == 18
+
+
+def test_errors_carry_the_librarys_message():
+    with pytest.raises(ValueError, match=r"adm_enhn_gain_limit.*range") as info:
+        floatadm.Scorer(64, 64, 8, egl=0.5)
+    assert isinstance(info.value, floatadm.Error)
+    with pytest.raises(floatadm.InvalidError, match="no_such_option"):
+        floatadm.Scorer(64, 64, 8, no_such_option=1)
+    with pytest.raises(ValueError, match="17"):
+        floatadm.Scorer(16, 64, 8)
+    with pytest.raises(ValueError):
+        floatadm.Scorer(64, 64, 11)
+    with pytest.raises(ValueError, match="backend"):
+        floatadm.Scorer(64, 64, 8, backend="tpu")
+    with floatadm.Scorer(64, 48, 10) as scorer:
+        plane = np.zeros((48, 64), np.uint16)
+        with pytest.raises(TypeError, match="uint16"):
+            scorer.score(plane.astype(np.uint8), plane)
+        with pytest.raises(ValueError, match="shape"):
+            scorer.score(plane.T, plane)
+        with pytest.raises(ValueError, match="2-D"):
+            scorer.score(plane[0], plane)
+    scorer.close()
+    with pytest.raises(floatadm.Error, match="closed"):
+        scorer.score(plane, plane)
+
+
+def cuda_or_skip():
+    if floatadm.cuda_device_count() == 0:
+        pytest.skip("no CUDA device or library here: %s" % floatadm.cuda_device_count.why)
+
+
+def test_cuda_unavailable_falls_back():
+    """Without a GPU (or the CUDA library) backend="cuda" raises, "auto" is the CPU."""
+    if floatadm.cuda_device_count() > 0:
+        pytest.skip("a CUDA device is here: test_cuda_equals_cpu runs instead")
+    with pytest.raises(floatadm.Error, match="CUDA|cuda"):
+        floatadm.Scorer(96, 72, 10, backend="cuda")
+    with floatadm.Scorer(96, 72, 10, backend="auto") as auto:
+        assert auto.backend == "cpu"
+
+
+@pytest.mark.parametrize("fixture", ["motorcycle_1920x1080_yuv420p_x264",
+                                     "coins_384x304_yuv420p10le_x265",
+                                     "rocket_426x240_yuv422p16le_blur",
+                                     "noise_17x17_yuv444p_blur"])
+def test_cuda_equals_cpu(pair, fixture):
+    """backend="cuda" gives the CPU's bits, all 18 outputs (within 1e-6 only where the
+    library says the device cannot model this host's division)."""
+    cuda_or_skip()
+    frames, g = read_frames(pair, fixture)
+    with floatadm.Scorer(g.width, g.height, g.bit_depth, debug=True) as cpu, \
+            floatadm.Scorer(g.width, g.height, g.bit_depth, backend="cuda", debug=True,
+                            threads=1) as gpu:
+        assert gpu.backend == "cuda"
+        for ref, dis in frames:
+            want = cpu.score(ref, dis)
+            got = gpu.score(ref[::-1][::-1], dis)  # host planes of any stride
+            if gpu.exact:
+                assert got == want
+            else:
+                assert got == pytest.approx(want, rel=1e-6)
+    with floatadm.Scorer(g.width, g.height, g.bit_depth, backend="auto") as auto:
+        assert auto.backend == "cuda"
+
+
+def test_version_and_fingerprint():
+    assert re.fullmatch(r"\d+\.\d+\.\d+", floatadm.version())
+    assert re.fullmatch(r"[0-9a-f]{64}|none", floatadm.rcp_fingerprint())
+
+
+def test_video_file_reads_what_the_command_reads(pair):
+    ref_path, _ = pair("brick_63x65_yuv444p10le_scale")
+    video = VideoFile(ref_path)
+    from floatadm.files import Geometry
+    video.start(Geometry(63, 65, "yuv444p10le"))
+    with open(ref_path, "rb") as f:
+        f.seek(video.geometry.frame_bytes)
+        luma = np.frombuffer(f.read(63 * 65 * 2), "<u2").reshape(65, 63)
+    assert (video.read_luma(1) == luma).all()
+    video.close()
