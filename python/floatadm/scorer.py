@@ -15,6 +15,7 @@ import concurrent.futures
 import ctypes
 import errno
 import numbers
+import threading
 
 import numpy as np
 
@@ -175,7 +176,8 @@ class Scorer:
         self._gpu = None
         self._pool = None
         self._execute = None
-        self._scores = _lib.FloatAdmScores()
+        # A context scores one frame at a time: calls from several threads take turns.
+        self._lock = threading.Lock()
         if backend == "auto":
             backend = "cuda" if cuda_device_count() > 0 else "cpu"
         self.backend = backend
@@ -251,7 +253,13 @@ class Scorer:
         (18 with debug), the library's doubles unchanged."""
         ref = _check_plane(reference, "reference", self.width, self.height, self.dtype)
         dis = _check_plane(distorted, "distorted", self.width, self.height, self.dtype)
-        scores = self._scores
+        scores = _lib.FloatAdmScores()
+        with self._lock:
+            self._score_into(ref, dis, scores)
+        value = _lib.core().float_adm_output_value
+        return {name: value(ctypes.byref(scores), i) for i, name in enumerate(self.names)}
+
+    def _score_into(self, ref, dis, scores):
         if self.backend == "cpu":
             if not self._ctx:
                 raise Error("the scorer is closed")
@@ -264,8 +272,6 @@ class Scorer:
                 _raise(err, "", "scoring failed: ")
         else:
             self._score_cuda(ref, dis, scores)
-        value = _lib.core().float_adm_output_value
-        return {name: value(ctypes.byref(scores), i) for i, name in enumerate(self.names)}
 
     def _score_cuda(self, ref, dis, scores):
         if not self._cuda_ctx:
@@ -287,6 +293,10 @@ class Scorer:
 
     def close(self):
         """Frees the context (and the GPU buffers); the scorer cannot score after."""
+        with self._lock:
+            self._close()
+
+    def _close(self):
         if self._ctx:
             _lib.core().float_adm_context_free(ctypes.byref(self._ctx))
         if self._cuda_ctx:

@@ -164,6 +164,18 @@ def test_threads_give_the_same_bits(pair):
             assert three.score(ref, dis) == one.score(ref, dis)
 
 
+def test_one_scorer_shared_by_threads(pair):
+    """Calls from several threads take turns on the one context: each gets its own
+    frame's scores."""
+    import concurrent.futures
+    frames, g = read_frames(pair, "astronaut_576x324_yuv420p_x264")
+    with floatadm.Scorer(g.width, g.height, g.bit_depth) as scorer:
+        want = [scorer.score(r, d) for r, d in frames]
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            got = list(pool.map(lambda f: scorer.score(*f), frames * 3))
+    assert got == want * 3
+
+
 def test_options_by_name_alias_and_type():
     with floatadm.Scorer(64, 64, 8, egl=1.2, adm_norm_view_dist="5", csf=1,
                          adm_skip_scale0=True, debug=1) as scorer:
