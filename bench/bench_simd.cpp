@@ -80,11 +80,9 @@ struct StageData {
                 int n = 2 * j - 1 + t;
                 taps[t].push_back(n < 0 ? -n : (n >= kInW ? 2 * kInW - n - 1 : n));
             }
-        uint32_t state = 99;
-        for (float &v : rows) {
-            state = state * 1664525u + 1013904223u;
-            v = (float)((int)(state >> 20) - 2048) / 64.0f;
-        }
+        testsupport::Lcg rng{99};
+        for (float &v : rows)
+            v = (float)((int)(rng.next() >> 12) - 2048) / 64.0f;
     }
     float *row(int k) { return rows.data() + k * kStride; }
 };

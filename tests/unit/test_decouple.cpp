@@ -12,6 +12,7 @@
 
 #include "adm_arith.h"
 #include "adm_rcp.h"
+#include "content.h"
 
 #if ADM_HAVE_RCPSS
 #include <immintrin.h>
@@ -157,11 +158,8 @@ TYPED_TEST(Decouple, AngleThresholdIsOneDegree)
 
 TYPED_TEST(Decouple, AdditiveIsDistortedMinusRestored)
 {
-    uint32_t state = 12345;
-    auto next = [&state]() {
-        state = state * 1664525u + 1013904223u;
-        return (float)((int)(state >> 8) - (1 << 23)) / (float)(1 << 16);
-    };
+    testsupport::Lcg rng{12345};
+    auto next = [&rng]() { return (float)((int)rng.next() - (1 << 23)) / (float)(1 << 16); };
     for (int n = 0; n < 20000; n++) {
         const float o[3] = {next(), next(), next()};
         const float t[3] = {next(), next(), next()};
