@@ -267,7 +267,10 @@ class Results:
         parts = list(parts)
         if not parts:
             raise ValueError("nothing to merge")
-        first = parts[0]
+        # A segment past the end of a video (its frame count was an estimate) is empty
+        # and names no outputs.
+        first = next((p for p in parts if p.frames), parts[0])
+        parts = [p for p in parts if p.frames] or [first]
         for p in parts[1:]:
             if p.names != first.names:
                 raise ValueError("segments with different outputs: %s and %s"

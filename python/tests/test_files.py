@@ -96,6 +96,9 @@ def test_pooling_is_libvmafs(pair, run_cli):
                             Results(results.frames[:3], names=results.names)])
     assert halves.frames == results.frames
     assert halves.pooled == results.pooled
+    # A segment past the end of a title (a video's estimated count) adds nothing.
+    empty = Results([], names=[])
+    assert Results.merge([empty, halves, empty]).pooled == results.pooled
 
 
 def test_pool_follows_c_doubles():
