@@ -6,6 +6,7 @@
 
 import json
 import math
+import re
 import subprocess
 
 import pytest
@@ -148,3 +149,23 @@ def test_option_names_in_logs(pair):
     assert floatadm.results.plain_name("adm_scale0_egl_1.2") == "adm_scale0"
     assert floatadm.results.plain_name("adm_num_scale0") == "adm_num_scale0"
     assert floatadm.results.plain_name("vmaf") is None
+
+
+def test_command_line_score(pair, tmp_path):
+    """python3 -m floatadm score: the table, the logs, and errors as one line, exit 1."""
+    import sys
+    ref, dis = pair(ASTRONAUT)
+    geometry = ["--width", "576", "--height", "324", "--pix-fmt", "yuv420p"]
+    out = tmp_path / "out.json"
+    done = subprocess.run([sys.executable, "-m", "floatadm", "score", ref, dis, *geometry,
+                           "--option", "egl=1.2", "--json", str(out), "--csv",
+                           str(tmp_path / "out.csv")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].split() == ["frame", "adm2", "aim", "adm3"]
+    want = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), egl=1.2)
+    assert Results.from_json(out).frames == want.frames
+    assert (tmp_path / "out.csv").read_text() == want.to_csv_text()
+    done = subprocess.run([sys.executable, "-m", "floatadm", "score", ref, dis, *geometry,
+                           "--option", "egl=0.5"], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert re.fullmatch(r"floatadm: .*adm_enhn_gain_limit.*range.*\n", done.stderr)
