@@ -161,7 +161,8 @@ struct Runner {
                 return;
             }
             for (size_t f = 0; f < cpu.size(); f++)
-                diff += testsupport::differing_outputs(cpu[f], gpu[f], which.empty() ? &which : nullptr);
+                diff += testsupport::differing_outputs(cpu[f], gpu[f],
+                                                       which.empty() ? &which : nullptr);
             const long long n = (long long)cpu.size() * FLOAT_ADM_NUM_DEBUG_OUTPUTS;
             (powf_case ? totals.powf_outputs : totals.outputs) += n;
             (powf_case ? totals.powf_differing : totals.differing) += diff;
@@ -277,8 +278,8 @@ void run_generated(Runner &run, bool quick)
             }
             std::vector<LumaPlane> refs, dists, cr, cd;
             for (int f = 0; f < 2; f++) {
-                const testsupport::FramePair p =
-                    testsupport::make_frame_pair(FrameGeometry{sz.w, sz.h, v.depth}, seed++);
+                const testsupport::FramePair p = testsupport::make_frame_pair(
+                    FrameGeometry{sz.w, sz.h, v.depth}, seed++);
                 refs.push_back(p.ref);
                 dists.push_back(p.dist);
                 cr.push_back(v.msb ? testsupport::with_shift(p.ref, 16 - v.depth) : p.ref);
@@ -342,7 +343,8 @@ int main(int argc, char **argv)
     const std::string fingerprint = testsupport::host_fingerprint();
     std::string golden_fp;
     try {
-        golden_fp = testsupport::read_json(corpus + "/golden.json")["reference"]["rcpss_sha256"].text;
+        golden_fp =
+            testsupport::read_json(corpus + "/golden.json")["reference"]["rcpss_sha256"].text;
     } catch (const std::exception &) {
         /* run_corpus says why */
     }
