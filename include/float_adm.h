@@ -26,8 +26,8 @@
  *   per frame: float_adm_score_frame(ctx, &ref_plane, &dist_plane, &scores);
  *   float_adm_context_free(&ctx);
  * A libvmaf-style log with pooling (float_adm_log_*, below):
- *   float_adm_log_open(&log, "out.json", FLOAT_ADM_LOG_JSON, FLOAT_ADM_NUM_OUTPUTS,
- *                      width, height, err, sizeof(err));
+ *   float_adm_log_open(&log, "out.json", FLOAT_ADM_LOG_JSON, &opts, width, height,
+ *                      err, sizeof(err));
  *   per frame: float_adm_log_frame(log, frame_num, &scores, err, sizeof(err));
  *   float_adm_log_close(&log, err, sizeof(err));
  *
@@ -254,25 +254,37 @@ int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
 
 void float_adm_context_free(FloatAdmContext **ctx);
 
-/* ---- Logs: libvmaf's JSON, CSV and XML layouts, with its pooling ---- */
+/* ---- Logs: libvmaf's JSON, XML, CSV and subtitle layouts, with its pooling ---- */
 
 /*
  * A log pools every frame given to it as libvmaf pools (min, max, mean, harmonic
  * mean, in frame order) and writes each frame as it comes, so a file cut short
- * by a crash still holds every frame before it.  Layouts (every double %.17g):
- *   JSON: {"version": "float_adm <version>", "frames": [{"frameNum": N, "metrics":
- *         {...}}, ...], "pooled_metrics": {NAME: {"min", "max", "mean",
- *         "harmonic_mean"}}, "aggregate_metrics": {}}; NaN and infinity as null.
+ * by a crash still holds every frame before it.  Layouts, as libvmaf's
+ * output.c writes them, except that every score is %.17g:
+ *   JSON: {"version": "float_adm <version>", "fps": F, "frames": [{"frameNum": N,
+ *         "metrics": {NAME: VALUE, ...}}, ...], "pooled_metrics": {NAME: {"min",
+ *         "max", "mean", "harmonic_mean"}}, "aggregate_metrics": {}}; NaN and
+ *         infinity as null.
+ *   XML:  <VMAF version=...><params qualityWidth= qualityHeight= /><fyi fps= />
+ *         <frames><frame frameNum="N" NAME="VALUE" ... /></frames><pooled_metrics>
+ *         <metric name= min= max= mean= harmonic_mean= /></pooled_metrics>
+ *         <aggregate_metrics /></VMAF>
  *   CSV:  "Frame,NAME,...," then "N,VALUE,...,", one line per frame (no pooling).
- *   XML:  <VMAF version=...><params qualityWidth= qualityHeight= /><frames><frame
- *         frameNum="N" NAME="VALUE" ... /></frames><pooled_metrics><metric name=
- *         min= max= mean= harmonic_mean= /></pooled_metrics><aggregate_metrics /></VMAF>
+ *   SUB:  "{N}{N+1}frame: N|NAME: VALUE|...|", one line per frame (no pooling).
+ * F is the frames logged per second of wall time since the log was opened, %.2f,
+ * known only when the log is finished: the header keeps room for it in a file
+ * this log opened, which finishing fills in (the rest of that line is padded
+ * with spaces); on stdout and other streams it stays null (XML: "nan"), as
+ * libvmaf writes an fps it has no value for.
+ * NAME is libvmaf's name of the output for the options the log was opened with
+ * (see float_adm_log_output_name).
  * Not thread-safe: one thread at a time per log.
  */
 enum FloatAdmLogFormat {
     FLOAT_ADM_LOG_JSON,
     FLOAT_ADM_LOG_CSV,
     FLOAT_ADM_LOG_XML,
+    FLOAT_ADM_LOG_SUB,
 };
 
 typedef struct FloatAdmLog FloatAdmLog;
@@ -282,16 +294,29 @@ typedef struct FloatAdmPooled {
 } FloatAdmPooled;
 
 /**
- * Open a log of num_outputs (FLOAT_ADM_NUM_OUTPUTS or FLOAT_ADM_NUM_DEBUG_OUTPUTS)
- * outputs.  path NULL: no file, pooling only; "-": stdout; else the file is created
- * or truncated.  A regular file that is already open in this process (same device
- * and inode as a descriptor in /proc/self/fd, where that exists) is refused with
- * FLOAT_ADM_ERROR_INVALID before anything is truncated: it is one of the inputs or
- * outputs, and the log would destroy it.  width and height go to XML's <params>.
- * The header is written with the first entry (or by finish).
+ * Open a log of the outputs opts scores (FLOAT_ADM_NUM_OUTPUTS, or with debug
+ * FLOAT_ADM_NUM_DEBUG_OUTPUTS), named as libvmaf names them for these options;
+ * opts NULL: the defaults.  path NULL: no file, pooling only; "-": stdout; else the
+ * file is created or truncated.  A regular file that is already open in this
+ * process (same device and inode as a descriptor in /proc/self/fd, where that
+ * exists) is refused with FLOAT_ADM_ERROR_INVALID before anything is truncated: it
+ * is one of the inputs or outputs, and the log would destroy it.  width and height
+ * go to XML's <params>.  The header is written with the first entry (or by finish).
  */
 int float_adm_log_open(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
-                       int num_outputs, int width, int height, char *errbuf, size_t errbuf_size);
+                       const FloatAdmOptions *opts, int width, int height, char *errbuf,
+                       size_t errbuf_size);
+
+/**
+ * The name the log gives output `output` (0 .. 6, or 17 with debug), as libvmaf's
+ * float_adm names it: float_adm_output_name()'s, then, for each option that is
+ * not its default (debug aside), "_ALIAS_VALUE" ("_ALIAS" for a bool), the options
+ * in alphabetical order of their full names, an int's VALUE as %d and a double's
+ * as %g; at most 255 characters.  "adm" (debug) never takes the suffix.  E.g.
+ * adm_csf_mode=1:adm_enhn_gain_limit=1.2 makes adm2 "adm2_csf_1_egl_1.2".  NULL for
+ * an output the log lacks.  Valid until the log is closed.
+ */
+const char *float_adm_log_output_name(const FloatAdmLog *log, int output);
 
 /**
  * Pool a frame's scores, then append the frame to the file, fflush and check.
@@ -304,7 +329,8 @@ int float_adm_log_frame(FloatAdmLog *log, uint64_t frame_num, const FloatAdmScor
 /**
  * A frame that was not scored (e.g. a corrupt frame skipped), not pooled:
  *   JSON {"frameNum": N, "skipped": "REASON", "metrics": {}};  CSV "N," then one empty
- *   field per output;  XML <frame frameNum="N" skipped="REASON" />.
+ *   field per output;  XML <frame frameNum="N" skipped="REASON" />;  SUB
+ *   "{N}{N+1}frame: N|" alone.
  */
 int float_adm_log_skipped(FloatAdmLog *log, uint64_t frame_num, const char *reason,
                           char *errbuf, size_t errbuf_size);

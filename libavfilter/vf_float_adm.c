@@ -252,7 +252,7 @@ static int acquire_log(AVFilterContext *ctx, int width, int height)
     int ret = 0;
 
     if (!s->log_path)
-        return float_adm_log_open(&s->log, NULL, s->log_fmt, s->nb_outputs, width, height,
+        return float_adm_log_open(&s->log, NULL, s->log_fmt, &s->opts, width, height,
                                   errbuf, sizeof(errbuf));
 
     ff_mutex_lock(&shared_logs_lock);
@@ -271,7 +271,7 @@ static int acquire_log(AVFilterContext *ctx, int width, int height)
             av_free(entry);
         ret = AVERROR(ENOMEM);
     } else {
-        ret = float_adm_log_open(&entry->log, s->log_path, s->log_fmt, s->nb_outputs,
+        ret = float_adm_log_open(&entry->log, s->log_path, s->log_fmt, &s->opts,
                                  width, height, errbuf, sizeof(errbuf));
         if (ret < 0) {
             av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);

@@ -106,7 +106,8 @@ def log_ref(fmt, frames, width, height, debug):
     columns = {name: [row[i][1] for row in rows] for i, name in enumerate(names)}
     out = []
     if fmt == "json":
-        out.append('{\n  "version": "float_adm @VERSION@",\n  "frames": [')
+        # The log goes to stdout, where its fps (timing) is never filled in: null.
+        out.append('{\n  "version": "float_adm @VERSION@",\n  "fps": null,\n  "frames": [')
         for n, row in enumerate(rows):
             out.append((",\n" if n else "\n") + '    {\n      "frameNum": %d,\n      "metrics": {\n' % n)
             out.append(",\n".join('        "%s": %s' % (k, g17(v)) for k, v in row) + "\n")
@@ -123,7 +124,8 @@ def log_ref(fmt, frames, width, height, debug):
             out.append("%d," % n + "".join(g17(v) + "," for _, v in row) + "\n")
     else:
         out.append('<VMAF version="float_adm @VERSION@">\n'
-                   '  <params qualityWidth="%d" qualityHeight="%d" />\n  <frames>\n' % (width, height))
+                   '  <params qualityWidth="%d" qualityHeight="%d" />\n'
+                   '  <fyi fps="nan" />\n  <frames>\n' % (width, height))
         for n, row in enumerate(rows):
             out.append('    <frame frameNum="%d" ' % n +
                        "".join('%s="%s" ' % (k, g17(v)) for k, v in row) + "/>\n")

@@ -1,5 +1,6 @@
 /*
- * float_adm: per-frame logs in libvmaf's JSON, CSV and XML layouts, with its pooling.
+ * float_adm: per-frame logs in libvmaf's JSON, XML, CSV and subtitle layouts, with its
+ * pooling and its names of the outputs.
  *
  * Copyright (c) 2026 the float_adm authors
  *
@@ -16,13 +17,17 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -64,7 +69,10 @@ struct FloatAdmLog {
     std::string name;           /* the path, or "stdout", for messages */
     FloatAdmLogFormat format = FLOAT_ADM_LOG_JSON;
     int num_outputs = 0;
+    std::vector<std::string> names;  /* libvmaf's name of each output */
     int width = 0, height = 0;
+    std::chrono::steady_clock::time_point opened;  /* the start of the fps clock */
+    off_t fps_offset = -1;      /* where the header's fps field lies; -1: not rewritable */
     bool header_written = false;
     uint64_t entries = 0;       /* frames and skipped frames in the file */
     uint64_t nb_pooled = 0;
@@ -77,6 +85,102 @@ struct FloatAdmLog {
 namespace {
 
 const char *const kPoolNames[] = {"min", "max", "mean", "harmonic_mean"};
+
+/* libvmaf's names are built in a 256-byte buffer (feature_name.c): longer ones are cut. */
+const size_t kMaxNameLength = 255;
+
+std::string printf_string(const char *format, double value, bool as_int)
+{
+    char text[64];
+    if (as_int)
+        std::snprintf(text, sizeof(text), format, static_cast<int>(value));
+    else
+        std::snprintf(text, sizeof(text), format, value);
+    return text;
+}
+
+/*
+ * What libvmaf appends to its feature names for these options
+ * (vmaf_feature_name_from_options, libvmaf/src/feature/feature_name.c): each option
+ * that differs from its default adds "_ALIAS_VALUE", a bool "_ALIAS" alone, an int's
+ * value printed %d and a double's %g; the options go in strcmp order of their full
+ * names, as libvmaf sorts its dictionary of them before writing the suffix.
+ */
+std::string option_suffix(const FloatAdmOptions &opts)
+{
+    std::vector<std::pair<std::string, std::string>> parts;  /* full name, "_alias..." */
+    for (int i = 0; i < float_adm_option_count(); i++) {
+        const FloatAdmOptionInfo *info = float_adm_option_info(i);
+        double value = 0.;
+        /* libvmaf's debug is no feature parameter: it never changes a name. */
+        if (!std::strcmp(info->name, "debug") ||
+            float_adm_option_get(&opts, info->name, &value) < 0 || value == info->default_value)
+            continue;
+        std::string part = std::string("_") + (info->alias ? info->alias : info->name);
+        if (info->type == FLOAT_ADM_OPT_INT)
+            part += printf_string("_%d", value, true);
+        else if (info->type == FLOAT_ADM_OPT_DOUBLE)
+            part += printf_string("_%g", value, false);
+        parts.emplace_back(info->name, part);
+    }
+    std::sort(parts.begin(), parts.end(), [](const auto &a, const auto &b) {
+        return std::strcmp(a.first.c_str(), b.first.c_str()) < 0;
+    });
+    std::string suffix;
+    for (const auto &part : parts)
+        suffix += part.second;
+    return suffix;
+}
+
+/* The outputs' names as libvmaf's float_adm gives them: its debug "adm" is appended
+ * under its plain name (it is no provided feature, so it has no suffixed name). */
+std::vector<std::string> output_names(const FloatAdmOptions &opts, int num_outputs)
+{
+    const std::string suffix = option_suffix(opts);
+    std::vector<std::string> names;
+    for (int i = 0; i < num_outputs; i++) {
+        std::string name = float_adm_output_name(i);
+        if (name != "adm")
+            name += suffix;
+        if (name.size() > kMaxNameLength)
+            name.resize(kMaxNameLength);
+        names.push_back(name);
+    }
+    return names;
+}
+
+/* Room for libvmaf's "%.2f" fps of any rate below a billion frames per second. */
+const size_t kFpsWidth = 12;
+
+/* Where the fps can be filled in later: a file this log opened (stdout may be a
+ * terminal, a pipe, or a file opened for appending). */
+bool fps_rewritable(const FloatAdmLog *log)
+{
+    return log->regular && !log->is_stdout;
+}
+
+/* libvmaf writes an fps it has no number for as null (JSON) or "nan" (XML). */
+std::string fps_text(const FloatAdmLog *log, double fps)
+{
+    char text[64];
+    std::snprintf(text, sizeof(text), "%.2f", fps);
+    if (!std::isfinite(fps) || std::strlen(text) > kFpsWidth)
+        return log->format == FLOAT_ADM_LOG_JSON ? "null" : "nan";
+    return text;
+}
+
+/* The fps value and what closes it (XML: the quote), padded where it can be rewritten. */
+std::string fps_field(const FloatAdmLog *log, const std::string &value)
+{
+    std::string field = value;
+    if (log->format == FLOAT_ADM_LOG_XML)
+        field += '"';
+    if (fps_rewritable(log)) {
+        const size_t width = kFpsWidth + (log->format == FLOAT_ADM_LOG_XML ? 1 : 0);
+        field.append(width - field.size(), ' ');
+    }
+    return field;
+}
 
 void append_double(std::string &out, double value)
 {
@@ -141,31 +245,50 @@ void append_xml_attribute(std::string &out, const char *text)
     out += '"';
 }
 
-std::string header_text(const FloatAdmLog *log)
+/* The header; *fps_at is where its fps field starts (npos: it has none). */
+std::string header_text(const FloatAdmLog *log, size_t *fps_at)
 {
     std::string out;
+    *fps_at = std::string::npos;
+    const std::string unknown_fps = fps_field(log, fps_text(log, NAN));
     switch (log->format) {
     case FLOAT_ADM_LOG_JSON:
         out += "{\n  \"version\": \"float_adm ";
         out += float_adm_version();
-        out += "\",\n  \"frames\": [";
+        out += "\",\n  \"fps\": ";
+        *fps_at = out.size();
+        out += unknown_fps + ",\n  \"frames\": [";
         break;
     case FLOAT_ADM_LOG_CSV:
         out += "Frame,";
-        for (int i = 0; i < log->num_outputs; i++) {
-            out += float_adm_output_name(i);
-            out += ',';
-        }
+        for (const std::string &name : log->names)
+            out += name + ',';
         out += '\n';
         break;
     case FLOAT_ADM_LOG_XML:
         out += "<VMAF version=\"float_adm ";
         out += float_adm_version();
         out += "\">\n  <params qualityWidth=\"" + std::to_string(log->width) +
-               "\" qualityHeight=\"" + std::to_string(log->height) + "\" />\n  <frames>\n";
+               "\" qualityHeight=\"" + std::to_string(log->height) + "\" />\n  <fyi fps=\"";
+        *fps_at = out.size();
+        out += unknown_fps + " />\n  <frames>\n";
+        break;
+    case FLOAT_ADM_LOG_SUB:
         break;
     }
     return out;
+}
+
+/* A subtitle line's start: shown from frame N to N + 1. */
+void append_sub_start(std::string &out, uint64_t frame_num)
+{
+    out += '{';
+    append_uint(out, frame_num);
+    out += "}{";
+    append_uint(out, frame_num + 1);
+    out += "}frame: ";
+    append_uint(out, frame_num);
+    out += '|';
 }
 
 std::string frame_text(const FloatAdmLog *log, uint64_t frame_num, const FloatAdmScores *scores)
@@ -179,7 +302,7 @@ std::string frame_text(const FloatAdmLog *log, uint64_t frame_num, const FloatAd
         out += ",\n      \"metrics\": {\n";
         for (int i = 0; i < log->num_outputs; i++) {
             out += "        \"";
-            out += float_adm_output_name(i);
+            out += log->names[i];
             out += "\": ";
             append_json_number(out, float_adm_output_value(scores, i));
             out += i + 1 < log->num_outputs ? ",\n" : "\n";
@@ -200,12 +323,22 @@ std::string frame_text(const FloatAdmLog *log, uint64_t frame_num, const FloatAd
         append_uint(out, frame_num);
         out += "\" ";
         for (int i = 0; i < log->num_outputs; i++) {
-            out += float_adm_output_name(i);
+            out += log->names[i];
             out += "=\"";
             append_double(out, float_adm_output_value(scores, i));
             out += "\" ";
         }
         out += "/>\n";
+        break;
+    case FLOAT_ADM_LOG_SUB:
+        append_sub_start(out, frame_num);
+        for (int i = 0; i < log->num_outputs; i++) {
+            out += log->names[i];
+            out += ": ";
+            append_double(out, float_adm_output_value(scores, i));
+            out += '|';
+        }
+        out += '\n';
         break;
     }
     return out;
@@ -236,6 +369,10 @@ std::string skipped_text(const FloatAdmLog *log, uint64_t frame_num, const char 
         append_xml_attribute(out, reason);
         out += " />\n";
         break;
+    case FLOAT_ADM_LOG_SUB:
+        append_sub_start(out, frame_num);
+        out += '\n';
+        break;
     }
     return out;
 }
@@ -250,7 +387,7 @@ FloatAdmPooled pooled_of(const FloatAdmLog *log, int output)
 std::string footer_text(const FloatAdmLog *log)
 {
     std::string out;
-    if (log->format == FLOAT_ADM_LOG_CSV)
+    if (log->format == FLOAT_ADM_LOG_CSV || log->format == FLOAT_ADM_LOG_SUB)
         return out;
     const bool json = log->format == FLOAT_ADM_LOG_JSON;
     out += json ? "\n  ],\n  \"pooled_metrics\": {" : "  </frames>\n  <pooled_metrics>\n";
@@ -260,7 +397,7 @@ std::string footer_text(const FloatAdmLog *log)
         if (json) {
             out += i ? ",\n" : "\n";
             out += "    \"";
-            out += float_adm_output_name(i);
+            out += log->names[i];
             out += "\": {";
             for (size_t j = 0; j < 4; j++) {
                 out += j ? ",\n" : "\n";
@@ -272,7 +409,7 @@ std::string footer_text(const FloatAdmLog *log)
             out += "\n    }";
         } else {
             out += "    <metric name=\"";
-            out += float_adm_output_name(i);
+            out += log->names[i];
             out += "\" ";
             for (size_t j = 0; j < 4; j++) {
                 out += kPoolNames[j];
@@ -328,6 +465,44 @@ int reopen_after_finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size)
     return 0;
 }
 
+/* Writes text, with the header before it if that is still due. */
+int write_with_header(FloatAdmLog *log, const std::string &text, char *errbuf,
+                      size_t errbuf_size)
+{
+    if (log->header_written)
+        return write_checked(log, text, errbuf, errbuf_size);
+    size_t fps_at;
+    const std::string header = header_text(log, &fps_at);
+    /* Every byte before here is flushed, so the header starts here. */
+    const off_t start = fps_rewritable(log) ? ftello(log->file) : -1;
+    if (start >= 0 && fps_at != std::string::npos)
+        log->fps_offset = start + static_cast<off_t>(fps_at);
+    log->header_written = true;
+    return write_checked(log, header + text, errbuf, errbuf_size);
+}
+
+/* Fills in the header's fps (frames logged per second since the log was opened),
+ * then goes back to the end of the file. */
+int write_fps(FloatAdmLog *log, char *errbuf, size_t errbuf_size)
+{
+    if (log->fps_offset < 0)
+        return 0;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - log->opened).count();
+    const std::string field =
+        fps_field(log, fps_text(log, static_cast<double>(log->nb_pooled) / seconds));
+    errno = 0;
+    if (fseeko(log->file, log->fps_offset, SEEK_SET) != 0)
+        return fail_io(log, "cannot seek back to the fps", errno, errbuf, errbuf_size);
+    int ret = write_checked(log, field, errbuf, errbuf_size);
+    if (ret < 0)
+        return ret;
+    errno = 0;
+    if (fseeko(log->file, 0, SEEK_END) != 0)
+        return fail_io(log, "cannot seek to the end", errno, errbuf, errbuf_size);
+    return 0;
+}
+
 /* One entry: the header first where it is still due. */
 int write_entry(FloatAdmLog *log, const std::string &entry, char *errbuf, size_t errbuf_size)
 {
@@ -344,9 +519,7 @@ int write_entry(FloatAdmLog *log, const std::string &entry, char *errbuf, size_t
         if (ret < 0)
             return ret;
     }
-    const int ret = write_checked(log, log->header_written ? entry : header_text(log) + entry,
-                                  errbuf, errbuf_size);
-    log->header_written = true;
+    const int ret = write_with_header(log, entry, errbuf, errbuf_size);
     log->entries++;
     return ret;
 }
@@ -429,16 +602,15 @@ int finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size)
         log->finished = true;
         return 0;
     }
-    int ret = 0;
-    if (!log->header_written) {
-        ret = write_checked(log, header_text(log), errbuf, errbuf_size);
-        log->header_written = true;
-        if (ret < 0)
-            return ret;
-    }
+    int ret = write_with_header(log, std::string(), errbuf, errbuf_size);
+    if (ret < 0)
+        return ret;
     /* Every byte before here is flushed, so this is where the footer begins. */
     log->footer_start = log->regular ? ftello(log->file) : -1;
     ret = write_checked(log, footer_text(log), errbuf, errbuf_size);
+    if (ret < 0)
+        return ret;
+    ret = write_fps(log, errbuf, errbuf_size);
     if (ret < 0)
         return ret;
     if (log->regular && fsync(fileno(log->file)) != 0)
@@ -452,7 +624,8 @@ int finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size)
 extern "C" {
 
 int float_adm_log_open(FloatAdmLog **out, const char *path, enum FloatAdmLogFormat format,
-                       int num_outputs, int width, int height, char *errbuf, size_t errbuf_size)
+                       const FloatAdmOptions *opts, int width, int height, char *errbuf,
+                       size_t errbuf_size)
 {
     if (!out) {
         adm::format_error(errbuf, errbuf_size, "no log pointer given");
@@ -460,15 +633,20 @@ int float_adm_log_open(FloatAdmLog **out, const char *path, enum FloatAdmLogForm
     }
     *out = nullptr;
     if (format != FLOAT_ADM_LOG_JSON && format != FLOAT_ADM_LOG_CSV &&
-        format != FLOAT_ADM_LOG_XML) {
+        format != FLOAT_ADM_LOG_XML && format != FLOAT_ADM_LOG_SUB) {
         adm::format_error(errbuf, errbuf_size, "unknown log format %d", static_cast<int>(format));
         return FLOAT_ADM_ERROR_INVALID;
     }
-    if (num_outputs != FLOAT_ADM_NUM_OUTPUTS && num_outputs != FLOAT_ADM_NUM_DEBUG_OUTPUTS) {
-        adm::format_error(errbuf, errbuf_size, "a log holds %d or %d outputs, not %d",
-                          FLOAT_ADM_NUM_OUTPUTS, FLOAT_ADM_NUM_DEBUG_OUTPUTS, num_outputs);
-        return FLOAT_ADM_ERROR_INVALID;
+    FloatAdmOptions defaults;
+    if (!opts) {
+        float_adm_options_default(&defaults);
+        opts = &defaults;
     }
+    /* The names are those of a context made with these options: none other exists. */
+    const int invalid = float_adm_options_validate(opts, errbuf, errbuf_size);
+    if (invalid < 0)
+        return invalid;
+    const int num_outputs = opts->debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
     if (path && !*path) {
         adm::format_error(errbuf, errbuf_size, "empty log path");
         return FLOAT_ADM_ERROR_INVALID;
@@ -478,8 +656,10 @@ int float_adm_log_open(FloatAdmLog **out, const char *path, enum FloatAdmLogForm
         log = new FloatAdmLog;
         log->format = format;
         log->num_outputs = num_outputs;
+        log->names = output_names(*opts, num_outputs);
         log->width = width;
         log->height = height;
+        log->opened = std::chrono::steady_clock::now();
         if (path && !std::strcmp(path, "-")) {
             struct stat st;
             log->file = stdout;
@@ -538,6 +718,13 @@ int float_adm_log_skipped(FloatAdmLog *log, uint64_t frame_num, const char *reas
         adm::format_error(errbuf, errbuf_size, "out of memory writing the log");
         return FLOAT_ADM_ERROR_NOMEM;
     }
+}
+
+const char *float_adm_log_output_name(const FloatAdmLog *log, int output)
+{
+    if (!log || output < 0 || output >= log->num_outputs)
+        return nullptr;
+    return log->names[static_cast<size_t>(output)].c_str();
 }
 
 uint64_t float_adm_log_frame_count(const FloatAdmLog *log)

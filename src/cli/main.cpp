@@ -18,6 +18,8 @@
 
 /* float_adm_score: libvmaf's float_adm scores of a raw YUV or y4m file pair. */
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -43,12 +45,31 @@ const char program_name[] = "float_adm_score";
 /* Far more threads than any frame has rows to share is a typo, not a request. */
 const int max_threads = 1024;
 
-/* A log asked for on the command line: --json, --csv, --xml. */
-const size_t num_logs = 3;
+/* A log asked for on the command line: --json OUT, ..., or vmaf's -o OUT. */
 struct LogRequest {
-    const char *flag;           /* "--json", ... */
+    std::string flag;           /* "--json", "-o", ...: as typed, for messages */
     FloatAdmLogFormat format;
-    std::string path;           /* empty: none; "-": stdout */
+    std::string path;           /* "-": stdout */
+};
+
+/* The flags that name a log format: with a path (--json OUT), or, where -o gives
+ * the path, alone as vmaf takes them (--json -o OUT). */
+struct LogFormatFlag {
+    const char *name;
+    FloatAdmLogFormat format;
+};
+const LogFormatFlag log_format_flags[] = {
+    {"json", FLOAT_ADM_LOG_JSON},
+    {"csv", FLOAT_ADM_LOG_CSV},
+    {"xml", FLOAT_ADM_LOG_XML},
+    {"sub", FLOAT_ADM_LOG_SUB},
+};
+
+/* An option and the flag that set it (--option, --feature), for messages. */
+struct OptionRequest {
+    std::string flag;
+    std::string name;
+    std::string value;
 };
 
 struct CommandLine {
@@ -57,12 +78,20 @@ struct CommandLine {
     int width = 0;  /* 0: not given */
     int height = 0;
     const PixelFormat *pixel_format = nullptr;
-    std::vector<std::pair<std::string, std::string>> options;  /* name, value */
-    unsigned long long max_frames = 0;  /* 0: every frame */
+    std::string pixel_format_flag = "--pix-fmt";  /* what gave it, for messages */
+    std::string vmaf_layout;    /* -p: "420", "422", "444", "400"; empty: not given */
+    int vmaf_bitdepth = 0;      /* -b; 0: not given */
+    std::vector<OptionRequest> options;
+    bool feature_given = false;
+    unsigned long long max_frames = 0;  /* --frames N: exactly N; 0: not given */
+    unsigned long long frame_cnt = 0;   /* --frame_cnt N: at most N; 0: every frame */
+    unsigned long long skip[2] = {0, 0};  /* --frame_skip_ref, --frame_skip_dist */
+    unsigned long long subsample = 1;
     int threads = 1;
-    LogRequest logs[num_logs] = {{"--json", FLOAT_ADM_LOG_JSON, ""},
-                                 {"--csv", FLOAT_ADM_LOG_CSV, ""},
-                                 {"--xml", FLOAT_ADM_LOG_XML, ""}};
+    std::vector<LogRequest> logs;
+    std::string output;         /* -o */
+    std::string output_flag;
+    FloatAdmLogFormat output_format = FLOAT_ADM_LOG_XML;  /* vmaf's default for -o */
     bool quiet = false;
     bool help = false;
     bool version = false;
@@ -94,32 +123,61 @@ void print_usage(FILE *out)
     std::fprintf(out,
         "Usage: %s --reference R --distorted D [--width W --height H --pix-fmt F]\n"
         "       [--option NAME=VALUE]... [--frames N] [--threads N]\n"
-        "       [--json OUT] [--csv OUT] [--xml OUT] [--quiet]\n"
+        "       [--json OUT] [--csv OUT] [--xml OUT] [--sub OUT] [--quiet]\n"
+        "   or, as libvmaf's vmaf takes it:\n"
+        "       %s -r R -d D -w W -h H -p 420|422|444|400 -b 8|10|12|16\n"
+        "       [--feature float_adm[=NAME=VALUE[:NAME=VALUE]...]]\n"
+        "       [-o OUT [--xml|--json|--csv|--sub]] [--threads N] [--subsample N]\n"
+        "       [--frame_cnt N] [--frame_skip_ref N] [--frame_skip_dist N] [-q] [-n]\n"
         "\n"
         "Scores the luma of a distorted video against its reference with Netflix\n"
-        "libvmaf's float_adm feature, bit-exact with libvmaf.\n"
+        "libvmaf's float_adm feature, bit-exact with libvmaf.  Prints a table of\n"
+        "adm2, aim and adm3 per frame, then each output's mean over the frames as\n"
+        "vmaf prints its scores (\"adm2: 0.922522\").\n"
         "\n"
-        "  --reference R, --distorted D\n"
+        "  --reference R, -r R, --distorted D, -d D\n"
         "        raw planar YUV, or y4m (a .y4m name or a \"YUV4MPEG2 \" header)\n"
         "        (a name starting with '-' is given as ./-name)\n"
-        "  --width W, --height H, --pix-fmt F\n"
+        "  --width W, -w W, --height H, -h H, --pix-fmt F\n"
         "        the raw frame size (at most %d each) and FFmpeg pixel format;\n"
         "        optional for y4m, whose header says them (if given they must agree)\n"
+        "  -p L, --pixel_format L, -b B, --bitdepth B\n"
+        "        the pixel format as vmaf gives it, instead of --pix-fmt: layout L\n"
+        "        420, 422, 444 or 400 (gray), B bits, little-endian above 8\n"
+        "        (-p 420 -b 10: yuv420p10le)\n"
         "  --option NAME=VALUE\n"
         "        a float_adm option by name or alias (below); repeatable\n"
+        "  --feature float_adm[=NAME=VALUE[:NAME=VALUE]...]\n"
+        "        the same options, as vmaf takes them; other features, --model,\n"
+        "        --aom_ctc and --nflx_ctc are refused: this tool computes float ADM only\n"
         "  --frames N   score the first N frames, which both files must hold; without\n"
         "               it every frame, and both files must hold as many\n"
-        "  --threads N  split each frame across N threads; scores never change [1]\n"
-        "  --json OUT, --csv OUT, --xml OUT\n"
+        "  --frame_cnt N\n"
+        "               score at most N frames (0: every frame)\n"
+        "  --frame_skip_ref N, --frame_skip_dist N\n"
+        "               leave out the first N frames of the reference, of the\n"
+        "               distorted; the frames after them are numbered from 0\n"
+        "  --subsample N\n"
+        "               score frames 0, N, 2N, ... (0 and 1: every frame)\n"
+        "  --threads N  split each frame across N threads (0: 1); scores never\n"
+        "               change [1]\n"
+        "  --json OUT, --csv OUT, --xml OUT, --sub OUT\n"
         "               libvmaf's log layouts, each frame written as it is scored and\n"
         "               the pooled scores at the end; any of them, each to its own\n"
         "               file, never an input (\"-\": stdout, for one of them, which then\n"
-        "               carries no table); JSON writes NaN and infinity as null\n"
-        "  --quiet      no per-frame table on stdout\n"
-        "  --help, --version\n"
+        "               carries no table); JSON writes NaN and infinity as null;\n"
+        "               outputs are named as libvmaf names them (adm2_egl_1.2 for\n"
+        "               adm_enhn_gain_limit=1.2)\n"
+        "  -o OUT, --output OUT\n"
+        "               a log as vmaf writes it: --xml, --json, --csv or --sub then\n"
+        "               take no value and pick its format, XML without them\n"
+        "  --quiet, -q  no table and no means on stdout\n"
+        "  -n, --no_prediction\n"
+        "               taken for vmaf's command line: this tool predicts nothing\n"
+        "  --help, --version (-v)\n"
         "\n"
         "Pixel formats:\n",
-        program_name, FLOAT_ADM_MAX_SIZE);
+        program_name, program_name, FLOAT_ADM_MAX_SIZE);
     print_wrapped(out, supported_pixel_formats());
     /* --list-options prints the table for programs: one option a line, tab-separated
      * name, alias (may be empty), type, default, min, max. */
@@ -194,83 +252,330 @@ int parse_size(const std::string &flag, const std::string &text)
     return static_cast<int>(value);
 }
 
+/* What a flag does; the table below names each flag, long and short. */
+enum class Arg {
+    Reference, Distorted, Width, Height, PixFmt, PixelFormat, Bitdepth, Output, Option,
+    Feature, Frames, FrameCnt, SkipRef, SkipDist, Subsample, Threads, NotFloatAdm, Help,
+    Version, ListOptions, Quiet, NoPrediction, LogFormat,
+};
+
+struct ArgSpec {
+    const char *name;  /* long name, after "--" */
+    char letter;       /* vmaf's short flag; 0: none */
+    Arg arg;
+    bool takes_value;  /* LogFormat: only without -o */
+};
+
+/* Our long options, and vmaf's (libvmaf/tools/cli_parse.c) with its short ones. */
+const ArgSpec arg_specs[] = {
+    {"reference", 'r', Arg::Reference, true},
+    {"distorted", 'd', Arg::Distorted, true},
+    {"width", 'w', Arg::Width, true},
+    {"height", 'h', Arg::Height, true},
+    {"pix-fmt", 0, Arg::PixFmt, true},
+    {"pixel_format", 'p', Arg::PixelFormat, true},
+    {"bitdepth", 'b', Arg::Bitdepth, true},
+    {"output", 'o', Arg::Output, true},
+    {"option", 0, Arg::Option, true},
+    {"feature", 0, Arg::Feature, true},
+    {"frames", 0, Arg::Frames, true},
+    {"frame_cnt", 0, Arg::FrameCnt, true},
+    {"frame_skip_ref", 0, Arg::SkipRef, true},
+    {"frame_skip_dist", 0, Arg::SkipDist, true},
+    {"subsample", 0, Arg::Subsample, true},
+    {"threads", 0, Arg::Threads, true},
+    /* vmaf's flags that add a model or other features. */
+    {"model", 'm', Arg::NotFloatAdm, true},
+    {"aom_ctc", 0, Arg::NotFloatAdm, true},
+    {"nflx_ctc", 0, Arg::NotFloatAdm, true},
+    {"help", 0, Arg::Help, false},
+    {"version", 'v', Arg::Version, false},
+    {"list-options", 0, Arg::ListOptions, false},
+    {"quiet", 'q', Arg::Quiet, false},
+    {"no_prediction", 'n', Arg::NoPrediction, false},
+    {"json", 0, Arg::LogFormat, true},
+    {"csv", 0, Arg::LogFormat, true},
+    {"xml", 0, Arg::LogFormat, true},
+    {"sub", 0, Arg::LogFormat, true},
+};
+
+const ArgSpec *find_arg(const std::string &name, char letter)
+{
+    for (const ArgSpec &spec : arg_specs)
+        if (letter ? spec.letter == letter : name == spec.name)
+            return &spec;
+    return nullptr;
+}
+
+/* Whether vmaf's -o is on the command line: then --json, --csv, --xml and --sub
+ * pick its format and take no value, as in vmaf; without it they take a path. */
+bool has_output_flag(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string token = argv[i];
+        if (token == "--output" || token.rfind("--output=", 0) == 0)
+            return true;
+        if (token.size() < 2 || token[0] != '-' || token[1] == '-')
+            continue;
+        /* A short group: flags without a value, then maybe one with its value. */
+        for (size_t k = 1; k < token.size(); ++k) {
+            const ArgSpec *spec = find_arg("", token[k]);
+            if (!spec)
+                break;
+            if (spec->arg == Arg::Output)
+                return true;
+            if (spec->takes_value) {
+                i += k + 1 == token.size();  /* its value is the next argument */
+                break;
+            }
+        }
+    }
+    return false;
+}
+
+/* libvmaf's --feature NAME[=KEY=VALUE[:KEY=VALUE]...] (cli_parse.c), for float_adm. */
+void parse_feature(CommandLine &command_line, const std::string &flag, const std::string &text)
+{
+    const size_t equals = text.find('=');
+    const std::string name = text.substr(0, equals);
+    if (name != "float_adm")
+        throw CliError(flag + " " + name + ": " + program_name +
+                       " computes float ADM only (" + flag + " float_adm[=NAME=VALUE:...])");
+    if (command_line.feature_given)
+        throw CliError(flag + " float_adm given twice: " + program_name +
+                       " computes one float_adm (put every option in one, separated by ':')");
+    command_line.feature_given = true;
+    if (equals == std::string::npos)
+        return;
+    const std::string list = text.substr(equals + 1);
+    size_t start = 0;
+    for (;;) {
+        const size_t end = std::min(list.find(':', start), list.size());
+        const std::string item = list.substr(start, end - start);
+        const size_t split = item.find('=');
+        if (split == std::string::npos || split == 0)
+            throw CliError(flag + " " + text + ": '" + item + "' is not NAME=VALUE");
+        command_line.options.push_back({flag + " float_adm", item.substr(0, split),
+                                        item.substr(split + 1)});
+        if (end == list.size())
+            break;
+        start = end + 1;
+    }
+}
+
+void add_log(CommandLine &command_line, const std::string &flag, FloatAdmLogFormat format,
+             const std::string &path)
+{
+    for (const LogRequest &request : command_line.logs)
+        if (request.flag == flag)
+            throw CliError(flag + " given twice");
+    LogRequest request{flag, format, ""};
+    set_path_once(request.path, flag, path);
+    command_line.logs.push_back(request);
+}
+
+/* A count of frames, vmaf's unsigned: 0 allowed. */
+unsigned long long parse_count(const std::string &flag, const std::string &value)
+{
+    return static_cast<unsigned long long>(parse_integer(flag, value, 0, LLONG_MAX));
+}
+
+/* Applies one flag; value is empty for a flag that takes none. */
+void apply_arg(CommandLine &command_line, const ArgSpec &spec, const std::string &flag,
+               const std::string &value, bool has_value)
+{
+    switch (spec.arg) {
+    case Arg::Reference:
+        set_path_once(command_line.reference, flag, value);
+        break;
+    case Arg::Distorted:
+        set_path_once(command_line.distorted, flag, value);
+        break;
+    case Arg::Width:
+        command_line.width = parse_size(flag, value);
+        break;
+    case Arg::Height:
+        command_line.height = parse_size(flag, value);
+        break;
+    case Arg::PixFmt:
+        command_line.pixel_format = find_pixel_format(value);
+        if (!command_line.pixel_format)
+            throw CliError("unknown pixel format '" + value +
+                           "'; supported: " + supported_pixel_formats());
+        break;
+    case Arg::PixelFormat:
+        if (value != "420" && value != "422" && value != "444" && value != "400")
+            throw CliError(flag + ": '" + value + "' is not 420, 422, 444 or 400");
+        command_line.vmaf_layout = value;
+        break;
+    case Arg::Bitdepth:
+        command_line.vmaf_bitdepth = static_cast<int>(parse_integer(flag, value, 8, 16));
+        if (command_line.vmaf_bitdepth % 2 || command_line.vmaf_bitdepth == 14)
+            throw CliError(flag + ": '" + value + "' is not 8, 10, 12 or 16");
+        break;
+    case Arg::Output:
+        set_path_once(command_line.output, flag, value);
+        command_line.output_flag = flag;
+        break;
+    case Arg::Option: {
+        const size_t split = value.find('=');
+        if (split == std::string::npos || split == 0)
+            throw CliError(flag + " takes NAME=VALUE, not '" + value + "'");
+        command_line.options.push_back({flag, value.substr(0, split), value.substr(split + 1)});
+        break;
+    }
+    case Arg::Feature:
+        parse_feature(command_line, flag, value);
+        break;
+    case Arg::Frames:
+        command_line.max_frames =
+            static_cast<unsigned long long>(parse_integer(flag, value, 1, LLONG_MAX));
+        break;
+    case Arg::FrameCnt:
+        command_line.frame_cnt = parse_count(flag, value);
+        break;
+    case Arg::SkipRef:
+        command_line.skip[0] = parse_count(flag, value);
+        break;
+    case Arg::SkipDist:
+        command_line.skip[1] = parse_count(flag, value);
+        break;
+    case Arg::Subsample:
+        command_line.subsample = std::max(parse_count(flag, value), 1ULL);
+        break;
+    case Arg::Threads:
+        /* vmaf's default, 0, is one thread. */
+        command_line.threads =
+            std::max(static_cast<int>(parse_integer(flag, value, 0, max_threads)), 1);
+        break;
+    case Arg::NotFloatAdm:
+        throw CliError(flag + ": " + program_name + " computes float ADM only, without a "
+                       "VMAF model or other features (libvmaf's vmaf scores those; here "
+                       "give -n and --feature float_adm alone)");
+    case Arg::Help:
+        command_line.help = true;
+        break;
+    case Arg::Version:
+        command_line.version = true;
+        break;
+    case Arg::ListOptions:
+        command_line.list_options = true;
+        break;
+    case Arg::Quiet:
+        command_line.quiet = true;
+        break;
+    case Arg::NoPrediction:
+        break;
+    case Arg::LogFormat:
+        for (const LogFormatFlag &format : log_format_flags) {
+            if (flag != std::string("--") + format.name)
+                continue;
+            if (has_value)
+                add_log(command_line, flag, format.format, value);
+            else
+                command_line.output_format = format.format;  /* the last one, as vmaf */
+        }
+        break;
+    }
+}
+
+/* -p and -b: the matching raw little-endian planar format. */
+void resolve_vmaf_pixel_format(CommandLine &command_line)
+{
+    if (command_line.vmaf_layout.empty() && !command_line.vmaf_bitdepth)
+        return;
+    if (command_line.vmaf_layout.empty() || !command_line.vmaf_bitdepth)
+        throw CliError("-p/--pixel_format and -b/--bitdepth go together (as in vmaf)");
+    if (command_line.pixel_format)
+        throw CliError("--pix-fmt and -p/--pixel_format both give the pixel format: give one");
+    std::string name = command_line.vmaf_layout == "400"
+                           ? std::string("gray")
+                           : "yuv" + command_line.vmaf_layout + "p";
+    if (command_line.vmaf_bitdepth > 8)
+        name += std::to_string(command_line.vmaf_bitdepth) + "le";
+    command_line.pixel_format = find_pixel_format(name);
+    if (!command_line.pixel_format)
+        throw CliError("no pixel format " + name + " for -p " + command_line.vmaf_layout +
+                       " -b " + std::to_string(command_line.vmaf_bitdepth));
+    command_line.pixel_format_flag = "-p/-b";
+}
+
 CommandLine parse_command_line(int argc, char **argv)
 {
     CommandLine command_line;
+    const bool has_output = has_output_flag(argc, argv);
+    std::string bare_format;  /* the flag before, if a format flag without a value */
     for (int i = 1; i < argc; ++i) {
-        std::string flag = argv[i];
-        if (flag == "--help" || flag == "-h") {
-            command_line.help = true;
-            continue;
-        }
-        if (flag == "--version") {
-            command_line.version = true;
-            continue;
-        }
-        if (flag == "--list-options") {
-            command_line.list_options = true;
-            continue;
-        }
-        if (flag == "--quiet") {
-            command_line.quiet = true;
-            continue;
-        }
-        if (flag.compare(0, 2, "--") != 0)
-            throw CliError("unexpected argument '" + flag + "' (see --help)");
-
-        /* Every other flag takes a value: "--flag value" or "--flag=value". */
-        std::string value;
-        const size_t equals = flag.find('=');
-        if (equals != std::string::npos) {
-            value = flag.substr(equals + 1);
-            flag.resize(equals);
-        } else if (i + 1 < argc) {
-            value = argv[++i];
+        const std::string token = argv[i];
+        const std::string after_format = bare_format;
+        bare_format.clear();
+        if (token.size() > 2 && token.compare(0, 2, "--") == 0) {
+            /* "--flag", "--flag value" or "--flag=value". */
+            const size_t equals = token.find('=');
+            const std::string flag = token.substr(0, equals);
+            const ArgSpec *spec = find_arg(flag.substr(2), 0);
+            if (!spec)
+                throw CliError("unknown argument '" + flag + "' (see --help)");
+            const bool takes_value = spec->arg == Arg::LogFormat
+                                         ? !has_output || equals != std::string::npos
+                                         : spec->takes_value;
+            std::string value;
+            if (equals != std::string::npos) {
+                if (!takes_value)
+                    throw CliError(flag + " takes no value");
+                value = token.substr(equals + 1);
+            } else if (takes_value) {
+                if (i + 1 >= argc)
+                    throw CliError(flag + " needs a value (see --help)");
+                value = argv[++i];
+            }
+            apply_arg(command_line, *spec, flag, value, takes_value);
+            if (spec->arg == Arg::LogFormat && !takes_value)
+                bare_format = flag;
+        } else if (token.size() > 1 && token[0] == '-' && token[1] != '-') {
+            /* vmaf's short flags, as getopt reads them: "-q -n", "-nq", "-w 576", "-w576". */
+            for (size_t k = 1; k < token.size(); ++k) {
+                const std::string flag = std::string("-") + token[k];
+                const ArgSpec *spec = find_arg("", token[k]);
+                if (!spec)
+                    throw CliError("unknown argument '" + flag + "' (see --help)");
+                if (!spec->takes_value) {
+                    apply_arg(command_line, *spec, flag, "", false);
+                    continue;
+                }
+                std::string value;
+                if (k + 1 < token.size())
+                    value = token.substr(k + 1);
+                else if (i + 1 < argc)
+                    value = argv[++i];
+                else
+                    throw CliError(flag + " needs a value (see --help)");
+                apply_arg(command_line, *spec, flag, value, true);
+                break;
+            }
+        } else if (!after_format.empty()) {
+            throw CliError("unexpected argument '" + token + "': beside -o, " + after_format +
+                           " takes no value (" + after_format + "=" + token +
+                           " writes a second log)");
         } else {
-            throw CliError(flag + " needs a value (see --help)");
-        }
-
-        LogRequest *log = nullptr;
-        for (LogRequest &request : command_line.logs)
-            if (flag == request.flag)
-                log = &request;
-        if (flag == "--reference") {
-            set_path_once(command_line.reference, flag, value);
-        } else if (flag == "--distorted") {
-            set_path_once(command_line.distorted, flag, value);
-        } else if (log) {
-            set_path_once(log->path, flag, value);
-        } else if (flag == "--width") {
-            command_line.width = parse_size(flag, value);
-        } else if (flag == "--height") {
-            command_line.height = parse_size(flag, value);
-        } else if (flag == "--pix-fmt") {
-            command_line.pixel_format = find_pixel_format(value);
-            if (!command_line.pixel_format)
-                throw CliError("unknown pixel format '" + value +
-                               "'; supported: " + supported_pixel_formats());
-        } else if (flag == "--option") {
-            const size_t split = value.find('=');
-            if (split == std::string::npos || split == 0)
-                throw CliError("--option takes NAME=VALUE, not '" + value + "'");
-            command_line.options.emplace_back(value.substr(0, split), value.substr(split + 1));
-        } else if (flag == "--frames") {
-            command_line.max_frames =
-                static_cast<unsigned long long>(parse_integer(flag, value, 1, LLONG_MAX));
-        } else if (flag == "--threads") {
-            command_line.threads = static_cast<int>(parse_integer(flag, value, 1, max_threads));
-        } else {
-            throw CliError("unknown argument '" + flag + "' (see --help)");
+            throw CliError("unexpected argument '" + token + "' (see --help)");
         }
     }
-    const char *to_stdout = nullptr;
+
+    resolve_vmaf_pixel_format(command_line);
+    if (command_line.max_frames && command_line.frame_cnt)
+        throw CliError("--frames and --frame_cnt both limit the frames: give one");
+    if (!command_line.output.empty())
+        command_line.logs.push_back(
+            {command_line.output_flag, command_line.output_format, command_line.output});
+    const LogRequest *to_stdout = nullptr;
     for (const LogRequest &request : command_line.logs) {
         if (request.path != "-")
             continue;
         if (to_stdout)
-            throw CliError(std::string(to_stdout) + " and " + request.flag +
+            throw CliError(to_stdout->flag + " and " + request.flag +
                            " both write to stdout: one log at most can go there");
-        to_stdout = request.flag;
+        to_stdout = &request;
     }
     return command_line;
 }
@@ -279,12 +584,12 @@ FloatAdmOptions make_options(const CommandLine &command_line)
 {
     FloatAdmOptions options;
     float_adm_options_default(&options);
-    for (const auto &option : command_line.options) {
+    for (const OptionRequest &option : command_line.options) {
         char message[256] = "";
-        const int err = float_adm_option_set(&options, option.first.c_str(),
-                                             option.second.c_str(), message, sizeof(message));
+        const int err = float_adm_option_set(&options, option.name.c_str(),
+                                             option.value.c_str(), message, sizeof(message));
         if (err < 0)
-            throw CliError("--option " + option.first + "=" + option.second + ": " +
+            throw CliError(option.flag + " " + option.name + "=" + option.value + ": " +
                            (message[0] ? message : float_adm_strerror(err)));
     }
     return options;
@@ -304,7 +609,7 @@ void check_header_agrees(const CommandLine &command_line, const VideoReader &rea
         given = std::to_string(command_line.height);
     } else if (command_line.pixel_format &&
                !same_layout(*command_line.pixel_format, *header.format)) {
-        disagreement = "--pix-fmt";
+        disagreement = command_line.pixel_format_flag.c_str();
         given = command_line.pixel_format->name;
     }
     if (disagreement)
@@ -341,7 +646,7 @@ FrameGeometry resolve_geometry(const CommandLine &command_line, const VideoReade
     if (!command_line.height)
         missing += " --height";
     if (!command_line.pixel_format)
-        missing += " --pix-fmt";
+        missing += " --pix-fmt (or -p and -b)";
     if (!missing.empty())
         throw CliError("missing" + missing + ": raw YUV input (" + reference.path() +
                        ") has no header to say the frame size and pixel format");
@@ -389,7 +694,7 @@ void check_not_an_input(const LogRequest &request, const VideoReader &reference,
             input_stat.st_dev == log_stat.st_dev && input_stat.st_ino == log_stat.st_ino)
             throw CliError(string_printf(
                 "%s %s: that is the %s file %s; refusing to overwrite an input",
-                request.flag, request.path.c_str(),
+                request.flag.c_str(), request.path.c_str(),
                 input == &reference ? "reference" : "distorted", input->path().c_str()));
     }
 }
@@ -403,18 +708,20 @@ void check_distinct(const LogRequest &first, const LogRequest &second)
     if (first.path == second.path ||
         (stat(first.path.c_str(), &a) == 0 && stat(second.path.c_str(), &b) == 0 &&
          a.st_dev == b.st_dev && a.st_ino == b.st_ino))
-        throw CliError(std::string(first.flag) + " and " + second.flag +
+        throw CliError(first.flag + " and " + second.flag +
                        " name the same file " + second.path + ": one log per file");
 }
 
-/* Logs are opened before scoring, so that a bad path fails at once. */
-LogPtr open_log(const LogRequest &request, int num_outputs, const FrameGeometry &geometry)
+/* Logs are opened before scoring, so that a bad path fails at once.  An empty
+ * path: no file, the pooling alone. */
+LogPtr open_log(const LogRequest &request, const FloatAdmOptions &options,
+                const FrameGeometry &geometry)
 {
     char message[512] = "";
     FloatAdmLog *log = nullptr;
-    const int err = float_adm_log_open(&log, request.path.c_str(), request.format, num_outputs,
-                                       geometry.width, geometry.height, message,
-                                       sizeof(message));
+    const int err = float_adm_log_open(&log, request.path.empty() ? nullptr : request.path.c_str(),
+                                       request.format, &options, geometry.width,
+                                       geometry.height, message, sizeof(message));
     if (err < 0)
         throw CliError(message[0] ? message : request.path + ": " + float_adm_strerror(err));
     return LogPtr(log);
@@ -436,6 +743,48 @@ void finish_stdout()
                        std::strerror(errno ? errno : EIO));
 }
 
+/* How many frames to go through, after the skipped ones: --frames N exactly,
+ * --frame_cnt N at most, else every frame; the files must agree where it matters. */
+unsigned long long frames_to_score(const CommandLine &command_line,
+                                   const std::array<const VideoReader *, 2> &inputs,
+                                   const FrameGeometry &geometry)
+{
+    const char *const skip_flags[2] = {"--frame_skip_ref", "--frame_skip_dist"};
+    unsigned long long available[2];
+    std::string holds[2];  /* "N frames of 576x324 yuv420p", for messages */
+    for (int k = 0; k < 2; ++k) {
+        const unsigned long long count = inputs[k]->frame_count();
+        const unsigned long long skip = command_line.skip[k];
+        if (skip >= count)
+            throw CliError(string_printf("%s: %s %llu, but the file holds %llu frames of %s",
+                                         inputs[k]->path().c_str(), skip_flags[k], skip, count,
+                                         geometry.describe().c_str()));
+        available[k] = count - skip;
+        holds[k] = string_printf("%llu frames of %s", available[k], geometry.describe().c_str());
+        if (skip)
+            holds[k] += string_printf(" after %s %llu", skip_flags[k], skip);
+    }
+    if (command_line.max_frames) {
+        /* Only the frames asked for need to be in both files. */
+        for (int k = 0; k < 2; ++k)
+            if (command_line.max_frames > available[k])
+                throw CliError(string_printf("%s: --frames %llu, but the file holds %s",
+                                             inputs[k]->path().c_str(),
+                                             command_line.max_frames, holds[k].c_str()));
+        return command_line.max_frames;
+    }
+    const unsigned long long limit = command_line.frame_cnt;
+    if (limit && available[0] >= limit && available[1] >= limit)
+        return limit;
+    if (available[0] != available[1])
+        throw CliError(string_printf(
+            "reference and distorted differ: %s holds %s but %s holds %llu "
+            "(--frames N scores the first N)",
+            inputs[0]->path().c_str(), holds[0].c_str(), inputs[1]->path().c_str(),
+            available[1]));
+    return available[0];
+}
+
 int score(const CommandLine &command_line)
 {
     if (command_line.reference.empty())
@@ -452,25 +801,10 @@ int score(const CommandLine &command_line)
      * huge frame over a few bytes must fail at once, not after allocating it. */
     reference.start(geometry);
     distorted.start(geometry);
-    unsigned long long frame_count = reference.frame_count();
-    if (command_line.max_frames) {
-        /* Only the frames asked for need to be in both files. */
-        for (const VideoReader *input : {&reference, &distorted})
-            if (command_line.max_frames > input->frame_count())
-                throw CliError(string_printf(
-                    "%s: --frames %llu, but the file holds %llu frames of %s",
-                    input->path().c_str(), command_line.max_frames,
-                    static_cast<unsigned long long>(input->frame_count()),
-                    geometry.describe().c_str()));
-        frame_count = command_line.max_frames;
-    } else if (reference.frame_count() != distorted.frame_count()) {
-        throw CliError(string_printf(
-            "reference and distorted differ: %s holds %llu frames of %s but %s holds %llu "
-            "(--frames N scores the first N)",
-            reference.path().c_str(), static_cast<unsigned long long>(reference.frame_count()),
-            geometry.describe().c_str(), distorted.path().c_str(),
-            static_cast<unsigned long long>(distorted.frame_count())));
-    }
+    const unsigned long long frame_count =
+        frames_to_score(command_line, {&reference, &distorted}, geometry);
+    reference.skip_frames(command_line.skip[0]);
+    distorted.skip_frames(command_line.skip[1]);
 
     /* Declared before the context, so that it outlives every call into the core. */
     std::unique_ptr<ThreadPool> pool;
@@ -484,29 +818,32 @@ int score(const CommandLine &command_line)
                                          float_adm_strerror(err)));
     }
 
-    const int num_outputs = options.debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
     bool log_to_stdout = false;
-    for (size_t i = 0; i < num_logs; i++) {
+    for (size_t i = 0; i < command_line.logs.size(); i++) {
         const LogRequest &request = command_line.logs[i];
-        if (request.path.empty())
-            continue;
         check_not_an_input(request, reference, distorted);
-        for (size_t j = i + 1; j < num_logs; j++)
+        for (size_t j = i + 1; j < command_line.logs.size(); j++)
             check_distinct(request, command_line.logs[j]);
     }
     std::vector<std::pair<const LogRequest *, LogPtr>> logs;
     for (const LogRequest &request : command_line.logs) {
-        if (request.path.empty())
-            continue;
-        logs.emplace_back(&request, open_log(request, num_outputs, geometry));
+        logs.emplace_back(&request, open_log(request, options, geometry));
         log_to_stdout |= request.path == "-";
     }
+    /* The summary's pooling and names, whatever logs were asked for. */
+    const LogRequest pooling{"", FLOAT_ADM_LOG_JSON, ""};
+    LogPtr summary = open_log(pooling, options, geometry);
     const bool print_table = !command_line.quiet && !log_to_stdout;
 
     if (print_table)
         std::printf("%6s  %-10s  %-10s  %-10s\n", "frame", "adm2", "aim", "adm3");
     char message[512];
     for (unsigned long long frame = 0; frame < frame_count; ++frame) {
+        if (frame % command_line.subsample) {
+            reference.skip_frames(1);
+            distorted.skip_frames(1);
+            continue;
+        }
         const FloatAdmPlane reference_plane = reference.read_frame();
         const FloatAdmPlane distorted_plane = distorted.read_frame();
         FloatAdmScores scores;
@@ -521,6 +858,7 @@ int score(const CommandLine &command_line)
                                           sizeof(message)),
                       message, log.first->path);
         }
+        check_log(float_adm_log_frame(summary.get(), frame, &scores, nullptr, 0), "", "");
         if (print_table)
             std::printf("%6llu  %.8f  %.8f  %.8f\n", frame, scores.adm2, scores.aim,
                         scores.adm3);
@@ -532,6 +870,10 @@ int score(const CommandLine &command_line)
         check_log(float_adm_log_close(&raw, message, sizeof(message)), message,
                   log.first->path);
     }
+    /* The pooled means, as vmaf prints its pooled scores ("%s: %f"). */
+    FloatAdmPooled pooled;
+    for (int i = 0; print_table && float_adm_log_pooled(summary.get(), i, &pooled) == 0; i++)
+        std::printf("%s: %f\n", float_adm_log_output_name(summary.get(), i), pooled.mean);
     finish_stdout();
     return 0;
 }

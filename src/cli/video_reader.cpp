@@ -233,3 +233,26 @@ FloatAdmPlane VideoReader::read_frame()
     plane.shift = 0;
     return plane;
 }
+
+void VideoReader::skip_frames(uint64_t count)
+{
+    if (count > frame_count_ - next_frame_)
+        fail(string_printf("cannot skip %llu frames past frame %llu: the file holds %llu",
+                           static_cast<unsigned long long>(count),
+                           static_cast<unsigned long long>(next_frame_),
+                           static_cast<unsigned long long>(frame_count_)));
+    if (!is_y4m_) {
+        /* Raw frames are all one size: one seek. */
+        next_frame_ += count;
+        seek_to(first_frame_offset_ + next_frame_ * geometry_.frame_bytes());
+        return;
+    }
+    for (; count; --count) {
+        const unsigned long long frame = next_frame_++;
+        if (!read_line(frame_header_))
+            fail(string_printf("the file ends before frame %llu: did it change while read?",
+                               frame));
+        if (fseeko(file_, static_cast<off_t>(geometry_.frame_bytes()), SEEK_CUR) != 0)
+            fail(string_printf("cannot seek past frame %llu: %s", frame, std::strerror(errno)));
+    }
+}

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Tests of the float_adm_score command-line tool: error paths, thread
-# independence, y4m input, and (with python3) the scores of tests/corpus.
+# independence, y4m input, vmaf's command line, and (with python3) the scores of
+# tests/corpus and the layouts of libvmaf's own logs (tests/data/libvmaf-logs).
 #
 # Usage: sh tests/cli/test_cli.sh path/to/float_adm_score path/to/corpus
 #
@@ -16,6 +17,7 @@ fi
 . "$(dirname "$0")/../support/shell_harness.sh"
 bin=$(absolute "$1")
 corpus=$(absolute "$2")
+here=$(absolute "$(dirname "$0")")
 harness_begin test_cli
 
 # expect_ok NAME ARGS...: the tool exits 0.
@@ -40,10 +42,16 @@ expect_error() {
     fi
 }
 
-# same_file NAME A B: A and B are byte-identical.
+# without_fps FILE: the file with the JSON or XML header's fps value (timing) cut out.
+without_fps() {
+    sed -e 's/^\(  "fps": \).*,$/\1-,/' -e 's/^\(  <fyi fps="\)[^"]*" *\/>$/\1-" \/>/' "$1"
+}
+
+# same_file NAME A B: A and B are byte-identical, but for the fps of a JSON or XML log.
 same_file() {
     tests=$((tests + 1))
-    cmp -s "$2" "$3" || fail "$1: $2 and $3 differ"
+    without_fps "$2" >same_a.txt && without_fps "$3" >same_b.txt &&
+        cmp -s same_a.txt same_b.txt || fail "$1: $2 and $3 differ"
 }
 
 unpack() {
@@ -82,7 +90,10 @@ expect_ok help --help
 grep -q "Usage" out.txt || fail "--help prints no usage"
 expect_ok version --version
 expect_ok table --reference $astro.ref.yuv --distorted $astro.dis.yuv $astro_args
-[ "$(wc -l <out.txt)" -eq 7 ] || fail "table: wanted a header and 6 rows: $(cat out.txt)"
+[ "$(wc -l <out.txt)" -eq 14 ] || fail "table: wanted a header, 6 rows, 7 means: $(cat out.txt)"
+tests=$((tests + 1))
+grep -qx 'adm2: 0\.9225[0-9][0-9]' out.txt && grep -qx 'adm_scale3: 0\.9602[0-9][0-9]' out.txt ||
+    fail "table: no means as vmaf prints them (NAME: %f): $(cat out.txt)"
 expect_ok quiet --reference $astro.ref.yuv --distorted $astro.dis.yuv $astro_args --quiet \
     --json quiet.json
 [ -s out.txt ] && fail "--quiet still printed: $(cat out.txt)"
@@ -193,7 +204,7 @@ expect_error "missing size" "missing --width --height" $ref $dis --pix-fmt yuv42
 expect_error "missing value" "--json needs a value" $ref $dis $astro_args --json
 expect_error "unknown argument" "unknown argument '--bogus'" $ref $dis $astro_args --bogus 1
 expect_error "bad width" "--width: 'abc'" $ref $dis --width abc --height 324 --pix-fmt yuv420p
-expect_error "bad threads" "--threads: '0'" $ref $dis $astro_args --threads 0
+expect_error "bad threads" "--threads: '-1'" $ref $dis $astro_args --threads -1
 expect_error "bad frames" "--frames: '0'" $ref $dis $astro_args --frames 0
 expect_error "missing file" "nonexistent.yuv: cannot open" --reference nonexistent.yuv $dis \
     $astro_args
@@ -288,6 +299,173 @@ if [ -w /dev/full ]; then
     expect_full_stdout "--json -" $ref $dis $astro_args --option debug=true --json -
 fi
 
+# ---- vmaf's command line (libvmaf/tools/cli_parse.c): the same logs as the long options ----
+raw_ref="$astro.ref.yuv"
+raw_dis="$astro.dis.yuv"
+vmaf_geometry="-w 576 -h 324 -p 420 -b 8"
+long_form="--reference $raw_ref --distorted $raw_dis $astro_args"
+expect_ok "vmaf command line" -r $raw_ref -d $raw_dis $vmaf_geometry -n -q \
+    --feature float_adm=adm_enhn_gain_limit=1.2:adm_p_norm=2 --json -o vmaf.json
+[ -s out.txt ] && fail "vmaf command line with -q printed: $(cat out.txt)"
+expect_ok "long options" $long_form --option adm_enhn_gain_limit=1.2 \
+    --option adm_p_norm=2 --quiet --json long.json
+same_file "vmaf command line vs long options (JSON)" vmaf.json long.json
+tests=$((tests + 1))
+grep -q '^        "adm2_egl_1.2_apn_2": 0\.8' vmaf.json &&
+    grep -q '^    "adm_scale3_egl_1.2_apn_2": {' vmaf.json ||
+    fail "vmaf.json: no libvmaf names: $(head -8 vmaf.json)"
+tests=$((tests + 1))
+grep -Eq '^  "fps": [0-9]+\.[0-9]{2} *,$' vmaf.json || fail "vmaf.json: no fps: $(head -3 vmaf.json)"
+for format in xml csv sub; do
+    expect_ok "vmaf command line --$format" -r $raw_ref -d $raw_dis $vmaf_geometry -n -q \
+        --feature float_adm=egl=1.2 --$format -o vmaf.$format
+    expect_ok "long options --$format" $long_form --option egl=1.2 --quiet --$format long.$format
+    same_file "vmaf command line vs long options ($format)" vmaf.$format long.$format
+done
+tests=$((tests + 1))
+head -1 vmaf.csv | grep -q '^Frame,adm2_egl_1.2,aim_egl_1.2,' || fail "CSV names: $(head -1 vmaf.csv)"
+tests=$((tests + 1))
+grep -q '^{5}{6}frame: 5|adm2_egl_1.2: 0\.9[0-9]*|aim_egl_1.2: ' vmaf.sub ||
+    fail "sub layout: $(tail -1 vmaf.sub)"
+tests=$((tests + 1))
+grep -Eq '^  <fyi fps="[0-9]+\.[0-9]{2}" *\/>$' vmaf.xml || fail "XML fps: $(sed -n 3p vmaf.xml)"
+
+# -o without a format flag writes vmaf's default, XML; the last format flag wins, as in vmaf.
+expect_ok "-o alone" -r $raw_ref -d $raw_dis $vmaf_geometry -q -o default.xml
+same_file "-o alone is XML" default.xml all.xml
+expect_ok "last format flag" -r $raw_ref -d $raw_dis $vmaf_geometry -q --json --csv -o last.csv
+same_file "--json --csv -o: CSV" last.csv all.csv
+expect_ok "--json=PATH beside -o" -r $raw_ref -d $raw_dis $vmaf_geometry -q --json=both.json \
+    --csv -o both.csv
+same_file "--json=PATH beside -o (JSON)" both.json quiet.json
+same_file "--json=PATH beside -o (CSV)" both.csv all.csv
+expect_ok "--output" --reference $raw_ref --distorted $raw_dis $vmaf_geometry --quiet \
+    --output=output.json --json
+same_file "--output=PATH --json" output.json quiet.json
+expect_ok "-o - with --json" -r $raw_ref -d $raw_dis $vmaf_geometry --json -o -
+same_file "-o - (stdout)" out.txt quiet.json
+tests=$((tests + 1))
+grep -q '^  "fps": null,$' out.txt || fail "JSON on stdout: fps is not null: $(head -3 out.txt)"
+expect_ok "--sub OUT" $long_form --quiet --sub long_default.sub
+tests=$((tests + 1))
+[ "$(wc -l <long_default.sub)" -eq 6 ] && grep -q '^{0}{1}frame: 0|adm2: ' long_default.sub ||
+    fail "--sub OUT: $(head -1 long_default.sub)"
+
+# Short flags as getopt reads them: values attached, flags grouped.
+expect_ok "attached values, grouped flags" -r$raw_ref -d$raw_dis -w576 -h324 -p420 -b8 -nq \
+    -oattached.xml
+same_file "-w576 ... -nq -oFILE" attached.xml all.xml
+
+# -p and -b give the raw format of every layout and depth.
+camera=camera_512x384_yuv444p12le_noise
+rocket=rocket_426x240_yuv422p16le_blur
+unpack $camera
+unpack $rocket
+expect_ok "-p 420 -b 10" -r $coins.ref.yuv -d $coins.dis.yuv -w 384 -h 304 -p 420 -b 10 -q \
+    --json -o coins_pb.json
+same_file "-p 420 -b 10 vs --pix-fmt yuv420p10le" coins_pb.json coins1.json
+expect_ok "-p 444 -b 12" -r $camera.ref.yuv -d $camera.dis.yuv -w 512 -h 384 -p 444 -b 12 -q \
+    --json -o camera_pb.json
+expect_ok "--pix-fmt yuv444p12le" --reference $camera.ref.yuv --distorted $camera.dis.yuv \
+    --width 512 --height 384 --pix-fmt yuv444p12le --quiet --json camera.json
+same_file "-p 444 -b 12 vs --pix-fmt yuv444p12le" camera_pb.json camera.json
+expect_ok "-p 422 -b 16" -r $rocket.ref.yuv -d $rocket.dis.yuv -w 426 -h 240 -p 422 -b 16 -q \
+    --json -o rocket_pb.json
+expect_ok "--pix-fmt yuv422p16le" --reference $rocket.ref.yuv --distorted $rocket.dis.yuv \
+    --width 426 --height 240 --pix-fmt yuv422p16le --quiet --json rocket.json
+same_file "-p 422 -b 16 vs --pix-fmt yuv422p16le" rocket_pb.json rocket.json
+expect_ok "-p 400 -b 8" -r astro.ref.gray -d astro.dis.gray $vmaf_geometry -p 400 -q \
+    --json -o gray_pb.json
+same_file "-p 400 -b 8 vs gray" gray_pb.json quiet.json
+
+# --threads, --subsample, --frame_cnt, --frame_skip_ref, --frame_skip_dist.
+expect_ok "--threads 0" $long_form --threads 0 --quiet --json threads0.json
+same_file "--threads 0 (vmaf's default) vs none" threads0.json quiet.json
+expect_ok "--subsample 2" $long_form --subsample 2 --quiet --csv sub2.csv
+tests=$((tests + 1))
+grep -E '^(Frame|0|2|4),' all.csv | cmp -s - sub2.csv ||
+    fail "--subsample 2: not frames 0, 2, 4 of the full log: $(cat sub2.csv)"
+expect_ok "--subsample 2 JSON" $long_form --subsample 2 --quiet --json sub2.json
+tests=$((tests + 1))
+[ "$(grep -c '"frameNum"' sub2.json)" -eq 3 ] && grep -q '"frameNum": 4,' sub2.json ||
+    fail "--subsample 2: frames $(grep '"frameNum"' sub2.json)"
+expect_ok "--subsample 1" $long_form --subsample 1 --quiet --json sub1.json
+same_file "--subsample 1 vs none" sub1.json quiet.json
+expect_ok "--frame_cnt 4" $long_form --frame_cnt 4 --quiet --json cnt4.json
+same_file "--frame_cnt 4 vs --frames 4" cnt4.json six4.json
+expect_ok "--frame_cnt 4 over 6+5 frames" --reference $raw_ref --distorted five.yuv $astro_args \
+    --frame_cnt 4 --quiet --json cnt4_five.json
+same_file "--frame_cnt 4 over 6+5 frames" cnt4_five.json six4.json
+expect_ok "--frame_cnt beyond the end" $long_form --frame_cnt 10 --quiet --json cnt10.json
+same_file "--frame_cnt 10 over 6 frames: all 6" cnt10.json quiet.json
+expect_ok "--frame_cnt 0" $long_form --frame_cnt 0 --quiet --json cnt0.json
+same_file "--frame_cnt 0: every frame" cnt0.json quiet.json
+expect_error "--frame_cnt over files that differ" "differ" --reference $raw_ref \
+    --distorted five.yuv $astro_args --frame_cnt 10
+expect_error "--frames and --frame_cnt" "give one" $long_form --frames 2 --frame_cnt 2
+expect_ok "--frame_skip_ref 1 --frame_skip_dist 1" $long_form --frame_skip_ref 1 \
+    --frame_skip_dist 1 --quiet --csv skip1.csv
+tests=$((tests + 1))
+[ "$(sed -n '3,7p' all.csv | cut -d, -f2-)" = "$(sed -n '2,6p' skip1.csv | cut -d, -f2-)" ] &&
+    [ "$(cut -d, -f1 skip1.csv | tr '\n' ' ')" = "Frame 0 1 2 3 4 " ] ||
+    fail "--frame_skip_*: not frames 1-5 numbered 0-4: $(cut -c1-30 skip1.csv)"
+expect_ok "--frame_skip on y4m" --reference astro.ref.y4m --distorted astro.dis.y4m \
+    --frame_skip_ref 1 --frame_skip_dist 1 --quiet --csv skip1_y4m.csv
+same_file "--frame_skip_* on y4m vs raw" skip1_y4m.csv skip1.csv
+# Skipping one file's first frame pairs reference frame n + 1 with distorted frame n.
+expect_ok "--frame_skip_ref alone" $long_form --frame_skip_ref 1 --frame_cnt 5 --quiet \
+    --csv skip_ref.csv
+tests=$((tests + 1))
+[ "$(wc -l <skip_ref.csv)" -eq 6 ] && ! cmp -s skip_ref.csv skip1.csv ||
+    fail "--frame_skip_ref 1: $(cut -c1-30 skip_ref.csv)"
+expect_error "--frame_skip_ref alone, files then differ" "differ" $long_form --frame_skip_ref 1
+expect_error "--frame_skip_dist past the end" "--frame_skip_dist 6, but the file holds 6 frames" \
+    $long_form --frame_skip_dist 6
+
+# The summary: each output's mean as vmaf prints its scores, named as the log names them.
+expect_ok "summary" -r $raw_ref -d $raw_dis $vmaf_geometry -n --feature float_adm=egl=1.2
+tests=$((tests + 1))
+grep -qx 'adm2_egl_1.2: 0\.9213[0-9][0-9]' out.txt && grep -q '^adm_scale3_egl_1.2: ' out.txt &&
+    [ "$(tail -7 out.txt | head -1 | cut -d' ' -f1)" = "adm2_egl_1.2:" ] ||
+    fail "summary: $(tail -7 out.txt)"
+
+# --feature as vmaf takes it; refusals of what is not float ADM.
+expect_ok "--feature float_adm" $long_form --feature float_adm --quiet --json feature.json
+same_file "--feature float_adm: the defaults" feature.json quiet.json
+expect_ok "-v" -v
+tests=$((tests + 1)); grep -q "^float_adm_score " out.txt || fail "-v: $(cat out.txt)"
+expect_ok "--help" --help
+tests=$((tests + 1)); grep -q -- "--frame_skip_ref" out.txt || fail "--help lacks vmaf's flags"
+expect_error "-h is the height" "-h needs a value" $long_form -h
+expect_error "--feature psnr" "--feature psnr: float_adm_score computes float ADM only" \
+    $long_form --feature psnr
+expect_error "--feature float_ssim=..." "computes float ADM only" $long_form \
+    --feature float_ssim=enable_db=true
+expect_error "--model" "--model: float_adm_score computes float ADM only" $long_form \
+    --model version=vmaf_v0.6.1
+expect_error "-m" "-m: float_adm_score computes float ADM only" $long_form -m path=model.json
+expect_error "--aom_ctc" "computes float ADM only" $long_form --aom_ctc v1.0
+expect_error "--nflx_ctc" "computes float ADM only" $long_form --nflx_ctc v1.0
+expect_error "--feature twice" "given twice" $long_form --feature float_adm \
+    --feature float_adm=egl=1.2
+expect_error "--feature bad option string" "'egl' is not NAME=VALUE" $long_form \
+    --feature float_adm=egl
+expect_error "--feature option out of range" "--feature float_adm egl=0.5: " $long_form \
+    --feature float_adm=egl=0.5
+expect_error "-p 411" "-p: '411' is not 420, 422, 444 or 400" -r $raw_ref -d $raw_dis \
+    -w 576 -h 324 -p 411 -b 8
+expect_error "-b 9" "-b: '9' is not 8, 10, 12 or 16" -r $raw_ref -d $raw_dis -w 576 -h 324 \
+    -p 420 -b 9
+expect_error "-p without -b" "go together" -r $raw_ref -d $raw_dis -w 576 -h 324 -p 420
+expect_error "-p and --pix-fmt" "give one" $long_form -p 420 -b 8
+expect_error "-o twice" "-o given twice" -r $raw_ref -d $raw_dis $vmaf_geometry -o a.xml \
+    -o b.xml
+expect_error "-o --json" "-o needs a path, not the option --json" -r $raw_ref -d $raw_dis \
+    $vmaf_geometry -o --json
+expect_error "unknown short flag" "unknown argument '-x'" $long_form -x
+expect_error "--json PATH beside -o" "beside -o, --json takes no value" $long_form \
+    --json extra.json -o main.xml
+
 # ---- the corpus scores (needs python3): bit for bit against golden.json, or
 # tests/corpus/hosts/FINGERPRINT.json for a processor whose RCPSS differs; without
 # either, against golden.json within a relative tolerance (docs/exactness.md).
@@ -353,6 +531,21 @@ for case in golden["cases"]:
               file=sys.stderr)
         errors += 1
         continue
+    # Outputs come in float_adm's order, named as libvmaf names them for the options
+    # (adm2_egl_1.2, ...): the plain name, then the options' suffix; debug's adm never
+    # takes one.
+    names = list(frames[0]) if frames else []
+    suffix = names[0][len("adm2"):] if names else ""
+    plain = {name: name if name == "adm" else name[:len(name) - len(suffix)]
+             for name in names}
+    if suffix and not suffix.startswith("_"):
+        print(f"{label}: adm2 is named {names[0]}", file=sys.stderr)
+        errors += 1
+    if bool(suffix) != bool(case["options"]) or any(
+            name != "adm" and not name.endswith(suffix) for name in names):
+        print(f"{label}: names {names} for options {case['options']}", file=sys.stderr)
+        errors += 1
+    frames = [{plain[name]: value for name, value in frame.items()} for frame in frames]
     for index, (got, want) in enumerate(zip(frames, case["frames"])):
         if set(got) != set(want):
             print(f"{label} frame {index}: outputs {sorted(got)}", file=sys.stderr)
@@ -366,7 +559,7 @@ for case in golden["cases"]:
                 errors += 1
     # libvmaf's pooling, in its order of operations.
     for metric, pooled in result["pooled_metrics"].items():
-        scores = [frame[metric] for frame in frames]
+        scores = [frame[plain[metric]] for frame in frames]
         total = inverse_sum = 0.0
         for score in scores:  # not sum(): Python 3.12's sum() compensates rounding
             total += score
@@ -381,6 +574,9 @@ for case in golden["cases"]:
 print(f"corpus: {len(golden['cases'])} cases, {errors} mismatches", file=sys.stderr)
 sys.exit(1 if errors else 0)
 PY
+    tests=$((tests + 1))
+    python3 "$here/check_libvmaf_logs.py" "$bin" "$corpus" "$here/../data/libvmaf-logs" . ||
+        fail "float_adm_score's logs vs libvmaf's (tests/data/libvmaf-logs)"
 else
     echo "python3 not found: corpus scores not checked" >&2
 fi

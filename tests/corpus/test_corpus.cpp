@@ -212,6 +212,15 @@ TEST_F(Corpus, EveryCaseThroughFloatAdmScore)
             cmd += " --option " + o.first + "=" + testsupport::option_text(o.second);
         cmd += " --json '" + json_path + "'";
         ASSERT_EQ(0, std::system(cmd.c_str())) << cmd;
+        /* The log names the outputs as libvmaf does for these options (adm2_egl_1.2). */
+        std::string err;
+        FloatAdmOptions opts;
+        ASSERT_TRUE(testsupport::apply_options(testsupport::option_set(c["options"]), &opts, &err))
+            << err;
+        opts.debug = 1;
+        FloatAdmLog *names = nullptr;
+        ASSERT_EQ(0, float_adm_log_open(&names, nullptr, FLOAT_ADM_LOG_JSON, &opts, 0, 0, nullptr,
+                                        0));
         const testjson::Value out = testsupport::read_json(json_path);
         const auto &frames = out["frames"].items;
         ASSERT_EQ(c["frames"].items.size(), frames.size()) << cmd;
@@ -219,7 +228,7 @@ TEST_F(Corpus, EveryCaseThroughFloatAdmScore)
             const testjson::Value &metrics = frames[f]["metrics"];
             double values[FLOAT_ADM_NUM_DEBUG_OUTPUTS];
             for (int i = 0; i < FLOAT_ADM_NUM_DEBUG_OUTPUTS; i++) {
-                const char *name = float_adm_output_name(i);
+                const char *name = float_adm_log_output_name(names, i);
                 ASSERT_TRUE(metrics.has(name)) << name << " missing in " << cmd;
                 values[i] = metrics[name].number();
             }
@@ -227,6 +236,7 @@ TEST_F(Corpus, EveryCaseThroughFloatAdmScore)
                                        fx["name"].text + " frame " + std::to_string(f) + " (CLI)");
             outputs += FLOAT_ADM_NUM_DEBUG_OUTPUTS;
         }
+        float_adm_log_close(&names, nullptr, 0);
     }
     std::remove(json_path.c_str());
     printf("float_adm_score: %d outputs, %d differing (%s)\n", outputs, differing,

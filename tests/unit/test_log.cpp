@@ -1,6 +1,6 @@
 /*
- * Unit tests: the log writer (JSON, CSV, XML), its pooling, finishing and going
- * on, and its refusals and write errors.
+ * Unit tests: the log writer (JSON, XML, CSV, sub), its names of the outputs, its
+ * pooling, finishing and going on, and its refusals and write errors.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gtest/gtest.h>
@@ -101,10 +101,33 @@ struct Log {
     ~Log() { float_adm_log_close(&log, nullptr, 0); }
 };
 
+/* The default options, with debug for 18 outputs. */
+FloatAdmOptions options_for(int outputs)
+{
+    FloatAdmOptions opts;
+    float_adm_options_default(&opts);
+    opts.debug = outputs == FLOAT_ADM_NUM_DEBUG_OUTPUTS;
+    return opts;
+}
+
 int open_log(Log &l, const std::string &path, FloatAdmLogFormat format, int outputs = 7)
 {
-    return float_adm_log_open(&l.log, path.c_str(), format, outputs, 576, 324, l.err,
+    const FloatAdmOptions opts = options_for(outputs);
+    return float_adm_log_open(&l.log, path.c_str(), format, &opts, 576, 324, l.err,
                               sizeof(l.err));
+}
+
+/* The file's text with the JSON or XML header's fps value cut out (it is timing). */
+std::string without_fps(const std::string &text)
+{
+    for (const char *key : {"\"fps\": ", "<fyi fps=\""}) {
+        const size_t start = text.find(key);
+        if (start == std::string::npos)
+            continue;
+        const size_t end = text.find('\n', start);
+        return text.substr(0, start) + text.substr(end);
+    }
+    return text;
 }
 
 void log_frames(Log &l, int first, int count)
@@ -178,9 +201,14 @@ TEST_F(LogTest, JsonLayoutParses)
             EXPECT_EQ(l.log, nullptr);
         }
         const testjson::Value doc = testjson::parse(read_file(file));
-        ASSERT_EQ(doc.members.size(), 4u);
-        EXPECT_EQ(doc.members[0].first, "version");
+        /* libvmaf's keys, in its order. */
+        ASSERT_EQ(doc.members.size(), 5u);
+        const char *keys[] = {"version", "fps", "frames", "pooled_metrics", "aggregate_metrics"};
+        for (size_t i = 0; i < 5; i++)
+            EXPECT_EQ(doc.members[i].first, keys[i]);
         EXPECT_EQ(doc["version"].text, std::string("float_adm ") + float_adm_version());
+        EXPECT_EQ(doc["fps"].kind, testjson::Value::kNumber);
+        EXPECT_GE(doc["fps"].number(), 0.);
         expect_frames_json(doc, outputs, {0, 1, 2});
         expect_pooled_json(doc, outputs, {0, 1, 2});
         EXPECT_EQ(doc["aggregate_metrics"].kind, testjson::Value::kObject);
@@ -268,11 +296,21 @@ TEST_F(LogTest, XmlLayout)
         ASSERT_EQ(open_log(l, file, FLOAT_ADM_LOG_XML), 0) << l.err;
         log_frames(l, 0, 2);
     }
-    const std::vector<std::string> lines = split(read_file(file), '\n');
+    std::vector<std::string> lines = split(read_file(file), '\n');
     const std::string version = float_adm_version();
-    ASSERT_EQ(lines.size(), 18u);  /* nothing after the last '\n' */
+    ASSERT_EQ(lines.size(), 19u);  /* nothing after the last '\n' */
     EXPECT_EQ(lines[0], "<VMAF version=\"float_adm " + version + "\">");
     EXPECT_EQ(lines[1], "  <params qualityWidth=\"576\" qualityHeight=\"324\" />");
+    /* <fyi fps="F" />, the padding after the quote. */
+    const auto fyi = attributes(lines[2]);
+    ASSERT_EQ(fyi.size(), 1u) << lines[2];
+    EXPECT_EQ(fyi[0].first, "fps");
+    EXPECT_EQ(lines[2].rfind("  <fyi fps=\"", 0), 0u) << lines[2];
+    EXPECT_EQ(lines[2].substr(lines[2].size() - 3), " />") << lines[2];
+    char *end = nullptr;
+    EXPECT_GE(std::strtod(fyi[0].second.c_str(), &end), 0.) << lines[2];
+    EXPECT_EQ(*end, '\0') << lines[2];
+    lines.erase(lines.begin() + 2);
     EXPECT_EQ(lines[2], "  <frames>");
     for (int k = 0; k < 2; k++) {
         const std::string &line = lines[3 + k];
@@ -310,8 +348,9 @@ TEST_F(LogTest, PooledEqualsHandComputationBitForBit)
 {
     const std::vector<int> frames = {0, 1, 2, 3, 4, 5, 6};
     Log l;
-    ASSERT_EQ(float_adm_log_open(&l.log, nullptr, FLOAT_ADM_LOG_JSON,
-                                 FLOAT_ADM_NUM_DEBUG_OUTPUTS, 0, 0, l.err, sizeof(l.err)), 0)
+    const FloatAdmOptions opts = options_for(FLOAT_ADM_NUM_DEBUG_OUTPUTS);
+    ASSERT_EQ(float_adm_log_open(&l.log, nullptr, FLOAT_ADM_LOG_JSON, &opts, 0, 0, l.err,
+                                 sizeof(l.err)), 0)
         << l.err;
     FloatAdmPooled pooled;
     EXPECT_EQ(float_adm_log_pooled(l.log, 0, &pooled), FLOAT_ADM_ERROR_INVALID);
@@ -358,12 +397,14 @@ TEST_F(LogTest, FinishThenContinueKeepsOneFileInOrder)
     expect_pooled_json(doc, 7, {0, 1, 2, 3, 4});
 }
 
-TEST_F(LogTest, FinishThenContinueXmlAndCsv)
+TEST_F(LogTest, FinishThenContinueXmlCsvAndSub)
 {
     const std::string xml = path("continue.xml"), csv = path("continue.csv");
-    const std::string files[2] = {xml, csv};
-    const FloatAdmLogFormat formats[2] = {FLOAT_ADM_LOG_XML, FLOAT_ADM_LOG_CSV};
-    for (int f = 0; f < 2; f++) {
+    const std::string sub = path("continue.sub");
+    const std::string files[3] = {xml, csv, sub};
+    const FloatAdmLogFormat formats[3] = {FLOAT_ADM_LOG_XML, FLOAT_ADM_LOG_CSV,
+                                          FLOAT_ADM_LOG_SUB};
+    for (int f = 0; f < 3; f++) {
         const std::string straight = path("straight" + std::to_string(f));
         {
             Log l;
@@ -378,7 +419,7 @@ TEST_F(LogTest, FinishThenContinueXmlAndCsv)
         ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;
         log_frames(l, 2, 1);
         ASSERT_EQ(float_adm_log_close(&l.log, l.err, sizeof(l.err)), 0) << l.err;
-        EXPECT_EQ(read_file(files[f]), read_file(straight));
+        EXPECT_EQ(without_fps(read_file(files[f])), without_fps(read_file(straight)));
     }
 }
 
@@ -392,6 +433,12 @@ TEST_F(LogTest, ContinuingAfterFinishOnAPipeIsAnError)
     ASSERT_EQ(open_log(l, fifo, FLOAT_ADM_LOG_JSON), 0) << l.err;
     log_frames(l, 0, 1);
     ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;
+    /* A stream cannot take the fps afterwards: it says null, as libvmaf does for none. */
+    char text[4096];
+    const ssize_t got = read(reader, text, sizeof(text) - 1);
+    ASSERT_GT(got, 0);
+    text[got] = '\0';
+    EXPECT_NE(std::strstr(text, "\n  \"fps\": null,\n  \"frames\": ["), nullptr) << text;
     const FloatAdmScores s = scores_of(1);
     EXPECT_EQ(float_adm_log_frame(l.log, 1, &s, l.err, sizeof(l.err)), FLOAT_ADM_ERROR_IO);
     EXPECT_NE(std::string(l.err).find(fifo), std::string::npos) << l.err;
@@ -405,7 +452,8 @@ TEST_F(LogTest, DevFullFailsAtTheFirstFrameNamingThePath)
 {
     if (access("/dev/full", W_OK) != 0)
         GTEST_SKIP() << "no /dev/full";
-    for (FloatAdmLogFormat format : {FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_CSV, FLOAT_ADM_LOG_XML}) {
+    for (FloatAdmLogFormat format : {FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_CSV, FLOAT_ADM_LOG_XML,
+                                     FLOAT_ADM_LOG_SUB}) {
         Log l;
         ASSERT_EQ(open_log(l, "/dev/full", format), 0) << l.err;
         const FloatAdmScores s = scores_of(0);
@@ -466,10 +514,11 @@ TEST_F(LogTest, SkippedFramesAreLoggedNotPooled)
 {
     const char *reason = "corrupt \"frame\" <7> & \\ more";
     const std::string json = path("skip.json"), csv = path("skip.csv"), xml = path("skip.xml");
-    const std::string files[3] = {json, csv, xml};
-    const FloatAdmLogFormat formats[3] = {FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_CSV,
-                                          FLOAT_ADM_LOG_XML};
-    for (int f = 0; f < 3; f++) {
+    const std::string sub = path("skip.sub");
+    const std::string files[4] = {json, csv, xml, sub};
+    const FloatAdmLogFormat formats[4] = {FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_CSV,
+                                          FLOAT_ADM_LOG_XML, FLOAT_ADM_LOG_SUB};
+    for (int f = 0; f < 4; f++) {
         Log l;
         ASSERT_EQ(open_log(l, files[f], formats[f]), 0) << l.err;
         log_frames(l, 0, 1);
@@ -497,17 +546,209 @@ TEST_F(LogTest, SkippedFramesAreLoggedNotPooled)
     EXPECT_EQ(rows[2], "1,,,,,,,,");
 
     const std::vector<std::string> lines = split(read_file(xml), '\n');
-    EXPECT_EQ(lines[4], "    <frame frameNum=\"1\" skipped=\"corrupt &quot;frame&quot; "
+    EXPECT_EQ(lines[5], "    <frame frameNum=\"1\" skipped=\"corrupt &quot;frame&quot; "
                         "&lt;7&gt; &amp; \\ more\" />");
+
+    const std::vector<std::string> subtitles = split(read_file(sub), '\n');
+    ASSERT_EQ(subtitles.size(), 4u);
+    EXPECT_EQ(subtitles[1], "{1}{2}frame: 1|");
+}
+
+/* The names a pooling-only log gives the outputs for options set by name. */
+std::vector<std::string> names_for(const std::vector<std::pair<const char *, const char *>> &set)
+{
+    FloatAdmOptions opts;
+    float_adm_options_default(&opts);
+    char err[256] = "";
+    for (const auto &option : set)
+        EXPECT_EQ(float_adm_option_set(&opts, option.first, option.second, err, sizeof(err)), 0)
+            << err;
+    FloatAdmLog *log = nullptr;
+    EXPECT_EQ(float_adm_log_open(&log, nullptr, FLOAT_ADM_LOG_JSON, &opts, 0, 0, err,
+                                 sizeof(err)), 0) << err;
+    std::vector<std::string> names;
+    for (int i = 0; float_adm_log_output_name(log, i); i++)
+        names.push_back(float_adm_log_output_name(log, i));
+    float_adm_log_close(&log, nullptr, 0);
+    return names;
+}
+
+TEST(LogNames, DefaultsKeepThePlainNames)
+{
+    const std::vector<std::string> names = names_for({{"debug", "true"}});
+    ASSERT_EQ(names.size(), static_cast<size_t>(FLOAT_ADM_NUM_DEBUG_OUTPUTS));
+    for (int i = 0; i < FLOAT_ADM_NUM_DEBUG_OUTPUTS; i++)
+        EXPECT_EQ(names[i], float_adm_output_name(i));
+    EXPECT_EQ(names_for({}).size(), static_cast<size_t>(FLOAT_ADM_NUM_OUTPUTS));
+    /* An option set to its default value is no change. */
+    EXPECT_EQ(names_for({{"egl", "100"}, {"adm_p_norm", "3.0"}})[0], "adm2");
+}
+
+/* libvmaf 3.2.0's names for adm_enhn_gain_limit=1.2:adm_p_norm=2:adm_csf_mode=1:debug=true
+ * (tests/data/libvmaf-logs/vmaf_cli_egl1.2_apn2_csf1_debug.json). */
+TEST(LogNames, LibvmafsNamesForNonDefaultOptions)
+{
+    const std::vector<std::string> names = names_for(
+        {{"adm_enhn_gain_limit", "1.2"}, {"adm_p_norm", "2"}, {"adm_csf_mode", "1"},
+         {"debug", "true"}});
+    const char *const want[FLOAT_ADM_NUM_DEBUG_OUTPUTS] = {
+        "adm2_csf_1_egl_1.2_apn_2", "aim_csf_1_egl_1.2_apn_2", "adm3_csf_1_egl_1.2_apn_2",
+        "adm_scale0_csf_1_egl_1.2_apn_2", "adm_scale1_csf_1_egl_1.2_apn_2",
+        "adm_scale2_csf_1_egl_1.2_apn_2", "adm_scale3_csf_1_egl_1.2_apn_2", "adm",
+        "adm_num_csf_1_egl_1.2_apn_2", "adm_den_csf_1_egl_1.2_apn_2",
+        "adm_num_scale0_csf_1_egl_1.2_apn_2", "adm_den_scale0_csf_1_egl_1.2_apn_2",
+        "adm_num_scale1_csf_1_egl_1.2_apn_2", "adm_den_scale1_csf_1_egl_1.2_apn_2",
+        "adm_num_scale2_csf_1_egl_1.2_apn_2", "adm_den_scale2_csf_1_egl_1.2_apn_2",
+        "adm_num_scale3_csf_1_egl_1.2_apn_2", "adm_den_scale3_csf_1_egl_1.2_apn_2"};
+    ASSERT_EQ(names.size(), static_cast<size_t>(FLOAT_ADM_NUM_DEBUG_OUTPUTS));
+    for (int i = 0; i < FLOAT_ADM_NUM_DEBUG_OUTPUTS; i++)
+        EXPECT_EQ(names[i], want[i]);
+    /* Set by alias, in another order: the same names. */
+    EXPECT_EQ(names_for({{"csf", "1"}, {"apn", "2.0"}, {"egl", "1.20"}})[0],
+              "adm2_csf_1_egl_1.2_apn_2");
+}
+
+TEST(LogNames, SuffixOrderAndValueFormats)
+{
+    /* Sorted by full name (adm_csf_diag_scale < adm_csf_mode < adm_csf_scale), not by
+     * alias or by libvmaf's declaration order; bools are the alias alone, ints %d,
+     * doubles %g. */
+    EXPECT_EQ(names_for({{"scf", "2"}, {"csf", "1"}, {"scfd", "0.5"}})[0],
+              "adm2_scfd_0.5_csf_1_scf_2");
+    EXPECT_EQ(names_for({{"ssz", "true"}, {"aah", "true"}, {"bcm", "1"}})[1],
+              "aim_aah_bcm_1_ssz");
+    EXPECT_EQ(names_for({{"nw", "0.00001"}, {"rdf", "2160"}, {"sasc", "2"}})[2],
+              "adm3_nw_1e-05_rdf_2160_sasc_2");
+    EXPECT_EQ(names_for({{"nvd", "1.5"}, {"min", "0.25"}, {"f2s3", "0.123456789"},
+                         {"f1s0", "10"}, {"dlmw", "1"}})[3],
+              "adm_scale0_dlmw_1_f1s0_10_f2s3_0.123457_min_0.25_nvd_1.5");
+}
+
+TEST(LogNames, CutAt255CharactersAsLibvmafsBuffer)
+{
+    std::vector<std::pair<const char *, const char *>> every = {
+        {"egl", "1.23456789"}, {"nvd", "1.23456789"}, {"nw", "1.23456789"},
+        {"scf", "1.23456789"}, {"scfd", "1.23456789"}, {"rdf", "1234"}, {"csf", "5"},
+        {"bcm", "1"}, {"aah", "true"}, {"apn", "1.23456789"}, {"dlmw", "0.123456789"},
+        {"min", "0.123456789"}, {"f1s0", "-0.00123456789"}, {"f1s1", "-0.00123456789"},
+        {"f1s2", "-0.00123456789"}, {"f1s3", "-0.00123456789"}, {"f2s0", "-0.00123456789"},
+        {"f2s1", "-0.00123456789"}, {"f2s2", "-0.00123456789"}, {"f2s3", "-0.00123456789"},
+        {"sasc", "3"}, {"ssz", "true"}, {"debug", "true"}};
+    const std::vector<std::string> names = names_for(every);
+    ASSERT_EQ(names.size(), static_cast<size_t>(FLOAT_ADM_NUM_DEBUG_OUTPUTS));
+    EXPECT_EQ(names[7], "adm");
+    for (int i = 0; i < FLOAT_ADM_NUM_DEBUG_OUTPUTS; i++) {
+        if (i == 7)
+            continue;
+        EXPECT_EQ(names[i].size(), 255u) << names[i];
+        EXPECT_EQ(names[i].rfind(std::string(float_adm_output_name(i)) + "_aah_bcm_1_scfd_1.23457",
+                                 0), 0u) << names[i];
+    }
+}
+
+TEST_F(LogTest, EveryLayoutUsesTheNames)
+{
+    FloatAdmOptions opts = options_for(FLOAT_ADM_NUM_DEBUG_OUTPUTS);
+    opts.enhn_gain_limit = 1.2;
+    const std::string json = path("named.json"), csv = path("named.csv"),
+                      xml = path("named.xml"), sub = path("named.sub");
+    const std::string files[4] = {json, csv, xml, sub};
+    const FloatAdmLogFormat formats[4] = {FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_CSV,
+                                          FLOAT_ADM_LOG_XML, FLOAT_ADM_LOG_SUB};
+    for (int f = 0; f < 4; f++) {
+        Log l;
+        ASSERT_EQ(float_adm_log_open(&l.log, files[f].c_str(), formats[f], &opts, 576, 324,
+                                     l.err, sizeof(l.err)), 0) << l.err;
+        EXPECT_STREQ(float_adm_log_output_name(l.log, 0), "adm2_egl_1.2");
+        EXPECT_STREQ(float_adm_log_output_name(l.log, 7), "adm");
+        EXPECT_STREQ(float_adm_log_output_name(l.log, 17), "adm_den_scale3_egl_1.2");
+        EXPECT_EQ(float_adm_log_output_name(l.log, 18), nullptr);
+        EXPECT_EQ(float_adm_log_output_name(l.log, -1), nullptr);
+        log_frames(l, 0, 2);
+    }
+    const testjson::Value doc = testjson::parse(read_file(json));
+    EXPECT_EQ(doc["frames"].items[1]["metrics"].members[0].first, "adm2_egl_1.2");
+    EXPECT_EQ(doc["frames"].items[1]["metrics"].members[7].first, "adm");
+    EXPECT_EQ(doc["pooled_metrics"].members[17].first, "adm_den_scale3_egl_1.2");
+    EXPECT_EQ(split(read_file(csv), '\n')[0].rfind("Frame,adm2_egl_1.2,aim_egl_1.2,", 0), 0u);
+    EXPECT_NE(read_file(xml).find("<metric name=\"adm_num_egl_1.2\" min="), std::string::npos);
+    EXPECT_EQ(split(read_file(sub), '\n')[1].rfind("{1}{2}frame: 1|adm2_egl_1.2: ", 0), 0u);
+}
+
+/* libvmaf's vmaf_write_output_sub: no header, no footer, "NAME: VALUE|" per output. */
+TEST_F(LogTest, SubLayout)
+{
+    const std::string file = path("log.sub");
+    {
+        Log l;
+        ASSERT_EQ(open_log(l, file, FLOAT_ADM_LOG_SUB), 0) << l.err;
+        log_frames(l, 0, 3);
+    }
+    const std::vector<std::string> lines = split(read_file(file), '\n');
+    ASSERT_EQ(lines.size(), 4u);  /* 3 frames, nothing after the last '\n' */
+    EXPECT_EQ(lines[3], "");
+    for (int k = 0; k < 3; k++) {
+        const std::string start = "{" + std::to_string(k) + "}{" + std::to_string(k + 1) +
+                                  "}frame: " + std::to_string(k) + "|";
+        ASSERT_EQ(lines[k].rfind(start, 0), 0u) << lines[k];
+        const std::vector<std::string> fields = split(lines[k].substr(start.size()), '|');
+        ASSERT_EQ(fields.size(), 8u) << lines[k];  /* 7 outputs, the empty one after the last */
+        EXPECT_EQ(fields[7], "");
+        const FloatAdmScores s = scores_of(k);
+        for (int i = 0; i < 7; i++) {
+            const std::string prefix = std::string(float_adm_output_name(i)) + ": ";
+            ASSERT_EQ(fields[i].rfind(prefix, 0), 0u) << fields[i];
+            EXPECT_TRUE(same_bits(std::strtod(fields[i].c_str() + prefix.size(), nullptr),
+                                  float_adm_output_value(&s, i)));
+        }
+    }
+}
+
+/* The fps is filled in when the log is finished, and again after more frames. */
+TEST_F(LogTest, FpsIsFilledInAtEachFinish)
+{
+    const std::string file = path("fps.json");
+    Log l;
+    ASSERT_EQ(open_log(l, file, FLOAT_ADM_LOG_JSON), 0) << l.err;
+    log_frames(l, 0, 1);
+    /* Before the finish: a placeholder that still parses. */
+    const std::string early = read_file(file);
+    EXPECT_NE(early.find("\n  \"fps\": null        ,\n  \"frames\": ["), std::string::npos)
+        << early;
+    ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;
+    const std::string finished = read_file(file);
+    /* Only the fps changed in what was written: the footer follows. */
+    const std::string kept = without_fps(early);
+    EXPECT_EQ(without_fps(finished).substr(0, kept.size()), kept);
+    testjson::Value doc = testjson::parse(finished);
+    ASSERT_EQ(doc["fps"].kind, testjson::Value::kNumber) << finished;
+    EXPECT_GT(doc["fps"].number(), 0.);
+    /* %.2f, then spaces up to the comma. */
+    const size_t at = finished.find("\"fps\": ") + 7;
+    const std::string field = finished.substr(at, finished.find(',', at) - at);
+    EXPECT_EQ(field.size(), 12u) << field;
+    const size_t dot = field.find('.');
+    ASSERT_NE(dot, std::string::npos) << field;
+    EXPECT_EQ(field.find_first_not_of("0123456789", dot + 1), dot + 3) << field;
+
+    log_frames(l, 1, 2);
+    ASSERT_EQ(float_adm_log_close(&l.log, l.err, sizeof(l.err)), 0) << l.err;
+    doc = testjson::parse(read_file(file));
+    EXPECT_EQ(doc["fps"].kind, testjson::Value::kNumber);
+    expect_frames_json(doc, 7, {0, 1, 2});
 }
 
 TEST_F(LogTest, BadArgumentsAreRefused)
 {
     Log l;
-    EXPECT_EQ(float_adm_log_open(nullptr, nullptr, FLOAT_ADM_LOG_JSON, 7, 0, 0, l.err,
+    EXPECT_EQ(float_adm_log_open(nullptr, nullptr, FLOAT_ADM_LOG_JSON, nullptr, 0, 0, l.err,
                                  sizeof(l.err)), FLOAT_ADM_ERROR_INVALID);
-    EXPECT_EQ(open_log(l, path("bad.json"), FLOAT_ADM_LOG_JSON, 8), FLOAT_ADM_ERROR_INVALID);
-    EXPECT_NE(std::string(l.err).find("8"), std::string::npos) << l.err;
+    FloatAdmOptions bad;
+    float_adm_options_default(&bad);
+    bad.enhn_gain_limit = 0.5;  /* below libvmaf's range: no context has these options */
+    EXPECT_EQ(float_adm_log_open(&l.log, path("bad.json").c_str(), FLOAT_ADM_LOG_JSON, &bad, 0,
+                                 0, l.err, sizeof(l.err)), FLOAT_ADM_ERROR_RANGE);
+    EXPECT_NE(std::string(l.err).find("adm_enhn_gain_limit"), std::string::npos) << l.err;
     EXPECT_EQ(open_log(l, path("bad2.json"), static_cast<FloatAdmLogFormat>(7)),
               FLOAT_ADM_ERROR_INVALID);
     EXPECT_EQ(open_log(l, "", FLOAT_ADM_LOG_JSON), FLOAT_ADM_ERROR_INVALID);
