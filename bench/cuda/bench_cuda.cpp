@@ -141,6 +141,8 @@ Result bench_size(int w, int h, int depth, int frames, int cpu_frames, ThreadPoo
                 continue;
             if (pass == 0) {
                 float ms = 0;
+                /* collect waited for the frame, not for `stop` recorded after it. */
+                CHECK_CUDA(cudaEventSynchronize(stop));
                 CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
                 times.push_back(ms);
             } else {

@@ -63,14 +63,16 @@ ADM_HD float dwt_hi(float s0, float s1, float s2, float s3)
     return acc;
 }
 
-/* Source index of tap t (0..3) for output i: 2i-1+t, -1 mirrored to 1, n >= size to 2*size-n-1. */
-ADM_HD int dwt_source_index(int i, int tap, int size)
+/* A source position n of a DWT: -n below 0, 2*size-n-1 from size on. */
+ADM_HD int dwt_mirror(int n, int size)
 {
-    int n = 2 * i - 1 + tap;
     if (n < 0)
         return -n;
     return n >= size ? 2 * size - n - 1 : n;
 }
+
+/* Source index of tap t (0..3) for output i: 2i-1+t, -1 mirrored to 1, n >= size to 2*size-n-1. */
+ADM_HD int dwt_source_index(int i, int tap, int size) { return dwt_mirror(2 * i - 1 + tap, size); }
 
 /*
  * Masking reads the 3x3 neighbourhood of a sample: index k (i-1 or i+1 of a row or
@@ -170,26 +172,44 @@ constexpr double kOneBy30 = 0.0333333351;
 constexpr double kOneBy15 = 0.0666666701;
 
 ADM_HD float csf_weight(float factor, float src) { return factor * src; }
-ADM_HD float csf_filtered(float weighted) { return (float)(kOneBy30 * (double)fabsf(weighted)); }
+/* |weighted| in fp64: the operand of both the 1/30 and the 1/15 product. */
+ADM_HD double csf_magnitude(float weighted) { return (double)fabsf(weighted); }
+ADM_HD float csf_filtered_of(double magnitude) { return (float)(kOneBy30 * magnitude); }
+ADM_HD float csf_filtered(float weighted) { return csf_filtered_of(csf_magnitude(weighted)); }
 
 /*
  * Masking threshold of one band at a sample: the 3x3 filtered neighbourhood in row
  * order with the centre replaced by 1/15 of the weighted magnitude (added in fp64).
+ * In two steps, so that a caller can form the upper row's part once: the sum from 0
+ * of the upper row, then the rest continued from it.
  */
-ADM_HD float threshold_band(float f00, float f01, float f02, float f10, float centre_weighted,
-                            float f12, float f20, float f21, float f22)
+ADM_HD float threshold_upper_row(float f00, float f01, float f02)
 {
     float sum = (float)0.0;
     sum += f00;
     sum += f01;
     sum += f02;
+    return sum;
+}
+
+ADM_HD float threshold_band_rest(float upper_row, float f10, double centre_magnitude, float f12,
+                                 float f20, float f21, float f22)
+{
+    float sum = upper_row;
     sum += f10;
-    sum = (float)((double)sum + kOneBy15 * (double)fabsf(centre_weighted));
+    sum = (float)((double)sum + kOneBy15 * centre_magnitude);
     sum += f12;
     sum += f20;
     sum += f21;
     sum += f22;
     return sum;
+}
+
+ADM_HD float threshold_band(float f00, float f01, float f02, float f10, float centre_weighted,
+                            float f12, float f20, float f21, float f22)
+{
+    return threshold_band_rest(threshold_upper_row(f00, f01, f02), f10,
+                               csf_magnitude(centre_weighted), f12, f20, f21, f22);
 }
 
 ADM_HD float threshold_sum(float band_h, float band_v, float band_d)

@@ -199,6 +199,7 @@ int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOption
     if (ret < 0)
         return ret;
     pl.row_sums = static_cast<float *>(p);
+    CUDA_TRY(adm_cuda::plan_launches(pl), "planning the kernels' launches");
 
     slots.resize(in_flight);
     for (Slot &slot : slots) {
