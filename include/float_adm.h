@@ -69,6 +69,7 @@ const char *float_adm_version(void);
 #define FLOAT_ADM_ERROR_NOT_FOUND (-(ENOENT))    /* unknown option name */
 #define FLOAT_ADM_ERROR_UNSUPPORTED (-(ENOTSUP)) /* unsupported depth or size */
 #define FLOAT_ADM_ERROR_IO (-(EIO))              /* a log could not be written */
+#define FLOAT_ADM_ERROR_BUSY (-(EBUSY))          /* a shared log is held by another */
 
 /** A static message for an error code. */
 const char *float_adm_strerror(int err);
@@ -361,6 +362,26 @@ int float_adm_log_finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size);
  * one an earlier call reported (the file is then incomplete).  NULL *log: 0.
  */
 int float_adm_log_close(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
+
+/**
+ * A log shared by the users of one file within the process, one after another
+ * (FFmpeg rebuilds its filter graph, and so the filter, when an input changes
+ * size).  The first acquire of a file opens it as float_adm_log_open does; an
+ * acquire of a file whose log was released takes that log over: the file and the
+ * pooling go on, and *next_frame says the frame number to go on from (0 for a new
+ * file).  A file whose log is held: FLOAT_ADM_ERROR_BUSY.  Such logs last as long
+ * as the process; release, never close, them.
+ */
+int float_adm_log_acquire(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
+                          const FloatAdmOptions *opts, int width, int height,
+                          uint64_t *next_frame, char *errbuf, size_t errbuf_size);
+
+/**
+ * Finish the file (complete as it stands) and let the next acquire of it go on
+ * from frame next_frame.  Sets *log to NULL; returns the finish's result.
+ */
+int float_adm_log_release(FloatAdmLog **log, uint64_t next_frame, char *errbuf,
+                          size_t errbuf_size);
 
 /* ---- Host ---- */
 

@@ -26,7 +26,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <float_adm.h>
 
@@ -36,47 +35,18 @@
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
-#include "libavutil/thread.h"
 #include "avfilter.h"
 #include "filters.h"
 #include "formats.h"
 #include "framesync.h"
 #include "vf_float_adm_cuda.h"
+#include "vf_float_adm_pairs.h"
 
 enum Backend {
     BACKEND_AUTO,
     BACKEND_CPU,
     BACKEND_CUDA,
 };
-
-enum OnCorrupt {
-    ON_CORRUPT_SCORE,
-    ON_CORRUPT_SKIP,
-    ON_CORRUPT_FAIL,
-};
-
-/* A run of consecutive frames the decoder flagged, reported once when it ends. */
-typedef struct CorruptRun {
-    int64_t first, last;    /* frame numbers; first < 0: no run open */
-} CorruptRun;
-
-/* A log outlives its filter instance: ffmpeg rebuilds the graph when a decoded
- * input changes size, format or colour properties, and the new instance goes
- * on writing the same log, with frame numbers that go on counting.  One entry
- * per log file in the process, never freed: its file is complete after every
- * instance that used it has gone. */
-typedef struct SharedLog {
-    struct SharedLog *next;
-    char *path;
-    dev_t dev;
-    ino_t ino;
-    FloatAdmLog *log;
-    int in_use;             /* an instance writes it now */
-    uint64_t next_frame;    /* the frame number the next instance starts at */
-} SharedLog;
-
-static AVMutex shared_logs_lock = AV_MUTEX_INITIALIZER;
-static SharedLog *shared_logs;
 
 typedef struct FloatAdmFilterContext {
     const AVClass *class;
@@ -92,7 +62,6 @@ typedef struct FloatAdmFilterContext {
     FloatAdmContext *adm;
     int width, height;              /* the size the context was made for */
     FloatAdmPlane plane_layout[2];  /* main, reference: sample size and shift */
-    const AVPixFmtDescriptor *desc[2];  /* main, reference: the (software) format */
     int nb_outputs;
     int *job_rets;
     int nb_jobs;
@@ -100,18 +69,12 @@ typedef struct FloatAdmFilterContext {
     int on_corrupt;
 
     FloatAdmLog *log;               /* the file's, or pooling only without log_path */
-    SharedLog *shared_log;
+    int shared_log;                 /* log is the file's, shared with later instances */
     int log_finished;
     uint64_t frame_index;           /* frames seen on the first input */
     uint64_t nb_scored;
-    int64_t last_pts[2];            /* the last scored pair's timestamps, in fs.time_base */
-    int warned_repeat;
+    FloatAdmPairChecks checks;
     int warned_key_collision;
-    int warned_range;
-    uint64_t nb_unpaired;           /* main frames without a reference frame */
-    uint64_t nb_far_pairs;          /* pairs further apart than half a frame */
-    int64_t first_far_pair;
-    CorruptRun corrupt[2];
 
     FloatAdmCuda *cuda;            /* the CUDA path, where it scores */
 } FloatAdmFilterContext;
@@ -145,10 +108,10 @@ static const AVOption float_adm_options[] = {
         { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "csv",  "libvmaf's CSV layout",  0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_CSV  }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "xml",  "libvmaf's XML layout",  0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_XML  }, 0, 0, FLAGS, .unit = "log_fmt" },
-    { "on_corrupt", "Set what to do with frames the decoder flagged as corrupt.", OFFSET(on_corrupt), AV_OPT_TYPE_INT, { .i64 = ON_CORRUPT_SCORE }, ON_CORRUPT_SCORE, ON_CORRUPT_FAIL, FLAGS, .unit = "on_corrupt" },
-        { "score", "score them, with a warning per run of frames", 0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_SCORE }, 0, 0, FLAGS, .unit = "on_corrupt" },
-        { "skip",  "pass them on unscored; the log says so",       0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_SKIP  }, 0, 0, FLAGS, .unit = "on_corrupt" },
-        { "fail",  "stop with an error",                           0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_FAIL  }, 0, 0, FLAGS, .unit = "on_corrupt" },
+    { "on_corrupt", "Set what to do with frames the decoder flagged as corrupt.", OFFSET(on_corrupt), AV_OPT_TYPE_INT, { .i64 = FLOAT_ADM_ON_CORRUPT_SCORE }, FLOAT_ADM_ON_CORRUPT_SCORE, FLOAT_ADM_ON_CORRUPT_FAIL, FLAGS, .unit = "on_corrupt" },
+        { "score", "score them, with a warning per run of frames", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_ON_CORRUPT_SCORE }, 0, 0, FLAGS, .unit = "on_corrupt" },
+        { "skip",  "pass them on unscored; the log says so",       0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_ON_CORRUPT_SKIP  }, 0, 0, FLAGS, .unit = "on_corrupt" },
+        { "fail",  "stop with an error",                           0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_ON_CORRUPT_FAIL  }, 0, 0, FLAGS, .unit = "on_corrupt" },
     { "n_subsample", "Score every n-th frame.", OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
     { "backend", "Set where the scores are computed.", OFFSET(backend), AV_OPT_TYPE_INT, { .i64 = BACKEND_AUTO }, BACKEND_AUTO, BACKEND_CUDA, FLAGS, .unit = "backend" },
         { "auto", "CUDA on CUDA frames, the CPU on software frames", 0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
@@ -228,70 +191,30 @@ static av_cold int preinit(AVFilterContext *ctx)
     return ret;
 }
 
-/* The entry of the log at path, matched by its file where it exists. */
-static SharedLog *find_shared_log(const char *path)
-{
-    struct stat st;
-    const int is_file = strcmp(path, "-") && !stat(path, &st);
-
-    for (SharedLog *entry = shared_logs; entry; entry = entry->next) {
-        if (is_file ? entry->dev == st.st_dev && entry->ino == st.st_ino
-                    : !strcmp(entry->path, path))
-            return entry;
-    }
-    return NULL;
-}
-
-/* Opens the log, or takes over the one an earlier instance of a rebuilt graph left. */
+/* A log outlives its filter instance: ffmpeg rebuilds the graph when a decoded
+ * input changes size, format or colour properties, and the new instance goes
+ * on writing the same log (the library's shared logs), with frame numbers that
+ * go on counting. */
 static int acquire_log(AVFilterContext *ctx, int width, int height)
 {
     FloatAdmFilterContext *s = ctx->priv;
-    SharedLog *entry;
-    struct stat st;
     char errbuf[256] = "";
-    int ret = 0;
+    int ret;
 
     if (!s->log_path)
         return float_adm_log_open(&s->log, NULL, s->log_fmt, &s->opts, width, height,
                                   errbuf, sizeof(errbuf));
-
-    ff_mutex_lock(&shared_logs_lock);
-    entry = find_shared_log(s->log_path);
-    if (entry && entry->in_use) {
+    ret = float_adm_log_acquire(&s->log, s->log_path, s->log_fmt, &s->opts, width, height,
+                                &s->frame_index, errbuf, sizeof(errbuf));
+    if (ret == FLOAT_ADM_ERROR_BUSY)
         av_log(ctx, AV_LOG_ERROR, "Another float_adm instance already writes the log %s; "
                "give each instance its own log_path.\n", s->log_path);
-        ret = AVERROR(EINVAL);
-    } else if (entry) {
+    else if (ret < 0)
+        av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+    else if (s->frame_index)
         av_log(ctx, AV_LOG_INFO, "The filter graph was rebuilt: the log %s goes on from "
-               "frame %"PRIu64".\n", s->log_path, entry->next_frame);
-        s->frame_index = entry->next_frame;
-    } else if (!(entry = av_mallocz(sizeof(*entry))) ||
-               !(entry->path = av_strdup(s->log_path))) {
-        if (entry)
-            av_free(entry);
-        ret = AVERROR(ENOMEM);
-    } else {
-        ret = float_adm_log_open(&entry->log, s->log_path, s->log_fmt, &s->opts,
-                                 width, height, errbuf, sizeof(errbuf));
-        if (ret < 0) {
-            av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
-            av_free(entry->path);
-            av_free(entry);
-        } else {
-            if (strcmp(s->log_path, "-") && !stat(s->log_path, &st)) {
-                entry->dev = st.st_dev;
-                entry->ino = st.st_ino;
-            }
-            entry->next = shared_logs;
-            shared_logs = entry;
-        }
-    }
-    if (ret >= 0) {
-        entry->in_use = 1;
-        s->shared_log = entry;
-        s->log = entry->log;
-    }
-    ff_mutex_unlock(&shared_logs_lock);
+               "frame %"PRIu64".\n", s->log_path, s->frame_index);
+    s->shared_log = ret >= 0;
     return ret;
 }
 
@@ -303,11 +226,10 @@ static int finish_log(AVFilterContext *ctx)
     char errbuf[256] = "";
     int ret;
 
-    if (!s->log || s->log_finished || !s->shared_log)
+    if (!s->shared_log || s->log_finished)
         return 0;
     s->log_finished = 1;
-    ret = float_adm_log_finish(s->log, errbuf, sizeof(errbuf));
-    if (ret < 0)
+    if ((ret = float_adm_log_finish(s->log, errbuf, sizeof(errbuf))) < 0)
         av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
     return ret;
 }
@@ -319,17 +241,11 @@ static void release_log(AVFilterContext *ctx, uint64_t dropped)
     FloatAdmFilterContext *s = ctx->priv;
     char errbuf[256] = "";
 
-    if (!s->shared_log) {
-        float_adm_log_close(&s->log, errbuf, sizeof(errbuf));
-        return;
-    }
     finish_log(ctx);
-    ff_mutex_lock(&shared_logs_lock);
-    s->shared_log->next_frame = s->frame_index + dropped;
-    s->shared_log->in_use = 0;
-    ff_mutex_unlock(&shared_logs_lock);
-    s->shared_log = NULL;
-    s->log = NULL;
+    if (s->shared_log)
+        float_adm_log_release(&s->log, s->frame_index + dropped, errbuf, sizeof(errbuf));
+    else
+        float_adm_log_close(&s->log, errbuf, sizeof(errbuf));
 }
 
 static int set_meta(AVDictionary **metadata, const char *prefix, const char *name, double value)
@@ -343,11 +259,6 @@ static int set_meta(AVDictionary **metadata, const char *prefix, const char *nam
     return av_dict_set(metadata, key, str, AV_DICT_DONT_STRDUP_KEY);
 }
 
-static const char *input_name(int input)
-{
-    return input ? "reference (second)" : "main (first)";
-}
-
 /* Against the context's size, not the link's: a filter upstream (scale with
  * eval=frame) may reconfigure the link under us. */
 static int check_frame_size(AVFilterContext *ctx, const AVFrame *frame, int input)
@@ -358,140 +269,8 @@ static int check_frame_size(AVFilterContext *ctx, const AVFrame *frame, int inpu
         return 0;
     av_log(ctx, AV_LOG_ERROR, "The %s input changed resolution from %dx%d to %dx%d "
            "mid-stream; float_adm scores one resolution per run.\n",
-           input_name(input), s->width, s->height, frame->width, frame->height);
+           ff_float_adm_input_name(input), s->width, s->height, frame->width, frame->height);
     return AVERROR(EINVAL);
-}
-
-static int frame_is_corrupt(const AVFrame *frame)
-{
-    return (frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags;
-}
-
-/* One warning per run of consecutive flagged frames, when the run ends. */
-static void report_corrupt_run(AVFilterContext *ctx, int input)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-    CorruptRun *run = &s->corrupt[input];
-
-    if (run->first < 0)
-        return;
-    av_log(ctx, AV_LOG_WARNING, "Frames %"PRId64"-%"PRId64" of the %s input were flagged "
-           "corrupt by the decoder: %s (on_corrupt=%s).\n", run->first, run->last,
-           input_name(input),
-           s->on_corrupt == ON_CORRUPT_SKIP ? "not scored, marked skipped in the log"
-                                            : "scored as decoded",
-           s->on_corrupt == ON_CORRUPT_SKIP ? "skip" : "score");
-    run->first = -1;
-}
-
-/* Decoders flag frames they concealed.  A metric exists to measure that damage,
- * so by default such frames are scored, and said to be. */
-static int check_corrupt(AVFilterContext *ctx, const AVFrame *const frames[2],
-                         uint64_t index, int *skip)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-
-    *skip = 0;
-    for (int i = 0; i < 2; i++) {
-        CorruptRun *run = &s->corrupt[i];
-
-        if (!frame_is_corrupt(frames[i])) {
-            report_corrupt_run(ctx, i);
-            continue;
-        }
-        if (s->on_corrupt == ON_CORRUPT_FAIL) {
-            av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64" of the %s input was flagged corrupt "
-                   "by the decoder (on_corrupt=fail).\n", index, input_name(i));
-            return AVERROR_INVALIDDATA;
-        }
-        if (run->first >= 0 && run->last + 1 != (int64_t)index)
-            report_corrupt_run(ctx, i);
-        if (run->first < 0)
-            run->first = index;
-        run->last = index;
-        *skip |= s->on_corrupt == ON_CORRUPT_SKIP;
-    }
-    return 0;
-}
-
-static int64_t pts_to_us(const FloatAdmFilterContext *s, int64_t pts)
-{
-    return av_rescale_q(pts, s->fs.time_base, AV_TIME_BASE_Q);
-}
-
-/* Half a frame apart or more, the reference is another picture than the one
- * meant: an input with a frame missing, a shifted start, mismatched rates. */
-static void check_pair_distance(AVFilterContext *ctx, const AVFrame *dist, uint64_t index)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-    const AVFilterLink *mainlink = ctx->inputs[0];
-    const AVRational frame_rate = ff_filter_link((AVFilterLink *)mainlink)->frame_rate;
-    const int64_t dist_pts = s->fs.in[0].pts, ref_pts = s->fs.in[1].pts;
-    int64_t duration;
-
-    if (dist_pts == AV_NOPTS_VALUE || ref_pts == AV_NOPTS_VALUE)
-        return;
-    if (dist->duration > 0)
-        duration = av_rescale_q(dist->duration, mainlink->time_base, s->fs.time_base);
-    else if (frame_rate.num > 0 && frame_rate.den > 0)
-        duration = av_rescale_q(1, av_inv_q(frame_rate), s->fs.time_base);
-    else
-        return;
-    if (2 * FFABS(dist_pts - ref_pts) <= duration)
-        return;
-    if (!s->nb_far_pairs++) {
-        s->first_far_pair = index;
-        av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" is paired with a reference frame more "
-               "than half a frame away (main at %.6f s, reference at %.6f s): an input "
-               "misses frames or starts later; further such pairs are counted.\n", index,
-               pts_to_us(s, dist_pts) / 1e6, pts_to_us(s, ref_pts) / 1e6);
-    }
-}
-
-/* framesync holds an input's last frame while the other goes on (the input
- * ended, or has fewer frames per second): a pair with a picture already scored
- * compares against a stale one.  Timestamps say which picture it is. */
-static void warn_repeated_frame(AVFilterContext *ctx, uint64_t index)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-
-    for (int i = 0; i < 2; i++) {
-        const int64_t pts = s->fs.in[i].pts;
-
-        if (s->nb_scored && pts != AV_NOPTS_VALUE && pts == s->last_pts[i] &&
-            !s->warned_repeat) {
-            av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" is scored with a %s frame already "
-                   "scored: that input ended early or has a lower frame rate. Use shortest=1 "
-                   "or eof_action=endall to stop with the shorter input.\n",
-                   index, input_name(i));
-            s->warned_repeat = 1;
-        }
-        s->last_pts[i] = pts;
-    }
-}
-
-/* Limited range (unspecified, except yuvj) read as full, or the reverse,
- * lowers every score without being a loss of quality. */
-static enum AVColorRange effective_range(const AVFrame *frame, const AVPixFmtDescriptor *desc)
-{
-    if (frame->color_range != AVCOL_RANGE_UNSPECIFIED)
-        return frame->color_range;
-    return av_strstart(desc->name, "yuvj", NULL) ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
-}
-
-static void check_color_range(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-    const enum AVColorRange dist_range = effective_range(dist, s->desc[0]);
-    const enum AVColorRange ref_range  = effective_range(ref, s->desc[1]);
-
-    if (s->warned_range || dist_range == ref_range)
-        return;
-    av_log(ctx, AV_LOG_WARNING, "The inputs' colour ranges differ (main: %s, reference: %s): "
-           "the samples are compared as they are, which changes the scores; convert one "
-           "input to the other's range (scale=out_range=tv or pc) to compare the pictures.\n",
-           av_color_range_name(dist_range), av_color_range_name(ref_range));
-    s->warned_range = 1;
 }
 
 /* Chained instances with one prefix would overwrite each other's keys. */
@@ -550,20 +329,6 @@ static int pass_frame(AVFilterContext *ctx, AVFrame *frame, uint64_t index,
     return emit_frame(ctx, frame, index, NULL, skipped);
 }
 
-/* A main frame before the reference's first (a later start, or a graph
- * rebuilt by ffmpeg while the reference's frames were on their way) has
- * nothing to be compared with: it passes unscored, and says so. */
-static int pass_unpaired(AVFilterContext *ctx, AVFrame *dist, uint64_t index)
-{
-    FloatAdmFilterContext *s = ctx->priv;
-
-    if (!s->nb_unpaired++)
-        av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" has no reference frame to be paired "
-               "with: it is not scored (the log marks it skipped); such frames are "
-               "counted.\n", index);
-    return pass_frame(ctx, dist, index, "no reference frame");
-}
-
 static int do_float_adm(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
@@ -578,18 +343,17 @@ static int do_float_adm(FFFrameSync *fs)
     if (ret < 0)
         return ret;
     index = s->frame_index++;
-    if (!ref && !ctx->is_disabled)
-        return pass_unpaired(ctx, dist, index);
+    if (!ref && !ctx->is_disabled) {
+        ff_float_adm_note_unpaired(ctx, &s->checks, index);
+        return pass_frame(ctx, dist, index, "no reference frame");
+    }
     if (!ref || index % s->n_subsample)
         return pass_frame(ctx, dist, index, NULL);
 
     if ((ret = check_frame_size(ctx, dist, 0)) < 0 ||
         (ret = check_frame_size(ctx, ref, 1)) < 0 ||
-        (ret = check_corrupt(ctx, (const AVFrame *[2]){ dist, ref }, index, &skip)) < 0)
+        (ret = ff_float_adm_check_pair(ctx, &s->checks, fs, dist, ref, index, &skip)) < 0)
         goto fail;
-    check_pair_distance(ctx, dist, index);
-    check_color_range(ctx, dist, ref);
-    warn_repeated_frame(ctx, index);
     warn_key_collision(ctx, dist);
     if (skip)
         return pass_frame(ctx, dist, index, "corrupt");
@@ -627,7 +391,6 @@ static av_cold int init(AVFilterContext *ctx)
         return ret;
     }
     s->nb_outputs = s->opts.debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
-    s->corrupt[0].first = s->corrupt[1].first = -1;
     s->fs.on_event = do_float_adm;
     return 0;
 }
@@ -697,7 +460,7 @@ static int select_backend(AVFilterContext *ctx, const AVPixFmtDescriptor *const 
             supported |= pix_fmts[j] == fmt;
         if (!supported) {
             av_log(ctx, AV_LOG_ERROR, "The %s input's CUDA frames hold %s, which float_adm "
-                   "does not read.\n", input_name(i), descs[i]->name);
+                   "does not read.\n", ff_float_adm_input_name(i), descs[i]->name);
             return AVERROR(EINVAL);
         }
     }
@@ -739,8 +502,7 @@ static int config_output(AVFilterLink *outlink)
     s->height = mainlink->h;
     s->plane_layout[0] = plane_layout(main_desc);
     s->plane_layout[1] = plane_layout(ref_desc);
-    s->desc[0] = main_desc;
-    s->desc[1] = ref_desc;
+    ff_float_adm_pairs_init(&s->checks, s->on_corrupt, main_desc, ref_desc);
     if (av_cmp_q(mainlink->time_base, reflink->time_base))
         av_log(ctx, AV_LOG_WARNING, "The inputs' time bases differ (main %d/%d, reference "
                "%d/%d): frames are paired by the nearest timestamp (ts_sync_mode=nearest).\n",
@@ -768,6 +530,9 @@ static int config_output(AVFilterLink *outlink)
         if (ret < 0)
             return ret;
     }
+    if (s->adm)
+        av_log(ctx, AV_LOG_VERBOSE, "%s\n",
+               float_adm_context_describe(s->adm, errbuf, sizeof(errbuf)));
 
     if ((ret = acquire_log(ctx, mainlink->w, mainlink->h)) < 0)
         return ret;
@@ -808,11 +573,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     FloatAdmPooled pooled;
     uint64_t queued;
 
-    for (int i = 0; i < 2; i++)
-        report_corrupt_run(ctx, i);
-    if (s->nb_unpaired)
-        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames had no reference frame and were not "
-               "scored.\n", s->nb_unpaired);
+    ff_float_adm_pairs_report(ctx, &s->checks);
     /* Closed before the end: ffmpeg rebuilt the graph mid-stream, or stopped
      * on an error, and drops what was on its way. */
     queued = ctx->inputs[0] ? ff_inlink_queued_frames(ctx->inputs[0]) : 0;
@@ -820,9 +581,6 @@ static av_cold void uninit(AVFilterContext *ctx)
     if (queued && !s->fs.eof)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames of the main input were still queued when "
                "this filter instance was closed: they are not scored.\n", queued);
-    if (s->nb_far_pairs)
-        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frame pairs, the first at frame %"PRId64", "
-               "were more than half a frame apart.\n", s->nb_far_pairs, s->first_far_pair);
     if (s->log && !s->nb_scored)
         av_log(ctx, AV_LOG_WARNING, "This filter instance scored no frame%s.\n",
                s->frame_index ? "" : ": no frame reached it");

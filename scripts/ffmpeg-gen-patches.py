@@ -296,7 +296,7 @@ def edit_configure(t, p):
 
 def edit_makefile(t, p):
     return insert_before(t, "OBJS-$(CONFIG_FLOODFILL_FILTER)",
-                         "OBJS-$(CONFIG_FLOAT_ADM_FILTER)              += vf_float_adm.o vf_float_adm_cuda.o framesync.o\n", p)
+                         "OBJS-$(CONFIG_FLOAT_ADM_FILTER)              += vf_float_adm.o vf_float_adm_cuda.o vf_float_adm_pairs.o framesync.o\n", p)
 
 
 def edit_allfilters(t, p):

@@ -46,6 +46,7 @@ const char *float_adm_strerror(int err)
     case FLOAT_ADM_ERROR_NOT_FOUND: return "unknown option";
     case FLOAT_ADM_ERROR_UNSUPPORTED: return "unsupported frame size or bit depth";
     case FLOAT_ADM_ERROR_IO: return "a log could not be written";
+    case FLOAT_ADM_ERROR_BUSY: return "the log is being written by another";
     default: return "unknown error";
     }
 }

@@ -188,7 +188,8 @@ TEST(ApiErrors, StrerrorNamesEveryCode)
 {
     EXPECT_STREQ(float_adm_strerror(0), "success");
     for (int code : {FLOAT_ADM_ERROR_INVALID, FLOAT_ADM_ERROR_NOMEM, FLOAT_ADM_ERROR_RANGE,
-                     FLOAT_ADM_ERROR_NOT_FOUND, FLOAT_ADM_ERROR_UNSUPPORTED}) {
+                     FLOAT_ADM_ERROR_NOT_FOUND, FLOAT_ADM_ERROR_UNSUPPORTED, FLOAT_ADM_ERROR_IO,
+                     FLOAT_ADM_ERROR_BUSY}) {
         EXPECT_STRNE(float_adm_strerror(code), "unknown error") << code;
         EXPECT_STRNE(float_adm_strerror(code), "success") << code;
     }

@@ -397,6 +397,38 @@ TEST_F(LogTest, FinishThenContinueKeepsOneFileInOrder)
     expect_pooled_json(doc, 7, {0, 1, 2, 3, 4});
 }
 
+/* A graph rebuilt mid-stream: the next user of the file takes the log over,
+ * numbering and pooling go on, and the file is complete after each user. */
+TEST_F(LogTest, SharedLogGoesOnAfterRelease)
+{
+    const std::string file = path("shared.json");
+    const FloatAdmOptions opts = options_for(7);
+    char err[512] = "";
+    FloatAdmLog *first = nullptr, *second = nullptr, *busy = nullptr;
+    uint64_t next = 99;
+    ASSERT_EQ(float_adm_log_acquire(&first, file.c_str(), FLOAT_ADM_LOG_JSON, &opts, 576, 324,
+                                    &next, err, sizeof(err)), 0) << err;
+    EXPECT_EQ(next, 0u);
+    EXPECT_EQ(float_adm_log_acquire(&busy, file.c_str(), FLOAT_ADM_LOG_JSON, &opts, 576, 324,
+                                    &next, err, sizeof(err)), FLOAT_ADM_ERROR_BUSY);
+    EXPECT_EQ(busy, nullptr);
+    Log a{first};
+    log_frames(a, 0, 2);
+    ASSERT_EQ(float_adm_log_release(&a.log, 3, err, sizeof(err)), 0) << err;
+    expect_frames_json(testjson::parse(read_file(file)), 7, {0, 1});
+
+    ASSERT_EQ(float_adm_log_acquire(&second, file.c_str(), FLOAT_ADM_LOG_JSON, &opts, 576, 324,
+                                    &next, err, sizeof(err)), 0) << err;
+    EXPECT_EQ(second, first);
+    EXPECT_EQ(next, 3u);
+    Log b{second};
+    log_frames(b, 3, 2);
+    ASSERT_EQ(float_adm_log_release(&b.log, 5, err, sizeof(err)), 0) << err;
+    const testjson::Value doc = testjson::parse(read_file(file));
+    expect_frames_json(doc, 7, {0, 1, 3, 4});
+    EXPECT_EQ(float_adm_log_frame_count(second), 4u);
+}
+
 TEST_F(LogTest, FinishThenContinueXmlCsvAndSub)
 {
     const std::string xml = path("continue.xml"), csv = path("continue.csv");

@@ -1,0 +1,199 @@
+/*
+ * Copyright (c) 2026 the float_adm authors
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * The float_adm filter's checks of each pair, and the warnings that make
+ * sure no wrong pairing, concealed frame or range mismatch goes unsaid.
+ */
+
+#include "libavutil/avstring.h"
+#include "libavutil/mathematics.h"
+#include "filters.h"
+#include "vf_float_adm_pairs.h"
+
+void ff_float_adm_pairs_init(FloatAdmPairChecks *c, int on_corrupt,
+                             const AVPixFmtDescriptor *main_desc,
+                             const AVPixFmtDescriptor *ref_desc)
+{
+    *c = (FloatAdmPairChecks) {
+        .on_corrupt = on_corrupt,
+        .desc       = { main_desc, ref_desc },
+        .corrupt    = { { .first = -1 }, { .first = -1 } },
+    };
+}
+
+static int frame_is_corrupt(const AVFrame *frame)
+{
+    return (frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags;
+}
+
+/* One warning per run of consecutive flagged frames, when the run ends. */
+static void report_corrupt_run(AVFilterContext *ctx, FloatAdmPairChecks *c, int input)
+{
+    const int skip = c->on_corrupt == FLOAT_ADM_ON_CORRUPT_SKIP;
+
+    if (c->corrupt[input].first < 0)
+        return;
+    av_log(ctx, AV_LOG_WARNING, "Frames %"PRId64"-%"PRId64" of the %s input were flagged "
+           "corrupt by the decoder: %s (on_corrupt=%s).\n", c->corrupt[input].first,
+           c->corrupt[input].last, ff_float_adm_input_name(input),
+           skip ? "not scored, marked skipped in the log" : "scored as decoded",
+           skip ? "skip" : "score");
+    c->corrupt[input].first = -1;
+}
+
+/* Decoders flag frames they concealed.  A metric exists to measure that damage,
+ * so by default such frames are scored, and said to be. */
+static int check_corrupt(AVFilterContext *ctx, FloatAdmPairChecks *c,
+                         const AVFrame *const frames[2], uint64_t index, int *skip)
+{
+    *skip = 0;
+    for (int i = 0; i < 2; i++) {
+        if (!frame_is_corrupt(frames[i])) {
+            report_corrupt_run(ctx, c, i);
+            continue;
+        }
+        if (c->on_corrupt == FLOAT_ADM_ON_CORRUPT_FAIL) {
+            av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64" of the %s input was flagged corrupt "
+                   "by the decoder (on_corrupt=fail).\n", index, ff_float_adm_input_name(i));
+            return AVERROR_INVALIDDATA;
+        }
+        if (c->corrupt[i].first >= 0 && c->corrupt[i].last + 1 != (int64_t)index)
+            report_corrupt_run(ctx, c, i);
+        if (c->corrupt[i].first < 0)
+            c->corrupt[i].first = index;
+        c->corrupt[i].last = index;
+        *skip |= c->on_corrupt == FLOAT_ADM_ON_CORRUPT_SKIP;
+    }
+    return 0;
+}
+
+/* Half a frame apart or more, the reference is another picture than the one
+ * meant: an input with a frame missing, a shifted start, mismatched rates. */
+static void check_pair_distance(AVFilterContext *ctx, FloatAdmPairChecks *c,
+                                const FFFrameSync *fs, const AVFrame *dist, uint64_t index)
+{
+    const AVFilterLink *mainlink = ctx->inputs[0];
+    const AVRational frame_rate = ff_filter_link((AVFilterLink *)mainlink)->frame_rate;
+    const int64_t dist_pts = fs->in[0].pts, ref_pts = fs->in[1].pts;
+    int64_t duration;
+
+    if (dist_pts == AV_NOPTS_VALUE || ref_pts == AV_NOPTS_VALUE)
+        return;
+    if (dist->duration > 0)
+        duration = av_rescale_q(dist->duration, mainlink->time_base, fs->time_base);
+    else if (frame_rate.num > 0 && frame_rate.den > 0)
+        duration = av_rescale_q(1, av_inv_q(frame_rate), fs->time_base);
+    else
+        return;
+    if (2 * FFABS(dist_pts - ref_pts) <= duration)
+        return;
+    if (!c->nb_far_pairs++) {
+        c->first_far_pair = index;
+        av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" is paired with a reference frame more "
+               "than half a frame away (main at %.6f s, reference at %.6f s): an input "
+               "misses frames or starts later; further such pairs are counted.\n", index,
+               dist_pts * av_q2d(fs->time_base), ref_pts * av_q2d(fs->time_base));
+    }
+}
+
+/* framesync holds an input's last frame while the other goes on (the input
+ * ended, or has fewer frames per second): a pair with a picture already scored
+ * compares against a stale one.  Timestamps say which picture it is. */
+static void warn_repeated_frame(AVFilterContext *ctx, FloatAdmPairChecks *c,
+                                const FFFrameSync *fs, uint64_t index)
+{
+    for (int i = 0; i < 2; i++) {
+        const int64_t pts = fs->in[i].pts;
+
+        if (c->nb_checked && pts != AV_NOPTS_VALUE && pts == c->last_pts[i] &&
+            !c->warned_repeat) {
+            av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" is scored with a %s frame already "
+                   "scored: that input ended early or has a lower frame rate. Use shortest=1 "
+                   "or eof_action=endall to stop with the shorter input.\n",
+                   index, ff_float_adm_input_name(i));
+            c->warned_repeat = 1;
+        }
+        c->last_pts[i] = pts;
+    }
+}
+
+/* Limited range (unspecified, except yuvj) read as full, or the reverse,
+ * changes every score without being a change of quality. */
+static enum AVColorRange effective_range(const AVFrame *frame, const AVPixFmtDescriptor *desc)
+{
+    if (frame->color_range != AVCOL_RANGE_UNSPECIFIED)
+        return frame->color_range;
+    return av_strstart(desc->name, "yuvj", NULL) ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+}
+
+static void check_color_range(AVFilterContext *ctx, FloatAdmPairChecks *c,
+                              const AVFrame *dist, const AVFrame *ref)
+{
+    const enum AVColorRange dist_range = effective_range(dist, c->desc[0]);
+    const enum AVColorRange ref_range  = effective_range(ref, c->desc[1]);
+
+    if (c->warned_range || dist_range == ref_range)
+        return;
+    av_log(ctx, AV_LOG_WARNING, "The inputs' colour ranges differ (main: %s, reference: %s): "
+           "the samples are compared as they are, which changes the scores; convert one "
+           "input to the other's range (scale=out_range=tv or pc) to compare the pictures.\n",
+           av_color_range_name(dist_range), av_color_range_name(ref_range));
+    c->warned_range = 1;
+}
+
+int ff_float_adm_check_pair(AVFilterContext *ctx, FloatAdmPairChecks *c, const FFFrameSync *fs,
+                            const AVFrame *dist, const AVFrame *ref, uint64_t index,
+                            int *skip)
+{
+    int ret = check_corrupt(ctx, c, (const AVFrame *[2]){ dist, ref }, index, skip);
+
+    if (ret < 0)
+        return ret;
+    check_pair_distance(ctx, c, fs, dist, index);
+    check_color_range(ctx, c, dist, ref);
+    warn_repeated_frame(ctx, c, fs, index);
+    c->nb_checked++;
+    return 0;
+}
+
+/* A main frame before the reference's first (a later start, or a graph
+ * rebuilt by ffmpeg while the reference's frames were on their way) has
+ * nothing to be compared with: it passes unscored, and says so. */
+void ff_float_adm_note_unpaired(AVFilterContext *ctx, FloatAdmPairChecks *c, uint64_t index)
+{
+    if (!c->nb_unpaired++)
+        av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" has no reference frame to be paired "
+               "with: it is not scored (the log marks it skipped); such frames are "
+               "counted.\n", index);
+}
+
+void ff_float_adm_pairs_report(AVFilterContext *ctx, FloatAdmPairChecks *c)
+{
+    for (int i = 0; i < 2; i++)
+        report_corrupt_run(ctx, c, i);
+    if (c->nb_unpaired)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames had no reference frame and were not "
+               "scored.\n", c->nb_unpaired);
+    if (c->nb_far_pairs)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frame pairs, the first at frame %"PRId64", "
+               "were more than half a frame apart.\n", c->nb_far_pairs, c->first_far_pair);
+}

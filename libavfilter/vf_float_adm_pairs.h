@@ -1,0 +1,83 @@
+/*
+ * Copyright (c) 2026 the float_adm authors
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * What the float_adm filter checks about each pair it scores, and says: frames
+ * the decoder flagged corrupt, pairs more than half a frame apart, a frame
+ * scored twice, main frames without a reference, colour ranges that differ.
+ */
+
+#ifndef AVFILTER_VF_FLOAT_ADM_PAIRS_H
+#define AVFILTER_VF_FLOAT_ADM_PAIRS_H
+
+#include <stdint.h>
+
+#include "libavutil/frame.h"
+#include "libavutil/pixdesc.h"
+#include "avfilter.h"
+#include "framesync.h"
+
+enum FloatAdmOnCorrupt {
+    FLOAT_ADM_ON_CORRUPT_SCORE,
+    FLOAT_ADM_ON_CORRUPT_SKIP,
+    FLOAT_ADM_ON_CORRUPT_FAIL,
+};
+
+typedef struct FloatAdmPairChecks {
+    int on_corrupt;                     /* enum FloatAdmOnCorrupt */
+    const AVPixFmtDescriptor *desc[2];  /* main, reference: the (software) format */
+    struct {
+        int64_t first, last;            /* a run of flagged frames; first < 0: none */
+    } corrupt[2];
+    uint64_t nb_checked;
+    int64_t last_pts[2];                /* the last pair's timestamps, in the framesync's */
+    int warned_repeat;
+    int warned_range;
+    uint64_t nb_unpaired;               /* main frames without a reference frame */
+    uint64_t nb_far_pairs;              /* pairs further apart than half a frame */
+    int64_t first_far_pair;
+} FloatAdmPairChecks;
+
+static inline const char *ff_float_adm_input_name(int input)
+{
+    return input ? "reference (second)" : "main (first)";
+}
+
+void ff_float_adm_pairs_init(FloatAdmPairChecks *c, int on_corrupt,
+                             const AVPixFmtDescriptor *main_desc,
+                             const AVPixFmtDescriptor *ref_desc);
+
+/**
+ * Check the pair framesync gives for frame index.  Warnings as they arise;
+ * an error only for a flagged frame with on_corrupt=fail.  *skip: leave the
+ * pair unscored (a flagged frame with on_corrupt=skip).
+ */
+int ff_float_adm_check_pair(AVFilterContext *ctx, FloatAdmPairChecks *c, const FFFrameSync *fs,
+                            const AVFrame *dist, const AVFrame *ref, uint64_t index,
+                            int *skip);
+
+/** A main frame with no reference frame to be paired with. */
+void ff_float_adm_note_unpaired(AVFilterContext *ctx, FloatAdmPairChecks *c, uint64_t index);
+
+/** The end: the open run of flagged frames, and the counts. */
+void ff_float_adm_pairs_report(AVFilterContext *ctx, FloatAdmPairChecks *c);
+
+#endif /* AVFILTER_VF_FLOAT_ADM_PAIRS_H */
