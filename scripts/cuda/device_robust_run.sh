@@ -13,9 +13,11 @@
 #       process's, where the container shows it, and GPU 0's) and ffmpeg's RSS sampled
 #       every second.
 #
-# Here:   make build/tests/cuda_robust build/bin/ffmpeg
+# Here:   make build/tests/cuda_robust
+#         make BUILD=build/hooks EXTRA_CXXFLAGS=-DFLOAT_ADM_TEST_HOOKS build/hooks/bin/ffmpeg
+#         (the memory-limit hook is compiled only into test builds; (1) needs it in ffmpeg)
 #         mkdir -p .cuda_bin .device_ffmpeg
-#         (scripts/cuda/build_cuda_bin.sh puts cuda_robust in .cuda_bin/); cp build/bin/ffmpeg .device_ffmpeg/
+#         (scripts/cuda/build_cuda_bin.sh puts cuda_robust in .cuda_bin/); cp build/hooks/bin/ffmpeg .device_ffmpeg/
 # There (the tree with .cuda_bin/ and .device_ffmpeg/ copied over; two GPUs for (2)):
 #         sh scripts/cuda/device_robust_run.sh
 # Writes 7 files to $LOG_DIR (default /tmp/float_adm_robust_out); the summary is printed last.

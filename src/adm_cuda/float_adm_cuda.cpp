@@ -59,9 +59,11 @@ int error_code(cudaError_t e)
     return means_no_device(e) ? FLOAT_ADM_ERROR_NO_DEVICE : FLOAT_ADM_ERROR_DEVICE;
 }
 
+#ifdef FLOAT_ADM_TEST_HOOKS
 /*
- * Test hook: FLOAT_ADM_CUDA_MEMORY_LIMIT=<bytes>, read when a context is created, caps
- * that context's device allocations; one that would pass the cap fails as CUDA's own
+ * Test hook, in test builds only (tests/cuda/module.mk defines FLOAT_ADM_TEST_HOOKS):
+ * FLOAT_ADM_CUDA_MEMORY_LIMIT=<bytes>, read when a context is created, caps that
+ * context's device allocations; one that would pass the cap fails as CUDA's own
  * cudaErrorMemoryAllocation does, so tests can reach the out-of-memory path.  Unset,
  * empty or not a number: no cap.
  */
@@ -77,6 +79,9 @@ size_t memory_limit_from_env()
         return SIZE_MAX;
     return limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
 }
+#else
+size_t memory_limit_from_env() { return SIZE_MAX; }
+#endif
 
 } // namespace
 

@@ -1,8 +1,9 @@
 # CUDA tests (included when HAVE_CUDA=yes, after src/adm_cuda/module.mk):
 #   build/tests/cuda_parity   CPU vs CUDA (0 bits) and CPU vs golden; skips cleanly
 #                             where no CUDA device exists
-#   build/tests/cuda_robust   injected device out-of-memory (FLOAT_ADM_CUDA_MEMORY_LIMIT)
-#                             and, with --long-run N, memory growth over N frames
+#   build/tests/cuda_robust   injected device out-of-memory (FLOAT_ADM_CUDA_MEMORY_LIMIT,
+#                             a hook compiled into this test alone) and, with
+#                             --long-run N, memory growth over N frames
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 CUDA_PARITY_BIN := $(BUILD)/tests/cuda_parity
@@ -28,9 +29,20 @@ $(CUDA_PARITY_BIN): $(BUILD)/obj/tests/cuda/test_cuda_parity.o $(CUDA_TOOL_DEPS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) $< $(CUDA_SUPPORT_OBJ) $(CUDA_TOOL_LINK) -o $@
 
-$(CUDA_ROBUST_BIN): $(BUILD)/obj/tests/cuda/test_cuda_robust.o $(CUDA_TOOL_DEPS)
+# cuda_robust links the backend's host code built with its test hooks
+# (FLOAT_ADM_CUDA_MEMORY_LIMIT), which the library build leaves out.
+CUDA_HOOKS_OBJ := $(BUILD)/obj/tests/cuda/float_adm_cuda_hooks.o
+$(CUDA_HOOKS_OBJ): CXXFLAGS_ALL += -I$(CUDA_INC) -Isrc/adm_cuda -DFLOAT_ADM_TEST_HOOKS
+$(CUDA_HOOKS_OBJ): src/adm_cuda/float_adm_cuda.cpp $(CORE_HEADER_OUT) $(CUDA_HEADER_OUT)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) $< $(CUDA_SUPPORT_OBJ) $(CUDA_TOOL_LINK) -o $@
+	$(CXX) $(CXXFLAGS_ALL) -Iinclude -Isrc/adm_core -MMD -MP -c $< -o $@
+
+$(CUDA_ROBUST_BIN): $(BUILD)/obj/tests/cuda/test_cuda_robust.o $(CUDA_HOOKS_OBJ) $(CUDA_KERNEL_OBJ) \
+                    $(CUDA_SUPPORT_OBJ) $(TESTSUPPORT_LIB) $(COMMON_OBJS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) $< $(CUDA_SUPPORT_OBJ) $(TESTSUPPORT_LIB) $(COMMON_OBJS) \
+	    $(CUDA_HOOKS_OBJ) $(CUDA_KERNEL_OBJ) $(CUDART_STATIC) $(CORE_LIB) $(LDFLAGS_ALL) \
+	    $(CUDA_LIBS) -o $@
 
 # Without a CUDA device these tests say so and pass (CI has nvcc, no GPU).
 check-cuda: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN)
@@ -49,4 +61,4 @@ $(CUDA_POWF_BIN): $(CUDA_POWF_OBJ) $(CUDA_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) $< $(CUDA_LIB) $(CORE_LIB) $(LDFLAGS_ALL) $(CUDA_LIBS) -o $@
 
--include $(CUDA_TEST_OBJS:.o=.d) $(CUDA_POWF_OBJ:.o=.d)
+-include $(CUDA_TEST_OBJS:.o=.d) $(CUDA_POWF_OBJ:.o=.d) $(CUDA_HOOKS_OBJ:.o=.d)
