@@ -255,6 +255,34 @@ int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
 
 void float_adm_context_free(FloatAdmContext **ctx);
 
+/* ---- CPU code path: SIMD levels (every level gives the same bits) ---- */
+
+/**
+ * The names of the SIMD levels, slowest first: "scalar", "sse2", "avx2", "avx512"
+ * (index 0..3); NULL past the last.
+ */
+const char *float_adm_simd_level_name(int index);
+
+/**
+ * Run ctx's kernels at `level`: "auto" or NULL for the best level this processor
+ * runs exactly (a context starts there), or a name of float_adm_simd_level_name,
+ * capped to the best level at or below it that this build and processor run
+ * exactly (a vector level counts only where its reciprocal estimate gives RCPSS's
+ * bits; "scalar" always does).  An unknown name: FLOAT_ADM_ERROR_NOT_FOUND, the
+ * level unchanged.  Not while a frame of ctx is being scored.
+ */
+int float_adm_context_set_simd_level(FloatAdmContext *ctx, const char *level);
+
+/** The name of the level ctx runs; NULL for a NULL ctx. */
+const char *float_adm_context_simd_level(const FloatAdmContext *ctx);
+
+/**
+ * One line on how ctx computes, for logs: the backend, the SIMD level, the thread
+ * count, and whether the division (libvmaf's RCPSS) and powf are this host's
+ * libvmaf's.  Written into buf (truncated to size, always terminated); returns buf.
+ */
+const char *float_adm_context_describe(const FloatAdmContext *ctx, char *buf, size_t size);
+
 /* ---- Logs: libvmaf's JSON, XML, CSV and subtitle layouts, with its pooling ---- */
 
 /*

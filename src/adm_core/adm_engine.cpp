@@ -2,35 +2,9 @@
  * float_adm: the CPU engine (see adm_engine.h for the pipeline).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <cmath>
-#include <cstring>
-
 #include "adm_engine.h"
-#include "adm_rcp.h"
 
 namespace adm {
-namespace {
-
-/* Luma sample j of row i converted as libvmaf's picture_copy does. */
-struct LumaReader {
-    const uint8_t *base;
-    ptrdiff_t stride;
-    int wide;  /* 2 bytes per sample */
-    int shift; /* samples stored in the upper bits (P010) */
-    float scaler;
-
-    float operator()(int i, int j) const
-    {
-        const uint8_t *row = base + i * stride;
-        if (!wide)
-            return input_u8(row[j]);
-        uint16_t v;
-        memcpy(&v, row + 2 * (ptrdiff_t)j, sizeof(v));
-        return input_u16((uint16_t)(v >> shift), scaler);
-    }
-};
-
-} // namespace
 
 Engine::Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts)
     : opts_(opts), frame_(frame_setup(width, height, bit_depth, opts))
@@ -45,52 +19,35 @@ Engine::Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts
         }
     }
 
-    kernels_ = simd_kernels(simd_level_from_environment());
+    set_level(simd_level_best());
     allocate();
 }
 
-/* Band a per image and scale; the scalar schedule's stage buffers; each job's rows. */
+/* Band a per image and scale, the row sums, each job's rows. */
 void Engine::allocate()
 {
-    const ScaleSetup &s0 = scales_[0];
-    const ptrdiff_t stride0 = s0.stride;
-    const bool fused = kernels_ != nullptr;
     size_t total = 0;
     for (int s = 0; s < kNumScales; s++)
         total += 2 * (size_t)scales_[s].stride * scales_[s].h;
-    if (!fused)
-        total += 2 * 3 * kNumBands * (size_t)stride0 * s0.h;
     storage_.assign(total, 0.0f);
 
     float *next = storage_.data();
-    auto take = [&](int w, int h, ptrdiff_t stride) {
-        Band b;
-        b.data = next;
-        b.w = w;
-        b.h = h;
-        b.stride = stride;
-        next += stride * h;
-        return b;
-    };
     for (int img = 0; img < 2; img++) {
-        for (int s = 0; s < kNumScales; s++)
-            approx_[img][s] = take(scales_[s].w, scales_[s].h, scales_[s].stride);
-        for (int b = 0; b < kNumBands; b++) {
-            detail_[img][b] = fused ? Band{} : take(s0.w, s0.h, stride0);
-            weighted_[img][b] = fused ? Band{} : take(s0.w, s0.h, stride0);
-            filtered_[img][b] = fused ? Band{} : take(s0.w, s0.h, stride0);
+        for (int s = 0; s < kNumScales; s++) {
+            Band &b = approx_[img][s];
+            b.data = next;
+            b.w = scales_[s].w;
+            b.h = scales_[s].h;
+            b.stride = scales_[s].stride;
+            next += b.stride * b.h;
         }
     }
     for (auto &sums : row_sums_)
-        sums.assign(s0.h, 0.0f);
+        sums.assign(scales_[0].h, 0.0f);
 
-    if (fused) {
-        job_row_stride_ = band_stride(frame_.width) + kRowPadding;
-        const int rows = kRingRow + kRingSlots * kRingSlotRows;
-        scratch_.assign(nb_jobs_, std::vector<float>(rows * (size_t)job_row_stride_));
-    } else {
-        scratch_.assign(nb_jobs_, std::vector<float>(2 * (size_t)frame_.width));
-    }
+    job_row_stride_ = band_stride(frame_.width) + kRowPadding;
+    const int rows = kRingRow + kRingSlots * kRingSlotRows;
+    scratch_.assign(nb_jobs_, std::vector<float>(rows * (size_t)job_row_stride_));
 }
 
 int Engine::set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs)
@@ -124,126 +81,10 @@ template <class F> int Engine::parallel_rows(int first, int last, F &&work)
     return jobs > 1 ? execute_(execute_opaque_, run, &task, jobs) : run(&task, 0, 1);
 }
 
-/* Output rows [first, last) of the four bands: vertical pass into lo/hi rows, then horizontal. */
-void Engine::dwt_rows(int s, int first, int last, int job)
-{
-    const ScaleSetup &sc = scales_[s];
-    const bool lo_only = s == 0 && frame_.skip_scale0;
-    float *lo = scratch_[job].data();
-    float *hi = lo + frame_.width;
-    const int *x0 = sc.column_taps[0].data(), *x1 = sc.column_taps[1].data();
-    const int *x2 = sc.column_taps[2].data(), *x3 = sc.column_taps[3].data();
-
-    for (int img = 0; img < 2; img++) {
-        const FloatAdmPlane &in = input_[img];
-        LumaReader luma = {static_cast<const uint8_t *>(in.data), in.stride,
-                           in.bytes_per_sample == 2, in.shift, frame_.input_scaler};
-        const Band *prev = s > 0 ? &approx_[img][s - 1] : nullptr;
-        for (int i = first; i < last; i++) {
-            int y0 = dwt_source_index(i, 0, sc.in_h), y1 = dwt_source_index(i, 1, sc.in_h);
-            int y2 = dwt_source_index(i, 2, sc.in_h), y3 = dwt_source_index(i, 3, sc.in_h);
-            if (prev) {
-                const float *r0 = prev->row(y0), *r1 = prev->row(y1);
-                const float *r2 = prev->row(y2), *r3 = prev->row(y3);
-                for (int j = 0; j < sc.in_w; j++) {
-                    lo[j] = dwt_lo(r0[j], r1[j], r2[j], r3[j]);
-                    hi[j] = dwt_hi(r0[j], r1[j], r2[j], r3[j]);
-                }
-            } else {
-                for (int j = 0; j < sc.in_w; j++) {
-                    float s0 = luma(y0, j), s1 = luma(y1, j), s2 = luma(y2, j), s3 = luma(y3, j);
-                    lo[j] = dwt_lo(s0, s1, s2, s3);
-                    hi[j] = dwt_hi(s0, s1, s2, s3);
-                }
-            }
-            float *a = approx_[img][s].row(i);
-            if (lo_only) {
-                for (int j = 0; j < sc.w; j++)
-                    a[j] = dwt_lo(lo[x0[j]], lo[x1[j]], lo[x2[j]], lo[x3[j]]);
-                continue;
-            }
-            float *h = detail_[img][0].row(i), *v = detail_[img][1].row(i);
-            float *d = detail_[img][2].row(i);
-            for (int j = 0; j < sc.w; j++) {
-                float l0 = lo[x0[j]], l1 = lo[x1[j]], l2 = lo[x2[j]], l3 = lo[x3[j]];
-                float h0 = hi[x0[j]], h1 = hi[x1[j]], h2 = hi[x2[j]], h3 = hi[x3[j]];
-                a[j] = dwt_lo(l0, l1, l2, l3);
-                v[j] = dwt_hi(l0, l1, l2, l3);
-                h[j] = dwt_lo(h0, h1, h2, h3);
-                d[j] = dwt_hi(h0, h1, h2, h3);
-            }
-        }
-    }
-}
-
-void Engine::decouple_csf_rows(int s, int first, int last)
-{
-    const ScaleSetup &sc = scales_[s];
-    const HostDivide divide;
-    for (int i = first; i < last; i++) {
-        for (int j = sc.decouple.left; j < sc.decouple.right; j++) {
-            float o[kNumBands], t[kNumBands];
-            for (int b = 0; b < kNumBands; b++) {
-                o[b] = detail_[kRef][b].row(i)[j];
-                t[b] = detail_[kDist][b].row(i)[j];
-            }
-            Decoupled dc = decouple(o, t, frame_.enhn_gain_limit, frame_.cos_1deg_sq, divide);
-            for (int b = 0; b < kNumBands; b++) {
-                float wr = csf_weight(sc.factor[b], dc.restored[b]);
-                float wa = csf_weight(sc.factor[b], dc.additive[b]);
-                weighted_[kRestored][b].row(i)[j] = wr;
-                filtered_[kRestored][b].row(i)[j] = csf_filtered(wr);
-                weighted_[kAdditive][b].row(i)[j] = wa;
-                filtered_[kAdditive][b].row(i)[j] = csf_filtered(wa);
-            }
-        }
-    }
-}
-
-/* Each row's inner sums of the denominator, DLM and AIM terms, columns in order. */
-void Engine::sum_rows(int s, int first, int last)
-{
-    const ScaleSetup &sc = scales_[s];
-    const bool cube = frame_.cube;
-    const float p = frame_.p;
-    for (int i = first; i < last; i++) {
-        const int up = mask_neighbour(i - 1, sc.h), down = mask_neighbour(i + 1, sc.h);
-        float inner[kNumRowSums] = {};
-        for (int j = sc.sums.left; j < sc.sums.right; j++) {
-            const int jl = mask_neighbour(j - 1, sc.w), jr = mask_neighbour(j + 1, sc.w);
-            /* thr[m]: the masking threshold that signal m casts on the other one. */
-            float thr[2] = {0.0f, 0.0f};
-            if (frame_.masking) {
-                for (int m = 0; m < 2; m++) {
-                    float band_thr[kNumBands];
-                    for (int b = 0; b < kNumBands; b++) {
-                        const Band &f = filtered_[m][b];
-                        const float *ru = f.row(up), *ri = f.row(i), *rd = f.row(down);
-                        band_thr[b] = threshold_band(ru[jl], ru[j], ru[jr], ri[jl],
-                                                     weighted_[m][b].row(i)[j], ri[jr], rd[jl],
-                                                     rd[j], rd[jr]);
-                    }
-                    thr[m] = threshold_sum(band_thr[0], band_thr[1], band_thr[2]);
-                }
-            }
-            for (int b = 0; b < kNumBands; b++) {
-                inner[kDenSum + b] += reference_term(sc.factor[b], detail_[kRef][b].row(i)[j], cube,
-                                                     p);
-                inner[kNumSum + b] += masked_term(weighted_[kRestored][b].row(i)[j], thr[kAdditive],
-                                                  cube, p);
-                inner[kAimSum + b] += masked_term(weighted_[kAdditive][b].row(i)[j], thr[kRestored],
-                                                  cube, p);
-            }
-        }
-        for (int k = 0; k < kNumRowSums; k++)
-            row_sums_[k][i] = inner[k];
-    }
-}
-
 /*
- * The fused schedule of scale s for the rows [first, last) this job owns: each row's
- * DWT (band a stored), then for the rows whose sums are this job's, and their
- * neighbours, decouple + CSF into the ring and the row sums one row behind.
+ * Scale s for the rows [first, last) this job owns: each row's DWT (band a stored),
+ * then for the rows whose sums are this job's, and their neighbours, decouple + CSF
+ * into the ring and the row sums one row behind.
  */
 void Engine::fused_rows(int s, int first, int last, int job)
 {
@@ -386,33 +227,11 @@ int Engine::score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmS
     int err = 0; /* an executor's error is the frame's */
     for (int s = 0; s < kNumScales; s++) {
         const ScaleSetup &sc = scales_[s];
-        if (kernels_) {
-            err = parallel_rows(0, sc.h, [this, s](int first, int last, int job) {
-                fused_rows(s, first, last, job);
-            });
-        } else {
-            err = parallel_rows(0, sc.h, [this, s](int first, int last, int job) {
-                dwt_rows(s, first, last, job);
-            });
-        }
+        err = parallel_rows(
+            0, sc.h, [this, s](int first, int last, int job) { fused_rows(s, first, last, job); });
         if (err < 0)
             break;
-        if (s == 0 && frame_.skip_scale0) {
-            sums[s] = skipped_scale_sums();
-            continue;
-        }
-        if (!kernels_) {
-            err = parallel_rows(sc.decouple.top, sc.decouple.bottom, [this, s](int first, int last, int) {
-                decouple_csf_rows(s, first, last);
-            });
-            if (err >= 0)
-                err = parallel_rows(sc.sums.top, sc.sums.bottom, [this, s](int first, int last, int) {
-                    sum_rows(s, first, last);
-                });
-            if (err < 0)
-                break;
-        }
-        sums[s] = fold_scale(s);
+        sums[s] = s == 0 && frame_.skip_scale0 ? skipped_scale_sums() : fold_scale(s);
     }
     input_[kRef] = input_[kDist] = FloatAdmPlane{};
     if (err < 0)

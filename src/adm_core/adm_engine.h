@@ -1,16 +1,13 @@
 /*
  * float_adm: the CPU engine.  Pipeline per scale:
  *   input -> DWT -> decouple + CSF -> masking + row sums -> pooling
- * Each stage is split into row ranges that run through the context's executor; every
- * row's inner sum is kept and the rows fold in order afterwards, so the scores do not
- * depend on how the rows were shared out.
- *
- * Two schedules of the same arithmetic:
- *  - scalar (the readable reference): stage by stage over full-frame buffers;
- *  - fused (the vector kernels of adm_simd.h): per scale, one pass over each job's
- *    rows that runs DWT, decouple + CSF and the row sums on a ring of three rows
- *    while they are in cache.  A job recomputes the one detail row on each side of
- *    its rows that masking reads; only band a goes through memory.
+ * One schedule, on the row kernels of a level (adm_simd.h; the scalar level is one
+ * of them): per scale, one pass over each job's rows that runs DWT, decouple + CSF
+ * and the row sums on a ring of three rows while they are in cache.  A job
+ * recomputes the one detail row on each side of its rows that masking reads; only
+ * band a goes through memory.  Every row's inner sum is kept and the rows fold in
+ * order afterwards, so the scores depend neither on how the rows were shared out
+ * nor on the level.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef ADM_ENGINE_H
@@ -41,10 +38,14 @@ struct ScaleSetup : ScaleGeometry {
 
 class Engine {
 public:
-    /* A context check_context accepts; the schedule comes from FLOAT_ADM_SIMD (see adm_simd.h). */
+    /* A context check_context accepts, at the best level this processor runs exactly. */
     Engine(int width, int height, int bit_depth, const FloatAdmOptions &opts);
 
     int set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs);
+    /* Runs `wanted`, capped to the best supported level at or below it. */
+    void set_level(SimdLevel wanted) { kernels_ = simd_kernels(simd_level_capped(wanted)); }
+    SimdLevel level() const { return kernels_->level; }
+    int jobs() const { return nb_jobs_; }
     int score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmScores *out);
 
     const FrameSetup &frame() const { return frame_; }
@@ -52,11 +53,10 @@ public:
 
 private:
     enum Image { kRef = 0, kDist = 1 };
-    enum Signal { kRestored = 0, kAdditive = 1 };
 
-    /* Per-job rows of the fused schedule: the vertical pass of each image, a discard
-     * row for halo band a, the distorted detail, then a ring of three rows of
-     * reference detail, weighted and filtered signals. */
+    /* Per-job rows: the vertical pass of each image, a discard row for halo band a,
+     * the distorted detail, then a ring of three rows of reference detail, weighted
+     * and filtered signals. */
     enum JobRow {
         kLoRow = 0,          /* + image */
         kHiRow = 2,          /* + image */
@@ -76,9 +76,6 @@ private:
     /* 0, or the executor's error. */
     template <class F> int parallel_rows(int first, int last, F &&work);
 
-    void dwt_rows(int s, int first, int last, int job);
-    void decouple_csf_rows(int s, int first, int last);
-    void sum_rows(int s, int first, int last);
     ScaleSums fold_scale(int s) const;
 
     float *job_row(int job, int index) { return scratch_[job].data() + index * job_row_stride_; }
@@ -95,17 +92,12 @@ private:
     FrameSetup frame_;
     ScaleSetup scales_[kNumScales];
 
-    const SimdKernels *kernels_; /* null: the scalar schedule */
+    const SimdKernels *kernels_; /* the level's; never null */
 
     std::vector<float> storage_;
     Band approx_[2][kNumScales];          /* band a of each image and scale */
-    /* The scalar schedule's full-frame stage buffers (empty in the fused one). */
-    Band detail_[2][kNumBands];           /* h, v, d of the current scale */
-    Band weighted_[2][kNumBands];         /* CSF of the restored / additive signal */
-    Band filtered_[2][kNumBands];         /* their 1/30 magnitudes (masking input) */
     std::vector<float> row_sums_[kNumRowSums];
-    /* Per job: scalar, the vertical pass's lo and hi rows; fused, the JobRow rows. */
-    std::vector<std::vector<float>> scratch_;
+    std::vector<std::vector<float>> scratch_; /* per job: the JobRow rows */
     ptrdiff_t job_row_stride_ = 0;
 
     /* The planes of the frame being scored (valid during score()). */

@@ -1,12 +1,13 @@
 /*
- * float_adm: the vector kernels of the fused CPU path and their run-time dispatch.
+ * float_adm: the row kernels of the CPU engine and their run-time dispatch.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Each level (SSE2, AVX2, AVX-512) is one table of row kernels compiled in its own
- * translation unit with its own -m flags (never FMA).  The kernels compute the
- * expressions of adm_arith.h lane by lane, operation for operation, so every level
- * gives the scalar path's bits.  FLOAT_ADM_SIMD=scalar|sse2|avx2|avx512 picks a
- * level; unset or "auto" picks the best this processor runs exactly.
+ * Each level is one table of row kernels: scalar (one lane, adm_arith.h's expressions
+ * column by column), SSE2, AVX2, AVX-512 (the vector template of adm_simd_kernels.h,
+ * each compiled in its own translation unit with its own -m flags, never FMA).  Every
+ * level computes adm_arith.h's expressions operation for operation, so all give the
+ * same bits.  The best level this processor runs exactly is the default; a context
+ * can be given another (float_adm_context_set_simd_level), capped to that one.
  */
 #ifndef ADM_SIMD_H
 #define ADM_SIMD_H
@@ -57,7 +58,7 @@ struct SumRowArgs {
 
 struct SimdKernels {
     SimdLevel level;
-    /* The vector reciprocal estimate, exposed so that tests can hold it to RCPSS. */
+    /* The reciprocal estimate, exposed so that tests can hold it to RCPSS. */
     void (*reciprocal)(const float *in, float *out, size_t n);
     void (*dwt_vertical_float)(const float *const rows[4], int n, float *lo, float *hi);
     void (*dwt_vertical_u8)(const uint8_t *const rows[4], int n, float *lo, float *hi);
@@ -66,20 +67,20 @@ struct SimdKernels {
                              float *lo, float *hi);
     void (*dwt_horizontal)(const DwtRowArgs &args);
     void (*decouple_csf)(const DecoupleRowArgs &args);
-    /* Each sum (in RowSum order) starts at 0 and adds its columns left to right, as the
-     * scalar path. */
+    /* Each sum (in RowSum order) starts at 0 and adds its columns left to right. */
     void (*row_sums)(const SumRowArgs &args, float sums[kNumRowSums]);
 };
 
 const char *simd_level_name(SimdLevel level);
 /* "scalar", "sse2", "avx2", "avx512"; false for anything else. */
 bool simd_level_parse(const char *name, SimdLevel *level);
-/* Built in, run by this processor, and its vector reciprocal equals RCPSS. */
+/* Built in, run by this processor, and its reciprocal estimate equals RCPSS (the
+ * scalar level: always). */
 bool simd_level_supported(SimdLevel level);
 SimdLevel simd_level_best();
-/* FLOAT_ADM_SIMD if set to a level (the best supported one at or below it), else the best. */
-SimdLevel simd_level_from_environment();
-/* The kernel table of a supported vector level; null for the scalar level. */
+/* The best supported level at or below `wanted`. */
+SimdLevel simd_level_capped(SimdLevel wanted);
+/* The kernel table of a supported level; null for any other. */
 const SimdKernels *simd_kernels(SimdLevel level);
 
 } // namespace adm

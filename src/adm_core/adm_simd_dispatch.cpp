@@ -1,8 +1,7 @@
 /*
- * float_adm: which vector level runs, chosen at run time.
+ * float_adm: which level's kernels run, chosen at run time.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "adm_rcp.h"
@@ -10,8 +9,9 @@
 
 namespace adm {
 
-#if ADM_HAVE_RCPSS
 /* Each in its own translation unit, built for its level. */
+const SimdKernels *simd_kernels_scalar();
+#if ADM_HAVE_RCPSS
 const SimdKernels *simd_kernels_sse2();
 const SimdKernels *simd_kernels_avx2();
 const SimdKernels *simd_kernels_avx512();
@@ -38,7 +38,7 @@ const SimdKernels *kernels_of(SimdLevel level)
     case SimdLevel::kSse2: return simd_kernels_sse2();
     case SimdLevel::kAvx2: return simd_kernels_avx2();
     case SimdLevel::kAvx512: return simd_kernels_avx512();
-    default: return nullptr;
+    default: return simd_kernels_scalar();
     }
 }
 
@@ -67,6 +67,7 @@ bool reciprocal_matches_rcpss(const SimdKernels &kernels)
     return true;
 }
 
+/* The scalar level computes RCPSS itself and is always usable. */
 struct Availability {
     bool usable[kNumSimdLevels] = {true, false, false, false};
     Availability()
@@ -112,23 +113,15 @@ bool simd_level_supported(SimdLevel level)
 #if ADM_HAVE_RCPSS
     return availability().usable[l];
 #else
+    /* The vector kernels estimate the reciprocal; this build divides. */
     return level == SimdLevel::kScalar;
 #endif
 }
 
-SimdLevel simd_level_best()
-{
-    for (int l = kNumSimdLevels - 1; l > 0; l--)
-        if (simd_level_supported((SimdLevel)l))
-            return (SimdLevel)l;
-    return SimdLevel::kScalar;
-}
+SimdLevel simd_level_best() { return simd_level_capped((SimdLevel)(kNumSimdLevels - 1)); }
 
-SimdLevel simd_level_from_environment()
+SimdLevel simd_level_capped(SimdLevel wanted)
 {
-    SimdLevel wanted;
-    if (!simd_level_parse(getenv("FLOAT_ADM_SIMD"), &wanted))
-        return simd_level_best();
     for (int l = (int)wanted; l > 0; l--)
         if (simd_level_supported((SimdLevel)l))
             return (SimdLevel)l;
@@ -137,11 +130,12 @@ SimdLevel simd_level_from_environment()
 
 const SimdKernels *simd_kernels(SimdLevel level)
 {
+    if (!simd_level_supported(level))
+        return nullptr;
 #if ADM_HAVE_RCPSS
-    return level != SimdLevel::kScalar && simd_level_supported(level) ? kernels_of(level) : nullptr;
+    return kernels_of(level);
 #else
-    (void)level;
-    return nullptr;
+    return simd_kernels_scalar();
 #endif
 }
 

@@ -3,10 +3,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <cstdint>
+#include <cstring>
 #include <new>
 
 #include "adm_engine.h"
 #include "adm_internal.h"
+#include "adm_rcp.h"
 
 struct FloatAdmContext {
     adm::Engine engine;
@@ -119,6 +121,53 @@ int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
         return ret;
     *scores = FloatAdmScores{};
     return ctx->engine.score(*ref, *dist, scores);
+}
+
+const char *float_adm_simd_level_name(int index)
+{
+    return index >= 0 && index < adm::kNumSimdLevels ? adm::simd_level_name((adm::SimdLevel)index)
+                                                     : nullptr;
+}
+
+int float_adm_context_set_simd_level(FloatAdmContext *ctx, const char *level)
+{
+    if (!ctx)
+        return FLOAT_ADM_ERROR_INVALID;
+    adm::SimdLevel wanted = adm::simd_level_best();
+    if (level && strcmp(level, "auto") != 0 && !adm::simd_level_parse(level, &wanted))
+        return FLOAT_ADM_ERROR_NOT_FOUND;
+    ctx->engine.set_level(wanted);
+    return 0;
+}
+
+const char *float_adm_context_simd_level(const FloatAdmContext *ctx)
+{
+    return ctx ? adm::simd_level_name(ctx->engine.level()) : nullptr;
+}
+
+const char *float_adm_context_describe(const FloatAdmContext *ctx, char *buf, size_t size)
+{
+    if (!buf || !size)
+        return buf;
+    if (!ctx) {
+        buf[0] = '\0';
+        return buf;
+    }
+#if ADM_HAVE_RCPSS
+    const char *division = "division exact: this processor's RCPSS and one Newton step, as libvmaf";
+#elif defined(__SSE2__) || defined(_M_X64)
+    const char *division = "division NOT exact: n / d (built with --disable-rcpss), where "
+                           "libvmaf uses this processor's RCPSS";
+#else
+    const char *division = "division exact: n / d, as libvmaf without SSE2";
+#endif
+    const adm::Engine &engine = ctx->engine;
+    adm::format_error(buf, size, "CPU backend: simd %s (best here: %s), threads %d; %s; %s",
+                      adm::simd_level_name(engine.level()),
+                      adm::simd_level_name(adm::simd_level_best()), engine.jobs(), division,
+                      engine.frame().cube ? "powf not called (adm_p_norm 3 cubes)"
+                                          : "powf exact: this host's libm, as libvmaf");
+    return buf;
 }
 
 void float_adm_context_free(FloatAdmContext **ctx)

@@ -672,7 +672,17 @@ ContextPtr create_context(const FrameGeometry &geometry, const FloatAdmOptions &
     if (err < 0)
         throw CliError("cannot score " + geometry.describe() + ": " +
                        (message[0] ? message : float_adm_strerror(err)));
-    return ContextPtr(context);
+    ContextPtr owned(context);
+    /* FLOAT_ADM_SIMD picks the CPU code path (the scores are the same at every level). */
+    const char *level = std::getenv("FLOAT_ADM_SIMD");
+    if (level && *level && float_adm_context_set_simd_level(context, level) < 0) {
+        std::string names = "auto";
+        for (int i = 0; float_adm_simd_level_name(i); i++)
+            names += std::string(", ") + float_adm_simd_level_name(i);
+        throw CliError(std::string("FLOAT_ADM_SIMD=") + level + ": not a SIMD level (" + names +
+                       ")");
+    }
+    return owned;
 }
 
 struct LogCloser {

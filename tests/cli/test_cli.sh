@@ -123,6 +123,18 @@ expect_ok "threads 10-bit" --reference $coins.ref.yuv --distorted $coins.dis.yuv
     --threads 4 --quiet --json coins4.json
 same_file "10-bit --threads 1 vs 4" coins1.json coins4.json
 
+# ---- FLOAT_ADM_SIMD: the same bytes at every level; an unknown level is an error ----
+for level in scalar sse2 avx2 avx512 auto ""; do
+    export FLOAT_ADM_SIMD=$level
+    expect_ok "FLOAT_ADM_SIMD=$level" --reference $astro.ref.yuv --distorted $astro.dis.yuv \
+        $astro_args --option debug=true --quiet --json simd.json
+    same_file "FLOAT_ADM_SIMD=$level vs the default" threads1.json simd.json
+done
+export FLOAT_ADM_SIMD=avx3
+expect_error "unknown FLOAT_ADM_SIMD" "FLOAT_ADM_SIMD=avx3: not a SIMD level (auto, scalar, sse2" \
+    --reference $astro.ref.yuv --distorted $astro.dis.yuv $astro_args --quiet
+unset FLOAT_ADM_SIMD
+
 # ---- y4m input scores as the raw file does ----
 to_y4m $astro.ref.yuv $astro_frame "W576 H324 F25:1 Ip A1:1 C420jpeg XYSCSS=420JPEG" astro.ref.y4m
 to_y4m $astro.dis.yuv $astro_frame "W576 H324 F25:1 Ip A1:1" astro.dis.y4m

@@ -12,6 +12,8 @@
  *
  * Environment: FLOAT_ADM_CORPUS_DIR (golden.json and the decompressed .yuv files),
  * FLOAT_ADM_SCORE (the float_adm_score binary; its test is skipped when unset),
+ * FLOAT_ADM_SIMD (the SIMD level of the C API's contexts, and float_adm_score's;
+ * unset or "auto": the default),
  * FLOAT_ADM_TEST_FINGERPRINT (stands in for the host's, to try another host's path).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -39,6 +41,19 @@ std::string env_or_empty(const char *name)
 {
     const char *v = std::getenv(name);
     return v ? v : "";
+}
+
+/* FLOAT_ADM_SIMD on a context: 0, or a failure that names the levels there are. */
+::testing::AssertionResult apply_simd_level(FloatAdmContext *ctx)
+{
+    const std::string level = env_or_empty("FLOAT_ADM_SIMD");
+    if (float_adm_context_set_simd_level(ctx, level.empty() ? nullptr : level.c_str()) == 0)
+        return ::testing::AssertionSuccess();
+    std::string names = "auto";
+    for (int i = 0; float_adm_simd_level_name(i); i++)
+        names += std::string(", ") + float_adm_simd_level_name(i);
+    return ::testing::AssertionFailure()
+           << "FLOAT_ADM_SIMD=" << level << " is not a SIMD level (" << names << ")";
 }
 
 class Corpus : public ::testing::Test {
@@ -154,6 +169,7 @@ bool Corpus::exact_ = false;
 TEST_F(Corpus, EveryCaseThroughTheCApi)
 {
     int outputs = 0, differing = 0;
+    std::string level;
     for (const auto &c : (*golden_)["cases"].items) {
         const testjson::Value &fx = fixture(c["fixture"].text);
         const testsupport::FrameGeometry g = testsupport::fixture_geometry(fx);
@@ -174,6 +190,8 @@ TEST_F(Corpus, EveryCaseThroughTheCApi)
         ASSERT_EQ(0, float_adm_context_create(&ctx, g.width, g.height, g.depth, &opts, errbuf,
                                               sizeof(errbuf)))
             << errbuf;
+        ASSERT_TRUE(apply_simd_level(ctx));
+        level = float_adm_context_simd_level(ctx);
         for (size_t f = 0; f < frames; f++) {
             const FloatAdmPlane rp = ref[f].view(), dp = dis[f].view();
             FloatAdmScores s;
@@ -188,8 +206,8 @@ TEST_F(Corpus, EveryCaseThroughTheCApi)
         }
         float_adm_context_free(&ctx);
     }
-    printf("C API: %d outputs over %zu cases, %d differing (%s)\n", outputs,
-           (*golden_)["cases"].items.size(), differing,
+    printf("C API at SIMD level %s: %d outputs over %zu cases, %d differing (%s)\n", level.c_str(),
+           outputs, (*golden_)["cases"].items.size(), differing,
            exact_ ? "bit for bit" : "within tolerance, other host");
     EXPECT_EQ(0, differing);
 }
