@@ -34,6 +34,9 @@
 #include <sys/stat.h>
 
 #include "cli_error.h"
+#ifdef FLOAT_ADM_CLI_CUDA
+#include "cuda_backend.h"
+#endif
 #include "float_adm.h"
 #include "pixel_format.h"
 #include "thread_pool.h"
@@ -88,6 +91,7 @@ struct CommandLine {
     unsigned long long skip[2] = {0, 0};  /* --frame_skip_ref, --frame_skip_dist */
     unsigned long long subsample = 1;
     int threads = 1;
+    std::string backend = "cpu"; /* --backend: cpu, cuda or auto */
     std::vector<LogRequest> logs;
     std::string output;         /* -o */
     std::string output_flag;
@@ -123,6 +127,7 @@ void print_usage(FILE *out)
     std::fprintf(out,
         "Usage: %s --reference R --distorted D [--width W --height H --pix-fmt F]\n"
         "       [--option NAME=VALUE]... [--frames N] [--threads N]\n"
+        "       [--backend cpu|cuda|auto]\n"
         "       [--json OUT] [--csv OUT] [--xml OUT] [--sub OUT] [--quiet]\n"
         "   or, as libvmaf's vmaf takes it:\n"
         "       %s -r R -d D -w W -h H -p 420|422|444|400 -b 8|10|12|16\n"
@@ -161,6 +166,10 @@ void print_usage(FILE *out)
         "               score frames 0, N, 2N, ... (0 and 1: every frame)\n"
         "  --threads N  split each frame across N threads (0: 1); scores never\n"
         "               change [1]\n"
+        "  --backend cpu|cuda|auto\n"
+        "               where frames are scored: the CPU (the default), a CUDA\n"
+        "               device, or the device where one exists, else the CPU;\n"
+        "               the same scores either way\n"
         "  --json OUT, --csv OUT, --xml OUT, --sub OUT\n"
         "               libvmaf's log layouts, each frame written as it is scored and\n"
         "               the pooled scores at the end; any of them, each to its own\n"
@@ -256,7 +265,7 @@ int parse_size(const std::string &flag, const std::string &text)
 enum class Arg {
     Reference, Distorted, Width, Height, PixFmt, PixelFormat, Bitdepth, Output, Option,
     Feature, Frames, FrameCnt, SkipRef, SkipDist, Subsample, Threads, NotFloatAdm, Help,
-    Version, ListOptions, Quiet, NoPrediction, LogFormat,
+    Version, ListOptions, Quiet, NoPrediction, LogFormat, Backend,
 };
 
 struct ArgSpec {
@@ -284,6 +293,7 @@ const ArgSpec arg_specs[] = {
     {"frame_skip_dist", 0, Arg::SkipDist, true},
     {"subsample", 0, Arg::Subsample, true},
     {"threads", 0, Arg::Threads, true},
+    {"backend", 0, Arg::Backend, true},
     /* vmaf's flags that add a model or other features. */
     {"model", 'm', Arg::NotFloatAdm, true},
     {"aom_ctc", 0, Arg::NotFloatAdm, true},
@@ -447,6 +457,11 @@ void apply_arg(CommandLine &command_line, const ArgSpec &spec, const std::string
         /* vmaf's default, 0, is one thread. */
         command_line.threads =
             std::max(static_cast<int>(parse_integer(flag, value, 0, max_threads)), 1);
+        break;
+    case Arg::Backend:
+        if (value != "cpu" && value != "cuda" && value != "auto")
+            throw CliError(flag + ": '" + value + "' is not cpu, cuda or auto");
+        command_line.backend = value;
         break;
     case Arg::NotFloatAdm:
         throw CliError(flag + ": " + program_name + " computes float ADM only, without a "
@@ -795,6 +810,24 @@ unsigned long long frames_to_score(const CommandLine &command_line,
     return available[0];
 }
 
+/* --backend: whether frames go to a CUDA device; auto falls back to the CPU. */
+bool use_cuda(const std::string &backend)
+{
+    if (backend == "cpu")
+        return false;
+#ifdef FLOAT_ADM_CLI_CUDA
+    std::string why;
+    if (cuda_backend_available(why))
+        return true;
+#else
+    const std::string why = "this build has no CUDA backend (configure --enable-cuda)";
+#endif
+    if (backend == "cuda")
+        throw CliError("--backend cuda: " + why);
+    std::fprintf(stderr, "%s: --backend auto: %s; scoring on the CPU\n", program_name, why.c_str());
+    return false;
+}
+
 int score(const CommandLine &command_line)
 {
     if (command_line.reference.empty())
@@ -815,11 +848,12 @@ int score(const CommandLine &command_line)
         frames_to_score(command_line, {&reference, &distorted}, geometry);
     reference.skip_frames(command_line.skip[0]);
     distorted.skip_frames(command_line.skip[1]);
+    const bool on_cuda = use_cuda(command_line.backend);
 
     /* Declared before the context, so that it outlives every call into the core. */
     std::unique_ptr<ThreadPool> pool;
-    ContextPtr context = create_context(geometry, options);
-    if (command_line.threads > 1) {
+    ContextPtr context = on_cuda ? nullptr : create_context(geometry, options);
+    if (!on_cuda && command_line.threads > 1) {
         pool = std::make_unique<ThreadPool>(command_line.threads);
         const int err = float_adm_set_executor(context.get(), ThreadPool::execute, pool.get(),
                                                command_line.threads);
@@ -848,7 +882,24 @@ int score(const CommandLine &command_line)
     if (print_table)
         std::printf("%6s  %-10s  %-10s  %-10s\n", "frame", "adm2", "aim", "adm3");
     char message[512];
-    for (unsigned long long frame = 0; frame < frame_count; ++frame) {
+    /* Each scored frame, in order, whichever backend scored it. */
+    auto emit = [&](unsigned long long frame, const FloatAdmScores &scores) {
+        for (auto &log : logs) {
+            message[0] = '\0';
+            check_log(
+                float_adm_log_frame(log.second.get(), frame, &scores, message, sizeof(message)),
+                message, log.first->path);
+        }
+        check_log(float_adm_log_frame(summary.get(), frame, &scores, nullptr, 0), "", "");
+        if (print_table)
+            std::printf("%6llu  %.8f  %.8f  %.8f\n", frame, scores.adm2, scores.aim, scores.adm3);
+    };
+#ifdef FLOAT_ADM_CLI_CUDA
+    if (on_cuda)
+        cuda_backend_score(geometry, options, reference, distorted, frame_count,
+                           command_line.subsample, emit);
+#endif
+    for (unsigned long long frame = 0; !on_cuda && frame < frame_count; ++frame) {
         if (frame % command_line.subsample) {
             reference.skip_frames(1);
             distorted.skip_frames(1);
@@ -862,16 +913,7 @@ int score(const CommandLine &command_line)
         if (err < 0)
             throw CliError(string_printf("frame %llu: scoring failed: %s", frame,
                                          float_adm_strerror(err)));
-        for (auto &log : logs) {
-            message[0] = '\0';
-            check_log(float_adm_log_frame(log.second.get(), frame, &scores, message,
-                                          sizeof(message)),
-                      message, log.first->path);
-        }
-        check_log(float_adm_log_frame(summary.get(), frame, &scores, nullptr, 0), "", "");
-        if (print_table)
-            std::printf("%6llu  %.8f  %.8f  %.8f\n", frame, scores.adm2, scores.aim,
-                        scores.adm3);
+        emit(frame, scores);
     }
 
     for (auto &log : logs) {

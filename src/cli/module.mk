@@ -1,6 +1,13 @@
 # float_adm_score: scores raw YUV / y4m without FFmpeg.
 # SPDX-License-Identifier: LGPL-2.1-or-later
-CLI_SRCS := $(wildcard src/cli/*.cpp)
+# --backend cuda: cuda_backend.cpp and the CUDA library, where the build has it.
+CLI_CUDA_SRC := src/cli/cuda_backend.cpp
+CLI_SRCS := $(filter-out $(CLI_CUDA_SRC),$(wildcard src/cli/*.cpp))
+ifeq ($(HAVE_CUDA),yes)
+CLI_SRCS += $(CLI_CUDA_SRC)
+# Literal paths: src/adm_cuda/module.mk, which names them, is included later.
+CLI_CUDA_DEPS := $(BUILD)/lib/libfloatadm_cuda.a $(BUILD)/include/float_adm_cuda.h
+endif
 CLI_OBJS := $(CLI_SRCS:%.cpp=$(BUILD)/obj/%.o)
 CLI_BIN := $(BUILD)/bin/float_adm_score
 
@@ -8,12 +15,18 @@ CLI_BIN := $(BUILD)/bin/float_adm_score
 
 all: $(CLI_BIN)
 
-$(CLI_BIN): $(CLI_OBJS) $(COMMON_OBJS) $(CORE_LIB)
+# The CUDA library (empty without CUDA) goes before the core, as its module.mk says.
+$(CLI_BIN): $(CLI_OBJS) $(COMMON_OBJS) $(CORE_LIB) $(CLI_CUDA_DEPS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) $(CLI_OBJS) $(COMMON_OBJS) $(CORE_LIB) $(LDFLAGS_ALL) -o $@
+	$(CXX) $(CXXFLAGS_ALL) $(CLI_OBJS) $(COMMON_OBJS) $(filter %.a,$(CLI_CUDA_DEPS)) \
+	  $(CORE_LIB) $(LDFLAGS_ALL) $(if $(CLI_CUDA_DEPS),$(CUDA_LIBS)) -o $@
 
 $(CLI_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include $(COMMON_CXXFLAGS)
-$(CLI_OBJS): $(CORE_HEADER_OUT)
+$(CLI_OBJS): $(CORE_HEADER_OUT) $(CLI_CUDA_DEPS)
+ifeq ($(HAVE_CUDA),yes)
+$(CLI_OBJS): CXXFLAGS_ALL += -DFLOAT_ADM_CLI_CUDA
+$(BUILD)/obj/$(CLI_CUDA_SRC:.cpp=.o): CXXFLAGS_ALL += -I$(CUDA_INC)
+endif
 -include $(CLI_OBJS:.o=.d)
 
 # Error paths, --threads independence, y4m input, and the corpus scores.

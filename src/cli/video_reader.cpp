@@ -216,22 +216,26 @@ void VideoReader::count_y4m_frames()
 
 FloatAdmPlane VideoReader::read_frame()
 {
-    const unsigned long long frame = next_frame_++;
-    if (is_y4m_ && !read_line(frame_header_))
-        fail(string_printf("the file ends before frame %llu: did it change while read?", frame));
-    if (std::fread(luma_.data(), 1, luma_.size(), file_) != luma_.size())
-        fail(string_printf("cannot read frame %llu: %s", frame,
-                           std::ferror(file_) ? std::strerror(errno)
-                                              : "the file ended: did it change while read?"));
-    if (fseeko(file_, static_cast<off_t>(geometry_.chroma_bytes()), SEEK_CUR) != 0)
-        fail(string_printf("cannot seek past frame %llu: %s", frame, std::strerror(errno)));
-
+    read_frame_into(luma_.data());
     FloatAdmPlane plane;
     plane.data = luma_.data();
     plane.stride = static_cast<ptrdiff_t>(geometry_.width) * geometry_.bytes_per_sample();
     plane.bytes_per_sample = geometry_.bytes_per_sample();
     plane.shift = 0;
     return plane;
+}
+
+void VideoReader::read_frame_into(void *dest)
+{
+    const unsigned long long frame = next_frame_++;
+    if (is_y4m_ && !read_line(frame_header_))
+        fail(string_printf("the file ends before frame %llu: did it change while read?", frame));
+    if (std::fread(dest, 1, luma_.size(), file_) != luma_.size())
+        fail(string_printf("cannot read frame %llu: %s", frame,
+                           std::ferror(file_) ? std::strerror(errno)
+                                              : "the file ended: did it change while read?"));
+    if (fseeko(file_, static_cast<off_t>(geometry_.chroma_bytes()), SEEK_CUR) != 0)
+        fail(string_printf("cannot seek past frame %llu: %s", frame, std::strerror(errno)));
 }
 
 void VideoReader::skip_frames(uint64_t count)

@@ -403,6 +403,31 @@ tests=$((tests + 1))
     fail "--subsample 2: frames $(grep '"frameNum"' sub2.json)"
 expect_ok "--subsample 1" $long_form --subsample 1 --quiet --json sub1.json
 same_file "--subsample 1 vs none" sub1.json quiet.json
+
+# ---- --backend: the CUDA device's scores are the CPU's; without one, cuda is an
+# error naming why and auto scores on the CPU after a one-line note ----
+expect_error "bad --backend" "--backend: 'gpu' is not cpu, cuda or auto" $long_form --backend gpu
+expect_ok "--backend cpu" $long_form --backend cpu --quiet --json backend_cpu.json
+same_file "--backend cpu vs none" backend_cpu.json quiet.json
+tests=$((tests + 1))
+if "$bin" $long_form --backend cuda --quiet --json backend_cuda.json >out.txt 2>err.txt; then
+    same_file "--backend cuda vs cpu" backend_cuda.json quiet.json
+    expect_ok "--backend cuda --subsample 2" $long_form --backend cuda --subsample 2 --quiet \
+        --json backend_sub2.json
+    same_file "--backend cuda --subsample 2 vs cpu" backend_sub2.json sub2.json
+    expect_ok "--backend auto" $long_form --backend auto --quiet --json backend_auto.json
+    same_file "--backend auto vs cpu" backend_auto.json quiet.json
+else
+    rc=$?
+    [ $rc -eq 1 ] && grep -q -- "^float_adm_score: --backend cuda: ." err.txt ||
+        fail "--backend cuda without a device: exit $rc: $(cat err.txt)"
+    expect_ok "--backend auto without a device" $long_form --backend auto --quiet \
+        --json backend_auto.json
+    tests=$((tests + 1))
+    [ "$(wc -l <err.txt)" -eq 1 ] && grep -q -- "--backend auto: .*; scoring on the CPU$" err.txt ||
+        fail "--backend auto without a device: wanted a one-line note: $(cat err.txt)"
+    same_file "--backend auto on the CPU vs cpu" backend_auto.json quiet.json
+fi
 expect_ok "--frame_cnt 4" $long_form --frame_cnt 4 --quiet --json cnt4.json
 same_file "--frame_cnt 4 vs --frames 4" cnt4.json six4.json
 expect_ok "--frame_cnt 4 over 6+5 frames" --reference $raw_ref --distorted five.yuv $astro_args \
