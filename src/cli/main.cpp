@@ -125,68 +125,68 @@ void print_wrapped(FILE *out, const std::string &list)
 void print_usage(FILE *out)
 {
     std::fprintf(out,
-        "Usage: %s --reference R --distorted D [--width W --height H --pix-fmt F]\n"
-        "       [--option NAME=VALUE]... [--frames N] [--threads N]\n"
-        "       [--backend cpu|cuda|auto]\n"
-        "       [--json OUT] [--csv OUT] [--xml OUT] [--sub OUT] [--quiet]\n"
-        "   or, as libvmaf's vmaf takes it:\n"
-        "       %s -r R -d D -w W -h H -p 420|422|444|400 -b 8|10|12|16\n"
-        "       [--feature float_adm[=NAME=VALUE[:NAME=VALUE]...]]\n"
-        "       [-o OUT [--xml|--json|--csv|--sub]] [--threads N] [--subsample N]\n"
-        "       [--frame_cnt N] [--frame_skip_ref N] [--frame_skip_dist N] [-q] [-n]\n"
-        "\n"
-        "Scores the luma of a distorted video against its reference with Netflix\n"
-        "libvmaf's float_adm feature, bit-exact with libvmaf.  Prints a table of\n"
-        "adm2, aim and adm3 per frame, then each output's mean over the frames as\n"
-        "vmaf prints its scores (\"adm2: 0.922522\").\n"
-        "\n"
-        "  --reference R, -r R, --distorted D, -d D\n"
-        "        raw planar YUV, or y4m (a .y4m name or a \"YUV4MPEG2 \" header)\n"
-        "        (a name starting with '-' is given as ./-name)\n"
-        "  --width W, -w W, --height H, -h H, --pix-fmt F\n"
-        "        the raw frame size (at most %d each) and FFmpeg pixel format;\n"
-        "        optional for y4m, whose header says them (if given they must agree)\n"
-        "  -p L, --pixel_format L, -b B, --bitdepth B\n"
-        "        the pixel format as vmaf gives it, instead of --pix-fmt: layout L\n"
-        "        420, 422, 444 or 400 (gray), B bits, little-endian above 8\n"
-        "        (-p 420 -b 10: yuv420p10le)\n"
-        "  --option NAME=VALUE\n"
-        "        a float_adm option by name or alias (below); repeatable\n"
-        "  --feature float_adm[=NAME=VALUE[:NAME=VALUE]...]\n"
-        "        the same options, as vmaf takes them; other features, --model,\n"
-        "        --aom_ctc and --nflx_ctc are refused: this tool computes float ADM only\n"
-        "  --frames N   score the first N frames, which both files must hold; without\n"
-        "               it every frame, and both files must hold as many\n"
-        "  --frame_cnt N\n"
-        "               score at most N frames (0: every frame)\n"
-        "  --frame_skip_ref N, --frame_skip_dist N\n"
-        "               leave out the first N frames of the reference, of the\n"
-        "               distorted; the frames after them are numbered from 0\n"
-        "  --subsample N\n"
-        "               score frames 0, N, 2N, ... (0 and 1: every frame)\n"
-        "  --threads N  split each frame across N threads (0: 1); scores never\n"
-        "               change [1]\n"
-        "  --backend cpu|cuda|auto\n"
-        "               where frames are scored: the CPU (the default), a CUDA\n"
-        "               device, or the device where one exists, else the CPU;\n"
-        "               the same scores either way\n"
-        "  --json OUT, --csv OUT, --xml OUT, --sub OUT\n"
-        "               libvmaf's log layouts, each frame written as it is scored and\n"
-        "               the pooled scores at the end; any of them, each to its own\n"
-        "               file, never an input (\"-\": stdout, for one of them, which then\n"
-        "               carries no table); JSON writes NaN and infinity as null;\n"
-        "               outputs are named as libvmaf names them (adm2_egl_1.2 for\n"
-        "               adm_enhn_gain_limit=1.2)\n"
-        "  -o OUT, --output OUT\n"
-        "               a log as vmaf writes it: --xml, --json, --csv or --sub then\n"
-        "               take no value and pick its format, XML without them\n"
-        "  --quiet, -q  no table and no means on stdout\n"
-        "  -n, --no_prediction\n"
-        "               taken for vmaf's command line: this tool predicts nothing\n"
-        "  --help, --version (-v)\n"
-        "\n"
-        "Pixel formats:\n",
-        program_name, program_name, FLOAT_ADM_MAX_SIZE);
+                 "Usage: %s --reference R --distorted D [--width W --height H --pix-fmt F]\n"
+                 "       [--option NAME=VALUE]... [--frames N] [--threads N]\n"
+                 "       [--backend cpu|cuda|auto]\n"
+                 "       [--json OUT] [--csv OUT] [--xml OUT] [--sub OUT] [--quiet]\n"
+                 "   or, as libvmaf's vmaf takes it:\n"
+                 "       %s -r R -d D -w W -h H -p 420|422|444|400 -b 8|10|12|16\n"
+                 "       [--feature float_adm[=NAME=VALUE[:NAME=VALUE]...]]\n"
+                 "       [-o OUT [--xml|--json|--csv|--sub]] [--threads N] [--subsample N]\n"
+                 "       [--frame_cnt N] [--frame_skip_ref N] [--frame_skip_dist N] [-q] [-n]\n"
+                 "\n"
+                 "Scores the luma of a distorted video against its reference with Netflix\n"
+                 "libvmaf's float_adm feature, bit-exact with libvmaf.  Prints a table of\n"
+                 "adm2, aim and adm3 per frame, then each output's mean over the frames as\n"
+                 "vmaf prints its scores (\"adm2: 0.922522\").\n"
+                 "\n"
+                 "  --reference R, -r R, --distorted D, -d D\n"
+                 "        raw planar YUV, or y4m (a .y4m name or a \"YUV4MPEG2 \" header)\n"
+                 "        (a name starting with '-' is given as ./-name)\n"
+                 "  --width W, -w W, --height H, -h H, --pix-fmt F\n"
+                 "        the raw frame size (at most %d each) and FFmpeg pixel format;\n"
+                 "        optional for y4m, whose header says them (if given they must agree)\n"
+                 "  -p L, --pixel_format L, -b B, --bitdepth B\n"
+                 "        the pixel format as vmaf gives it, instead of --pix-fmt: layout L\n"
+                 "        420, 422, 444 or 400 (gray), B bits, little-endian above 8\n"
+                 "        (-p 420 -b 10: yuv420p10le)\n"
+                 "  --option NAME=VALUE\n"
+                 "        a float_adm option by name or alias (below); repeatable\n"
+                 "  --feature float_adm[=NAME=VALUE[:NAME=VALUE]...]\n"
+                 "        the same options, as vmaf takes them; other features, --model,\n"
+                 "        --aom_ctc and --nflx_ctc are refused: this tool computes float ADM only\n"
+                 "  --frames N   score the first N frames, which both files must hold; without\n"
+                 "               it every frame, and both files must hold as many\n"
+                 "  --frame_cnt N\n"
+                 "               score at most N frames (0: every frame)\n"
+                 "  --frame_skip_ref N, --frame_skip_dist N\n"
+                 "               leave out the first N frames of the reference, of the\n"
+                 "               distorted; the frames after them are numbered from 0\n"
+                 "  --subsample N\n"
+                 "               score frames 0, N, 2N, ... (0 and 1: every frame)\n"
+                 "  --threads N  split each frame across N threads (0: 1); scores never\n"
+                 "               change [1]\n"
+                 "  --backend cpu|cuda|auto\n"
+                 "               where frames are scored: the CPU (the default), a CUDA\n"
+                 "               device, or the device where one exists, else the CPU;\n"
+                 "               the same scores either way\n"
+                 "  --json OUT, --csv OUT, --xml OUT, --sub OUT\n"
+                 "               libvmaf's log layouts, each frame written as it is scored and\n"
+                 "               the pooled scores at the end; any of them, each to its own\n"
+                 "               file, never an input (\"-\": stdout, for one of them, which then\n"
+                 "               carries no table); JSON writes NaN and infinity as null;\n"
+                 "               outputs are named as libvmaf names them (adm2_egl_1.2 for\n"
+                 "               adm_enhn_gain_limit=1.2)\n"
+                 "  -o OUT, --output OUT\n"
+                 "               a log as vmaf writes it: --xml, --json, --csv or --sub then\n"
+                 "               take no value and pick its format, XML without them\n"
+                 "  --quiet, -q  no table and no means on stdout\n"
+                 "  -n, --no_prediction\n"
+                 "               taken for vmaf's command line: this tool predicts nothing\n"
+                 "  --help, --version (-v)\n"
+                 "\n"
+                 "Pixel formats:\n",
+                 program_name, program_name, FLOAT_ADM_MAX_SIZE);
     print_wrapped(out, supported_pixel_formats());
     /* --list-options prints the table for programs: one option a line, tab-separated
      * name, alias (may be empty), type, default, min, max. */
@@ -263,9 +263,30 @@ int parse_size(const std::string &flag, const std::string &text)
 
 /* What a flag does; the table below names each flag, long and short. */
 enum class Arg {
-    Reference, Distorted, Width, Height, PixFmt, PixelFormat, Bitdepth, Output, Option,
-    Feature, Frames, FrameCnt, SkipRef, SkipDist, Subsample, Threads, NotFloatAdm, Help,
-    Version, ListOptions, Quiet, NoPrediction, LogFormat, Backend,
+    Reference,
+    Distorted,
+    Width,
+    Height,
+    PixFmt,
+    PixelFormat,
+    Bitdepth,
+    Output,
+    Option,
+    Feature,
+    Frames,
+    FrameCnt,
+    SkipRef,
+    SkipDist,
+    Subsample,
+    Threads,
+    NotFloatAdm,
+    Help,
+    Version,
+    ListOptions,
+    Quiet,
+    NoPrediction,
+    LogFormat,
+    Backend,
 };
 
 struct ArgSpec {
