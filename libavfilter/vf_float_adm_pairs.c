@@ -188,6 +188,10 @@ void ff_float_adm_note_unpaired(AVFilterContext *ctx, FloatAdmPairChecks *c, uin
 
 void ff_float_adm_pairs_report(AVFilterContext *ctx, FloatAdmPairChecks *c)
 {
+    /* An instance never configured (ffmpeg parses a graph once to learn its
+     * inputs) saw no frame. */
+    if (!c->desc[0])
+        return;
     for (int i = 0; i < 2; i++)
         report_corrupt_run(ctx, c, i);
     if (c->nb_unpaired)

@@ -173,6 +173,13 @@ done
 
 # --- Pairing ------------------------------------------------------------------
 
+# Clean inputs of one rate: nothing to warn about.
+if expect_ok "clean inputs" -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi float_adm -f null -; then
+    tests=$((tests + 1))
+    ! grep -iE "float_adm.*(corrupt|half a frame|no reference|already scored|differ)" err.txt ||
+        fail "clean inputs: a warning: $(grep -iE 'corrupt|half a frame|no reference|already scored|differ' err.txt)"
+fi
+
 # Equal inputs scored every n-th frame: no false "already scored" warning
 # (frames are told apart by timestamp, not by address).
 for n in 2 3 5; do
