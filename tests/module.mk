@@ -27,7 +27,8 @@ $(PY_DEPS_STAMP): scripts/ensure-packages.sh
 	@mkdir -p $(dir $@) && touch $@
 
 .PHONY: check-python
-check-python: $(PY_DEPS_STAMP) python $(CORE_SHLIB_LINKS) $(CLI_BIN) $(CORPUS_YUV) $(BUILD)/bin/ffmpeg
+check-python: $(PY_DEPS_STAMP) python $(CORE_SHLIB_LINKS) $(CLI_BIN) $(CORPUS_YUV) \
+              $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe
 	FLOATADM_PYTHONPATH=$(abspath $(BUILD)/python) FLOAT_ADM_CORPUS_DIR=$(abspath $(CORPUS_DIR)) \
 	FLOAT_ADM_SCORE=$(abspath $(CLI_BIN)) PYTHONDONTWRITEBYTECODE=1 \
 	    /usr/bin/python3 -m pytest python/tests -q
