@@ -15,8 +15,9 @@ FUZZ_TARGETS := fuzz_c_api fuzz_cli
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 
 FUZZ_CORE_OBJS := $(CORE_SRCS:%.cpp=$(FUZZ_DIR)/obj/%.o)
-# The tool without its main, which the target calls as float_adm_score_main.
-FUZZ_CLI_OBJS  := $(filter-out %/main.o,$(CLI_SRCS:%.cpp=$(FUZZ_DIR)/obj/%.o)) \
+# The tool without its main, which the target calls as float_adm_score_main, and
+# without its CUDA backend (the fuzzed build is the CPU one).
+FUZZ_CLI_OBJS  := $(filter-out %/main.o,$(patsubst %.cpp,$(FUZZ_DIR)/obj/%.o,$(filter-out $(CLI_CUDA_SRC),$(CLI_SRCS)))) \
                   $(COMMON_SRCS:%.cpp=$(FUZZ_DIR)/obj/%.o) \
                   $(FUZZ_DIR)/obj/src/cli/main_as_function.o
 
