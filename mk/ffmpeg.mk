@@ -154,5 +154,6 @@ check-ffmpeg-all:
 	    $(MAKE) FFMPEG_VERSION=$$v FFMPEG_SOURCE="$$src" check-fate check-patches || exit 1; \
 	done
 
-demo: $(BUILD)/bin/ffmpeg
+# The demo builds what make builds (the README promises it), then runs the filter.
+demo: all
 	scripts/ffmpeg-demo.sh $(BUILD)/bin/ffmpeg $(BUILD)/demo
