@@ -21,8 +21,10 @@ score_segments() splits one title into frame ranges scored in parallel and merge
 them.  Each frame's scores depend on that frame alone, and the pooled values are
 recomputed over the merged frames in frame order with the same double sums as
 one run, so the merged Results equal a single process's bit for bit.  Raw and y4m
-files are read from the segment's first frame on (by frame size); videos are cut
-by frame number with trim=start_frame/end_frame, never by seeking.
+files are read from the segment's first frame on (by frame size).  A video's
+distorted input is cut by frame number and its reference left whole, so that the
+filter pairs each frame by time as in one run, whatever the frame rates
+(score_video); a segment that does not get all its frames is an error.
 
 Workers need the package and the library (PYTHONPATH=build/python, or
 `make install`) and the files at the same paths.  GPUs: one worker per GPU, each
@@ -230,11 +232,11 @@ def _count_frames(spec):
             return int(spec["frames"])
         return _files().frame_count(spec["reference"], spec["distorted"], spec.get("width"),
                                     spec.get("height"), spec.get("pix_fmt"))
-    from .video import _probe_frames, find_ffmpeg
+    from .video import count_frames, find_ffmpeg
     if spec.get("frames") is not None:
         return int(spec["frames"])
-    return _probe_frames(find_ffmpeg(spec.get("ffmpeg")), spec["distorted"],
-                         list(spec.get("distorted_args", ())))
+    return count_frames(find_ffmpeg(spec.get("ffmpeg")), spec["distorted"],
+                        spec.get("distorted_args", ()))
 
 
 def _score_segment(spec, start, end):

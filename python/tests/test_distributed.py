@@ -20,7 +20,8 @@ import floatadm  # noqa: E402
 from floatadm.distributed import score_catalogue, score_segments  # noqa: E402
 from floatadm.results import Results  # noqa: E402
 
-from conftest import cli_frames, cli_pooled, fixture_args, same_bits, write_y4m  # noqa: E402
+from conftest import (cli_frames, cli_pooled, fixture_args, make_clip, same_bits,  # noqa: E402
+                      write_y4m)
 
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 os.environ["PYTHONPATH"] = os.pathsep.join([TESTS_DIR, os.environ["PYTHONPATH"]])
@@ -138,6 +139,26 @@ def test_segments_equal_the_whole(client, pair, long_title, run_cli, tmp_path, f
     for g, w in zip(merged.frames, whole.frames):
         assert all(same_bits(g[n], w[n]) for n in whole.names)
     assert merged.pooled == whole.pooled
+
+
+@pytest.mark.parametrize("dis_rate, ref_rate, vfr", [
+    (25, 25, False), (25, 50, False), (50, 25, False), ("24000/1001", 24, False),
+    (50, 50, True)], ids=["equal", "25-50", "50-25", "23.976-24", "vfr"])
+def test_video_segments_pair_by_time(client, ffmpeg, tmp_path, dis_rate, ref_rate, vfr):
+    """A video split in segments of 25 frames equals one run, frame for frame and in
+    its pooled values, whatever the two inputs' frame rates: each segment's frames
+    are paired with the reference frames a whole run pairs them with."""
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", ref_rate)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", dis_rate, lossy=True, vfr=vfr)
+    whole = floatadm.score_video(ref, dis)
+    merged = score_segments(ref, dis, client, segment_frames=25, progress=False)
+    assert len(whole.frames) > 75
+    assert [f["frame"] for f in merged.frames] == [f["frame"] for f in whole.frames]
+    for g, w in zip(merged.frames, whole.frames):
+        assert g == w, g["frame"]
+    for name in whole.names:
+        for key, value in whole.pooled[name].items():
+            assert same_bits(merged.pooled[name][key], value), (name, key)
 
 
 def _running(dask_worker):

@@ -3,13 +3,16 @@
 # Copyright (c) 2026 the float_adm authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import os
+import shutil
 import subprocess
+import tempfile
 
 import pytest
 
 import floatadm
 
-from conftest import fixture_args, same_bits, write_y4m
+from conftest import fixture_args, make_clip, same_bits, write_y4m
 
 ASTRONAUT = "astronaut_576x324_yuv420p_x264"
 
@@ -84,3 +87,77 @@ def test_ffmpeg_errors(videos, tmp_path):
         floatadm.score_video(ref_y4m, str(tmp_path / "absent.mkv"))
     with pytest.raises(ValueError, match="range"):
         floatadm.score_video(ref_y4m, ref_y4m, egl=1000)
+
+
+# Every character that means something to a filtergraph or an option list.
+HOSTILE = (":", ",", ";", "[", "]", "'", "\\", "\n", "=", " ")
+
+
+def test_hostile_values_stay_data(videos, tmp_path, monkeypatch):
+    """Nothing passed to score_video adds a filter option, a filter or an ffmpeg
+    option: backends the filter does not name, options the library refuses and input
+    options outside the known ones are errors; paths holding any of them are read as
+    the paths they are."""
+    ref_y4m, dis_y4m, dis_mkv = videos
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    whole = floatadm.score_video(ref_y4m, dis_mkv)
+    for bad in ("cpu:log_path=%s" % victim, "cpu:egl=1", "cpu,null", "cpu;[x]", "cpu[a]",
+                "cpu'", "cpu\\", "cpu\n", "cpu=1", "'cpu'", "cpu "):
+        with pytest.raises(ValueError, match="backend"):
+            floatadm.score_video(ref_y4m, dis_mkv, backend=bad)
+    for c in HOSTILE:
+        with pytest.raises(ValueError):
+            floatadm.score_video(ref_y4m, dis_mkv, egl="1.2%slog_path=%s" % (c, victim))
+        with pytest.raises((ValueError, TypeError)):
+            floatadm.score_video(ref_y4m, dis_mkv, **{"egl%slog_path" % c: str(victim)})
+    for args in (["-dump_attachment:t", str(victim)], ["-i", str(victim)], ["-f"],
+                 ["-f", "-y"], ["-y", "-f"]):
+        with pytest.raises(ValueError, match="distorted_args"):
+            floatadm.score_video(ref_y4m, dis_mkv, distorted_args=args)
+    assert victim.read_text() == "keep me"
+    # The private directory (log_path, the metadata file) under a hostile TMPDIR,
+    # and input files named with every one of them.
+    hostile = "".join(HOSTILE) + "log_path=" + str(victim)
+    tmp = tmp_path / ("tmp" + hostile.replace("/", "_"))
+    tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    ref_copy = tmp_path / ("ref" + hostile.replace("/", "_") + ".y4m")
+    dis_copy = tmp_path / ("dis" + hostile.replace("/", "_") + ".mkv")
+    shutil.copy(ref_y4m, ref_copy)
+    shutil.copy(dis_mkv, dis_copy)
+    got = floatadm.score_video(str(ref_copy), str(dis_copy), backend="cpu", egl=1.2)
+    assert got.options["adm_enhn_gain_limit"] == 1.2
+    assert_same(got, floatadm.score_video(ref_y4m, dis_mkv, egl=1.2))
+    assert_same(floatadm.score_video(str(ref_copy), str(dis_copy)), whole)
+    assert victim.read_text() == "keep me"
+    assert os.listdir(tmp) == []
+
+
+def test_file_names_that_look_like_urls(videos, tmp_path, monkeypatch):
+    """A local file is read as that file, whatever its name says: file:x.mkv is the
+    file named so, not x.mkv; a:b.mkv is no protocol; -x.mkv is no option."""
+    ref_y4m, dis_y4m, dis_mkv = videos
+    monkeypatch.chdir(tmp_path)
+    whole = floatadm.score_video(ref_y4m, dis_mkv)
+    shutil.copy(dis_mkv, tmp_path / "file:x.mkv")
+    make_clip(floatadm.find_ffmpeg(), tmp_path / "x.mkv", 25, seconds=0.24, size="576x324")
+    for name in ("file:x.mkv", "a:b.mkv", "-x.mkv", "pipe:0.mkv", "concat:x.mkv|x.mkv"):
+        if name != "file:x.mkv":
+            shutil.copy(dis_mkv, tmp_path / name)
+        assert_same(floatadm.score_video(ref_y4m, name), whole)
+        assert_same(floatadm.score_video(ref_y4m, tmp_path / name), whole)
+
+
+def test_frame_range_pairs_by_time(ffmpeg, tmp_path):
+    """A frame range of a 25 fps distorted against a 50 fps reference: each frame
+    scored against the reference frame a whole run pairs it with."""
+    ref = make_clip(ffmpeg, tmp_path / "ref50.mkv", 50)
+    dis = make_clip(ffmpeg, tmp_path / "dis25.mkv", 25, lossy=True)
+    whole = floatadm.score_video(ref, dis)
+    part = floatadm.score_video(ref, dis, start_frame=50, end_frame=60)
+    assert [f["frame"] for f in part.frames] == list(range(50, 60))
+    assert part.frames == whole.frames[50:60]
+    assert floatadm.score_video(ref, dis, start_frame=90).frames == whole.frames[90:]
+    with pytest.raises(floatadm.FFmpegError, match="asked for"):
+        floatadm.score_video(ref, dis, start_frame=95, end_frame=120)
