@@ -161,3 +161,103 @@ def test_frame_range_pairs_by_time(ffmpeg, tmp_path):
     assert floatadm.score_video(ref, dis, start_frame=90).frames == whole.frames[90:]
     with pytest.raises(floatadm.FFmpegError, match="asked for"):
         floatadm.score_video(ref, dis, start_frame=95, end_frame=120)
+
+
+def _children(pid):
+    """Process ids whose parent is pid (Linux /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _cmdline(pid):
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def _running(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_killed_caller_leaves_nothing_running(videos, tmp_path, monkeypatch):
+    """SIGKILL the Python process while its ffmpeg scores: ffmpeg dies with it, and
+    the next score_video removes the private directory it left."""
+    import signal
+    import sys
+    import time
+    ref_y4m, _, dis_mkv = videos
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    script = ("import sys, floatadm\n"
+              "floatadm.score_video(sys.argv[1], sys.argv[2], "
+              "reference_args=['-stream_loop', '1000'], "
+              "distorted_args=['-stream_loop', '1000', '-readrate', '1'])\n")
+    caller = subprocess.Popen([sys.executable, "-c", script, ref_y4m, dis_mkv],
+                              env=dict(os.environ, TMPDIR=str(tmp)))
+    ffmpegs = []
+    try:
+        deadline = time.monotonic() + 60
+        while not ffmpegs and time.monotonic() < deadline:
+            ffmpegs = [p for p in _children(caller.pid) if b"-filter_complex" in
+                       _cmdline(p)]
+            time.sleep(0.05)
+        assert ffmpegs and caller.poll() is None
+        left = os.listdir(tmp)
+        assert len(left) == 1 and left[0].startswith("floatadm-%d-" % caller.pid)
+        caller.send_signal(signal.SIGKILL)
+        caller.wait()
+        deadline = time.monotonic() + 30
+        while _running(ffmpegs[0]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _running(ffmpegs[0]), "ffmpeg goes on without its caller"
+    finally:
+        if caller.poll() is None:
+            caller.kill()
+            caller.wait()
+        for pid in ffmpegs:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert os.listdir(tmp) == left  # a SIGKILL cleans nothing up
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    floatadm.score_video(ref_y4m, dis_mkv, end_frame=1)
+    assert os.listdir(tmp) == []
+
+
+def test_scaled_distorted(ffmpeg, tmp_path):
+    """A 96x64 rung against its 160x96 reference: refused as it is; scaled with
+    bicubic (the default) or a named scaler to the reference's size, each scaler its
+    own scores; both inputs scaled to a size given; the scaling recorded."""
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.4)
+    rung = make_clip(ffmpeg, tmp_path / "rung.mkv", 25, seconds=0.4, lossy=True,
+                     size="96x64")
+    with pytest.raises(floatadm.FFmpegError, match="same size"):
+        floatadm.score_video(ref, rung)
+    bicubic = floatadm.score_video(ref, rung, scale=True)
+    assert len(bicubic.frames) == 10 and 0.3 < bicubic.pooled["adm2"]["mean"] < 1
+    assert bicubic.scale == {"scaler": "bicubic", "width": 160, "height": 96,
+                             "inputs": "distorted"}
+    assert floatadm.score_video(ref, rung, scale="bicubic").frames == bicubic.frames
+    lanczos = floatadm.score_video(ref, rung, scale="lanczos")
+    assert lanczos.frames != bicubic.frames and lanczos.scale["scaler"] == "lanczos"
+    small = floatadm.score_video(ref, rung, scale_size="96x64")
+    assert small.scale == {"scaler": "bicubic", "width": 96, "height": 64, "inputs": "both"}
+    for bad in ({"scale": "bicubic:log_path=x"}, {"scale": "cubic"},
+                {"scale_size": "96x64,null"}, {"scale_size": "0x64"}):
+        with pytest.raises(ValueError, match="scale"):
+            floatadm.score_video(ref, rung, **bad)
