@@ -7,6 +7,7 @@
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -99,7 +100,8 @@ def test_catalogue_equals_float_adm_score(client, pair, run_cli, tmp_path, ffmpe
     assert summaries[4]["name"].startswith("brick-")  # the file stem and a hash
     assert_log_equals_cli(summaries[4]["path"], brick)
     assert_log_equals_cli(out / "brick-video.json", brick)
-    assert sorted(os.listdir(out)) == sorted(s["name"] + ".json" for s in summaries)
+    assert sorted(os.listdir(out)) == sorted(s["name"] + suffix for s in summaries
+                                             for suffix in (".json", ".spec.json"))
     # Everything is there: a second run scores nothing.
     again = score_catalogue(jobs, client, out, progress=False)
     assert [s["status"] for s in again] == ["skipped"] * len(jobs)
@@ -204,7 +206,8 @@ def test_worker_killed_mid_task(client, pair, long_title, run_cli, tmp_path):
     assert killed["was_reading"] and not killed["log_existed"]  # killed while scoring
     assert [s["status"] for s in summaries] == ["scored"] * 4
     assert summaries[1]["pid"] != killed["pid"]
-    assert sorted(os.listdir(out)) == sorted(j["name"] + ".json" for j in jobs)
+    assert sorted(os.listdir(out)) == sorted(j["name"] + suffix for j in jobs
+                                             for suffix in (".json", ".spec.json"))
     long_log = run_cli(ref, dis, (width, height, pix_fmt))
     for i in range(3):
         assert_log_equals_cli(out / ("long-%d.json" % i), long_log)
@@ -236,7 +239,8 @@ def test_rerun_after_an_interrupted_run(client, long_title, run_cli, tmp_path):
     driver.wait()
     driver.stderr.close()
     wait_until_idle(client)  # tasks the dead driver left running finish or stop
-    finished = {n: os.stat(out / n) for n in os.listdir(out) if not n.startswith(".")}
+    finished = {n: os.stat(out / n) for n in os.listdir(out)
+                if not n.startswith(".") and not n.endswith(".spec.json")}
     assert 0 < len(finished) < len(jobs)
 
     summaries = score_catalogue(jobs, client, out, progress=False)
@@ -247,12 +251,83 @@ def test_rerun_after_an_interrupted_run(client, long_title, run_cli, tmp_path):
     for name, before in finished.items():
         after = os.stat(out / name)
         assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
-    assert sorted(os.listdir(out)) == sorted(j["name"] + ".json" for j in jobs)
+    assert sorted(os.listdir(out)) == sorted(j["name"] + suffix for j in jobs
+                                             for suffix in (".json", ".spec.json"))
     for job in jobs:
         log = Results.from_json(out / (job["name"] + ".json"))
         assert [f["frame"] for f in log.frames] == list(range(job["frames"]))
     assert_log_equals_cli(out / "title-9.json", run_cli(ref, dis, (width, height, pix_fmt),
                                                         frames=85))
+
+
+def test_changed_job_is_scored_again(client, pair, run_cli, tmp_path):
+    """A rerun scores a job again when what made its log changed (its options, an
+    input rewritten, no record at all), says so naming the job and the change, and
+    skips it when nothing changed."""
+    from floatadm.distributed import RescoreWarning
+    ref, dis = pair("grass_322x182_yuv420p_vp9")
+    geometry = {"width": 322, "height": 182, "pix_fmt": "yuv420p"}
+    job = dict(name="grass", reference=ref, distorted=dis, options={"egl": 1.2}, **geometry)
+    out = tmp_path / "out"
+    assert score_catalogue([job], client, out, progress=False)[0]["status"] == "scored"
+    with open(out / "grass.spec.json", encoding="utf-8") as f:
+        record = json.load(f)
+    assert record["options"]["adm_enhn_gain_limit"] == 1.2
+    assert record["inputs"]["distorted"]["size"] == os.path.getsize(dis)
+    assert score_catalogue([job], client, out, progress=False)[0]["status"] == "skipped"
+
+    job["options"] = {"egl": 1.5}
+    with pytest.warns(RescoreWarning, match=r"grass.*adm_enhn_gain_limit: 1.2 -> 1.5"):
+        summary = score_catalogue([job], client, out, progress=False)[0]
+    assert summary["status"] == "scored"
+    assert summary["changed"] == ["options.adm_enhn_gain_limit: 1.2 -> 1.5"]
+    assert_log_equals_cli(out / "grass.json", run_cli(ref, dis, (322, 182, "yuv420p"),
+                                                      {"egl": 1.5}))
+    # The same options by their full name: nothing changed.
+    job["options"] = {"adm_enhn_gain_limit": 1.5}
+    assert score_catalogue([job], client, out, progress=False)[0]["status"] == "skipped"
+
+    copy = tmp_path / "dis.yuv"
+    shutil.copy(dis, copy)
+    job["distorted"] = str(copy)
+    with pytest.warns(RescoreWarning, match="inputs.distorted.path"):
+        score_catalogue([job], client, out, progress=False)
+    os.utime(copy, ns=(0, 0))
+    with pytest.warns(RescoreWarning, match="inputs.distorted.mtime_ns"):
+        assert score_catalogue([job], client, out, progress=False)[0]["status"] == "scored"
+    os.unlink(out / "grass.spec.json")
+    with pytest.warns(RescoreWarning, match="no record"):
+        assert score_catalogue([job], client, out, progress=False)[0]["status"] == "scored"
+
+
+def test_hostile_catalogue_fields_stay_data(client, pair, tmp_path):
+    """A catalogue's fields reach ffmpeg as data: each hostile value fails its job
+    alone, and writes nothing anywhere."""
+    ref, dis = pair("grass_322x182_yuv420p_vp9")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    raw = ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size", "322x182"]
+    base = {"kind": "video", "reference": ref, "distorted": dis, "reference_args": raw,
+            "distorted_args": raw, "frames": 2}
+    hostile = [("backend", "cpu:log_path=%s" % victim), ("backend", "cpu,null"),
+               ("options", {"egl": "1:log_path=%s" % victim}),
+               ("options", {"egl;x": 1}), ("distorted_args", ["-dump_attachment:t", str(victim)]),
+               ("distorted_args", raw[:-1] + ["322x182:log_path=x"]),
+               ("scale", "bicubic:log_path=%s" % victim), ("scale_size", "9x9,null")]
+    jobs = [dict(base, name="good")]
+    jobs += [dict(base, name="bad-%d" % i, **{key: value})
+             for i, (key, value) in enumerate(hostile)]
+    summaries = score_catalogue(jobs, client, tmp_path / "out", retries=0, progress=False,
+                                raise_errors=False)
+    assert [s["status"] for s in summaries] == ["scored"] + ["failed"] * len(hostile)
+    assert victim.read_text() == "keep me"
+    assert sorted(os.listdir(tmp_path / "out")) == ["good.json", "good.spec.json"]
+    for name in ("x\ny", "../x", ".x", ""):
+        with pytest.raises(ValueError, match="job name"):
+            score_catalogue([dict(base, name=name)], client, tmp_path / "out")
+    for key in ("frames", "width", "threads"):
+        with pytest.raises(ValueError, match=key):
+            score_catalogue([dict(base, name="n", **{key: "2;x"})], client, tmp_path / "out")
 
 
 def test_failed_jobs_are_reported_after_the_others(client, pair, tmp_path, capsys):
@@ -269,7 +344,7 @@ def test_failed_jobs_are_reported_after_the_others(client, pair, tmp_path, capsy
         score_catalogue(jobs, client, out, retries=1, progress=True)
     assert [name for name, _ in info.value.failed] == ["absent"]
     assert "Completed" in capsys.readouterr().out  # Dask's bar (it stops at the error)
-    assert os.listdir(out) == ["good.json"]
+    assert sorted(os.listdir(out)) == ["good.json", "good.spec.json"]
     summaries = score_catalogue(jobs, client, out, retries=0, raise_errors=False,
                                 progress=False)
     assert [s["status"] for s in summaries] == ["skipped", "failed"]
