@@ -264,13 +264,17 @@ def _remove_stale_temporaries(output_dir, names):
                 pass
 
 
-def _show_progress(futures, progress):
-    import sys
-    from distributed import progress as dask_progress
-    if progress is None:
-        progress = sys.stdout.isatty()
-    if progress and futures:
-        dask_progress(futures, notebook=False)
+def _wait(futures, progress, label):
+    """Waits for every future; progress (None: when stderr is a terminal) draws a bar
+    of those finished (scored or failed) on stderr."""
+    from distributed import as_completed, wait
+    from ._progress import ProgressBar
+    bar = ProgressBar(len(futures), enabled=progress, label=label)
+    if bar.enabled and futures:
+        for done, _ in enumerate(as_completed(futures), 1):
+            bar.update(done)
+        bar.close()
+    wait(futures)
 
 
 def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progress=None,
@@ -288,12 +292,10 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
     again; one made from something else is scored again with a RescoreWarning
     naming what changed (its summary's "changed").  retries: how often Dask retries a job that raised (a job whose
     worker died is rescheduled by Dask in any case).  resources: Dask resources
-    per job, e.g. {"GPU": 1}.  progress: Dask's progress bar (None: on a
-    terminal).  raise_errors: raise CatalogueError at the end if a job failed
+    per job, e.g. {"GPU": 1}.  progress: a bar of jobs finished on stderr (None:
+    when stderr is a terminal).  raise_errors: raise CatalogueError at the end if a job failed
     (the others are finished all the same).
     """
-    from distributed import wait
-
     output_dir = os.path.abspath(os.fspath(output_dir))
     os.makedirs(output_dir, exist_ok=True)
     specs = [normalise_job(job) for job in jobs]
@@ -317,8 +319,7 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
         futures.append(client.submit(run_job, spec, path, key=key, retries=retries,
                                      resources=resources, pure=False))
         where.append(i)
-    _show_progress(futures, progress)
-    wait(futures)
+    _wait(futures, progress, "jobs")
     failed = []
     for i, future in zip(where, futures):
         if future.status == "finished":
@@ -365,8 +366,6 @@ def score_segments(reference, distorted, client, segment_frames, retries=2, reso
     ffmpeg, reference_args, distorted_args) and float_adm's options by name or
     alias.  output: also write the merged JSON log there (atomically).
     """
-    from distributed import wait
-
     segment_frames = int(segment_frames)
     if segment_frames < 1:
         raise ValueError("segment_frames must be at least 1")
@@ -391,8 +390,7 @@ def score_segments(reference, distorted, client, segment_frames, retries=2, reso
         key = "floatadm-segment-%s-%s-%d-%s" % (spec["name"], _spec_hash(spec), start, end)
         futures.append(client.submit(_score_segment, spec, start, end, retries=retries,
                                      resources=resources, pure=False, key=key))
-    _show_progress(futures, progress)
-    wait(futures)
+    _wait(futures, progress, "segments")
     parts = [f.result() for f in futures]
     merged = Results.merge(parts)
     numbers = [f["frame"] for f in merged.frames]

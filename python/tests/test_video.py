@@ -3,6 +3,7 @@
 # Copyright (c) 2026 the float_adm authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import json
 import os
 import shutil
 import subprocess
@@ -11,6 +12,7 @@ import tempfile
 import pytest
 
 import floatadm
+from floatadm.results import Results
 
 from conftest import fixture_args, make_clip, same_bits, write_y4m
 
@@ -261,3 +263,54 @@ def test_scaled_distorted(ffmpeg, tmp_path):
                 {"scale_size": "96x64,null"}, {"scale_size": "0x64"}):
         with pytest.raises(ValueError, match="scale"):
             floatadm.score_video(ref, rung, **bad)
+
+
+def floatadm_cli(*args):
+    import sys
+    return subprocess.run([sys.executable, "-m", "floatadm", *args], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL)
+
+
+def test_command_line_names_its_inputs(ffmpeg, tmp_path):
+    """The command line takes vmaf's -r/--reference and -d/--distorted; inputs by
+    position (whose order differs between tools) are refused with a message naming
+    the flags.  --scale scales the distorted rung; the log's record says how."""
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.4)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, seconds=0.4, lossy=True)
+    rung = make_clip(ffmpeg, tmp_path / "rung.mkv", 25, seconds=0.4, lossy=True,
+                     size="96x64")
+    done = floatadm_cli("score", dis, ref)
+    assert done.returncode != 0 and done.stdout == ""
+    assert "-r/--reference" in done.stderr and "-d/--distorted" in done.stderr
+    want = floatadm.score_video(ref, dis)
+    for flags in (["-r", ref, "-d", dis], ["--distorted", dis, "--reference", ref]):
+        out = tmp_path / "out.json"
+        done = floatadm_cli("score", *flags, "--json", str(out), "--quiet")
+        assert done.returncode == 0 and done.stdout == "", done.stderr
+        assert Results.from_json(out).frames == want.frames
+    done = floatadm_cli("score", "-r", ref, "-d", rung, "--scale", "--json", str(out),
+                        "--quiet")
+    assert done.returncode == 0, done.stderr
+    with open(tmp_path / "out.spec.json", encoding="utf-8") as f:
+        record = json.load(f)
+    assert record["scaled"] == {"scaler": "bicubic", "width": 160, "height": 96,
+                                "inputs": "distorted"}
+    assert record["settings"]["scale"] == "bicubic"
+    assert Results.from_json(out).frames[0]["adm2"] == floatadm.score_video(
+        ref, rung, scale="bicubic").frames[0]["adm2"]
+    done = floatadm_cli("score", "-r", ref, "-d", rung, "--scale", "cubic")
+    assert done.returncode == 1 and "scale='cubic'" in done.stderr
+
+
+def test_progress_on_stderr_whatever_stdout(ffmpeg, tmp_path):
+    """The progress bar goes to stderr, with --quiet too (which quiets stdout), and
+    not at all with --no-progress."""
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.4)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, seconds=0.4, lossy=True)
+    done = floatadm_cli("score", "-r", ref, "-d", dis, "--quiet", "--progress")
+    assert done.returncode == 0 and done.stdout == ""
+    assert "10/10 frames" in done.stderr
+    done = floatadm_cli("score", "-r", ref, "-d", dis, "--progress")
+    assert "10/10 frames" in done.stderr and "10/10" not in done.stdout
+    done = floatadm_cli("score", "-r", ref, "-d", dis, "--quiet", "--no-progress")
+    assert done.returncode == 0 and done.stdout == done.stderr == ""
