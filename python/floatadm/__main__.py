@@ -35,7 +35,8 @@ def _options(pairs):
 
 def _score(args):
     from . import score_files, score_video
-    from .distributed import FILE_EXTENSIONS, job_record, normalise_job, write_log
+    from .distributed import (FILE_EXTENSIONS, add_results_to_record, job_record,
+                              normalise_job, write_log)
     if args.inputs:
         raise SystemExit("floatadm: score names its inputs as vmaf does: -r/--reference REF "
                          "-d/--distorted DIS (not %s)" % " ".join(args.inputs))
@@ -71,8 +72,7 @@ def _score(args):
         job.update(name="score", frames=args.frames)
         record = job_record(normalise_job(job))
         record["frames"] = {"start": args.start_frame, "end": args.end_frame}
-        if getattr(results, "scale", None):
-            record["scaled"] = results.scale
+        add_results_to_record(record, results)
         write_log(results, args.json, record)
     if args.csv:
         results.to_csv(args.csv)

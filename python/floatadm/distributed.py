@@ -209,7 +209,8 @@ def record_changes(old, new):
     -> 1.2", ...]; ["no record of what made it"] without one."""
     if old is None:
         return ["no record of what made it"]
-    before = _flatten({k: v for k, v in old.items() if k != "scaled"})
+    before = _flatten({k: v for k, v in old.items() if k not in ("scaled", "resolution",
+                                                                  "frames")})
     after = _flatten(new)
     return ["%s: %s -> %s" % (key, json.dumps(before.get(key)), json.dumps(after.get(key)))
             for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
@@ -221,6 +222,14 @@ def _up_to_date(spec, path):
     if not _finished(path):
         return None
     return record_changes(read_record(path), job_record(spec))
+
+
+def add_results_to_record(record, results):
+    """What scoring found out to a job's record: the size scored, the scaling done."""
+    if results.width and results.height:
+        record["resolution"] = [results.width, results.height]
+    if getattr(results, "scale", None):
+        record["scaled"] = results.scale
 
 
 def write_log(results, path, record):
@@ -243,8 +252,7 @@ def run_job(spec, path):
         return {"name": spec["name"], "status": "skipped", "path": path}
     record = job_record(spec)  # the inputs as they are when scoring begins
     results = score_job(spec)
-    if getattr(results, "scale", None):
-        record["scaled"] = results.scale
+    add_results_to_record(record, results)
     write_log(results, path, record)
     pooled = results.pooled.get("adm2", {})
     return {"name": spec["name"], "status": "scored", "path": path,

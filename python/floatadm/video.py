@@ -423,7 +423,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     dis_url, ref_url = input_url(distorted), input_url(reference)
     dis_args = input_options(distorted_args, "distorted")
     ref_args = input_options(reference_args, "reference")
-    scaling = None
+    scaling, scored_size = None, None
     if scaler:
         target = _size(scale_size) if scale_size is not None else \
             _probe_size(ffmpeg, ref_url, ref_args)
@@ -431,6 +431,9 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
             raise FFmpegError("%s: its size is unknown: give scale_size=WxH" % reference)
         scaling = {"scaler": scaler, "width": target[0], "height": target[1],
                    "inputs": "both" if scale_size is not None else "distorted"}
+        scored_size = target
+    else:
+        scored_size = _probe_size(ffmpeg, ref_url, ref_args)
 
     bar = ProgressBar(None, enabled=progress)
     if bar.enabled:
@@ -489,8 +492,9 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     if end is not None and len(frames) != end - start:
         raise FFmpegError("frames [%d, %d) asked for, but %s holds %d from frame %d on"
                           % (start, end, distorted, len(frames), start))
-    results = Results(frames, names=raw.names, options=held, elapsed=elapsed,
-                      feature_names=raw.feature_names, version=raw.version)
+    width, height = scored_size or (None, None)
+    results = Results(frames, names=raw.names, options=held, width=width, height=height,
+                      elapsed=elapsed, feature_names=raw.feature_names, version=raw.version)
     results.stderr = stderr
     results.scale = scaling
     return results
