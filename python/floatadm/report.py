@@ -114,8 +114,10 @@ th, td { padding: 5px 8px; border-bottom: 1px solid var(--line); text-align: rig
 th:first-child, td:first-child { text-align: left; }
 td.name { white-space: normal; overflow-wrap: anywhere; min-width: 9em; }
 thead th { color: var(--muted); font-weight: 600; }
-.worst { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr));
+.worst { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(280px, 100%%), 1fr));
   gap: 8px 20px; }
+.worst > div { min-width: 0; }
+h3, p.meta { overflow-wrap: anywhere; }
 .na { color: var(--muted); }
 footer { color: var(--muted); font-size: 0.8rem; margin: 24px 0 8px; }
 """
@@ -434,6 +436,10 @@ class Log:
     def scored(self):
         return [f for f in self.frames if "skipped" not in f]
 
+    def values(self, name):
+        """One metric's values over the scored frames that hold it, in frame order."""
+        return [f[name] for f in self.scored if name in f]
+
     @property
     def pooled(self):
         """Each metric pooled as libvmaf pools (results.pool), over the scored frames
@@ -441,7 +447,7 @@ class Log:
         if self._pooled is None:
             self._pooled = {}
             for name in self.names:
-                values = [f[name] for f in self.scored if name in f]
+                values = self.values(name)
                 if values:
                     self._pooled[name] = pool(values)
         return self._pooled
