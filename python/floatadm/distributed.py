@@ -293,15 +293,16 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
     jobs: dicts with reference, distorted and optionally name, kind ("files" or
     "video"; default: files for .yuv/.y4m or when width/height/pix_fmt are given),
     width, height, pix_fmt, frames, options ({name: value}), backend, threads,
-    ffmpeg, reference_args, distorted_args; or (reference, distorted) pairs.
-    client: a distributed.Client.  output_dir: each job's JSON log goes to
+    ffmpeg, reference_args, distorted_args, scale, scale_size; or (reference,
+    distorted) pairs.  client: a distributed.Client.  output_dir: each job's JSON log goes to
     output_dir/NAME.json, written atomically, with output_dir/NAME.spec.json (what
     made it); a job whose log is there, made from what the job is now, is not scored
     again; one made from something else is scored again with a RescoreWarning
-    naming what changed (its summary's "changed").  retries: how often Dask retries a job that raised (a job whose
-    worker died is rescheduled by Dask in any case).  resources: Dask resources
-    per job, e.g. {"GPU": 1}.  progress: a bar of jobs finished on stderr (None:
-    when stderr is a terminal).  raise_errors: raise CatalogueError at the end if a job failed
+    naming what changed (its summary's "changed").  retries: how often Dask
+    retries a job that raised (a job whose worker died is rescheduled by Dask in
+    any case).  resources: Dask resources per job, e.g. {"GPU": 1}.  progress: a
+    bar of jobs finished on stderr (None: when stderr is a terminal).
+    raise_errors: raise CatalogueError at the end if a job failed
     (the others are finished all the same).
     """
     output_dir = os.path.abspath(os.fspath(output_dir))

@@ -104,7 +104,8 @@ p.meta { color: var(--muted); margin: 0 0 12px; font-size: 0.9rem; }
   font-variant-numeric: tabular-nums; pointer-events: none; }
 .pt:hover .tip, .pt:focus .tip { display: block; }
 .pt.low .tip { bottom: auto; top: 14px; }
-.pt.left .tip { left: 0; transform: none; } .pt.right .tip { left: auto; right: 0; transform: none; }
+.pt.left .tip { left: 0; transform: none; }
+.pt.right .tip { left: auto; right: 0; transform: none; }
 table.compared td { white-space: normal; overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 table { border-collapse: collapse; width: 100%%; font-size: 0.88rem;

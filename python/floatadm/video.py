@@ -32,7 +32,6 @@ killed process is removed by the next run.
 """
 
 import ctypes
-import errno
 import json
 import os
 import re
@@ -40,7 +39,6 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import threading
 import time
 
 from ._progress import ProgressBar
