@@ -216,6 +216,78 @@ def test_worker_killed_mid_task(client, pair, long_title, run_cli, tmp_path):
     client.wait_for_workers(2, timeout=120)
 
 
+def _alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="the fault injection reads /proc")
+def test_worker_killed_while_ffmpeg_scores(client, ffmpeg, tmp_path):
+    """A worker SIGKILLed while its video job's ffmpeg scores: that ffmpeg dies with
+    it (it would otherwise score on for nobody, beside the job's rerun elsewhere),
+    the job is scored again by another worker, and the next video job removes the
+    private directory the dead worker left."""
+    import threading
+    import tempfile
+    from dask_helpers import KillWorkerWhileFFmpegRuns
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, lossy=True)
+    slow = ["-readrate", "1"]  # 4 s of video in 4 s: time to be killed, and to outlive it
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    client.run(lambda path: setattr(__import__("tempfile"), "tempdir", path), str(tmp))
+    marker = tmp_path / "killed.json"
+    seen = {}
+
+    def watch():
+        """Whether the dead worker's ffmpeg is gone 2 s after the kill (it has more
+        than 3 s of reading at that rate left)."""
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                killed = json.loads(marker.read_text())
+                break
+            except (OSError, ValueError):
+                time.sleep(0.01)
+        else:
+            return
+        seen.update(killed)
+        stop = time.monotonic() + 2
+        while _alive(killed["ffmpeg"]) and time.monotonic() < stop:
+            time.sleep(0.01)
+        seen["outlived"] = _alive(killed["ffmpeg"])
+        if seen["outlived"]:
+            os.kill(killed["ffmpeg"], signal.SIGKILL)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    client.register_worker_plugin(KillWorkerWhileFFmpegRuns("floatadm-job-video-",
+                                                            str(marker)))
+    try:
+        summaries = score_catalogue([{"name": "video", "reference": ref, "distorted": dis,
+                                      "distorted_args": slow}], client, tmp_path / "out",
+                                    retries=1, progress=False)
+    finally:
+        client.unregister_worker_plugin(KillWorkerWhileFFmpegRuns.name)
+        client.run(lambda: setattr(__import__("tempfile"), "tempdir", None))
+        watcher.join()
+    assert seen["ffmpeg"] and not seen["outlived"], "the dead worker's ffmpeg scores on"
+    assert summaries[0]["status"] == "scored" and summaries[0]["pid"] != seen["pid"]
+    assert Results.from_json(tmp_path / "out" / "video.json").frames == \
+        floatadm.score_video(ref, dis).frames
+    # What the dead worker left is removed by the next run (the rerun's, or this one).
+    tempfile.tempdir = str(tmp)
+    try:
+        floatadm.score_video(ref, dis, end_frame=1)
+    finally:
+        tempfile.tempdir = None
+    assert os.listdir(tmp) == []
+    client.wait_for_workers(2, timeout=120)
+
+
 def test_rerun_after_an_interrupted_run(client, long_title, run_cli, tmp_path):
     """The command line's catalogue run is killed after its first log appears; the
     rerun leaves every finished log alone and scores only the others."""
