@@ -454,18 +454,26 @@ class Log:
         return self._pooled
 
     def options_text(self):
-        """float_adm's options as the metric names say them ("egl=1.2 apn=2"),
-        "defaults" where they carry no suffix, None without float_adm outputs."""
+        """float_adm's options that are not their defaults ("egl=1.2 apn=2"): as the
+        log's record holds them, else as its metric names' suffix says them;
+        "defaults" where there are none, None without float_adm outputs."""
+        try:
+            from .scorer import options
+            table = options()
+        except Exception:  # a report needs no library: the suffix as it is
+            return None if self.suffix is None else self.suffix[1:] or "defaults"
+        held = (self.record or {}).get("options")
+        if isinstance(held, dict):
+            parts = ["%s=%s" % (r["alias"] or r["name"], _option_text(held[r["name"]]))
+                     for r in table if r["name"] in held and r["name"] != "debug" and
+                     float(held[r["name"]]) != r["default"]]
+            return " ".join(parts) or "defaults"
         if self.suffix is None:
             return None
         if not self.suffix:
             return "defaults"
         tokens = self.suffix[1:].split("_")
-        try:
-            from .scorer import options
-            flags = {r["alias"] or r["name"] for r in options() if r["type"] == "bool"}
-        except Exception:  # a report needs no library: the suffix as it is
-            return self.suffix[1:]
+        flags = {r["alias"] or r["name"] for r in table if r["type"] == "bool"}
         parts = []
         while tokens:
             key = tokens.pop(0)
@@ -481,6 +489,12 @@ class Log:
         if len(times) < 2 or times[-1] <= times[0]:
             return None
         return (times[-1] - times[0]) * len(times) / (len(times) - 1)
+
+
+def _option_text(value):
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return "%g" % value if isinstance(value, float) else str(value)
 
 
 def _file_text(entry, seconds):
