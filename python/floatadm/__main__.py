@@ -9,12 +9,18 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-"""python3 -m floatadm score | report | catalogue (see --help of each)."""
+"""python3 -m floatadm score | report | catalogue (see --help of each).
+
+The inputs are named as vmaf names them, -r/--reference and -d/--distorted: the
+float_adm filter's first input is the distorted one, so an order by position is
+a trap.  Progress is drawn on stderr (when it is a terminal, or --progress),
+whatever --quiet does to stdout."""
 
 import argparse
 import json
 import sys
 import time
+import warnings
 
 
 def _options(pairs):
@@ -29,17 +35,28 @@ def _options(pairs):
 
 def _score(args):
     from . import score_files, score_video
-    from .distributed import FILE_EXTENSIONS
+    from .distributed import (FILE_EXTENSIONS, add_results_to_record, job_record,
+                              normalise_job, write_log)
+    if args.inputs:
+        raise SystemExit("floatadm: score names its inputs as vmaf does: -r/--reference REF "
+                         "-d/--distorted DIS (not %s)" % " ".join(args.inputs))
+    if not args.reference or not args.distorted:
+        raise SystemExit("floatadm: score needs -r/--reference REF and -d/--distorted DIS")
     options = _options(args.option)
-    is_files = not args.video and (
+    scaled = args.scale is not None or args.scale_size is not None
+    is_files = not args.video and not scaled and (
         args.width or args.height or args.pix_fmt or
         all(p.lower().endswith(FILE_EXTENSIONS) for p in (args.reference, args.distorted)))
+    job = {"reference": args.reference, "distorted": args.distorted, "options": options,
+           "kind": "files" if is_files else "video"}
     if is_files:
         results = score_files(args.reference, args.distorted, width=args.width,
                               height=args.height, pix_fmt=args.pix_fmt, frames=args.frames,
                               start_frame=args.start_frame, end_frame=args.end_frame,
                               threads=args.threads, backend=args.backend or "cpu",
-                              progress=None if not args.quiet else False, **options)
+                              progress=args.progress, **options)
+        job.update(width=args.width, height=args.height, pix_fmt=args.pix_fmt,
+                   backend=args.backend)
     else:
         end = args.end_frame
         if end is None and args.frames is not None:
@@ -47,10 +64,16 @@ def _score(args):
         results = score_video(args.reference, args.distorted, ffmpeg=args.ffmpeg,
                               start_frame=args.start_frame, end_frame=end,
                               backend=args.backend, threads=args.threads if args.threads > 1
-                              else None,
-                              progress=None if not args.quiet else False, **options)
+                              else None, progress=args.progress, scale=args.scale,
+                              scale_size=args.scale_size, **options)
+        job.update(backend=args.backend, ffmpeg=args.ffmpeg, scale=args.scale,
+                   scale_size=args.scale_size)
     if args.json:
-        results.to_json(args.json)
+        job.update(name="score", frames=args.frames)
+        record = job_record(normalise_job(job))
+        record["frames"] = {"start": args.start_frame, "end": args.end_frame}
+        add_results_to_record(record, results)
+        write_log(results, args.json, record)
     if args.csv:
         results.to_csv(args.csv)
     if not args.quiet:
@@ -78,7 +101,7 @@ def _report(args):
 
 def _catalogue(args):
     from distributed import Client, LocalCluster
-    from .distributed import score_catalogue
+    from .distributed import RescoreWarning, score_catalogue
     with open(args.jobs, encoding="utf-8") as f:
         jobs = json.load(f)
     cluster = None
@@ -90,9 +113,12 @@ def _catalogue(args):
         client = Client(cluster)
     try:
         began = time.monotonic()
-        summaries = score_catalogue(jobs, client, args.output_dir, retries=args.retries,
-                                    raise_errors=False,
-                                    progress=None if not args.quiet else False)
+        with warnings.catch_warnings():
+            # Said below, from the summaries, without a warning's source line.
+            warnings.simplefilter("ignore", RescoreWarning)
+            summaries = score_catalogue(jobs, client, args.output_dir,
+                                        retries=args.retries, raise_errors=False,
+                                        progress=args.progress)
         elapsed = time.monotonic() - began
     finally:
         client.close()
@@ -104,9 +130,21 @@ def _catalogue(args):
     print("floatadm: %d jobs: %d scored (%d frames, %.1f frames/s over %.1f s), %d skipped, "
           "%d failed" % (len(summaries), len(scored), frames, frames / elapsed if elapsed else 0,
                          elapsed, len(summaries) - len(scored) - len(failed), len(failed)))
+    for s in summaries:
+        if s.get("changed"):
+            print("floatadm: %s scored again, its log was made from something else: %s"
+                  % (s["name"], "; ".join(s["changed"])), file=sys.stderr)
     for s in failed:
         print("  %s: %s" % (s["name"], s["error"]), file=sys.stderr)
     return 1 if failed else 0
+
+
+def _progress_flags(parser):
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--progress", action="store_true", default=None,
+                       help="draw the progress bar on stderr [when stderr is a terminal]")
+    group.add_argument("--no-progress", action="store_false", dest="progress",
+                       help="no progress bar")
 
 
 def main(argv=None):
@@ -117,8 +155,9 @@ def main(argv=None):
     score = sub.add_parser("score", help="score a reference/distorted pair",
                            description="Score raw YUV / y4m files (as float_adm_score) or "
                            "any videos (through ffmpeg's float_adm filter).")
-    score.add_argument("reference")
-    score.add_argument("distorted")
+    score.add_argument("-r", "--reference", help="the reference video")
+    score.add_argument("-d", "--distorted", help="the distorted video")
+    score.add_argument("inputs", nargs="*", help=argparse.SUPPRESS)
     score.add_argument("--width", type=int)
     score.add_argument("--height", type=int)
     score.add_argument("--pix-fmt")
@@ -133,9 +172,17 @@ def main(argv=None):
     score.add_argument("--video", action="store_true",
                        help="read the inputs with ffmpeg, whatever their names")
     score.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter")
+    score.add_argument("--scale", nargs="?", const="bicubic", metavar="SCALER",
+                       help="videos: scale the distorted to the reference's size with "
+                       "ffmpeg's scale filter (SCALER: bicubic, the default, bilinear, "
+                       "lanczos, spline, ...)")
+    score.add_argument("--scale-size", metavar="WxH",
+                       help="videos: scale both inputs to WxH (with --scale's scaler)")
     score.add_argument("--json", help="write libvmaf's JSON layout here")
     score.add_argument("--csv", help="write libvmaf's CSV layout here")
-    score.add_argument("--quiet", action="store_true")
+    score.add_argument("--quiet", action="store_true",
+                       help="print nothing on stdout (the progress bar is on stderr)")
+    _progress_flags(score)
     score.set_defaults(run=_score)
 
     report = sub.add_parser("report", help="an HTML report of JSON logs",
@@ -158,6 +205,7 @@ def main(argv=None):
                            help="without --scheduler: local worker processes [2]")
     catalogue.add_argument("--retries", type=int, default=2)
     catalogue.add_argument("--quiet", action="store_true")
+    _progress_flags(catalogue)
     catalogue.set_defaults(run=_catalogue)
 
     args = parser.parse_args(argv)

@@ -9,7 +9,12 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-"""A one-line progress bar on stderr: frames done / expected."""
+"""A one-line progress bar on stderr: done / expected, and the rate.
+
+It goes to stderr, never stdout, so that a table or a log on stdout stays clean
+whatever is drawn; by default only when stderr is a terminal (a log file or a
+pipe gets no carriage returns).  Quieting stdout (--quiet) does not hide it.
+"""
 
 import sys
 import time
@@ -30,8 +35,10 @@ class ProgressBar:
         self.total = total
         self.label = label
         self.done = 0
+        self._began = time.monotonic()
         self._last = 0.0
         self._drawn = None  # the count last drawn
+        self._width = 0  # the characters last drawn, to blank a shorter line
 
     def update(self, done, force=False):
         self.done = done
@@ -42,14 +49,17 @@ class ProgressBar:
                                    done != self.total):
             return
         self._last = now
+        elapsed = now - self._began
+        rate = " %.1f/s" % (done / elapsed) if elapsed > 0 and done else ""
         if self.total:
             filled = min(self.WIDTH, self.WIDTH * done // self.total)
-            line = "\r[%s%s] %d/%d %s" % ("#" * filled, "." * (self.WIDTH - filled), done,
-                                         self.total, self.label)
+            line = "[%s%s] %d/%d %s%s" % ("#" * filled, "." * (self.WIDTH - filled), done,
+                                         self.total, self.label, rate)
         else:
-            line = "\r%d %s" % (done, self.label)
-        self.stream.write(line)
+            line = "%d %s%s" % (done, self.label, rate)
+        self.stream.write("\r" + line.ljust(self._width))
         self.stream.flush()
+        self._width = len(line)
         self._drawn = done
 
     def close(self):

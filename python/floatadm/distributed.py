@@ -13,7 +13,11 @@
 
 score_catalogue() scores one job per reference/distorted pair, each job's log
 written atomically (a temporary file and a rename) into an output directory, so
-that a file there is always a finished job and a rerun skips it.  Dask runs the
+that a file there is always a finished job, with NAME.spec.json beside it: what
+made it (the inputs with their size and modification time, the options as the
+library holds them, the settings, the library's version).  A rerun skips a job
+whose record matches and rescores one whose record differs or is missing,
+with a warning naming the job and what changed.  Dask runs the
 jobs: a job whose worker dies is given to another worker by the scheduler, one
 that raises is retried (retries=), and its file is only there once it is whole.
 
@@ -21,8 +25,10 @@ score_segments() splits one title into frame ranges scored in parallel and merge
 them.  Each frame's scores depend on that frame alone, and the pooled values are
 recomputed over the merged frames in frame order with the same double sums as
 one run, so the merged Results equal a single process's bit for bit.  Raw and y4m
-files are read from the segment's first frame on (by frame size); videos are cut
-by frame number with trim=start_frame/end_frame, never by seeking.
+files are read from the segment's first frame on (by frame size).  A video's
+distorted input is cut by frame number and its reference left whole, so that the
+filter pairs each frame by time as in one run, whatever the frame rates
+(score_video); a segment that does not get all its frames is an error.
 
 Workers need the package and the library (PYTHONPATH=build/python, or
 `make install`) and the files at the same paths.  GPUs: one worker per GPU, each
@@ -33,10 +39,16 @@ backend="cuda" and resources={"GPU": 1} (docs/python.md).
 import hashlib
 import json
 import os
+import re
+import warnings
 
 from .results import Results
 
 FILE_EXTENSIONS = (".yuv", ".y4m", ".raw")
+
+
+class RescoreWarning(UserWarning):
+    """A finished job is scored again: what made its log differs from the job now."""
 
 
 class CatalogueError(RuntimeError):
@@ -63,7 +75,11 @@ def _kind(spec):
 
 _JOB_KEYS = ("reference", "distorted", "name", "kind", "width", "height", "pix_fmt",
              "frames", "options", "backend", "threads", "ffmpeg", "reference_args",
-             "distorted_args")
+             "distorted_args", "scale", "scale_size")
+# The settings a log's scores depend on (threads do not change a bit).
+_RECORDED_KEYS = ("kind", "width", "height", "pix_fmt", "frames", "backend", "ffmpeg",
+                  "reference_args", "distorted_args", "scale", "scale_size")
+SPEC_SUFFIX = ".spec.json"
 
 
 def normalise_job(job):
@@ -87,8 +103,15 @@ def normalise_job(job):
         stem = os.path.basename(spec["distorted"]).split(".")[0] or "job"
         spec["name"] = "%s-%s" % (stem, digest.hexdigest()[:10])
     name = spec["name"]
-    if not name or "/" in name or name.startswith("."):
-        raise ValueError("job name %r: a file name is needed (no '/', not hidden)" % name)
+    if not isinstance(name, str) or not name or "/" in name or name.startswith(".") or \
+            re.search(r"[\x00-\x1f\x7f]", name):
+        raise ValueError("job name %r: a file name is needed (no '/', no control "
+                         "characters, not hidden)" % (name,))
+    for key in ("width", "height", "frames", "threads"):
+        if key in spec and (isinstance(spec[key], bool) or
+                            not isinstance(spec[key], int) or spec[key] < 0):
+            raise ValueError("job %s: %s must be a whole number, not %r"
+                             % (name, key, spec[key]))
     return spec
 
 
@@ -105,6 +128,9 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False):
         if key in spec:
             common[key] = spec[key]
     if spec["kind"] == "files":
+        if spec.get("scale") or spec.get("scale_size"):
+            raise ValueError("job %s: scaling needs kind \"video\" (ffmpeg's scale filter)"
+                             % spec["name"])
         return _files().score_files(
             spec["reference"], spec["distorted"], width=spec.get("width"),
             height=spec.get("height"), pix_fmt=spec.get("pix_fmt"), frames=spec.get("frames"),
@@ -116,7 +142,7 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False):
                        start_frame=start_frame, end_frame=end_frame,
                        reference_args=spec.get("reference_args", ()),
                        distorted_args=spec.get("distorted_args", ()), progress=progress,
-                       **common)
+                       scale=spec.get("scale"), scale_size=spec.get("scale_size"), **common)
 
 
 def _files():
@@ -134,13 +160,100 @@ def _finished(path):
     return isinstance(data, dict) and "pooled_metrics" in data
 
 
-def run_job(spec, path):
-    """The task: score a job and write its log to path atomically, unless a finished
-    log is there already.  Returns a small summary (status, frames, pooled adm2)."""
-    if _finished(path):
-        return {"name": spec["name"], "status": "skipped", "path": path}
-    results = score_job(spec)
+def spec_path(log_path):
+    """Where the record of what made a log lies: beside it, NAME.spec.json."""
+    log_path = os.fspath(log_path)
+    stem = log_path[:-5] if log_path.endswith(".json") else log_path
+    return stem + SPEC_SUFFIX
+
+
+def job_record(spec):
+    """What a job's scores are made from: its inputs (path, size, modification time),
+    float_adm's options as the library holds them (by full name), the settings that
+    change scores, and the library's version."""
+    from .scorer import make_options, options_dict, version
+    inputs = {}
+    for key in ("reference", "distorted"):
+        try:
+            st = os.stat(spec[key])
+            inputs[key] = {"path": spec[key], "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+        except OSError:
+            inputs[key] = {"path": spec[key]}
+    record = {"inputs": inputs, "options": options_dict(make_options(spec["options"])),
+              "settings": {k: spec[k] for k in _RECORDED_KEYS if k in spec},
+              "library": version()}
+    return json.loads(json.dumps(record, default=str))  # as read back: lists, not tuples
+
+
+def read_record(log_path):
+    """The record beside a log, or None."""
+    try:
+        with open(spec_path(log_path), encoding="utf-8") as f:
+            record = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _flatten(value, prefix=""):
+    if isinstance(value, dict):
+        flat = {}
+        for key, item in value.items():
+            flat.update(_flatten(item, "%s.%s" % (prefix, key) if prefix else key))
+        return flat
+    return {prefix: value}
+
+
+def record_changes(old, new):
+    """What differs between a log's record and the job's now: ["options.egl...: 100.0
+    -> 1.2", ...]; ["no record of what made it"] without one."""
+    if old is None:
+        return ["no record of what made it"]
+    before = _flatten({k: v for k, v in old.items() if k not in ("scaled", "resolution",
+                                                                  "frames")})
+    after = _flatten(new)
+    return ["%s: %s -> %s" % (key, json.dumps(before.get(key)), json.dumps(after.get(key)))
+            for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
+
+
+def _up_to_date(spec, path):
+    """[] where path holds a finished log made from what the job is now; else what
+    changed."""
+    if not _finished(path):
+        return None
+    return record_changes(read_record(path), job_record(spec))
+
+
+def add_results_to_record(record, results):
+    """What scoring found out to a job's record: the size scored, the scaling done."""
+    if results.width and results.height:
+        record["resolution"] = [results.width, results.height]
+    if getattr(results, "scale", None):
+        record["scaled"] = results.scale
+
+
+def write_log(results, path, record):
+    """A log and its record, each written atomically: the old record goes first, so
+    that a log is never taken for what made another."""
+    try:
+        os.unlink(spec_path(path))
+    except FileNotFoundError:
+        pass
     results.to_json(path)
+    from .results import write_atomically
+    write_atomically(spec_path(path), json.dumps(record, indent=2, sort_keys=True) + "\n")
+
+
+def run_job(spec, path):
+    """The task: score a job and write its log to path atomically, with its record,
+    unless a finished log made from the same is there already.  Returns a small
+    summary (status, frames, pooled adm2)."""
+    if _up_to_date(spec, path) == []:
+        return {"name": spec["name"], "status": "skipped", "path": path}
+    record = job_record(spec)  # the inputs as they are when scoring begins
+    results = score_job(spec)
+    add_results_to_record(record, results)
+    write_log(results, path, record)
     pooled = results.pooled.get("adm2", {})
     return {"name": spec["name"], "status": "scored", "path": path,
             "frames": len(results.frames), "adm2_mean": pooled.get("mean"),
@@ -149,7 +262,8 @@ def run_job(spec, path):
 
 def _remove_stale_temporaries(output_dir, names):
     """Temporary files of attempts that died before their rename."""
-    prefixes = tuple("." + name + ".json." for name in names)
+    prefixes = tuple("." + name + suffix + "." for name in names
+                     for suffix in (".json", SPEC_SUFFIX))
     for entry in os.listdir(output_dir):
         if entry.startswith(prefixes) and entry.endswith(".tmp"):
             try:
@@ -158,13 +272,17 @@ def _remove_stale_temporaries(output_dir, names):
                 pass
 
 
-def _show_progress(futures, progress):
-    import sys
-    from distributed import progress as dask_progress
-    if progress is None:
-        progress = sys.stdout.isatty()
-    if progress and futures:
-        dask_progress(futures, notebook=False)
+def _wait(futures, progress, label):
+    """Waits for every future; progress (None: when stderr is a terminal) draws a bar
+    of those finished (scored or failed) on stderr."""
+    from distributed import as_completed, wait
+    from ._progress import ProgressBar
+    bar = ProgressBar(len(futures), enabled=progress, label=label)
+    if bar.enabled and futures:
+        for done, _ in enumerate(as_completed(futures), 1):
+            bar.update(done)
+        bar.close()
+    wait(futures)
 
 
 def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progress=None,
@@ -175,17 +293,18 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
     jobs: dicts with reference, distorted and optionally name, kind ("files" or
     "video"; default: files for .yuv/.y4m or when width/height/pix_fmt are given),
     width, height, pix_fmt, frames, options ({name: value}), backend, threads,
-    ffmpeg, reference_args, distorted_args; or (reference, distorted) pairs.
-    client: a distributed.Client.  output_dir: each job's JSON log goes to
-    output_dir/NAME.json, written atomically; a job whose log is there is not
-    scored again.  retries: how often Dask retries a job that raised (a job whose
-    worker died is rescheduled by Dask in any case).  resources: Dask resources
-    per job, e.g. {"GPU": 1}.  progress: Dask's progress bar (None: on a
-    terminal).  raise_errors: raise CatalogueError at the end if a job failed
+    ffmpeg, reference_args, distorted_args, scale, scale_size; or (reference,
+    distorted) pairs.  client: a distributed.Client.  output_dir: each job's JSON log goes to
+    output_dir/NAME.json, written atomically, with output_dir/NAME.spec.json (what
+    made it); a job whose log is there, made from what the job is now, is not scored
+    again; one made from something else is scored again with a RescoreWarning
+    naming what changed (its summary's "changed").  retries: how often Dask
+    retries a job that raised (a job whose worker died is rescheduled by Dask in
+    any case).  resources: Dask resources per job, e.g. {"GPU": 1}.  progress: a
+    bar of jobs finished on stderr (None: when stderr is a terminal).
+    raise_errors: raise CatalogueError at the end if a job failed
     (the others are finished all the same).
     """
-    from distributed import wait
-
     output_dir = os.path.abspath(os.fspath(output_dir))
     os.makedirs(output_dir, exist_ok=True)
     specs = [normalise_job(job) for job in jobs]
@@ -194,22 +313,28 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
     if duplicates:
         raise ValueError("job names must differ: %s" % ", ".join(duplicates))
     summaries = [None] * len(specs)
-    futures, where = [], []
+    futures, where, changes = [], [], {}
     for i, spec in enumerate(specs):
         path = os.path.join(output_dir, spec["name"] + ".json")
-        if _finished(path):
+        changed = _up_to_date(spec, path)
+        if changed == []:
             summaries[i] = {"name": spec["name"], "status": "skipped", "path": path}
             continue
+        if changed:
+            changes[i] = changed
+            warnings.warn("job %s: scored again, its log was made from something else: %s"
+                          % (spec["name"], "; ".join(changed)), RescoreWarning, stacklevel=2)
         key = "floatadm-job-%s-%s" % (spec["name"], _spec_hash(spec))
         futures.append(client.submit(run_job, spec, path, key=key, retries=retries,
                                      resources=resources, pure=False))
         where.append(i)
-    _show_progress(futures, progress)
-    wait(futures)
+    _wait(futures, progress, "jobs")
     failed = []
     for i, future in zip(where, futures):
         if future.status == "finished":
             summaries[i] = future.result()
+            if i in changes:
+                summaries[i]["changed"] = changes[i]
         else:
             error = future.exception()
             summaries[i] = {"name": specs[i]["name"], "status": "failed",
@@ -230,11 +355,11 @@ def _count_frames(spec):
             return int(spec["frames"])
         return _files().frame_count(spec["reference"], spec["distorted"], spec.get("width"),
                                     spec.get("height"), spec.get("pix_fmt"))
-    from .video import _probe_frames, find_ffmpeg
+    from .video import count_frames, find_ffmpeg
     if spec.get("frames") is not None:
         return int(spec["frames"])
-    return _probe_frames(find_ffmpeg(spec.get("ffmpeg")), spec["distorted"],
-                         list(spec.get("distorted_args", ())))
+    return count_frames(find_ffmpeg(spec.get("ffmpeg")), spec["distorted"],
+                        spec.get("distorted_args", ()))
 
 
 def _score_segment(spec, start, end):
@@ -250,8 +375,6 @@ def score_segments(reference, distorted, client, segment_frames, retries=2, reso
     ffmpeg, reference_args, distorted_args) and float_adm's options by name or
     alias.  output: also write the merged JSON log there (atomically).
     """
-    from distributed import wait
-
     segment_frames = int(segment_frames)
     if segment_frames < 1:
         raise ValueError("segment_frames must be at least 1")
@@ -276,8 +399,7 @@ def score_segments(reference, distorted, client, segment_frames, retries=2, reso
         key = "floatadm-segment-%s-%s-%d-%s" % (spec["name"], _spec_hash(spec), start, end)
         futures.append(client.submit(_score_segment, spec, start, end, retries=retries,
                                      resources=resources, pure=False, key=key))
-    _show_progress(futures, progress)
-    wait(futures)
+    _wait(futures, progress, "segments")
     parts = [f.result() for f in futures]
     merged = Results.merge(parts)
     numbers = [f["frame"] for f in merged.frames]

@@ -11,23 +11,33 @@
 
 """A visual report of one or more logs: one self-contained HTML file.
 
-Per metric (adm2 first; aim, adm3, adm_scale0..3), chosen with CSS-only tabs:
-an inline SVG chart with one path per log, the pooled values of each log, and
-each log's 10 worst frames with their timestamps where the log has them.
-Nothing is fetched: no scripts, fonts or images from anywhere.  The layout
-follows the window from phone to laptop width, and the colours follow the
+It reads float_adm's JSON logs and libvmaf's own (vmaf, integer_adm2, vif,
+motion, ... and float_adm's features under their libvmaf names), so that float
+ADM can be charted beside VMAF runs.  First, what was compared: each log's
+options (from its metric names' suffixes), resolution, frame count, and where a
+record lies beside the log (NAME.spec.json) its inputs with their size and
+bitrate and the scaling done.  Then one tab per metric any log holds (adm2
+first; CSS-only tabs): an inline SVG chart with one path per log, whose points
+show their frame and value on hover or keyboard focus, the pooled values of each
+log, and each log's 10 worst frames with their timestamps where the log has
+them.  Nothing is fetched: no scripts, fonts or images from anywhere.  The
+layout follows the window from phone to laptop width, and the colours follow the
 system's light or dark scheme (prefers-color-scheme).
 """
 
 import html
+import json
 import math
 import os
+import re
 
-from .results import Results
+from .results import OUTPUT_NAMES, plain_name, pool
 
-METRICS = ("adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3")
+# float_adm's outputs first, in the library's order, then VMAF.
+METRICS = OUTPUT_NAMES[:7]
+FIRST_METRICS = METRICS + ("vmaf",)
 # aim measures impairment: its worst frames are its highest; the others' their lowest.
-HIGHER_IS_WORSE = {"aim"}
+HIGHER_IS_WORSE = {"aim", "integer_aim"}
 # The chart's coordinate space; the SVG is stretched to the page's width.
 PLOT_W, PLOT_H = 1000.0, 400.0
 # Enough points to draw any screen's width; longer logs keep each bucket's extremes.
@@ -78,9 +88,25 @@ p.meta { color: var(--muted); margin: 0 0 12px; font-size: 0.9rem; }
 .xl.first { transform: none; } .xl.last { transform: translateX(-100%%); }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; margin: 8px 0 0; padding: 0;
   list-style: none; font-size: 0.9rem; }
-.legend li { display: flex; align-items: center; gap: 6px; min-width: 0;
-  overflow-wrap: anywhere; }
+.legend li { display: flex; align-items: center; gap: 6px; min-width: 0; max-width: 100%%; }
+.legend .name { min-width: 0; overflow-wrap: anywhere; }
 .swatch { flex: none; width: 18px; height: 4px; border-radius: 2px; }
+.pts { position: absolute; top: 8px; right: 8px; bottom: 26px; left: 58px; }
+.pt { position: absolute; width: 12px; height: 12px; margin: -6px 0 0 -6px;
+  border-radius: 50%%; outline: none; }
+.pt::after { content: ""; position: absolute; inset: 3px; border-radius: 50%%;
+  background: var(--c); opacity: 0; }
+.pt:hover::after, .pt:focus::after { opacity: 1; }
+.pt:focus-visible { box-shadow: 0 0 0 2px var(--accent); }
+.tip { display: none; position: absolute; z-index: 2; bottom: 14px; left: 50%%;
+  transform: translateX(-50%%); padding: 3px 7px; border-radius: 4px; white-space: nowrap;
+  background: var(--fg); color: var(--bg); font-size: 0.78rem;
+  font-variant-numeric: tabular-nums; pointer-events: none; }
+.pt:hover .tip, .pt:focus .tip { display: block; }
+.pt.low .tip { bottom: auto; top: 14px; }
+.pt.left .tip { left: 0; transform: none; }
+.pt.right .tip { left: auto; right: 0; transform: none; }
+table.compared td { white-space: normal; overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 table { border-collapse: collapse; width: 100%%; font-size: 0.88rem;
   font-variant-numeric: tabular-nums; }
@@ -89,8 +115,10 @@ th, td { padding: 5px 8px; border-bottom: 1px solid var(--line); text-align: rig
 th:first-child, td:first-child { text-align: left; }
 td.name { white-space: normal; overflow-wrap: anywhere; min-width: 9em; }
 thead th { color: var(--muted); font-weight: 600; }
-.worst { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr));
+.worst { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(280px, 100%%), 1fr));
   gap: 8px 20px; }
+.worst > div { min-width: 0; }
+h3, p.meta { overflow-wrap: anywhere; }
 .na { color: var(--muted); }
 footer { color: var(--muted); font-size: 0.8rem; margin: 24px 0 8px; }
 """
@@ -210,6 +238,20 @@ def _chart(metric, logs):
                    '<title>%s</title></path>' % (i, i % 8, " ".join(d),
                                                 html.escape(logs[i].label)))
     out.append("</svg>")
+    out.append('<div class="pts">')
+    for i, points in enumerate(series):
+        for x, y in _downsample(points):
+            if not math.isfinite(y):
+                continue
+            left, top = sx(x) / PLOT_W * 100, sy(y) / PLOT_H * 100
+            where = " low" if top < 20 else ""
+            where += " left" if left < 15 else " right" if left > 85 else ""
+            text = "%s: frame %d, %s %.6f" % (logs[i].label, x, metric, y)
+            out.append('<span class="pt%s" tabindex="0" role="img" aria-label="%s" '
+                       'style="left: %.3f%%; top: %.3f%%; --c: var(--c%d)">'
+                       '<span class="tip">frame %d &middot; %.6f</span></span>'
+                       % (where, html.escape(text), left, top, i % 8, x, y))
+    out.append("</div>")
     for t in ticks:
         # The figure's padding is 8px above and 26px below the SVG (_CSS).
         out.append('<span class="yl" style="top: calc(8px + (100%% - 34px) * %.4f)">%s</span>'
@@ -274,29 +316,32 @@ def _worst_tables(metric, logs):
 
 
 def render(logs, title="float_adm report"):
-    """The report's HTML for a list of Results (each with a .label)."""
-    metrics = [m for m in METRICS if any(m in r.names for r in logs)] or ["adm2"]
+    """The report's HTML for a list of logs (load())."""
+    metrics = _metrics(logs)
     tab_rules = "\n".join(
         "#m-{0}:checked ~ .panels .p-{0} {{ display: block; }}\n"
         "#m-{0}:checked ~ .tabs label[for=m-{0}] {{ background: var(--accent); "
         "color: var(--bg); border-color: var(--accent); }}\n"
         "#m-{0}:focus-visible ~ .tabs label[for=m-{0}] {{ outline: 2px solid var(--accent); "
-        "outline-offset: 2px; }}".format(m) for m in metrics)
-    legend = "".join('<li><span class="swatch" style="background: var(--c%d)"></span>%s '
-                     '<span class="na">(%d frames)</span></li>'
+        "outline-offset: 2px; }}".format(_css_id(m)) for m in metrics)
+    legend = "".join('<li><span class="swatch" style="background: var(--c%d)"></span>'
+                     '<span class="name">%s <span class="na">(%d frames)</span></span></li>'
                      % (i % 8, html.escape(r.label), len(r.scored))
                      for i, r in enumerate(logs))
     radios = "".join('<input type="radio" class="sr" name="metric" id="m-%s"%s '
-                     'aria-label="%s">' % (m, " checked" if i == 0 else "", m)
+                     'aria-label="%s">' % (_css_id(m), " checked" if i == 0 else "",
+                                           html.escape(m))
                      for i, m in enumerate(metrics))
-    labels = "".join('<label for="m-%s">%s</label>' % (m, m) for m in metrics)
+    labels = "".join('<label for="m-%s">%s</label>' % (_css_id(m), html.escape(m))
+                     for m in metrics)
     panels = []
     for m in metrics:
         panels.append(
             '<section class="panel p-%s">\n<h2>%s per frame</h2>\n%s\n'
             '<ul class="legend">%s</ul>\n<h2>Pooled %s</h2>\n%s\n'
             '<h2>Worst %d frames (%s)</h2>\n%s\n</section>'
-            % (m, m, _chart(m, logs), legend, m, _pooled_table(m, logs), WORST_COUNT,
+            % (_css_id(m), html.escape(m), _chart(m, logs), legend, html.escape(m),
+               _pooled_table(m, logs), WORST_COUNT,
                "highest" if m in HIGHER_IS_WORSE else "lowest", _worst_tables(m, logs)))
     try:
         from .scorer import version
@@ -315,30 +360,202 @@ def render(logs, title="float_adm report"):
 <body>
 <main>
 <h1>{title}</h1>
-<p class="meta">{count} log{s}: {names}. Netflix VMAF's float ADM features, pooled as libvmaf
-pools them (mean, harmonic mean = n / &Sigma; 1/(x+1) &minus; 1, min, max).</p>
+<p class="meta">{count} log{s}: {names}. Netflix VMAF's float ADM features (and whatever else
+the logs hold), pooled as libvmaf pools them (mean, harmonic mean = n / &Sigma; 1/(x+1)
+&minus; 1, min, max).</p>
+<h2>What was compared</h2>
+{compared}
 {radios}
 <nav class="tabs" aria-label="metric">{labels}</nav>
 <div class="panels">
 {panels}
 </div>
-<footer>Made by {made_by}. Hover a value for all 17 digits.</footer>
+<footer>Made by {made_by}. Hover a value for all 17 digits; hover or focus (Tab) a
+chart's point for its frame and value.</footer>
 </main>
 </body>
 </html>
 """.format(title=html.escape(title), css=_CSS % {"tab_rules": tab_rules}, count=len(logs),
            s="" if len(logs) == 1 else "s",
            names=", ".join(html.escape(r.label) for r in logs), radios=radios,
+           compared=_compared_table(logs),
            labels=labels, panels="\n".join(panels), made_by=html.escape(made_by))
 
 
+def _css_id(metric):
+    """A metric's name as an id and class: libvmaf's names hold dots (adm2_egl_1.2)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "-", metric)
+
+
+def _metrics(logs):
+    """Every metric a log holds, one tab each: float_adm's outputs in the library's
+    order, vmaf, then the others in the order the logs name them."""
+    seen = []
+    for log in logs:
+        seen += [n for n in log.names if n not in seen]
+    first = [m for m in FIRST_METRICS if m in seen]
+    return first + [m for m in seen if m not in first] or ["adm2"]
+
+
+class Log:
+    """One JSON log as the report draws it: float_adm's (from score_video,
+    score_files, float_adm_score or the filter) or libvmaf's, whatever metrics it
+    holds.  .frames: {"frame": N, metric: value, "timestamp", "skipped"}; .names:
+    its metrics, float_adm's by their plain names (adm2_egl_1.2 is adm2; the suffix
+    says the options); .record: what made it, where NAME.spec.json lies beside."""
+
+    def __init__(self, path, label):
+        from .distributed import read_record
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        self.label = label
+        self.source = os.fspath(path)
+        self.version = str(data.get("version", ""))
+        self.suffix = None
+        self.frames, self.names = [], []
+        for entry in data.get("frames", []):
+            row = {"frame": int(entry["frameNum"])}
+            if entry.get("timestamp") is not None:
+                row["timestamp"] = float(entry["timestamp"])
+            if "skipped" in entry:
+                row["skipped"] = entry["skipped"]
+            for log_name, value in (entry.get("metrics") or {}).items():
+                name = plain_name(log_name) or log_name
+                if name != log_name and name != "adm" and self.suffix is None:
+                    self.suffix = log_name[len(name):]
+                elif name in METRICS and self.suffix is None:
+                    self.suffix = ""
+                if name not in self.names:
+                    self.names.append(name)
+                row[name] = math.nan if value is None else float(value)
+            self.frames.append(row)
+        self.frames.sort(key=lambda f: f["frame"])
+        self.record = read_record(path)
+        self._pooled = None
+
+    @property
+    def scored(self):
+        return [f for f in self.frames if "skipped" not in f]
+
+    def values(self, name):
+        """One metric's values over the scored frames that hold it, in frame order."""
+        return [f[name] for f in self.scored if name in f]
+
+    @property
+    def pooled(self):
+        """Each metric pooled as libvmaf pools (results.pool), over the scored frames
+        that hold it."""
+        if self._pooled is None:
+            self._pooled = {}
+            for name in self.names:
+                values = self.values(name)
+                if values:
+                    self._pooled[name] = pool(values)
+        return self._pooled
+
+    def options_text(self):
+        """float_adm's options that are not their defaults ("egl=1.2 apn=2"): as the
+        log's record holds them, else as its metric names' suffix says them;
+        "defaults" where there are none, None without float_adm outputs."""
+        try:
+            from .scorer import options
+            table = options()
+        except Exception:  # a report needs no library: the suffix as it is
+            return None if self.suffix is None else self.suffix[1:] or "defaults"
+        held = (self.record or {}).get("options")
+        if isinstance(held, dict):
+            parts = ["%s=%s" % (r["alias"] or r["name"], _option_text(held[r["name"]]))
+                     for r in table if r["name"] in held and r["name"] != "debug" and
+                     float(held[r["name"]]) != r["default"]]
+            return " ".join(parts) or "defaults"
+        if self.suffix is None:
+            return None
+        if not self.suffix:
+            return "defaults"
+        tokens = self.suffix[1:].split("_")
+        flags = {r["alias"] or r["name"] for r in table if r["type"] == "bool"}
+        parts = []
+        while tokens:
+            key = tokens.pop(0)
+            if key in flags or not tokens:
+                parts.append(key)
+            else:
+                parts.append("%s=%s" % (key, tokens.pop(0)))
+        return " ".join(parts)
+
+    def duration(self):
+        """Seconds the scored frames span, from their timestamps, or None."""
+        times = [f["timestamp"] for f in self.frames if "timestamp" in f]
+        if len(times) < 2 or times[-1] <= times[0]:
+            return None
+        return (times[-1] - times[0]) * len(times) / (len(times) - 1)
+
+
+def _option_text(value):
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return "%g" % value if isinstance(value, float) else str(value)
+
+
+def _file_text(entry, seconds):
+    """An input of a log's record: its name, size and, with the log's duration, the
+    bitrate of the whole file."""
+    if not isinstance(entry, dict) or not entry.get("path"):
+        return _fmt(None)
+    text = html.escape(os.path.basename(entry["path"]))
+    size = entry.get("size")
+    if isinstance(size, int):
+        text += "<br>%s" % ("%.1f MB" % (size / 1e6) if size >= 1e5 else "%d bytes" % size)
+        if seconds:
+            text += ", %.0f kbit/s" % (size * 8 / seconds / 1000)
+    return '<span title="%s">%s</span>' % (html.escape(entry["path"]), text)
+
+
+def _resolution(log):
+    record = log.record or {}
+    size = record.get("resolution")
+    if isinstance(size, list) and len(size) == 2:
+        return "%s&times;%s" % tuple(html.escape(str(v)) for v in size)
+    settings = record.get("settings", {})
+    if settings.get("width") and settings.get("height"):
+        return "%s&times;%s" % (html.escape(str(settings["width"])),
+                                html.escape(str(settings["height"])))
+    return _fmt(None)
+
+
+def _compared_table(logs):
+    """Per log: frames, resolution, options, the inputs (size, bitrate) and the
+    scaling where its record says them, and what wrote it."""
+    rows = []
+    for i, log in enumerate(logs):
+        record = log.record or {}
+        inputs = record.get("inputs", {})
+        seconds = log.duration()
+        scaled = record.get("scaled")
+        scaling = (html.escape("%s to %sx%s (%s)" % (scaled.get("scaler"), scaled.get("width"),
+                                                     scaled.get("height"),
+                                                     scaled.get("inputs")))
+                   if isinstance(scaled, dict) else "none" if log.record else _fmt(None))
+        options = log.options_text()
+        rows.append('<tr><td class="name"><span class="swatch" style="display:inline-block;'
+                    'background: var(--c%d)"></span> %s</td><td>%d</td><td>%s</td><td>%s</td>'
+                    '<td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % (
+                        i % 8, html.escape(log.label), len(log.scored), _resolution(log),
+                        html.escape(options) if options else _fmt(None),
+                        _file_text(inputs.get("reference"), seconds),
+                        _file_text(inputs.get("distorted"), seconds), scaling,
+                        html.escape(log.version) or _fmt(None)))
+    return ('<div class="scroll"><table class="compared"><thead><tr><th>log</th>'
+            '<th>frames</th><th>resolution</th><th>options</th><th>reference</th>'
+            '<th>distorted</th><th>scaled</th><th>written by</th></tr></thead>'
+            '<tbody>%s</tbody></table></div>' % "".join(rows))
+
+
 def load(paths):
-    """Results of each JSON log, labelled by file name."""
+    """Each JSON log, labelled by file name."""
     logs, used = [], set()
     for path in paths:
-        results = Results.from_json(path)
-        results.label = _label(path, used)
-        logs.append(results)
+        logs.append(Log(path, _label(path, used)))
     return logs
 
 

@@ -12,16 +12,31 @@
 """score_video: any video ffmpeg decodes, scored by the float_adm filter.
 
 ffmpeg runs the filter with a JSON log in a private directory; the log, with
-each frame's timestamp from a metadata filter behind it, becomes Results.  A
-frame range is selected by number with trim=start_frame/end_frame on both
-inputs (never by seeking: a seek lands where the demuxer can, and the frames
-would not be the whole run's), and the frames keep the title's numbers.
+each frame's timestamp from a metadata filter behind it, becomes Results.
+
+Everything a caller passes reaches ffmpeg as data: local files as absolute
+file: URLs, input options from a short list of known ones, the filter's options
+checked (the library's option table, the filter's own backend names) and
+quoted by FFmpeg's two levels of filtergraph escaping.
+
+A frame range [S, E) cuts the distorted input by frame number (trim, never a
+seek: a seek lands where the demuxer can) and leaves the reference whole, so
+that the filter pairs each distorted frame with the reference frame nearest in
+time exactly as a whole run does, whatever the two frame rates; ffmpeg stops
+after E - S frames.  The frames keep the title's numbers.
+
+ffmpeg runs in a process group of its own and dies with the thread that started
+it (Linux: PR_SET_PDEATHSIG), so a killed worker leaves no ffmpeg scoring on;
+the private directory is named after its owner's process id, and one left by a
+killed process is removed by the next run.
 """
 
+import ctypes
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -32,22 +47,59 @@ from .scorer import make_options, options as option_table, options_dict
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _checked = {}
+_WORK_PREFIX = "floatadm-"
+
+# ffmpeg input options a caller may put before an input, each with one value: the
+# demuxer and what a raw input needs.  Anything else could add an input or write a
+# file (-dump_attachment), so it is refused.
+INPUT_OPTIONS = frozenset((
+    "-f", "-pix_fmt", "-video_size", "-s", "-framerate", "-r", "-c:v", "-codec:v",
+    "-vcodec", "-color_range", "-colorspace", "-color_primaries", "-color_trc",
+    "-stream_loop", "-readrate", "-thread_queue_size"))
+
+# The scalers of FFmpeg's libswscale (its "sws_flags").
+SCALERS = ("fast_bilinear", "bilinear", "bicubic", "experimental", "neighbor", "area",
+           "bicublin", "gauss", "sinc", "lanczos", "spline")
+DEFAULT_SCALER = "bicubic"
 
 
 class FFmpegError(RuntimeError):
     """ffmpeg failed, or has no float_adm filter; the message ends with its log."""
 
 
-def _has_filter(path):
+def _filter_help(path):
+    """ffmpeg's description of the float_adm filter, or None where it has none."""
     if path not in _checked:
         try:
             out = subprocess.run([path, "-hide_banner", "-h", "filter=float_adm"],
                                  capture_output=True, text=True, timeout=60,
                                  stdin=subprocess.DEVNULL)
-            _checked[path] = "float_adm AVOptions" in out.stdout
+            _checked[path] = out.stdout if "float_adm AVOptions" in out.stdout else None
         except (OSError, subprocess.SubprocessError):
-            _checked[path] = False
+            _checked[path] = None
     return _checked[path]
+
+
+def _has_filter(path):
+    return _filter_help(path) is not None
+
+
+def filter_constants(ffmpeg, option):
+    """The named values the filter of ffmpeg accepts for one of its options (its
+    AVOption constants: backend's auto, cpu, cuda), as ffmpeg -h lists them."""
+    names, inside = [], False
+    for line in (_filter_help(ffmpeg) or "").splitlines():
+        fields = line.split()
+        if not fields:
+            continue
+        indent = len(line) - len(line.lstrip())
+        if fields[0] == option and len(fields) > 1 and fields[1].startswith("<"):
+            inside, option_indent = True, indent
+        elif inside and indent > option_indent and not fields[1].startswith("<"):
+            names.append(fields[0])
+        elif inside:
+            break
+    return names
 
 
 def _candidates():
@@ -86,13 +138,17 @@ def find_ffmpeg(ffmpeg=None):
                       "$FLOATADM_FFMPEG")
 
 
-def _escape(value, special):
-    return "".join("\\" + c if c in special else c for c in value)
-
-
-def _filter_value(value):
-    """A value inside a filter's options, then inside the filtergraph (two levels)."""
-    return _escape(_escape(value, "\\':"), "\\'[],;")
+def filter_value(value):
+    r"""A text as one value of a filter option inside a filtergraph, by FFmpeg's two
+    levels of escaping ("Notes on filtergraph escaping"): quoted for the option
+    parser (a quote inside as '\''), then each of \ ' [ ] , ; backslashed for the
+    graph parser.  Whatever it holds (: = , ; [ ] ' \, spaces, newlines), it stays
+    one value: it cannot end the option, add one, or add a filter."""
+    text = str(value)
+    if "\0" in text:
+        raise ValueError("a filter option value cannot hold a NUL character: %r" % text)
+    quoted = "'" + text.replace("'", "'\\''") + "'"
+    return "".join("\\" + c if c in "\\'[],;" else c for c in quoted)
 
 
 def filter_options(options):
@@ -107,11 +163,60 @@ def filter_options(options):
         value, kind = held[name], table[name]["type"]
         text = ("1" if value else "0") if kind == "bool" else (
             "%d" % value if kind == "int" else repr(float(value)))
-        parts.append("%s=%s" % (name, text))
+        parts.append("%s=%s" % (name, filter_value(text)))
     return parts, {name: held[name] for name in held}
 
 
-def _ffprobe(ffmpeg, path, input_args, entries, extra=()):
+def check_backend(ffmpeg, backend):
+    """backend= as the filter names it (its AVOption constants), else ValueError."""
+    names = filter_constants(ffmpeg, "backend")
+    if backend not in names:
+        raise ValueError("backend %r: the float_adm filter of %s takes %s"
+                         % (backend, ffmpeg, ", ".join(names) or "none"))
+    return backend
+
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def input_url(path):
+    """What ffmpeg is given to read: a local file as an absolute file: URL, whatever
+    its name holds (a colon, a protocol's name, a leading dash); a name with :// that
+    is no local file as the URL it is (http://, rtmp://, ...)."""
+    text = os.fspath(path)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if "\0" in text or not text:
+        raise ValueError("not a file name or URL: %r" % text)
+    if not isinstance(path, os.PathLike) and _URL.match(text) and not os.path.exists(text):
+        return text
+    return "file:" + os.path.abspath(text)
+
+
+def input_options(args, which):
+    """A caller's ffmpeg input options, checked: each one of INPUT_OPTIONS with its
+    value (which cannot be taken for an option)."""
+    args = [str(a) for a in args]
+    if len(args) % 2:
+        raise ValueError("%s_args: each option takes one value: %r" % (which, args))
+    for option, value in zip(args[::2], args[1::2]):
+        if option not in INPUT_OPTIONS:
+            raise ValueError("%s_args: %r is not an input option score_video passes (%s)"
+                             % (which, option, " ".join(sorted(INPUT_OPTIONS))))
+        if not value or value.startswith("-") and not _is_number(value) or "\0" in value:
+            raise ValueError("%s_args: %s takes a value, not %r" % (which, option, value))
+    return args
+
+
+def _is_number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _ffprobe(ffmpeg, url, input_args, entries, extra=()):
     ffprobe = os.path.join(os.path.dirname(ffmpeg), "ffprobe")
     if not os.access(ffprobe, os.X_OK):
         ffprobe = shutil.which("ffprobe")
@@ -119,19 +224,19 @@ def _ffprobe(ffmpeg, path, input_args, entries, extra=()):
         return {}
     try:
         out = subprocess.run([ffprobe, "-v", "error", *extra, *input_args, "-select_streams",
-                              "v:0", "-show_entries", entries, "-of", "json", path],
+                              "v:0", "-show_entries", entries, "-of", "json", "-i", url],
                              capture_output=True, text=True, timeout=600,
-                             stdin=subprocess.DEVNULL)
+                             stdin=subprocess.DEVNULL, preexec_fn=_child_setup())
         return json.loads(out.stdout)
     except (OSError, subprocess.SubprocessError, ValueError):
         return {}
 
 
-def _probe_frames(ffmpeg, path, input_args):
+def _probe_frames(ffmpeg, url, input_args):
     """The frames in the first video stream as ffprobe sees them, or None: the
     container's count, else its duration times the frame rate, else the packets
     counted (demuxing only, no decoding)."""
-    info = _ffprobe(ffmpeg, path, input_args,
+    info = _ffprobe(ffmpeg, url, input_args,
                     "stream=nb_frames,avg_frame_rate,duration:format=duration")
     stream = (info.get("streams") or [{}])[0]
     if str(stream.get("nb_frames", "")).isdigit():
@@ -142,9 +247,83 @@ def _probe_frames(ffmpeg, path, input_args):
         return int(round(float(duration) * int(num) / int(den)))
     except (KeyError, ValueError, ZeroDivisionError):
         pass
-    info = _ffprobe(ffmpeg, path, input_args, "stream=nb_read_packets", ["-count_packets"])
+    info = _ffprobe(ffmpeg, url, input_args, "stream=nb_read_packets", ["-count_packets"])
     count = str((info.get("streams") or [{}])[0].get("nb_read_packets", ""))
     return int(count) if count.isdigit() else None
+
+
+def count_frames(ffmpeg, path, input_args=()):
+    """The frames of the first video stream, counted by demuxing it whole (no
+    decoding), or None."""
+    info = _ffprobe(ffmpeg, input_url(path), input_options(input_args, "input"),
+                    "stream=nb_read_packets", ["-count_packets"])
+    count = str((info.get("streams") or [{}])[0].get("nb_read_packets", ""))
+    return int(count) if count.isdigit() else None
+
+
+def _probe_size(ffmpeg, url, input_args):
+    """(width, height) of the first video stream, or None."""
+    stream = (_ffprobe(ffmpeg, url, input_args, "stream=width,height").get("streams")
+              or [{}])[0]
+    if isinstance(stream.get("width"), int) and isinstance(stream.get("height"), int):
+        return stream["width"], stream["height"]
+    return None
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _child_setup():
+    """preexec_fn of ffmpeg and ffprobe (Linux): a process group of its own, so that
+    a terminal's Ctrl-C reaches Python, which stops it, and SIGKILL when the thread
+    that started it dies, so that a killed worker leaves nothing running.  None where
+    prctl is not there."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def setup():
+        os.setpgid(0, 0)
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before prctl
+            os._exit(1)
+    return setup
+
+
+def _owner_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_stale_work_dirs(parent=None):
+    """Removes this user's private directories (floatadm-PID-*) whose process is gone:
+    what a SIGKILL left.  Returns the paths removed."""
+    parent = parent or tempfile.gettempdir()
+    removed = []
+    try:
+        entries = os.listdir(parent)
+    except OSError:
+        return removed
+    for entry in entries:
+        m = re.match(r"^%s(\d+)-" % re.escape(_WORK_PREFIX), entry)
+        path = os.path.join(parent, entry)
+        if not m or int(m.group(1)) == os.getpid() or _owner_alive(int(m.group(1))):
+            continue
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if st.st_uid == os.getuid() and os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
 
 
 _META_FRAME = re.compile(r"^frame:(\d+)\s+pts:\S+\s+pts_time:(\S+)")
@@ -163,19 +342,70 @@ def _timestamps(path):
     return times
 
 
+def _scaler(scale):
+    if scale is None or scale is False:
+        return None
+    scaler = DEFAULT_SCALER if scale is True else str(scale)
+    if scaler not in SCALERS:
+        raise ValueError("scale=%r: a scaler of FFmpeg's: %s" % (scale, ", ".join(SCALERS)))
+    return scaler
+
+
+def _size(text):
+    m = re.match(r"^([1-9][0-9]{0,4})x([1-9][0-9]{0,4})$", str(text))
+    if not m:
+        raise ValueError("scale_size=%r: WIDTHxHEIGHT, e.g. 1920x1080" % (text,))
+    return int(m.group(1)), int(m.group(2))
+
+
+def _run_ffmpeg(command, bar):
+    """Runs ffmpeg with -progress on its stdout; (exit status, its stderr).  Stopped
+    (its whole process group) if this thread is interrupted."""
+    errors = tempfile.TemporaryFile(mode="w+")
+    with errors:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True,
+                                   stdin=subprocess.DEVNULL, preexec_fn=_child_setup())
+        try:
+            for line in process.stdout:
+                if line.startswith("frame="):
+                    value = line[6:].strip()
+                    if value.isdigit():
+                        bar.update(int(value))
+            code = process.wait()
+        except BaseException:
+            _stop(process)
+            raise
+        finally:
+            process.stdout.close()
+        errors.seek(0)
+        return code, errors.read()
+
+
+def _stop(process):
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except OSError:
+        process.kill()
+    process.wait()
+
+
 def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None,
                 reference_args=(), distorted_args=(), backend=None, threads=None,
-                progress=None, **options):
+                progress=None, scale=None, scale_size=None, **options):
     """Scores two videos with the float_adm filter of ffmpeg; returns Results.
 
-    reference, distorted: anything ffmpeg reads; reference_args / distorted_args are
-    ffmpeg input options put before each (e.g. ["-f", "rawvideo", "-pix_fmt",
-    "yuv420p", "-s", "576x324"]).  ffmpeg: which ffmpeg (find_ffmpeg()).
-    start_frame, end_frame: only frames [start, end) by number (trim, not a seek);
-    the results keep the title's frame numbers.  backend: the filter's ("auto",
-    "cpu", "cuda").  threads: the filtergraph's threads.  progress: a bar of frames
-    done / expected on stderr (None: only when stderr is a terminal).  **options:
-    float_adm's, by libvmaf name or alias, checked by the library first.
+    reference, distorted: local files (any name), or URLs with ://.
+    reference_args / distorted_args: ffmpeg input options put before each, from
+    INPUT_OPTIONS (e.g. ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size",
+    "576x324"]).  ffmpeg: which ffmpeg (find_ffmpeg()).  start_frame, end_frame:
+    only frames [start, end) of the distorted, by number, each paired with the
+    reference as in a whole run; the results keep the title's frame numbers.
+    backend: the filter's ("auto", "cpu", "cuda").  threads: the filtergraph's
+    threads.  progress: a bar of frames done / expected on stderr (None: only when
+    stderr is a terminal).  scale: a scaler of SCALERS (True: bicubic) that scales
+    the distorted to the reference's size, or both to scale_size ("WxH"); without
+    it the sizes must agree.  **options: float_adm's, by libvmaf name or alias,
+    checked by the library first.
     """
     ffmpeg = find_ffmpeg(ffmpeg)
     parts, held = filter_options(options)
@@ -184,49 +414,61 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     if start < 0 or (end is not None and end < start):
         raise ValueError("frames [%d, %s) are not a range" % (start, end))
     if backend is not None:
-        parts.append("backend=%s" % backend)
+        parts.append("backend=" + filter_value(check_backend(ffmpeg, backend)))
+    scaler = _scaler(scale)
+    if scale_size is not None and scaler is None:
+        scaler = DEFAULT_SCALER
+    dis_url, ref_url = input_url(distorted), input_url(reference)
+    dis_args = input_options(distorted_args, "distorted")
+    ref_args = input_options(reference_args, "reference")
+    scaling, scored_size = None, None
+    if scaler:
+        target = _size(scale_size) if scale_size is not None else \
+            _probe_size(ffmpeg, ref_url, ref_args)
+        if target is None:
+            raise FFmpegError("%s: its size is unknown: give scale_size=WxH" % reference)
+        scaling = {"scaler": scaler, "width": target[0], "height": target[1],
+                   "inputs": "both" if scale_size is not None else "distorted"}
+        scored_size = target
+    else:
+        scored_size = _probe_size(ffmpeg, ref_url, ref_args)
+
     bar = ProgressBar(None, enabled=progress)
     if bar.enabled:
         if end is not None:
             bar.total = end - start
         else:
-            expected = _probe_frames(ffmpeg, os.fspath(distorted), list(distorted_args))
+            expected = _probe_frames(ffmpeg, dis_url, dis_args)
             bar.total = None if expected is None else max(0, expected - start)
 
-    with tempfile.TemporaryDirectory(prefix="floatadm-") as work:
+    remove_stale_work_dirs()
+    with tempfile.TemporaryDirectory(prefix="%s%d-" % (_WORK_PREFIX, os.getpid())) as work:
         log = os.path.join(work, "log.json")
         meta = os.path.join(work, "metadata.txt")
-        trim = ""
-        if start or end is not None:
-            trim = "trim=start_frame=%d%s" % (start, "" if end is None else
-                                              ":end_frame=%d" % end)
-        adm = ":".join(["log_path=" + _filter_value(log), "log_fmt=json"] + parts)
-        if trim:
-            graph = "[0:v]%s[d];[1:v]%s[r];[d][r]float_adm=%s" % (trim, trim, adm)
-        else:
-            graph = "[0:v][1:v]float_adm=%s" % adm
-        graph += ",metadata=mode=print:file=" + _filter_value(meta)
+        dis_chain, ref_chain = [], []
+        if start:
+            dis_chain.append("trim=start_frame=%d" % start)
+        if scaling:
+            scaled = "scale=w=%d:h=%d:flags=%s" % (scaling["width"], scaling["height"],
+                                                   scaling["scaler"])
+            dis_chain.append(scaled)
+            if scaling["inputs"] == "both":
+                ref_chain.append(scaled)
+        adm = ":".join(["log_path=" + filter_value(log), "log_fmt=json"] + parts)
+        graph = "[0:v]%s[d];[1:v]%s[r];[d][r]float_adm=%s" % (
+            ",".join(dis_chain) or "null", ",".join(ref_chain) or "null", adm)
+        graph += ",metadata=mode=print:file=" + filter_value(meta)
         command = [ffmpeg, "-hide_banner", "-nostdin", "-nostats", "-loglevel", "warning",
-                   *map(str, distorted_args), "-i", os.fspath(distorted),
-                   *map(str, reference_args), "-i", os.fspath(reference),
+                   *dis_args, "-i", dis_url, *ref_args, "-i", ref_url,
                    "-filter_complex", graph]
         if threads:
             command[1:1] = ["-filter_complex_threads", str(int(threads))]
+        if end is not None:
+            command += ["-frames:v", str(end - start)]
         command += ["-progress", "pipe:1", "-stats_period", "0.2", "-f", "null", "-"]
         began = time.monotonic()
-        errors = tempfile.TemporaryFile(mode="w+", dir=work)
-        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True,
-                              stdin=subprocess.DEVNULL) as process:
-            for line in process.stdout:
-                if line.startswith("frame="):
-                    value = line[6:].strip()
-                    if value.isdigit():
-                        bar.update(int(value))
-            code = process.wait()
+        code, stderr = _run_ffmpeg(command, bar)
         bar.close()
-        errors.seek(0)
-        stderr = errors.read()
-        errors.close()
         if code != 0 or not os.path.exists(log):
             raise FFmpegError("ffmpeg failed (exit status %d): %s\n%s" % (
                 code, " ".join(command), stderr[-4000:]))
@@ -237,11 +479,20 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     frames = []
     for f in raw.frames:
         local = f["frame"]
+        # ffmpeg stops after end - start frames; the filter may have scored a few
+        # more on their way, which belong to the next range.
+        if end is not None and local >= end - start:
+            continue
         f = dict(f, frame=local + start)
         if local in times:
             f["timestamp"] = times[local]
         frames.append(f)
-    results = Results(frames, names=raw.names, options=held, elapsed=elapsed,
-                      feature_names=raw.feature_names, version=raw.version)
+    if end is not None and len(frames) != end - start:
+        raise FFmpegError("frames [%d, %d) asked for, but %s holds %d from frame %d on"
+                          % (start, end, distorted, len(frames), start))
+    width, height = scored_size or (None, None)
+    results = Results(frames, names=raw.names, options=held, width=width, height=height,
+                      elapsed=elapsed, feature_names=raw.feature_names, version=raw.version)
     results.stderr = stderr
+    results.scale = scaling
     return results

@@ -158,3 +158,17 @@ def write_y4m(raw_path, y4m_path, width, height, pix_fmt, rate="24:1"):
             dst.write(frame)
             index += 1
     return y4m_path
+
+
+def make_clip(ffmpeg, path, rate, seconds=4, lossy=False, vfr=False, size="160x96"):
+    """A moving test picture (testsrc2) at rate frames per second: lossless FFV1, or
+    MPEG-2 at a low quality (lossy) to be a distorted version of it.  vfr: every
+    fifth frame dropped and the timestamps kept, a variable frame rate."""
+    chain = ["select='not(eq(mod(n\\,5)\\,2))'"] if vfr else []
+    command = [ffmpeg, "-y", "-hide_banner", "-loglevel", "error", "-nostdin", "-f", "lavfi",
+               "-i", "testsrc2=size=%s:rate=%s:duration=%s" % (size, rate, seconds)]
+    if chain:
+        command += ["-vf", ",".join(chain), "-fps_mode", "passthrough"]
+    command += ["-c:v", "mpeg2video", "-q:v", "20"] if lossy else ["-c:v", "ffv1"]
+    subprocess.run(command + [str(path)], check=True)
+    return str(path)

@@ -61,3 +61,63 @@ class KillWorkerOnce(WorkerPlugin):
             os.kill(os.getpid(), signal.SIGKILL)
 
         threading.Thread(target=kill, daemon=True).start()
+
+
+def _children(pid):
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+
+class KillWorkerWhileFFmpegRuns(WorkerPlugin):
+    """SIGKILLs the worker process once for the whole cluster, while a task whose key
+    starts with key_prefix has its ffmpeg scoring (a child process running a
+    filtergraph); the marker records the key, the worker and ffmpeg's process ids."""
+
+    name = "kill-worker-ffmpeg"
+
+    def __init__(self, key_prefix, marker):
+        self.key_prefix = key_prefix
+        self.marker = marker
+
+    def setup(self, worker):
+        self.worker = worker
+
+    def _ffmpeg(self):
+        for pid in _children(os.getpid()):
+            try:
+                with open("/proc/%d/cmdline" % pid, "rb") as f:
+                    if b"-filter_complex" in f.read():
+                        return pid
+            except OSError:
+                pass
+        return None
+
+    def transition(self, key, start, finish, **kwargs):
+        if finish != "executing" or not str(key).startswith(self.key_prefix):
+            return
+        try:
+            fd = os.open(self.marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            return
+        os.close(fd)
+
+        def kill():
+            deadline = time.monotonic() + 60
+            ffmpeg = None
+            while ffmpeg is None and time.monotonic() < deadline:
+                ffmpeg = self._ffmpeg()
+                time.sleep(0.002)
+            time.sleep(0.2)  # well into scoring
+            with open(self.marker, "w", encoding="utf-8") as f:
+                json.dump({"key": str(key), "pid": os.getpid(), "ffmpeg": ffmpeg}, f)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        threading.Thread(target=kill, daemon=True).start()

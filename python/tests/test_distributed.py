@@ -7,6 +7,7 @@
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,7 +21,8 @@ import floatadm  # noqa: E402
 from floatadm.distributed import score_catalogue, score_segments  # noqa: E402
 from floatadm.results import Results  # noqa: E402
 
-from conftest import cli_frames, cli_pooled, fixture_args, same_bits, write_y4m  # noqa: E402
+from conftest import (cli_frames, cli_pooled, fixture_args, make_clip, same_bits,  # noqa: E402
+                      write_y4m)
 
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 os.environ["PYTHONPATH"] = os.pathsep.join([TESTS_DIR, os.environ["PYTHONPATH"]])
@@ -98,7 +100,8 @@ def test_catalogue_equals_float_adm_score(client, pair, run_cli, tmp_path, ffmpe
     assert summaries[4]["name"].startswith("brick-")  # the file stem and a hash
     assert_log_equals_cli(summaries[4]["path"], brick)
     assert_log_equals_cli(out / "brick-video.json", brick)
-    assert sorted(os.listdir(out)) == sorted(s["name"] + ".json" for s in summaries)
+    assert sorted(os.listdir(out)) == sorted(s["name"] + suffix for s in summaries
+                                             for suffix in (".json", ".spec.json"))
     # Everything is there: a second run scores nothing.
     again = score_catalogue(jobs, client, out, progress=False)
     assert [s["status"] for s in again] == ["skipped"] * len(jobs)
@@ -138,6 +141,26 @@ def test_segments_equal_the_whole(client, pair, long_title, run_cli, tmp_path, f
     for g, w in zip(merged.frames, whole.frames):
         assert all(same_bits(g[n], w[n]) for n in whole.names)
     assert merged.pooled == whole.pooled
+
+
+@pytest.mark.parametrize("dis_rate, ref_rate, vfr", [
+    (25, 25, False), (25, 50, False), (50, 25, False), ("24000/1001", 24, False),
+    (50, 50, True)], ids=["equal", "25-50", "50-25", "23.976-24", "vfr"])
+def test_video_segments_pair_by_time(client, ffmpeg, tmp_path, dis_rate, ref_rate, vfr):
+    """A video split in segments of 25 frames equals one run, frame for frame and in
+    its pooled values, whatever the two inputs' frame rates: each segment's frames
+    are paired with the reference frames a whole run pairs them with."""
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", ref_rate)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", dis_rate, lossy=True, vfr=vfr)
+    whole = floatadm.score_video(ref, dis)
+    merged = score_segments(ref, dis, client, segment_frames=25, progress=False)
+    assert len(whole.frames) > 75
+    assert [f["frame"] for f in merged.frames] == [f["frame"] for f in whole.frames]
+    for g, w in zip(merged.frames, whole.frames):
+        assert g == w, g["frame"]
+    for name in whole.names:
+        for key, value in whole.pooled[name].items():
+            assert same_bits(merged.pooled[name][key], value), (name, key)
 
 
 def _running(dask_worker):
@@ -183,12 +206,85 @@ def test_worker_killed_mid_task(client, pair, long_title, run_cli, tmp_path):
     assert killed["was_reading"] and not killed["log_existed"]  # killed while scoring
     assert [s["status"] for s in summaries] == ["scored"] * 4
     assert summaries[1]["pid"] != killed["pid"]
-    assert sorted(os.listdir(out)) == sorted(j["name"] + ".json" for j in jobs)
+    assert sorted(os.listdir(out)) == sorted(j["name"] + suffix for j in jobs
+                                             for suffix in (".json", ".spec.json"))
     long_log = run_cli(ref, dis, (width, height, pix_fmt))
     for i in range(3):
         assert_log_equals_cli(out / ("long-%d.json" % i), long_log)
     assert_log_equals_cli(out / "grass.json", run_cli(other_ref, other_dis,
                                                       (322, 182, "yuv420p")))
+    client.wait_for_workers(2, timeout=120)
+
+
+def _alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="the fault injection reads /proc")
+def test_worker_killed_while_ffmpeg_scores(client, ffmpeg, tmp_path):
+    """A worker SIGKILLed while its video job's ffmpeg scores: that ffmpeg dies with
+    it (it would otherwise score on for nobody, beside the job's rerun elsewhere),
+    the job is scored again by another worker, and the next video job removes the
+    private directory the dead worker left."""
+    import threading
+    import tempfile
+    from dask_helpers import KillWorkerWhileFFmpegRuns
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, lossy=True)
+    slow = ["-readrate", "1"]  # 4 s of video in 4 s: time to be killed, and to outlive it
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    client.run(lambda path: setattr(__import__("tempfile"), "tempdir", path), str(tmp))
+    marker = tmp_path / "killed.json"
+    seen = {}
+
+    def watch():
+        """Whether the dead worker's ffmpeg is gone 2 s after the kill (it has more
+        than 3 s of reading at that rate left)."""
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                killed = json.loads(marker.read_text())
+                break
+            except (OSError, ValueError):
+                time.sleep(0.01)
+        else:
+            return
+        seen.update(killed)
+        stop = time.monotonic() + 2
+        while _alive(killed["ffmpeg"]) and time.monotonic() < stop:
+            time.sleep(0.01)
+        seen["outlived"] = _alive(killed["ffmpeg"])
+        if seen["outlived"]:
+            os.kill(killed["ffmpeg"], signal.SIGKILL)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    client.register_worker_plugin(KillWorkerWhileFFmpegRuns("floatadm-job-video-",
+                                                            str(marker)))
+    try:
+        summaries = score_catalogue([{"name": "video", "reference": ref, "distorted": dis,
+                                      "distorted_args": slow}], client, tmp_path / "out",
+                                    retries=1, progress=False)
+    finally:
+        client.unregister_worker_plugin(KillWorkerWhileFFmpegRuns.name)
+        client.run(lambda: setattr(__import__("tempfile"), "tempdir", None))
+        watcher.join()
+    assert seen["ffmpeg"] and not seen["outlived"], "the dead worker's ffmpeg scores on"
+    assert summaries[0]["status"] == "scored" and summaries[0]["pid"] != seen["pid"]
+    assert Results.from_json(tmp_path / "out" / "video.json").frames == \
+        floatadm.score_video(ref, dis).frames
+    # What the dead worker left is removed by the next run (the rerun's, or this one).
+    tempfile.tempdir = str(tmp)
+    try:
+        floatadm.score_video(ref, dis, end_frame=1)
+    finally:
+        tempfile.tempdir = None
+    assert os.listdir(tmp) == []
     client.wait_for_workers(2, timeout=120)
 
 
@@ -215,7 +311,8 @@ def test_rerun_after_an_interrupted_run(client, long_title, run_cli, tmp_path):
     driver.wait()
     driver.stderr.close()
     wait_until_idle(client)  # tasks the dead driver left running finish or stop
-    finished = {n: os.stat(out / n) for n in os.listdir(out) if not n.startswith(".")}
+    finished = {n: os.stat(out / n) for n in os.listdir(out)
+                if not n.startswith(".") and not n.endswith(".spec.json")}
     assert 0 < len(finished) < len(jobs)
 
     summaries = score_catalogue(jobs, client, out, progress=False)
@@ -226,7 +323,8 @@ def test_rerun_after_an_interrupted_run(client, long_title, run_cli, tmp_path):
     for name, before in finished.items():
         after = os.stat(out / name)
         assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
-    assert sorted(os.listdir(out)) == sorted(j["name"] + ".json" for j in jobs)
+    assert sorted(os.listdir(out)) == sorted(j["name"] + suffix for j in jobs
+                                             for suffix in (".json", ".spec.json"))
     for job in jobs:
         log = Results.from_json(out / (job["name"] + ".json"))
         assert [f["frame"] for f in log.frames] == list(range(job["frames"]))
@@ -234,10 +332,80 @@ def test_rerun_after_an_interrupted_run(client, long_title, run_cli, tmp_path):
                                                         frames=85))
 
 
+def test_changed_job_is_scored_again(client, pair, run_cli, tmp_path):
+    """A rerun scores a job again when what made its log changed (its options, an
+    input rewritten, no record at all), says so naming the job and the change, and
+    skips it when nothing changed."""
+    from floatadm.distributed import RescoreWarning
+    ref, dis = pair("grass_322x182_yuv420p_vp9")
+    geometry = {"width": 322, "height": 182, "pix_fmt": "yuv420p"}
+    job = dict(name="grass", reference=ref, distorted=dis, options={"egl": 1.2}, **geometry)
+    out = tmp_path / "out"
+    assert score_catalogue([job], client, out, progress=False)[0]["status"] == "scored"
+    with open(out / "grass.spec.json", encoding="utf-8") as f:
+        record = json.load(f)
+    assert record["options"]["adm_enhn_gain_limit"] == 1.2
+    assert record["inputs"]["distorted"]["size"] == os.path.getsize(dis)
+    assert score_catalogue([job], client, out, progress=False)[0]["status"] == "skipped"
+
+    job["options"] = {"egl": 1.5}
+    with pytest.warns(RescoreWarning, match=r"grass.*adm_enhn_gain_limit: 1.2 -> 1.5"):
+        summary = score_catalogue([job], client, out, progress=False)[0]
+    assert summary["status"] == "scored"
+    assert summary["changed"] == ["options.adm_enhn_gain_limit: 1.2 -> 1.5"]
+    assert_log_equals_cli(out / "grass.json", run_cli(ref, dis, (322, 182, "yuv420p"),
+                                                      {"egl": 1.5}))
+    # The same options by their full name: nothing changed.
+    job["options"] = {"adm_enhn_gain_limit": 1.5}
+    assert score_catalogue([job], client, out, progress=False)[0]["status"] == "skipped"
+
+    copy = tmp_path / "dis.yuv"
+    shutil.copy(dis, copy)
+    job["distorted"] = str(copy)
+    with pytest.warns(RescoreWarning, match="inputs.distorted.path"):
+        score_catalogue([job], client, out, progress=False)
+    os.utime(copy, ns=(0, 0))
+    with pytest.warns(RescoreWarning, match="inputs.distorted.mtime_ns"):
+        assert score_catalogue([job], client, out, progress=False)[0]["status"] == "scored"
+    os.unlink(out / "grass.spec.json")
+    with pytest.warns(RescoreWarning, match="no record"):
+        assert score_catalogue([job], client, out, progress=False)[0]["status"] == "scored"
+
+
+def test_hostile_catalogue_fields_stay_data(client, pair, tmp_path):
+    """A catalogue's fields reach ffmpeg as data: each hostile value fails its job
+    alone, and writes nothing anywhere."""
+    ref, dis = pair("grass_322x182_yuv420p_vp9")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    raw = ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size", "322x182"]
+    base = {"kind": "video", "reference": ref, "distorted": dis, "reference_args": raw,
+            "distorted_args": raw, "frames": 2}
+    hostile = [("backend", "cpu:log_path=%s" % victim), ("backend", "cpu,null"),
+               ("options", {"egl": "1:log_path=%s" % victim}),
+               ("options", {"egl;x": 1}), ("distorted_args", ["-dump_attachment:t", str(victim)]),
+               ("distorted_args", raw[:-1] + ["322x182:log_path=x"]),
+               ("scale", "bicubic:log_path=%s" % victim), ("scale_size", "9x9,null")]
+    jobs = [dict(base, name="good")]
+    jobs += [dict(base, name="bad-%d" % i, **{key: value})
+             for i, (key, value) in enumerate(hostile)]
+    summaries = score_catalogue(jobs, client, tmp_path / "out", retries=0, progress=False,
+                                raise_errors=False)
+    assert [s["status"] for s in summaries] == ["scored"] + ["failed"] * len(hostile)
+    assert victim.read_text() == "keep me"
+    assert sorted(os.listdir(tmp_path / "out")) == ["good.json", "good.spec.json"]
+    for name in ("x\ny", "../x", ".x", ""):
+        with pytest.raises(ValueError, match="job name"):
+            score_catalogue([dict(base, name=name)], client, tmp_path / "out")
+    for key in ("frames", "width", "threads"):
+        with pytest.raises(ValueError, match=key):
+            score_catalogue([dict(base, name="n", **{key: "2;x"})], client, tmp_path / "out")
+
+
 def test_failed_jobs_are_reported_after_the_others(client, pair, tmp_path, capsys):
     """A job that raises is retried, then reported (CatalogueError, or "failed" with
     raise_errors=False); the other jobs are finished all the same.  progress=True
-    draws Dask's progress bar."""
+    draws a bar of the jobs finished on stderr."""
     ref, dis = pair("grass_322x182_yuv420p_vp9")
     jobs = [{"name": "good", "reference": ref, "distorted": dis, "width": 322, "height": 182,
              "pix_fmt": "yuv420p"},
@@ -247,8 +415,9 @@ def test_failed_jobs_are_reported_after_the_others(client, pair, tmp_path, capsy
     with pytest.raises(floatadm.distributed.CatalogueError, match="absent.*cannot open") as info:
         score_catalogue(jobs, client, out, retries=1, progress=True)
     assert [name for name, _ in info.value.failed] == ["absent"]
-    assert "Completed" in capsys.readouterr().out  # Dask's bar (it stops at the error)
-    assert os.listdir(out) == ["good.json"]
+    drawn = capsys.readouterr()
+    assert "2/2 jobs" in drawn.err and drawn.out == ""
+    assert sorted(os.listdir(out)) == ["good.json", "good.spec.json"]
     summaries = score_catalogue(jobs, client, out, retries=0, raise_errors=False,
                                 progress=False)
     assert [s["status"] for s in summaries] == ["skipped", "failed"]

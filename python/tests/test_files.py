@@ -157,7 +157,8 @@ def test_command_line_score(pair, tmp_path):
     ref, dis = pair(ASTRONAUT)
     geometry = ["--width", "576", "--height", "324", "--pix-fmt", "yuv420p"]
     out = tmp_path / "out.json"
-    done = subprocess.run([sys.executable, "-m", "floatadm", "score", ref, dis, *geometry,
+    done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r", ref, "-d", dis,
+                           *geometry,
                            "--option", "egl=1.2", "--json", str(out), "--csv",
                            str(tmp_path / "out.csv")], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -165,7 +166,7 @@ def test_command_line_score(pair, tmp_path):
     want = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), egl=1.2)
     assert Results.from_json(out).frames == want.frames
     assert (tmp_path / "out.csv").read_text() == want.to_csv_text()
-    done = subprocess.run([sys.executable, "-m", "floatadm", "score", ref, dis, *geometry,
-                           "--option", "egl=0.5"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r", ref, "-d", dis,
+                           *geometry, "--option", "egl=0.5"], capture_output=True, text=True)
     assert done.returncode == 1
     assert re.fullmatch(r"floatadm: .*adm_enhn_gain_limit.*range.*\n", done.stderr)

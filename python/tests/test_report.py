@@ -6,6 +6,7 @@
 import html
 import html.parser
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -167,3 +168,145 @@ for (const frame of document.querySelectorAll('iframe')) frame.onload = () => {
     shot = tmp_path / "phone.png"
     run_chromium(page.as_uri(), (390, 844), "--screenshot=" + str(shot))
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _probe_page(text, width, script):
+    """A page holding the report in an iframe of width pixels (a headless window is
+    at least 500 wide) and the test's script, run once the report is laid out: it
+    writes its findings into the body's data-* attributes."""
+    return """<!DOCTYPE html><html><body>
+<iframe id="r" style="width: %dpx; height: 900px; border: 0" srcdoc="%s"></iframe>
+<script>
+const frame = document.getElementById('r');
+frame.onload = () => {
+  const w = frame.contentWindow, d = frame.contentDocument, out = document.body.dataset;
+  %s
+};
+</script></body></html>""" % (width, html.escape(text, quote=True), script)
+
+
+def test_legend_names_stay_beside_their_colour(logs, tmp_path):
+    """At a phone's 390 pixels, a long log name (with or without spaces) wraps beside
+    its colour swatch: its first line starts just right of the swatch, level with it,
+    and nothing runs past the window."""
+    long_names = ["x264_crf36_preset_veryslow_tune_film_1920x1080_2pass_abr_4500k_ladder_"
+                  "rung_07_final_candidate.json",
+                  "x264 crf36 preset veryslow tune film 1920x1080 2pass abr 4500k ladder "
+                  "rung 07 final candidate.json"]
+    paths = []
+    for name in long_names:
+        path = tmp_path / name
+        shutil.copy(logs[0], path)
+        paths.append(str(path))
+    text = render(floatadm.report.load(paths + [logs[1]]))
+    script = """
+  const found = [];
+  for (const li of d.querySelectorAll('.p-adm2 .legend li')) {
+    const swatch = li.querySelector('.swatch').getBoundingClientRect();
+    const range = d.createRange();
+    range.setStartAfter(li.querySelector('.swatch'));
+    range.setEndAfter(li.lastChild);
+    const first = range.getClientRects()[0];
+    found.push([first.left - swatch.right, (swatch.top + swatch.bottom) / 2 - first.top,
+                first.height, li.getBoundingClientRect().right, range.getClientRects().length]);
+  }
+  out.legend = JSON.stringify(found);
+  out.width = w.innerWidth;
+  out.overflow = d.documentElement.scrollWidth > w.innerWidth;
+  out.wide = [...d.querySelectorAll('body *')].filter(e => !e.closest('.scroll') &&
+      e.getBoundingClientRect().right > w.innerWidth + 0.5).map(e => e.tagName).join(' ');
+"""
+    (tmp_path / "probe.html").write_text(_probe_page(text, 390, script))
+    body = parse(run_chromium((tmp_path / "probe.html").as_uri(), (1000, 1000),
+                              "--dump-dom")).body
+    assert body["overflow"] == "false", body["wide"]
+    legend = json.loads(html.unescape(body["legend"]))
+    assert len(legend) == 3
+    for gap, centre, line, right, lines in legend:
+        assert 0 <= gap <= 12, legend  # just right of the swatch
+        assert 0 <= centre <= line, legend  # level with the name's first line
+        assert right <= float(body["width"]), legend
+    assert legend[0][4] > 1 and legend[1][4] > 1  # the long names do wrap
+
+
+LIBVMAF_LOGS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "tests", "data", "libvmaf-logs")
+
+
+def test_report_reads_libvmaf_logs(logs, tmp_path):
+    """libvmaf's own logs (vmaf CLI, FFmpeg's libvmaf filter with VMAF's model): a tab
+    for each metric a log holds, float ADM beside VMAF, each log's options."""
+    paths = [logs[0], os.path.join(LIBVMAF_LOGS, "ffmpeg_libvmaf_egl1.2.json"),
+             os.path.join(LIBVMAF_LOGS, "vmaf_cli_egl1.2_apn2_csf1_debug.json")]
+    text = render(floatadm.report.load(paths))
+    page = tmp_path / "report.html"
+    page.write_text(text)
+    dom = parse(run_chromium(page.as_uri(), (1280, 900), "--dump-dom"))
+    tabs = [m for m, _ in dom.charts]
+    assert tabs[:8] == list(floatadm.report.METRICS) + ["vmaf"]
+    for metric in ("integer_adm2", "integer_vif_scale0", "integer_motion2",
+                   "VMAF_integer_feature_motion_sad_score", "adm_num_scale3"):
+        assert metric in tabs
+    assert len(tabs) == len(set(tabs))
+    assert all(paths == 3 for _, paths in dom.charts)  # one per log, empty where it lacks it
+    with open(paths[1], encoding="utf-8") as f:
+        vmaf = [frame["metrics"]["vmaf"] for frame in json.load(f)["frames"]]
+    log = floatadm.report.load(paths[1:2])[0]
+    assert log.values("vmaf") == vmaf
+    assert log.pooled["vmaf"]["mean"] == floatadm.pool(vmaf)["mean"]
+    assert log.pooled["adm2"]["min"] == min(log.values("adm2"))
+    compared = re.search(r'<table class="compared">.*?</table>', text, re.S).group(0)
+    assert "egl=1.2</td>" in compared and "csf=1 egl=1.2 apn=2</td>" in compared
+    assert ">defaults</td>" in compared  # the first log: float_adm's defaults
+
+
+def test_report_tells_what_was_compared(ffmpeg, tmp_path):
+    """A log written with its record (python3 -m floatadm score --json): the report
+    gives its resolution, frames, options, the inputs' sizes and bitrates and the
+    scaling."""
+    from conftest import make_clip
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.4)
+    rung = make_clip(ffmpeg, tmp_path / "rung.mkv", 25, seconds=0.4, lossy=True, size="96x64")
+    out = tmp_path / "rung.json"
+    done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r", ref, "-d", rung,
+                           "--scale", "lanczos", "--option", "egl=1.2", "--json", str(out),
+                           "--quiet"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    text = render(floatadm.report.load([str(out)]))
+    compared = re.search(r'<table class="compared">.*?</table>', text, re.S).group(0)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", compared, re.S)
+    assert cells[1:4] == ["10", "160&times;96", "egl=1.2"]
+    seconds = 0.4
+    for path, cell in ((ref, cells[4]), (rung, cells[5])):
+        size = os.path.getsize(path)
+        assert os.path.basename(path) in cell and "%d bytes" % size in cell
+        assert "%.0f kbit/s" % (size * 8 / seconds / 1000) in cell
+    assert cells[6] == "lanczos to 160x96 (distorted)"
+
+
+def test_chart_points_show_frame_and_value(logs, tmp_path):
+    """A chart's point, focused from the keyboard (or hovered), shows its frame and
+    value beside it, inside the window."""
+    text = render(floatadm.report.load(logs[:1]))
+    script = """
+  const point = d.querySelectorAll('.p-adm2 .pt')[3];
+  const tip = point.querySelector('.tip');
+  out.before = w.getComputedStyle(tip).display;
+  point.focus();
+  out.focused = d.activeElement === point;
+  out.after = w.getComputedStyle(tip).display;
+  out.text = tip.textContent;
+  out.label = point.getAttribute('aria-label');
+  const r = tip.getBoundingClientRect(), p = point.getBoundingClientRect();
+  out.inside = r.left >= 0 && r.right <= w.innerWidth && r.width > 0;
+  out.near = Math.abs((r.left + r.right) / 2 - (p.left + p.right) / 2) < r.width;
+"""
+    (tmp_path / "probe.html").write_text(_probe_page(text, 700, script))
+    body = parse(run_chromium((tmp_path / "probe.html").as_uri(), (1000, 1000),
+                              "--dump-dom")).body
+    frame3 = Results.from_json(logs[0]).frames[3]
+    assert body["before"] == "none" and body["focused"] == "true"
+    assert body["after"] == "block" and body["inside"] == "true" and body["near"] == "true"
+    assert html.unescape(body["text"]) == "frame 3 \u00b7 %.6f" % frame3["adm2"]
+    assert html.unescape(body["label"]) == "x264 crf36: frame 3, adm2 %.6f" % frame3["adm2"]
+    assert ".pt:hover .tip" in text

@@ -3,13 +3,18 @@
 # Copyright (c) 2026 the float_adm authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import json
+import os
+import shutil
 import subprocess
+import tempfile
 
 import pytest
 
 import floatadm
+from floatadm.results import Results
 
-from conftest import fixture_args, same_bits, write_y4m
+from conftest import fixture_args, make_clip, same_bits, write_y4m
 
 ASTRONAUT = "astronaut_576x324_yuv420p_x264"
 
@@ -84,3 +89,228 @@ def test_ffmpeg_errors(videos, tmp_path):
         floatadm.score_video(ref_y4m, str(tmp_path / "absent.mkv"))
     with pytest.raises(ValueError, match="range"):
         floatadm.score_video(ref_y4m, ref_y4m, egl=1000)
+
+
+# Every character that means something to a filtergraph or an option list.
+HOSTILE = (":", ",", ";", "[", "]", "'", "\\", "\n", "=", " ")
+
+
+def test_hostile_values_stay_data(videos, tmp_path, monkeypatch):
+    """Nothing passed to score_video adds a filter option, a filter or an ffmpeg
+    option: backends the filter does not name, options the library refuses and input
+    options outside the known ones are errors; paths holding any of them are read as
+    the paths they are."""
+    ref_y4m, dis_y4m, dis_mkv = videos
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    whole = floatadm.score_video(ref_y4m, dis_mkv)
+    for bad in ("cpu:log_path=%s" % victim, "cpu:egl=1", "cpu,null", "cpu;[x]", "cpu[a]",
+                "cpu'", "cpu\\", "cpu\n", "cpu=1", "'cpu'", "cpu "):
+        with pytest.raises(ValueError, match="backend"):
+            floatadm.score_video(ref_y4m, dis_mkv, backend=bad)
+    for c in HOSTILE:
+        with pytest.raises(ValueError):
+            floatadm.score_video(ref_y4m, dis_mkv, egl="1.2%slog_path=%s" % (c, victim))
+        with pytest.raises((ValueError, TypeError)):
+            floatadm.score_video(ref_y4m, dis_mkv, **{"egl%slog_path" % c: str(victim)})
+    for args in (["-dump_attachment:t", str(victim)], ["-i", str(victim)], ["-f"],
+                 ["-f", "-y"], ["-y", "-f"]):
+        with pytest.raises(ValueError, match="distorted_args"):
+            floatadm.score_video(ref_y4m, dis_mkv, distorted_args=args)
+    assert victim.read_text() == "keep me"
+    # The private directory (log_path, the metadata file) under a hostile TMPDIR,
+    # and input files named with every one of them.
+    hostile = "".join(HOSTILE) + "log_path=" + str(victim)
+    tmp = tmp_path / ("tmp" + hostile.replace("/", "_"))
+    tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    ref_copy = tmp_path / ("ref" + hostile.replace("/", "_") + ".y4m")
+    dis_copy = tmp_path / ("dis" + hostile.replace("/", "_") + ".mkv")
+    shutil.copy(ref_y4m, ref_copy)
+    shutil.copy(dis_mkv, dis_copy)
+    got = floatadm.score_video(str(ref_copy), str(dis_copy), backend="cpu", egl=1.2)
+    assert got.options["adm_enhn_gain_limit"] == 1.2
+    assert_same(got, floatadm.score_video(ref_y4m, dis_mkv, egl=1.2))
+    assert_same(floatadm.score_video(str(ref_copy), str(dis_copy)), whole)
+    assert victim.read_text() == "keep me"
+    assert os.listdir(tmp) == []
+
+
+def test_file_names_that_look_like_urls(videos, tmp_path, monkeypatch):
+    """A local file is read as that file, whatever its name says: file:x.mkv is the
+    file named so, not x.mkv; a:b.mkv is no protocol; -x.mkv is no option."""
+    ref_y4m, dis_y4m, dis_mkv = videos
+    monkeypatch.chdir(tmp_path)
+    whole = floatadm.score_video(ref_y4m, dis_mkv)
+    shutil.copy(dis_mkv, tmp_path / "file:x.mkv")
+    make_clip(floatadm.find_ffmpeg(), tmp_path / "x.mkv", 25, seconds=0.24, size="576x324")
+    for name in ("file:x.mkv", "a:b.mkv", "-x.mkv", "pipe:0.mkv", "concat:x.mkv|x.mkv"):
+        if name != "file:x.mkv":
+            shutil.copy(dis_mkv, tmp_path / name)
+        assert_same(floatadm.score_video(ref_y4m, name), whole)
+        assert_same(floatadm.score_video(ref_y4m, tmp_path / name), whole)
+
+
+def test_frame_range_pairs_by_time(ffmpeg, tmp_path):
+    """A frame range of a 25 fps distorted against a 50 fps reference: each frame
+    scored against the reference frame a whole run pairs it with."""
+    ref = make_clip(ffmpeg, tmp_path / "ref50.mkv", 50)
+    dis = make_clip(ffmpeg, tmp_path / "dis25.mkv", 25, lossy=True)
+    whole = floatadm.score_video(ref, dis)
+    part = floatadm.score_video(ref, dis, start_frame=50, end_frame=60)
+    assert [f["frame"] for f in part.frames] == list(range(50, 60))
+    assert part.frames == whole.frames[50:60]
+    assert floatadm.score_video(ref, dis, start_frame=90).frames == whole.frames[90:]
+    with pytest.raises(floatadm.FFmpegError, match="asked for"):
+        floatadm.score_video(ref, dis, start_frame=95, end_frame=120)
+
+
+def _children(pid):
+    """Process ids whose parent is pid (Linux /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _cmdline(pid):
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def _running(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_killed_caller_leaves_nothing_running(videos, tmp_path, monkeypatch):
+    """SIGKILL the Python process while its ffmpeg scores: ffmpeg dies with it, and
+    the next score_video removes the private directory it left."""
+    import signal
+    import sys
+    import time
+    ref_y4m, _, dis_mkv = videos
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    script = ("import sys, floatadm\n"
+              "floatadm.score_video(sys.argv[1], sys.argv[2], "
+              "reference_args=['-stream_loop', '1000'], "
+              "distorted_args=['-stream_loop', '1000', '-readrate', '1'])\n")
+    caller = subprocess.Popen([sys.executable, "-c", script, ref_y4m, dis_mkv],
+                              env=dict(os.environ, TMPDIR=str(tmp)))
+    ffmpegs = []
+    try:
+        deadline = time.monotonic() + 60
+        while not ffmpegs and time.monotonic() < deadline:
+            ffmpegs = [p for p in _children(caller.pid) if b"-filter_complex" in
+                       _cmdline(p)]
+            time.sleep(0.05)
+        assert ffmpegs and caller.poll() is None
+        left = os.listdir(tmp)
+        assert len(left) == 1 and left[0].startswith("floatadm-%d-" % caller.pid)
+        caller.send_signal(signal.SIGKILL)
+        caller.wait()
+        deadline = time.monotonic() + 30
+        while _running(ffmpegs[0]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _running(ffmpegs[0]), "ffmpeg goes on without its caller"
+    finally:
+        if caller.poll() is None:
+            caller.kill()
+            caller.wait()
+        for pid in ffmpegs:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert os.listdir(tmp) == left  # a SIGKILL cleans nothing up
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    floatadm.score_video(ref_y4m, dis_mkv, end_frame=1)
+    assert os.listdir(tmp) == []
+
+
+def test_scaled_distorted(ffmpeg, tmp_path):
+    """A 96x64 rung against its 160x96 reference: refused as it is; scaled with
+    bicubic (the default) or a named scaler to the reference's size, each scaler its
+    own scores; both inputs scaled to a size given; the scaling recorded."""
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.4)
+    rung = make_clip(ffmpeg, tmp_path / "rung.mkv", 25, seconds=0.4, lossy=True,
+                     size="96x64")
+    with pytest.raises(floatadm.FFmpegError, match="same size"):
+        floatadm.score_video(ref, rung)
+    bicubic = floatadm.score_video(ref, rung, scale=True)
+    assert len(bicubic.frames) == 10 and 0.3 < bicubic.pooled["adm2"]["mean"] < 1
+    assert bicubic.scale == {"scaler": "bicubic", "width": 160, "height": 96,
+                             "inputs": "distorted"}
+    assert floatadm.score_video(ref, rung, scale="bicubic").frames == bicubic.frames
+    lanczos = floatadm.score_video(ref, rung, scale="lanczos")
+    assert lanczos.frames != bicubic.frames and lanczos.scale["scaler"] == "lanczos"
+    small = floatadm.score_video(ref, rung, scale_size="96x64")
+    assert small.scale == {"scaler": "bicubic", "width": 96, "height": 64, "inputs": "both"}
+    for bad in ({"scale": "bicubic:log_path=x"}, {"scale": "cubic"},
+                {"scale_size": "96x64,null"}, {"scale_size": "0x64"}):
+        with pytest.raises(ValueError, match="scale"):
+            floatadm.score_video(ref, rung, **bad)
+
+
+def floatadm_cli(*args):
+    import sys
+    return subprocess.run([sys.executable, "-m", "floatadm", *args], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL)
+
+
+def test_command_line_names_its_inputs(ffmpeg, tmp_path):
+    """The command line takes vmaf's -r/--reference and -d/--distorted; inputs by
+    position (whose order differs between tools) are refused with a message naming
+    the flags.  --scale scales the distorted rung; the log's record says how."""
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.4)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, seconds=0.4, lossy=True)
+    rung = make_clip(ffmpeg, tmp_path / "rung.mkv", 25, seconds=0.4, lossy=True,
+                     size="96x64")
+    done = floatadm_cli("score", dis, ref)
+    assert done.returncode != 0 and done.stdout == ""
+    assert "-r/--reference" in done.stderr and "-d/--distorted" in done.stderr
+    want = floatadm.score_video(ref, dis)
+    for flags in (["-r", ref, "-d", dis], ["--distorted", dis, "--reference", ref]):
+        out = tmp_path / "out.json"
+        done = floatadm_cli("score", *flags, "--json", str(out), "--quiet")
+        assert done.returncode == 0 and done.stdout == "", done.stderr
+        assert Results.from_json(out).frames == want.frames
+    done = floatadm_cli("score", "-r", ref, "-d", rung, "--scale", "--json", str(out),
+                        "--quiet")
+    assert done.returncode == 0, done.stderr
+    with open(tmp_path / "out.spec.json", encoding="utf-8") as f:
+        record = json.load(f)
+    assert record["scaled"] == {"scaler": "bicubic", "width": 160, "height": 96,
+                                "inputs": "distorted"}
+    assert record["settings"]["scale"] == "bicubic"
+    assert Results.from_json(out).frames[0]["adm2"] == floatadm.score_video(
+        ref, rung, scale="bicubic").frames[0]["adm2"]
+    done = floatadm_cli("score", "-r", ref, "-d", rung, "--scale", "cubic")
+    assert done.returncode == 1 and "scale='cubic'" in done.stderr
+
+
+def test_progress_on_stderr_whatever_stdout(ffmpeg, tmp_path):
+    """The progress bar goes to stderr, with --quiet too (which quiets stdout), and
+    not at all with --no-progress."""
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.4)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, seconds=0.4, lossy=True)
+    done = floatadm_cli("score", "-r", ref, "-d", dis, "--quiet", "--progress")
+    assert done.returncode == 0 and done.stdout == ""
+    assert "10/10 frames" in done.stderr
+    done = floatadm_cli("score", "-r", ref, "-d", dis, "--progress")
+    assert "10/10 frames" in done.stderr and "10/10" not in done.stdout
+    done = floatadm_cli("score", "-r", ref, "-d", dis, "--quiet", "--no-progress")
+    assert done.returncode == 0 and done.stdout == done.stderr == ""
