@@ -31,7 +31,7 @@ namespace adm {
 enum PowfMode {
     kPowfGlibcFma = 0,  /* glibc's FMA build (CPUs with FMA and AVX2), checked */
     kPowfGlibcSse2 = 1, /* glibc's baseline build, checked */
-    kPowfDevice = 2,    /* neither model holds: the device's own powf, NOT exact */
+    kPowfDevice = 2,    /* neither model holds: glibc's baseline powf all the same, NOT exact */
 };
 
 /*
