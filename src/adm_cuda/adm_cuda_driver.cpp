@@ -121,13 +121,16 @@ void load(Loaded &l)
     }
     const CUresult e = l.driver.cuInit(0);
     if (e != CUDA_SUCCESS) {
-        char text[256];
         const char *name = nullptr, *desc = nullptr;
         l.driver.cuGetErrorName(e, &name);
         l.driver.cuGetErrorString(e, &desc);
-        snprintf(text, sizeof(text), "%s: %s", name ? name : "CUDA error",
-                 desc ? desc : "unknown");
-        snprintf(l.why, sizeof(l.why), "cuInit failed: %s", text);
+        if (e == CUDA_ERROR_STUB_LIBRARY) /* the stub names no error */
+            snprintf(l.why, sizeof(l.why),
+                     "cuInit failed: CUDA_ERROR_STUB_LIBRARY: %s is the CUDA toolkit's stub, "
+                     "not the NVIDIA driver's library", library);
+        else
+            snprintf(l.why, sizeof(l.why), "cuInit failed: %s: %s (CUresult %d)",
+                     name ? name : "CUDA error", desc ? desc : "no description", e);
         l.code = e;
         /* The handle stays open: nothing else may unload a driver that was initialised. */
         return;

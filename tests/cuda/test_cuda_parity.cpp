@@ -75,7 +75,11 @@ struct Runner {
         return true;
     }
 
-    /* Scores on the GPU with up to 3 frames in flight. */
+    /*
+     * Scores on the GPU with up to 3 frames in flight: even frames from device memory
+     * (float_adm_cuda_submit), odd ones from host memory (float_adm_cuda_submit_host,
+     * staged by the library), so both paths are held to the CPU's bits.
+     */
     bool cuda_scores(const std::vector<LumaPlane> &refs, const std::vector<LumaPlane> &dists,
                      int depth, const FloatAdmOptions &opts, std::vector<FloatAdmScores> *out)
     {
@@ -102,8 +106,13 @@ struct Runner {
         while (ok && collected < refs.size()) {
             int ret = FLOAT_ADM_ERROR_AGAIN;
             if (submitted < refs.size()) {
-                const FloatAdmCudaPlane r = dref[submitted].view(), d = ddist[submitted].view();
-                ret = float_adm_cuda_submit(ctx, &r, &d);
+                if (submitted % 2 == 0) {
+                    const FloatAdmCudaPlane r = dref[submitted].view(), d = ddist[submitted].view();
+                    ret = float_adm_cuda_submit(ctx, &r, &d);
+                } else {
+                    const FloatAdmPlane r = refs[submitted].view(), d = dists[submitted].view();
+                    ret = float_adm_cuda_submit_host(ctx, &r, &d);
+                }
                 if (ret == 0)
                     submitted++;
             }
