@@ -34,6 +34,7 @@ const Symbol kSymbols[] = {
     SYM(cuDeviceGetCount, "cuDeviceGetCount"),
     SYM(cuDeviceGet, "cuDeviceGet"),
     SYM(cuDeviceGetAttribute, "cuDeviceGetAttribute"),
+    SYM(cuDeviceGetName, "cuDeviceGetName"),
     SYM(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
     SYM(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"),
     SYM(cuCtxGetCurrent, "cuCtxGetCurrent"),

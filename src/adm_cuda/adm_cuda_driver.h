@@ -90,6 +90,7 @@ struct CudaDriver {
     CUresult (*cuDeviceGetCount)(int *count);
     CUresult (*cuDeviceGet)(CUdevice *device, int ordinal);
     CUresult (*cuDeviceGetAttribute)(int *value, int attribute, CUdevice device);
+    CUresult (*cuDeviceGetName)(char *name, int size, CUdevice device);
     CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice device);
     CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device);
     CUresult (*cuCtxGetCurrent)(CUcontext *ctx);
