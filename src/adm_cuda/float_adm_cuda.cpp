@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
 #include <vector>
@@ -94,13 +95,32 @@ size_t memory_limit_from_env() { return SIZE_MAX; }
 
 template <class T> T *device_pointer(CUdeviceptr p) { return reinterpret_cast<T *>((uintptr_t)p); }
 
+/*
+ * Device 0's primary context, for contexts made where none is current: retained once
+ * and kept for the life of the process, as the CUDA runtime keeps it, with the kernels
+ * loaded into it once (the driver compiles the PTX when it is loaded: once per process,
+ * not once per context).
+ */
+struct PrimaryContext {
+    std::mutex lock;
+    CUcontext ctx = nullptr;
+    Kernels kernels;
+};
+
+PrimaryContext &primary_context()
+{
+    static PrimaryContext primary;
+    return primary;
+}
+
 } // namespace
 
 struct FloatAdmCudaContext {
     const CudaDriver *cu = nullptr;
     CUcontext cuda_ctx = nullptr;
-    CUdevice primary_device = -1; /* >= 0: cuda_ctx is its primary context, retained */
-    Kernels kernels;
+    bool in_primary = false; /* cuda_ctx is device 0's primary context (primary_context()) */
+    Kernels own_kernels;     /* loaded into a context the caller made current */
+    const Kernels *kernels = &own_kernels;
     FloatAdmOptions opts = {};
     CUstream stream = nullptr;
     bool own_stream = false;
@@ -142,6 +162,7 @@ struct FloatAdmCudaContext {
     }
 
     int attach(char *errbuf, size_t errbuf_size);
+    int load(char *error, size_t error_size);
     int init(const adm::FrameSetup &frame, const FloatAdmOptions &o, void *user_stream,
              int in_flight);
     int enqueue_profiled(Slot &slot);
@@ -186,16 +207,24 @@ private:
 
 /*
  * The CUDA context to work in: the one current to this thread (an FFmpeg hwcontext
- * pushes its own), else device 0's primary context, retained.
+ * pushes its own), else device 0's primary context.
  */
 int FloatAdmCudaContext::attach(char *errbuf, size_t errbuf_size)
 {
     CUresult e = cu->cuCtxGetCurrent(&cuda_ctx);
     if (e == CUDA_SUCCESS && !cuda_ctx) {
-        CUdevice dev = 0;
-        e = cu->cuDeviceGet(&dev, 0);
-        if (e == CUDA_SUCCESS && (e = cu->cuDevicePrimaryCtxRetain(&cuda_ctx, dev)) == CUDA_SUCCESS)
-            primary_device = dev;
+        PrimaryContext &primary = primary_context();
+        std::lock_guard<std::mutex> guard(primary.lock);
+        if (!primary.ctx) {
+            CUdevice dev = 0;
+            e = cu->cuDeviceGet(&dev, 0);
+            if (e == CUDA_SUCCESS)
+                e = cu->cuDevicePrimaryCtxRetain(&primary.ctx, dev);
+            if (e != CUDA_SUCCESS)
+                primary.ctx = nullptr;
+        }
+        cuda_ctx = primary.ctx;
+        in_primary = cuda_ctx != nullptr;
     }
     if (e != CUDA_SUCCESS) {
         char text[256];
@@ -205,6 +234,22 @@ int FloatAdmCudaContext::attach(char *errbuf, size_t errbuf_size)
         return error_code(e);
     }
     return 0;
+}
+
+/* The kernels, in the primary context once per process, else into the caller's context. */
+int FloatAdmCudaContext::load(char *error, size_t error_size)
+{
+    CUresult e = CUDA_SUCCESS;
+    if (in_primary) {
+        PrimaryContext &primary = primary_context();
+        std::lock_guard<std::mutex> guard(primary.lock);
+        if (!primary.kernels.module)
+            e = load_kernels(*cu, &primary.kernels, error, error_size);
+        kernels = &primary.kernels;
+    } else {
+        e = load_kernels(*cu, &own_kernels, error, error_size);
+    }
+    return e == CUDA_SUCCESS ? 0 : error_code(e);
 }
 
 int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOptions &o,
@@ -224,9 +269,10 @@ int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOption
     powf = adm::powf_choose(frame.cube, frame.p);
     pl.powf_mode = powf.mode;
 
-    if (load_kernels(*cu, &kernels, line, sizeof(line)) != CUDA_SUCCESS) {
+    int ret = load(line, sizeof(line));
+    if (ret < 0) {
         last_error = line;
-        return FLOAT_ADM_ERROR_NO_DEVICE;
+        return ret;
     }
     if (user_stream) {
         stream = static_cast<CUstream>(user_stream);
@@ -236,7 +282,7 @@ int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOption
     }
 
     CUdeviceptr p = 0;
-    int ret = device_alloc(&p, sizeof(probe.table), "allocating the reciprocal table");
+    ret = device_alloc(&p, sizeof(probe.table), "allocating the reciprocal table");
     if (ret < 0)
         return ret;
     CU_TRY(cu->cuMemcpyHtoD(p, probe.table, sizeof(probe.table)), "copying the reciprocal table");
@@ -266,7 +312,7 @@ int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOption
     if (ret < 0)
         return ret;
     pl.row_sums = device_pointer<float>(p);
-    CU_TRY(plan_launches(*cu, kernels, pl), "planning the kernels' launches");
+    CU_TRY(plan_launches(*cu, *kernels, pl), "planning the kernels' launches");
 
     slots.resize(in_flight);
     for (Slot &slot : slots) {
@@ -297,12 +343,12 @@ int FloatAdmCudaContext::enqueue_profiled(Slot &slot)
     float *accum = device_pointer<float>(slot.device_accum);
     /* Events (see float_adm_cuda_collect): 1 + s after scale s's DWT, 5 + s after its sums. */
     for (int s = 1; s < kNumScales; s++) {
-        CU_TRY(launch_dwt_decouple(*cu, kernels, pipeline, s, slot.planes, stream),
+        CU_TRY(launch_dwt_decouple(*cu, *kernels, pipeline, s, slot.planes, stream),
                "launching the DWT/decouple kernel");
         CU_TRY(cu->cuEventRecord(slot.stage[1 + s], stream), "cuEventRecord");
     }
     for (int s = 0; s < kNumScales; s++) {
-        CU_TRY(launch_row_sums(*cu, kernels, pipeline, s, accum, stream),
+        CU_TRY(launch_row_sums(*cu, *kernels, pipeline, s, accum, stream),
                "launching the row-sums kernel");
         CU_TRY(cu->cuEventRecord(slot.stage[5 + s], stream), "cuEventRecord");
     }
@@ -323,18 +369,18 @@ int FloatAdmCudaContext::enqueue_branches(Slot &slot, CUstream main,
     float *accum = device_pointer<float>(slot.device_accum);
     for (int s = 0; s < kNumScales - 1; s++) {
         if (s > 0)
-            CU_TRY(launch_dwt_decouple(*cu, kernels, pipeline, s, slot.planes, main),
+            CU_TRY(launch_dwt_decouple(*cu, *kernels, pipeline, s, slot.planes, main),
                    "launching the DWT/decouple kernel");
         CU_TRY(cu->cuEventRecord(ready[s], main), "cuEventRecord");
         CU_TRY(cu->cuStreamWaitEvent(branch[s], ready[s], 0), "cuStreamWaitEvent");
-        CU_TRY(launch_row_sums(*cu, kernels, pipeline, s, accum, branch[s]),
+        CU_TRY(launch_row_sums(*cu, *kernels, pipeline, s, accum, branch[s]),
                "launching the row-sums kernel");
         CU_TRY(cu->cuEventRecord(done[s], branch[s]), "cuEventRecord");
     }
     const int last = kNumScales - 1;
-    CU_TRY(launch_dwt_decouple(*cu, kernels, pipeline, last, slot.planes, main),
+    CU_TRY(launch_dwt_decouple(*cu, *kernels, pipeline, last, slot.planes, main),
            "launching the DWT/decouple kernel");
-    CU_TRY(launch_row_sums(*cu, kernels, pipeline, last, accum, main),
+    CU_TRY(launch_row_sums(*cu, *kernels, pipeline, last, accum, main),
            "launching the row-sums kernel");
     for (int s = 0; s < kNumScales - 1; s++)
         CU_TRY(cu->cuStreamWaitEvent(main, done[s], 0), "cuStreamWaitEvent");
@@ -412,7 +458,7 @@ void FloatAdmCudaContext::release()
     if (own_stream && stream)
         cu->cuStreamDestroy(stream);
     stream = nullptr;
-    unload_kernels(*cu, &kernels);
+    unload_kernels(*cu, &own_kernels);
 }
 
 /*
@@ -496,7 +542,7 @@ int FloatAdmCudaContext::launch_frame(Slot &slot)
         CU_TRY(cu->cuEventRecord(slot.stage[0], stream), "cuEventRecord");
     /* Scale 0 takes the frame's planes as its argument: launched directly, so that the
      * graph after it is the same for every frame. */
-    CU_TRY(launch_dwt_decouple(*cu, kernels, pipeline, 0, slot.planes, stream),
+    CU_TRY(launch_dwt_decouple(*cu, *kernels, pipeline, 0, slot.planes, stream),
            "launching the DWT/decouple kernel");
     if (slot.profiled) {
         CU_TRY(cu->cuEventRecord(slot.stage[1], stream), "cuEventRecord");
@@ -785,12 +831,8 @@ void float_adm_cuda_context_free(FloatAdmCudaContext **ctx)
         return;
     FloatAdmCudaContext *c = *ctx;
     if (c->cuda_ctx) {
-        {
-            ContextScope scope(c);
-            c->release();
-        }
-        if (c->primary_device >= 0)
-            c->cu->cuDevicePrimaryCtxRelease(c->primary_device);
+        ContextScope scope(c);
+        c->release();
     }
     delete c;
     *ctx = nullptr;
