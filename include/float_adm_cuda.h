@@ -69,12 +69,14 @@ const char *float_adm_cuda_strerror(int err);
  */
 int float_adm_cuda_device_count(int *count, char *why, size_t why_size);
 
-/** One luma plane in device memory (a CUdeviceptr or cudaMalloc'd pointer). */
+/** One luma plane, in device memory (a CUdeviceptr) or in host memory. */
 typedef struct FloatAdmCudaPlane {
     const void *data;
-    ptrdiff_t   pitch;            /* bytes between rows, > 0 */
+    ptrdiff_t   pitch;            /* bytes between rows; > 0 in device memory */
     int         bytes_per_sample; /* 1, or 2 (little-endian uint16) */
     int         shift;            /* right shift of each sample: 6 for P010, 4 P012, 0 else */
+    int         in_host_memory;   /* 1: the library copies the plane into pinned memory of
+                                     its own and uploads it; 0: the device reads it */
 } FloatAdmCudaPlane;
 
 typedef struct FloatAdmCudaContext FloatAdmCudaContext;
@@ -93,18 +95,30 @@ int float_adm_cuda_context_create(FloatAdmCudaContext **ctx, int width, int heig
                                   int max_in_flight, char *errbuf, size_t errbuf_size);
 
 /**
- * Queue one frame pair (reference, distorted) in device memory on the stream;
- * returns at once.  FLOAT_ADM_ERROR_AGAIN when max_in_flight frames are waiting to
- * be collected.  The planes must stay valid until the frame is collected.
+ * As float_adm_cuda_context_create, in the primary context of CUDA device `device`
+ * (0 .. count - 1, as CUDA numbers them after CUDA_VISIBLE_DEVICES) whatever is
+ * current, on a stream of the context's own: for callers that bring no CUDA context,
+ * such as frames from host memory.
+ */
+int float_adm_cuda_context_create_on_device(FloatAdmCudaContext **ctx, int device, int width,
+                                            int height, int bit_depth, const FloatAdmOptions *opts,
+                                            int max_in_flight, char *errbuf, size_t errbuf_size);
+
+/**
+ * Queue one frame pair (reference, distorted) on the stream; returns at once.
+ * FLOAT_ADM_ERROR_AGAIN when max_in_flight frames are waiting to be collected.
+ * Planes in device memory must stay valid until the frame is collected; planes in
+ * host memory are copied before this returns.
  */
 int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref,
                           const FloatAdmCudaPlane *dist);
 
 /**
  * Queue one frame pair in host memory (float_adm.h's planes; strides may be
- * negative): the luma is copied into pinned buffers of the context and uploaded on
- * its stream ahead of the kernels, so the caller may reuse its planes as soon as this
- * returns.  FLOAT_ADM_ERROR_AGAIN as float_adm_cuda_submit.
+ * negative): float_adm_cuda_submit with both planes in_host_memory.  The luma is
+ * copied into pinned buffers of the context (two frames' worth with max_in_flight 2)
+ * and uploaded on its stream ahead of the kernels, so the caller may reuse its planes
+ * as soon as this returns.
  */
 int float_adm_cuda_submit_host(FloatAdmCudaContext *ctx, const FloatAdmPlane *ref,
                                const FloatAdmPlane *dist);

@@ -96,10 +96,10 @@ size_t memory_limit_from_env() { return SIZE_MAX; }
 template <class T> T *device_pointer(CUdeviceptr p) { return reinterpret_cast<T *>((uintptr_t)p); }
 
 /*
- * Device 0's primary context, for contexts made where none is current: retained once
- * and kept for the life of the process, as the CUDA runtime keeps it, with the kernels
- * loaded into it once (the driver compiles the PTX when it is loaded: once per process,
- * not once per context).
+ * A device's primary context, for contexts made where none is current (device 0) or
+ * on a device by number: retained once and kept for the life of the process, as the
+ * CUDA runtime keeps it, with the kernels loaded into it once (the driver compiles the
+ * PTX when it is loaded: once per process, not once per context).
  */
 struct PrimaryContext {
     std::mutex lock;
@@ -107,10 +107,12 @@ struct PrimaryContext {
     Kernels kernels;
 };
 
-PrimaryContext &primary_context()
+constexpr int kMaxDevices = 64;
+
+PrimaryContext &primary_context(int device)
 {
-    static PrimaryContext primary;
-    return primary;
+    static PrimaryContext primary[kMaxDevices];
+    return primary[device];
 }
 
 } // namespace
@@ -118,7 +120,7 @@ PrimaryContext &primary_context()
 struct FloatAdmCudaContext {
     const CudaDriver *cu = nullptr;
     CUcontext cuda_ctx = nullptr;
-    bool in_primary = false; /* cuda_ctx is device 0's primary context (primary_context()) */
+    int primary_device = -1; /* >= 0: cuda_ctx is that device's primary_context() */
     Kernels own_kernels;     /* loaded into a context the caller made current */
     const Kernels *kernels = &own_kernels;
     FloatAdmOptions opts = {};
@@ -161,7 +163,7 @@ struct FloatAdmCudaContext {
         return e == CUDA_SUCCESS ? 0 : fail(e, what);
     }
 
-    int attach(char *errbuf, size_t errbuf_size);
+    int attach(int device, char *errbuf, size_t errbuf_size);
     int load(char *error, size_t error_size);
     int init(const adm::FrameSetup &frame, const FloatAdmOptions &o, void *user_stream,
              int in_flight);
@@ -172,7 +174,7 @@ struct FloatAdmCudaContext {
     int capture_graph(Slot &slot);
     int check_plane(const void *data, ptrdiff_t pitch, int bytes_per_sample, int shift,
                     const char *which, bool device);
-    int stage_host_frame(Slot &slot, const FloatAdmPlane *const (&planes)[2]);
+    int stage_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane);
     int launch_frame(Slot &slot);
     void pool(const float *accum, FloatAdmScores *out) const;
     void release();
@@ -206,30 +208,37 @@ private:
     } while (0)
 
 /*
- * The CUDA context to work in: the one current to this thread (an FFmpeg hwcontext
- * pushes its own), else device 0's primary context.
+ * The CUDA context to work in: device's primary context where device >= 0; else the
+ * one current to this thread (an FFmpeg hwcontext pushes its own), or device 0's
+ * primary context where none is.
  */
-int FloatAdmCudaContext::attach(char *errbuf, size_t errbuf_size)
+int FloatAdmCudaContext::attach(int device, char *errbuf, size_t errbuf_size)
 {
-    CUresult e = cu->cuCtxGetCurrent(&cuda_ctx);
+    CUresult e = CUDA_SUCCESS;
+    cuda_ctx = nullptr;
+    if (device < 0) {
+        e = cu->cuCtxGetCurrent(&cuda_ctx);
+        device = 0;
+    }
     if (e == CUDA_SUCCESS && !cuda_ctx) {
-        PrimaryContext &primary = primary_context();
+        PrimaryContext &primary = primary_context(device);
         std::lock_guard<std::mutex> guard(primary.lock);
         if (!primary.ctx) {
             CUdevice dev = 0;
-            e = cu->cuDeviceGet(&dev, 0);
+            e = cu->cuDeviceGet(&dev, device);
             if (e == CUDA_SUCCESS)
                 e = cu->cuDevicePrimaryCtxRetain(&primary.ctx, dev);
             if (e != CUDA_SUCCESS)
                 primary.ctx = nullptr;
         }
         cuda_ctx = primary.ctx;
-        in_primary = cuda_ctx != nullptr;
+        primary_device = cuda_ctx ? device : -1;
     }
     if (e != CUDA_SUCCESS) {
         char text[256];
         cuda_describe(e, text, sizeof(text));
-        adm::format_error(errbuf, errbuf_size, "no CUDA context: %s", text);
+        adm::format_error(errbuf, errbuf_size, "no CUDA context on device %d: %s", device,
+                          text);
         cuda_ctx = nullptr;
         return error_code(e);
     }
@@ -240,8 +249,8 @@ int FloatAdmCudaContext::attach(char *errbuf, size_t errbuf_size)
 int FloatAdmCudaContext::load(char *error, size_t error_size)
 {
     CUresult e = CUDA_SUCCESS;
-    if (in_primary) {
-        PrimaryContext &primary = primary_context();
+    if (primary_device >= 0) {
+        PrimaryContext &primary = primary_context(primary_device);
         std::lock_guard<std::mutex> guard(primary.lock);
         if (!primary.kernels.module)
             e = load_kernels(*cu, &primary.kernels, error, error_size);
@@ -489,23 +498,23 @@ int FloatAdmCudaContext::check_plane(const void *data, ptrdiff_t pitch, int byte
 }
 
 /*
- * A frame from host memory: its luma copied into the slot's pinned buffers (the caller
+ * A plane from host memory: its luma copied into the slot's pinned buffer (the caller
  * may reuse its own at once), then uploaded on the stream ahead of the kernels.  The
- * buffers are made on the first such frame, for every slot.
+ * buffers are made on the first such plane, for every slot.
  */
-int FloatAdmCudaContext::stage_host_frame(Slot &slot, const FloatAdmPlane *const (&planes)[2])
+int FloatAdmCudaContext::stage_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane)
 {
     const adm::FrameSetup &frame = pipeline.frame;
     const size_t row = (size_t)frame.width * frame.bytes_per_sample;
     if (!upload_pitch) {
         const size_t pitch = (row + kUploadAlign - 1) / kUploadAlign * kUploadAlign;
         for (Slot &s : slots) {
-            for (int img = 0; img < 2; img++) {
+            for (int k = 0; k < 2; k++) {
                 void *host = nullptr;
                 CU_TRY(cu->cuMemHostAlloc(&host, row * frame.height, 0),
                        "allocating pinned staging memory");
-                s.staging[img] = static_cast<uint8_t *>(host);
-                int ret = device_alloc(&s.upload[img], pitch * frame.height,
+                s.staging[k] = static_cast<uint8_t *>(host);
+                int ret = device_alloc(&s.upload[k], pitch * frame.height,
                                        "allocating the device copies of host frames");
                 if (ret < 0)
                     return ret;
@@ -513,24 +522,22 @@ int FloatAdmCudaContext::stage_host_frame(Slot &slot, const FloatAdmPlane *const
         }
         upload_pitch = pitch;
     }
-    for (int img = 0; img < 2; img++) {
-        const uint8_t *src = static_cast<const uint8_t *>(planes[img]->data);
-        for (int y = 0; y < frame.height; y++)
-            memcpy(slot.staging[img] + y * row, src + y * planes[img]->stride, row);
-        CudaMemcpy2D copy = {};
-        copy.srcMemoryType = CU_MEMORYTYPE_HOST;
-        copy.srcHost = slot.staging[img];
-        copy.srcPitch = row;
-        copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-        copy.dstDevice = slot.upload[img];
-        copy.dstPitch = upload_pitch;
-        copy.WidthInBytes = row;
-        copy.Height = frame.height;
-        CU_TRY(cu->cuMemcpy2DAsync(&copy, stream), "uploading a frame");
-        slot.planes.data[img] = device_pointer<const uint8_t>(slot.upload[img]);
-        slot.planes.pitch[img] = (ptrdiff_t)upload_pitch;
-        slot.planes.shift[img] = planes[img]->shift;
-    }
+    const uint8_t *src = static_cast<const uint8_t *>(plane.data);
+    for (int y = 0; y < frame.height; y++)
+        memcpy(slot.staging[img] + y * row, src + y * plane.pitch, row);
+    CudaMemcpy2D copy = {};
+    copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+    copy.srcHost = slot.staging[img];
+    copy.srcPitch = row;
+    copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.dstDevice = slot.upload[img];
+    copy.dstPitch = upload_pitch;
+    copy.WidthInBytes = row;
+    copy.Height = frame.height;
+    CU_TRY(cu->cuMemcpy2DAsync(&copy, stream), "uploading a frame");
+    slot.planes.data[img] = device_pointer<const uint8_t>(slot.upload[img]);
+    slot.planes.pitch[img] = (ptrdiff_t)upload_pitch;
+    slot.planes.shift[img] = plane.shift;
     return 0;
 }
 
@@ -625,9 +632,12 @@ int float_adm_cuda_device_count(int *count, char *why, size_t why_size)
     return 0;
 }
 
-int float_adm_cuda_context_create(FloatAdmCudaContext **out, int width, int height,
-                                  int bit_depth, const FloatAdmOptions *opts, void *stream,
-                                  int max_in_flight, char *errbuf, size_t errbuf_size)
+namespace {
+
+/* device: a device's primary context, or -1 for the current context (else device 0's). */
+int create_context(FloatAdmCudaContext **out, int device, int width, int height, int bit_depth,
+                   const FloatAdmOptions *opts, void *stream, int max_in_flight, char *errbuf,
+                   size_t errbuf_size)
 {
     if (!out || !opts) {
         adm::format_error(errbuf, errbuf_size, "no context pointer or options given");
@@ -649,6 +659,11 @@ int float_adm_cuda_context_create(FloatAdmCudaContext **out, int width, int heig
         adm::format_error(errbuf, errbuf_size, "no CUDA device: %s", why);
         return ret < 0 ? ret : FLOAT_ADM_ERROR_NO_DEVICE;
     }
+    if (device >= devices || device >= kMaxDevices) {
+        adm::format_error(errbuf, errbuf_size, "CUDA device %d: there are %d (0 to %d)", device,
+                          devices, devices - 1);
+        return FLOAT_ADM_ERROR_RANGE;
+    }
 
     FloatAdmCudaContext *ctx = new (std::nothrow) FloatAdmCudaContext;
     if (!ctx) {
@@ -656,7 +671,7 @@ int float_adm_cuda_context_create(FloatAdmCudaContext **out, int width, int heig
         return FLOAT_ADM_ERROR_NOMEM;
     }
     ctx->cu = cuda_driver(nullptr, nullptr);
-    if ((ret = ctx->attach(errbuf, errbuf_size)) < 0) {
+    if ((ret = ctx->attach(device, errbuf, errbuf_size)) < 0) {
         delete ctx;
         return ret;
     }
@@ -670,10 +685,9 @@ int float_adm_cuda_context_create(FloatAdmCudaContext **out, int width, int heig
             ctx->last_error = "out of host memory";
             ret = FLOAT_ADM_ERROR_NOMEM;
         }
-        if (ret < 0) {
+        if (ret < 0)
             adm::format_error(errbuf, errbuf_size, "CUDA context for %dx%d: %s", width, height,
                               ctx->last_error.c_str());
-        }
     }
     if (ret < 0) {
         float_adm_cuda_context_free(&ctx);
@@ -681,6 +695,28 @@ int float_adm_cuda_context_create(FloatAdmCudaContext **out, int width, int heig
     }
     *out = ctx;
     return 0;
+}
+
+} // namespace
+
+int float_adm_cuda_context_create(FloatAdmCudaContext **out, int width, int height,
+                                  int bit_depth, const FloatAdmOptions *opts, void *stream,
+                                  int max_in_flight, char *errbuf, size_t errbuf_size)
+{
+    return create_context(out, -1, width, height, bit_depth, opts, stream, max_in_flight, errbuf,
+                          errbuf_size);
+}
+
+int float_adm_cuda_context_create_on_device(FloatAdmCudaContext **out, int device, int width,
+                                            int height, int bit_depth, const FloatAdmOptions *opts,
+                                            int max_in_flight, char *errbuf, size_t errbuf_size)
+{
+    if (device < 0) {
+        adm::format_error(errbuf, errbuf_size, "CUDA device %d: not a device number", device);
+        return FLOAT_ADM_ERROR_RANGE;
+    }
+    return create_context(out, device, width, height, bit_depth, opts, nullptr, max_in_flight,
+                          errbuf, errbuf_size);
 }
 
 int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref,
@@ -693,43 +729,40 @@ int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref
     for (int img = 0; img < 2; img++) {
         const FloatAdmCudaPlane *p = planes[img];
         int ret = ctx->check_plane(p ? p->data : nullptr, p ? p->pitch : 0,
-                                   p ? p->bytes_per_sample : 0, p ? p->shift : 0, names[img], true);
+                                   p ? p->bytes_per_sample : 0, p ? p->shift : 0, names[img],
+                                   p && !p->in_host_memory);
         if (ret < 0)
             return ret;
     }
     Slot *slot = free_slot(ctx);
     if (!slot)
         return FLOAT_ADM_ERROR_AGAIN;
-    for (int img = 0; img < 2; img++) {
-        slot->planes.data[img] = static_cast<const uint8_t *>(planes[img]->data);
-        slot->planes.pitch[img] = planes[img]->pitch;
-        slot->planes.shift[img] = planes[img]->shift;
-    }
     ContextScope scope(ctx);
+    for (int img = 0; img < 2; img++) {
+        if (planes[img]->in_host_memory) {
+            int ret = ctx->stage_host_plane(*slot, img, *planes[img]);
+            if (ret < 0)
+                return ret;
+        } else {
+            slot->planes.data[img] = static_cast<const uint8_t *>(planes[img]->data);
+            slot->planes.pitch[img] = planes[img]->pitch;
+            slot->planes.shift[img] = planes[img]->shift;
+        }
+    }
     return ctx->launch_frame(*slot);
 }
 
 int float_adm_cuda_submit_host(FloatAdmCudaContext *ctx, const FloatAdmPlane *ref,
                                const FloatAdmPlane *dist)
 {
-    if (!ctx)
-        return FLOAT_ADM_ERROR_INVALID;
-    const FloatAdmPlane *const planes[2] = {ref, dist};
-    static const char *const names[2] = {"reference", "distorted"};
-    for (int img = 0; img < 2; img++) {
-        const FloatAdmPlane *p = planes[img];
-        int ret = ctx->check_plane(p ? p->data : nullptr, p ? p->stride : 0,
-                                   p ? p->bytes_per_sample : 0, p ? p->shift : 0, names[img],
-                                   false);
-        if (ret < 0)
-            return ret;
-    }
-    Slot *slot = free_slot(ctx);
-    if (!slot)
-        return FLOAT_ADM_ERROR_AGAIN;
-    ContextScope scope(ctx);
-    int ret = ctx->stage_host_frame(*slot, planes);
-    return ret < 0 ? ret : ctx->launch_frame(*slot);
+    FloatAdmCudaPlane planes[2] = {};
+    const FloatAdmPlane *host[2] = {ref, dist};
+    for (int img = 0; img < 2; img++)
+        if (host[img])
+            planes[img] = FloatAdmCudaPlane{host[img]->data, host[img]->stride,
+                                            host[img]->bytes_per_sample, host[img]->shift, 1};
+    return float_adm_cuda_submit(ctx, host[0] ? &planes[0] : nullptr,
+                                 host[1] ? &planes[1] : nullptr);
 }
 
 int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int wait)

@@ -48,7 +48,7 @@ public:
     FloatAdmCudaPlane view() const
     {
         return FloatAdmCudaPlane{reinterpret_cast<const void *>((uintptr_t)data_), pitch_, bps_,
-                                 shift_};
+                                 shift_, 0};
     }
 
 private:
