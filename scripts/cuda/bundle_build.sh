@@ -12,14 +12,14 @@ dest=${1:?usage: sh scripts/cuda/bundle_build.sh DEST}
 copy() { # copy TREE DEST
     mkdir -p "$2/tests" "$2/bench" "$2/lib/shared"
     for p in tests/cuda_parity tests/cuda_robust tests/cuda_no_driver bench/cuda_bench; do
-        [ -x "$1/$p" ] && cp "$1/$p" "$2/$p"
+        if [ -x "$1/$p" ]; then cp "$1/$p" "$2/$p"; fi
     done
     cp "$1"/lib/libfloatadm_cuda.a "$2/lib/"
     cp -P "$1"/lib/shared/libfloatadm_cuda.so* "$2/lib/shared/"
 }
 rm -rf "$dest"
 copy "$BUILD" "$dest"
-[ -x "$BUILD/nvcc/bench/cuda_bench" ] && copy "$BUILD/nvcc" "$dest/nvcc"
+if [ -x "$BUILD/nvcc/bench/cuda_bench" ]; then copy "$BUILD/nvcc" "$dest/nvcc"; fi
 {
     echo "commit $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with local changes)')"
     echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m), $(ldd --version | head -1)"
