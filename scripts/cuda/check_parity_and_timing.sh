@@ -59,6 +59,14 @@ if command -v compute-sanitizer >/dev/null 2>&1; then
         "$BUILD/tests/cuda_parity" --corpus tests/corpus --threads 4 --filter "641x359 8-bit adm_p_norm"
 fi
 
+# Each GPU program skips where it finds no usable device: here that is a failure.
+for log in parity.log parity_p_norms.log robust.log bench.log robust_long.log; do
+    if grep -q 'no CUDA device' "$OUT/$log" 2>/dev/null; then
+        note "FAIL $log: $(grep -m1 'no CUDA device' "$OUT/$log")"
+        status=1
+    fi
+done
+
 section results
 {
     grep -h SUMMARY "$OUT/parity.log" "$OUT/parity_p_norms.log" 2>/dev/null
