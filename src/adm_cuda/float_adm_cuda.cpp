@@ -54,10 +54,9 @@ struct Slot {
 /* Codes of the driver's errors that mean "no usable device" rather than a failure. */
 bool means_no_device(CUresult e)
 {
-    return e == CUDA_ERROR_NO_DEVICE || e == CUDA_ERROR_INSUFFICIENT_DRIVER ||
-           e == CUDA_ERROR_NOT_INITIALIZED || e == CUDA_ERROR_STUB_LIBRARY ||
-           e == CUDA_ERROR_SYSTEM_DRIVER_MISMATCH ||
-           e == CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE || e == CUDA_ERROR_DEVICES_UNAVAILABLE ||
+    return e == CUDA_ERROR_NO_DEVICE || e == CUDA_ERROR_NOT_INITIALIZED ||
+           e == CUDA_ERROR_STUB_LIBRARY || e == CUDA_ERROR_SYSTEM_DRIVER_MISMATCH ||
+           e == CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE || e == CUDA_ERROR_DEVICE_UNAVAILABLE ||
            e == CUDA_ERROR_INVALID_DEVICE || e == CUDA_ERROR_NO_BINARY_FOR_GPU ||
            e == CUDA_ERROR_UNSUPPORTED_PTX_VERSION || e == CUDA_ERROR_JIT_COMPILER_NOT_FOUND;
 }

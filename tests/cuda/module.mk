@@ -74,6 +74,22 @@ check-cuda: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN) $(CUDA_NO_DRIVER_BIN) $(CUDA_S
 	$(CUDA_PARITY_BIN) --corpus tests/corpus --quick
 	$(CUDA_ROBUST_BIN)
 
+# adm_cuda_driver.h's constants and CUDA_MEMCPY2D against the toolkit's cuda.h, where a
+# toolkit is installed (a compile-time check; the backend itself never includes cuda.h).
+CUDA_TOOLKIT_INC := $(firstword $(wildcard /usr/local/cuda/include/cuda.h $(abspath \
+                      $(dir $(shell command -v $(NVCC) 2>/dev/null))..)/include/cuda.h))
+ifneq ($(CUDA_TOOLKIT_INC),)
+CUDA_ABI_BIN := $(BUILD)/tests/cuda_driver_abi
+all: $(CUDA_ABI_BIN)
+check-cuda: cuda-driver-abi
+.PHONY: cuda-driver-abi
+$(CUDA_ABI_BIN): tests/cuda/test_cuda_driver_abi.cpp src/adm_cuda/adm_cuda_driver.h
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) -Isrc/adm_cuda -I$(dir $(CUDA_TOOLKIT_INC)) $< -o $@
+cuda-driver-abi: $(CUDA_ABI_BIN)
+	$(CUDA_ABI_BIN)
+endif
+
 # The device powf model against the host's powf on every non-negative float (needs a GPU
 # and the CUDA toolkit: built by nvcc with its runtime; a test program, never installed;
 # not part of check-cuda: a minute of host time on 16 cores).
