@@ -72,10 +72,10 @@ int float_adm_cuda_device_count(int *count, char *why, size_t why_size);
 /** One luma plane, in device memory (a CUdeviceptr) or in host memory. */
 typedef struct FloatAdmCudaPlane {
     const void *data;
-    ptrdiff_t   pitch;            /* bytes between rows; > 0 in device memory */
+    ptrdiff_t pitch;              /* bytes between rows; > 0 in device memory */
     int         bytes_per_sample; /* 1, or 2 (little-endian uint16) */
     int         shift;            /* right shift of each sample: 6 for P010, 4 P012, 0 else */
-    int         in_host_memory;   /* 1: the library copies the plane into pinned memory of
+    int in_host_memory;           /* 1: the library copies the plane into pinned memory of
                                      its own and uploads it; 0: the device reads it */
 } FloatAdmCudaPlane;
 

@@ -30,7 +30,10 @@
 
 ADM_DEVICE int min(int a, int b) { return a < b ? a : b; }
 ADM_DEVICE float fabsf(float x) { return __builtin_fabsf(x); }
-ADM_DEVICE void *memcpy(void *dst, const void *src, size_t n) { return __builtin_memcpy(dst, src, n); }
+ADM_DEVICE void *memcpy(void *dst, const void *src, size_t n)
+{
+    return __builtin_memcpy(dst, src, n);
+}
 
 ADM_DEVICE void __threadfence() { __nvvm_membar_gl(); }
 ADM_DEVICE unsigned atomicAdd(unsigned *p, unsigned v)
@@ -70,7 +73,8 @@ ADM_DEVICE double __fma_rn(double a, double b, double c) { return __nvvm_fma_rn_
 #define ADM_CUDA_INLINE_LAMBDA __attribute__((always_inline))
 
 #else
-#define ADM_CUDA_INLINE_LAMBDA /* nvcc inlines it */
+/* nvcc inlines it. */
+#define ADM_CUDA_INLINE_LAMBDA
 #endif /* clang without the CUDA headers */
 
 #endif /* ADM_CUDA_DEVICE_H */

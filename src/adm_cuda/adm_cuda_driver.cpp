@@ -25,7 +25,10 @@ struct Symbol {
     const char *names[2];
 };
 
-#define SYM(field, ...) {offsetof(CudaDriver, field), {__VA_ARGS__}}
+#define SYM(field, ...)                                                                            \
+    {                                                                                              \
+        offsetof(CudaDriver, field), { __VA_ARGS__ }                                               \
+    }
 const Symbol kSymbols[] = {
     SYM(cuInit, "cuInit"),
     SYM(cuDriverGetVersion, "cuDriverGetVersion"),
@@ -128,7 +131,8 @@ void load(Loaded &l)
         if (e == CUDA_ERROR_STUB_LIBRARY) /* the stub names no error */
             snprintf(l.why, sizeof(l.why),
                      "cuInit failed: CUDA_ERROR_STUB_LIBRARY: %s is the CUDA toolkit's stub, "
-                     "not the NVIDIA driver's library", library);
+                     "not the NVIDIA driver's library",
+                     library);
         else
             snprintf(l.why, sizeof(l.why), "cuInit failed: %s: %s (CUresult %d)",
                      name ? name : "CUDA error", desc ? desc : "no description", e);

@@ -112,8 +112,7 @@ struct CudaDriver {
     CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value);
     CUresult (*cuLaunchKernel)(CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z,
                                unsigned block_x, unsigned block_y, unsigned block_z,
-                               unsigned shared_bytes, CUstream stream, void **params,
-                               void **extra);
+                               unsigned shared_bytes, CUstream stream, void **params, void **extra);
     CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags);
     CUresult (*cuStreamDestroy)(CUstream stream);
     CUresult (*cuStreamSynchronize)(CUstream stream);

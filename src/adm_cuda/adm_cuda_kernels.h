@@ -81,7 +81,7 @@ struct SumArgs {
     float *row_sums; /* this scale's: [sum][row], rows_max rows each */
     int rows_max;
     unsigned *blocks_done; /* this scale's count of finished blocks, 0 between frames */
-    float *accum; /* this scale's kNumRowSums accumulators, device-visible host memory */
+    float *accum;          /* this scale's kNumRowSums accumulators, device-visible host memory */
     int rows_per_block;
     int compute_warps;
 };

@@ -185,8 +185,9 @@ CUresult launch_dwt_decouple(const CudaDriver &cu, const Kernels &k, const Pipel
     DwtOutputs out = dwt_outputs(pl, s);
     InputPlanes in = planes;
     const int warps_down = ceil_div(out.h, out.rows_per_warp);
-    CUfunction fn = s > 0 ? k.dwt_approx
-                          : pl.frame.bit_depth == 8 ? k.dwt_u8 : k.dwt_u16[pl.frame.bit_depth];
+    CUfunction fn = s > 0                     ? k.dwt_approx
+                    : pl.frame.bit_depth == 8 ? k.dwt_u8
+                                              : k.dwt_u16[pl.frame.bit_depth];
     if (!fn)
         return CUDA_ERROR_NOT_INITIALIZED;
     void *params[] = {&in, &out};

@@ -61,8 +61,8 @@ struct Pipeline {
 CUresult plan_launches(const CudaDriver &cu, const Kernels &k, Pipeline &pl);
 
 /* planes: only scale 0 reads them. */
-CUresult launch_dwt_decouple(const CudaDriver &cu, const Kernels &k, const Pipeline &pl,
-                             int scale, const InputPlanes &planes, CUstream stream);
+CUresult launch_dwt_decouple(const CudaDriver &cu, const Kernels &k, const Pipeline &pl, int scale,
+                             const InputPlanes &planes, CUstream stream);
 /* Rows the sums of a scale have (0 for a skipped scale 0). */
 int sum_rows(const Pipeline &pl, int scale);
 /*

@@ -15,14 +15,11 @@ namespace adm_cuda {
 
 /*
  * glibc's tables in global memory (not const: clang would put them in constant
- * memory): each thread reads its own entry, which the L1
- * cache serves as a gather, where constant memory would serialize a warp's
- * differing addresses.
+ * memory): each thread reads its own entry, which the L1 cache serves as a gather,
+ * where constant memory would serialize a warp's differing addresses.
  */
-static __device__ double kPowfLog2TableDevice[2 * adm::kPowfLog2TableSize] =
-    ADM_POWF_LOG2_TABLE;
-static __device__ uint64_t kPowfExp2TableDevice[adm::kPowfExp2TableSize] =
-    ADM_POWF_EXP2_TABLE;
+static __device__ double kPowfLog2TableDevice[2 * adm::kPowfLog2TableSize] = ADM_POWF_LOG2_TABLE;
+static __device__ uint64_t kPowfExp2TableDevice[adm::kPowfExp2TableSize] = ADM_POWF_EXP2_TABLE;
 
 /*
  * powf(x, p) as the host computes it; where no model held (a libm other than glibc's),

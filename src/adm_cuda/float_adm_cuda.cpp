@@ -42,12 +42,12 @@ constexpr size_t kUploadAlign = 256;
  */
 struct Slot {
     InputPlanes planes = {};
-    float *host_accum = nullptr;     /* pinned, mapped */
-    CUdeviceptr device_accum = 0;    /* the same memory, as the device sees it */
+    float *host_accum = nullptr;  /* pinned, mapped */
+    CUdeviceptr device_accum = 0; /* the same memory, as the device sees it */
     CUgraphExec graph = nullptr;
     CUevent stage[kNumEvents] = {};
     bool profiled = false;
-    uint8_t *staging[2] = {};        /* pinned: reference, distorted */
+    uint8_t *staging[2] = {}; /* pinned: reference, distorted */
     CUdeviceptr upload[2] = {};
 };
 
@@ -236,8 +236,7 @@ int FloatAdmCudaContext::attach(int device, char *errbuf, size_t errbuf_size)
     if (e != CUDA_SUCCESS) {
         char text[256];
         cuda_describe(e, text, sizeof(text));
-        adm::format_error(errbuf, errbuf_size, "no CUDA context on device %d: %s", device,
-                          text);
+        adm::format_error(errbuf, errbuf_size, "no CUDA context on device %d: %s", device, text);
         cuda_ctx = nullptr;
         return error_code(e);
     }
@@ -331,8 +330,7 @@ int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOption
         /* A skipped scale 0 is never written; pool() does not read it either. */
         for (int k = 0; k < kAccumFloats; k++)
             slot.host_accum[k] = 0.0f;
-        CU_TRY(cu->cuMemHostGetDevicePointer(&slot.device_accum, host, 0),
-               "mapping pinned memory");
+        CU_TRY(cu->cuMemHostGetDevicePointer(&slot.device_accum, host, 0), "mapping pinned memory");
         for (CUevent &ev : slot.stage)
             CU_TRY(cu->cuEventCreate(&ev, CU_EVENT_DEFAULT), "cuEventCreate");
         if ((ret = capture_graph(slot)) < 0)
@@ -698,9 +696,9 @@ int create_context(FloatAdmCudaContext **out, int device, int width, int height,
 
 } // namespace
 
-int float_adm_cuda_context_create(FloatAdmCudaContext **out, int width, int height,
-                                  int bit_depth, const FloatAdmOptions *opts, void *stream,
-                                  int max_in_flight, char *errbuf, size_t errbuf_size)
+int float_adm_cuda_context_create(FloatAdmCudaContext **out, int width, int height, int bit_depth,
+                                  const FloatAdmOptions *opts, void *stream, int max_in_flight,
+                                  char *errbuf, size_t errbuf_size)
 {
     return create_context(out, -1, width, height, bit_depth, opts, stream, max_in_flight, errbuf,
                           errbuf_size);

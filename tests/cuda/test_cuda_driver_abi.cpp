@@ -48,8 +48,7 @@ static_assert(kOurHostAllocDeviceMap == CU_MEMHOSTALLOC_DEVICEMAP, "CU_MEMHOSTAL
 
 static_assert(sizeof(ours::CUdeviceptr) == sizeof(::CUdeviceptr), "CUdeviceptr");
 static_assert(sizeof(ours::CudaMemcpy2D) == sizeof(::CUDA_MEMCPY2D), "CUDA_MEMCPY2D");
-#define FIELD(f)                                                                                   \
-    static_assert(offsetof(ours::CudaMemcpy2D, f) == offsetof(::CUDA_MEMCPY2D, f), #f)
+#define FIELD(f) static_assert(offsetof(ours::CudaMemcpy2D, f) == offsetof(::CUDA_MEMCPY2D, f), #f)
 FIELD(srcXInBytes);
 FIELD(srcY);
 FIELD(srcMemoryType);

@@ -39,8 +39,8 @@ int main(int argc, char **argv)
                                                       sizeof(err));
     const bool create_ok = created == FLOAT_ADM_ERROR_NO_DEVICE && !ctx && strstr(err, expected);
     printf("%s context: %s (%s): %s\n", create_ok ? "PASS" : "FAIL",
-           float_adm_cuda_strerror(created), created == FLOAT_ADM_ERROR_NO_DEVICE ? "NO_DEVICE" : "?",
-           err);
+           float_adm_cuda_strerror(created),
+           created == FLOAT_ADM_ERROR_NO_DEVICE ? "NO_DEVICE" : "?", err);
     ok &= create_ok;
     float_adm_cuda_context_free(&ctx);
     if (!ok)
