@@ -16,21 +16,26 @@
  */
 
 /*
- * Typical use (an FFmpeg filter with CUDA frames):
- *   cuCtxPushCurrent(hwctx->cuda_ctx);        // every call below runs in that context
- *   float_adm_cuda_context_create(&ctx, w, h, depth, &opts, hwctx->stream, 4, err, sizeof(err));
- *   per frame:  float_adm_cuda_submit(ctx, &ref, &dist);      // queued on the stream
- *               float_adm_cuda_collect(ctx, &scores, 1);       // oldest frame's scores
+ * Typical use, frames in host memory (the library stages and uploads them):
+ *   float_adm_cuda_context_create(&ctx, w, h, depth, &opts, NULL, 2, err, sizeof(err));
+ *   per frame:  while (float_adm_cuda_submit_host(ctx, &ref, &dist) == FLOAT_ADM_ERROR_AGAIN)
+ *                   float_adm_cuda_collect(ctx, &scores, 1);   // oldest frame first
+ *   at the end: while (float_adm_cuda_in_flight(ctx)) float_adm_cuda_collect(ctx, &scores, 1);
  *   float_adm_cuda_context_free(&ctx);
- *   cuCtxPopCurrent(NULL);
+ * With frames already on the device (an FFmpeg filter with CUDA frames), create the
+ * context while the frames' CUDA context is current (cuCtxPushCurrent), pass their
+ * stream, and submit with float_adm_cuda_submit.
  *
- * All device memory is allocated by context_create; submitting never allocates.
- * Functions return 0 or a negative FLOAT_ADM_ERROR_* code (float_adm.h, plus the
- * codes below); context_create writes what went wrong into errbuf, and
- * float_adm_cuda_last_error() says it for the other calls.  A CUDA failure is
- * always an error, never a score.  The library links the CUDA runtime statically
- * and loads the driver when the first context is created, so programs linking it
- * start on machines without GPU or driver.
+ * All device memory is allocated by context_create, but for the staging buffers of
+ * host frames, made on the first float_adm_cuda_submit_host.  Functions return 0 or
+ * a negative FLOAT_ADM_ERROR_* code (float_adm.h, plus the codes below);
+ * context_create writes what went wrong into errbuf, and float_adm_cuda_last_error()
+ * says it for the other calls.  A CUDA failure is always an error, never a score.
+ *
+ * The library needs the NVIDIA driver at run time and nothing else of CUDA: it opens
+ * libcuda.so.1 when the first context is created (or devices are counted), so programs
+ * linking it start on machines without GPU or driver, and its kernels are built into
+ * it (PTX, compiled by the driver for the device it finds).
  */
 #ifndef FLOAT_ADM_CUDA_H
 #define FLOAT_ADM_CUDA_H
@@ -64,34 +69,59 @@ const char *float_adm_cuda_strerror(int err);
  */
 int float_adm_cuda_device_count(int *count, char *why, size_t why_size);
 
-/** One luma plane in device memory (a CUdeviceptr or cudaMalloc'd pointer). */
+/** One luma plane, in device memory (a CUdeviceptr) or in host memory. */
 typedef struct FloatAdmCudaPlane {
     const void *data;
-    ptrdiff_t   pitch;            /* bytes between rows, > 0 */
+    ptrdiff_t pitch;              /* bytes between rows; > 0 in device memory */
     int         bytes_per_sample; /* 1, or 2 (little-endian uint16) */
     int         shift;            /* right shift of each sample: 6 for P010, 4 P012, 0 else */
+    int in_host_memory;           /* 1: the library copies the plane into pinned memory of
+                                     its own and uploads it; 0: the device reads it */
 } FloatAdmCudaPlane;
 
 typedef struct FloatAdmCudaContext FloatAdmCudaContext;
 
 /**
- * Create a context on the current CUDA device (or the CUDA context current to
- * this thread, as FFmpeg's hwcontext pushes it).  stream: a cudaStream_t /
- * CUstream to run on, or NULL for a stream of the context's own.  max_in_flight
- * (1..16): how many frames may be submitted before collecting.  Sizes and depths
- * as float_adm_context_create.
+ * Create a context in the CUDA context current to this thread (as FFmpeg's
+ * hwcontext pushes it), or else in the primary context of CUDA device 0; every
+ * later call on it runs there, whatever is current then.  stream: a CUstream of
+ * that context to run on, or NULL for a stream of the context's own.
+ * max_in_flight (1..16): how many frames may be submitted before collecting (2 keep
+ * the GPU busy while the host prepares the next frame).  Sizes and depths as
+ * float_adm_context_create.
  */
 int float_adm_cuda_context_create(FloatAdmCudaContext **ctx, int width, int height,
                                   int bit_depth, const FloatAdmOptions *opts, void *stream,
                                   int max_in_flight, char *errbuf, size_t errbuf_size);
 
 /**
+ * As float_adm_cuda_context_create, in the primary context of CUDA device `device`
+ * (0 .. count - 1, as CUDA numbers them after CUDA_VISIBLE_DEVICES) whatever is
+ * current, on a stream of the context's own: for callers that bring no CUDA context,
+ * such as frames from host memory.
+ */
+int float_adm_cuda_context_create_on_device(FloatAdmCudaContext **ctx, int device, int width,
+                                            int height, int bit_depth, const FloatAdmOptions *opts,
+                                            int max_in_flight, char *errbuf, size_t errbuf_size);
+
+/**
  * Queue one frame pair (reference, distorted) on the stream; returns at once.
  * FLOAT_ADM_ERROR_AGAIN when max_in_flight frames are waiting to be collected.
- * The planes must stay valid until the frame is collected.
+ * Planes in device memory must stay valid until the frame is collected; planes in
+ * host memory are copied before this returns.
  */
 int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref,
                           const FloatAdmCudaPlane *dist);
+
+/**
+ * Queue one frame pair in host memory (float_adm.h's planes; strides may be
+ * negative): float_adm_cuda_submit with both planes in_host_memory.  The luma is
+ * copied into pinned buffers of the context (two frames' worth with max_in_flight 2)
+ * and uploaded on its stream ahead of the kernels, so the caller may reuse its planes
+ * as soon as this returns.
+ */
+int float_adm_cuda_submit_host(FloatAdmCudaContext *ctx, const FloatAdmPlane *ref,
+                               const FloatAdmPlane *dist);
 
 /**
  * The scores of the oldest submitted frame (frames come back in submission order).
@@ -130,6 +160,14 @@ int float_adm_cuda_set_profiling(FloatAdmCudaContext *ctx, int enable);
 int float_adm_cuda_stage_times(const FloatAdmCudaContext *ctx,
                                float ms[FLOAT_ADM_CUDA_NUM_STAGES]);
 const char *float_adm_cuda_stage_name(int stage);
+
+/**
+ * How this library's kernels were built: "kernels built as PTX by clang" (an
+ * LGPL build: no part of the CUDA toolkit in it) or "kernels built by nvcc" (the
+ * CUDA toolkit's compiler and headers: FFmpeg counts such a build as nonfree).
+ * pkg-config --variable=nonfree floatadm_cuda says the same at build time.
+ */
+const char *float_adm_cuda_build(void);
 
 /** Waits for queued work, frees everything; *ctx becomes NULL. */
 void float_adm_cuda_context_free(FloatAdmCudaContext **ctx);

@@ -318,14 +318,30 @@ static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
     return ff_filter_frame(ctx->outputs[0], dist);
 }
 
+/* The CUDA path's frames whose turn has come, in order (with wait, all of them). */
+static int emit_cuda_frames(AVFilterContext *ctx, int wait)
+{
+    FloatAdmFilterContext *s = ctx->priv;
+    FloatAdmCudaFrame done;
+    int ret;
+
+    while ((ret = ff_float_adm_cuda_receive(s->cuda, wait, &done)) > 0)
+        if ((ret = emit_frame(ctx, done.dist, done.index, done.scored ? &done.scores : NULL,
+                              done.skipped)) < 0)
+            return ret;
+    return ret;
+}
+
 /* A frame left unscored still waits behind the frames being scored. */
 static int pass_frame(AVFilterContext *ctx, AVFrame *frame, uint64_t index,
                       const char *skipped)
 {
     FloatAdmFilterContext *s = ctx->priv;
+    int ret;
 
     if (s->cuda)
-        return ff_float_adm_cuda_pass(s->cuda, frame, index, skipped);
+        return (ret = ff_float_adm_cuda_pass(s->cuda, frame, index, skipped)) < 0 ? ret :
+               emit_cuda_frames(ctx, 0);
     return emit_frame(ctx, frame, index, NULL, skipped);
 }
 
@@ -359,7 +375,8 @@ static int do_float_adm(FFFrameSync *fs)
         return pass_frame(ctx, dist, index, "corrupt");
 
     if (s->cuda)
-        return ff_float_adm_cuda_submit(s->cuda, dist, ref, index);
+        return (ret = ff_float_adm_cuda_submit(s->cuda, dist, ref, index)) < 0 ? ret :
+               emit_cuda_frames(ctx, 0);
     dist_plane        = s->plane_layout[0];
     dist_plane.data   = dist->data[0];
     dist_plane.stride = dist->linesize[0];
@@ -510,8 +527,8 @@ static int config_output(AVFilterLink *outlink)
                reflink->time_base.num, reflink->time_base.den);
 
     if (use_cuda) {
-        if ((ret = ff_float_adm_cuda_init(ctx, &s->cuda, emit_frame, &s->opts, s->width,
-                                          s->height, depth, s->plane_layout)) < 0)
+        if ((ret = ff_float_adm_cuda_init(ctx, &s->cuda, &s->opts, s->width, s->height,
+                                          depth, s->plane_layout)) < 0)
             return ret;
     } else {
         ret = float_adm_context_create(&s->adm, mainlink->w, mainlink->h, depth,
@@ -560,7 +577,7 @@ static int activate(AVFilterContext *ctx)
     /* framesync has just marked the output's end; the frames still waiting for
      * their scores are queued on the link before it is seen downstream. */
     if (ret >= 0 && s->fs.eof && s->cuda)
-        ret = ff_float_adm_cuda_flush(s->cuda);
+        ret = emit_cuda_frames(ctx, 1);
     /* The end of the stream: a log that cannot be completed fails the run. */
     if (ret >= 0 && s->fs.eof)
         ret = finish_log(ctx);

@@ -21,8 +21,9 @@
 /**
  * @file
  * The float_adm filter's CUDA path (libfloatadm_cuda): CUDA frames are
- * scored on their own device, context and stream; software frames, and CUDA
- * frames of another context, have their luma copied to the device.
+ * scored on their own device, context and stream; libfloatadm_cuda stages and
+ * uploads the luma of software frames, and of CUDA frames of another context
+ * (downloaded here first).
  */
 
 #include "config.h"
@@ -41,11 +42,12 @@
 /* Frames scored on the GPU while the next are queued; more buys no speed. */
 #define CUDA_MAX_IN_FLIGHT 4
 
-/* Where an input's luma comes from when the GPU cannot read it in place. */
-enum CopySource {
-    COPY_NONE,
-    COPY_FROM_HOST,         /* software frames */
-    COPY_FROM_CONTEXT,      /* CUDA frames of another context on the same device */
+/* Where the GPU reads an input's luma from. */
+enum LumaSource {
+    LUMA_ON_DEVICE,         /* CUDA frames of the context scoring them: in place */
+    LUMA_FROM_HOST,         /* software frames: the library uploads them */
+    LUMA_FROM_CONTEXT,      /* CUDA frames of another context on the same device:
+                             * downloaded, then uploaded by the library */
 };
 
 /* A frame waiting to leave in order: with ref set, for its scores. */
@@ -56,15 +58,8 @@ typedef struct QueuedFrame {
     const char *skipped;    /* why it is not scored, for the log */
 } QueuedFrame;
 
-enum EmitMode {
-    EMIT_READY, /* only frames whose scores are back */
-    EMIT_ONE,   /* wait for the oldest scored frame, then as EMIT_READY */
-    EMIT_ALL,   /* wait for every frame */
-};
-
 struct FloatAdmCuda {
     AVFilterContext *ctx;
-    FloatAdmEmitFn emit;
     FloatAdmCudaContext *adm;
     int width, height;
     FloatAdmPlane layout[2];        /* main, reference */
@@ -72,21 +67,29 @@ struct FloatAdmCuda {
     AVCUDADeviceContext *hwctx;
     CUstream stream;
     int own_stream;
-    int copy_luma[2];               /* per input: a CopySource */
-    CUdeviceptr upload_planes[CUDA_MAX_IN_FLIGHT][2];
-    size_t upload_pitch;
+    int luma_source[2];             /* per input: a LumaSource */
     AVBufferRef *ref_device;        /* the reference's, where its CUDA context is another */
     uint8_t *staging;               /* the reference's luma on its way between contexts */
-    uint64_t nb_submitted;
+    size_t staging_pitch;
     AVFifo *queue;                  /* QueuedFrame, in output order */
+    /* Scores collected early, to free a slot, for the oldest scored frames queued. */
+    FloatAdmScores collected[CUDA_MAX_IN_FLIGHT];
+    int collected_head, nb_collected;
 };
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(c->ctx, c->hwctx->internal->cuda_dl, x)
 
-/* Every float_adm_cuda call runs in the device's context. */
-static int cuda_push(FloatAdmCuda *c)
+static int cuda_fail(FloatAdmCuda *c, const char *what, uint64_t index, int err)
 {
-    return CHECK_CU(c->hwctx->internal->cuda_dl->cuCtxPushCurrent(c->hwctx->cuda_ctx));
+    av_log(c->ctx, AV_LOG_ERROR, "%s frame %"PRIu64" on the GPU failed: %s (%s)\n", what,
+           index, float_adm_cuda_strerror(err), float_adm_cuda_last_error(c->adm));
+    return err;
+}
+
+/* The CUDA context of the reference's frames, current while their luma is downloaded. */
+static int cuda_push(FloatAdmCuda *c, AVCUDADeviceContext *hwctx)
+{
+    return CHECK_CU(c->hwctx->internal->cuda_dl->cuCtxPushCurrent(hwctx->cuda_ctx));
 }
 
 static void cuda_pop(FloatAdmCuda *c)
@@ -96,68 +99,23 @@ static void cuda_pop(FloatAdmCuda *c)
     CHECK_CU(c->hwctx->internal->cuda_dl->cuCtxPopCurrent(&dummy));
 }
 
-static int cuda_fail(FloatAdmCuda *c, const char *what, uint64_t index, int err)
+/* The frame's luma as the library reads it: in device memory in place, or in
+ * host memory (a software frame, or a CUDA frame of another context downloaded
+ * into the staging buffer), which the library stages and uploads. */
+static int luma_plane(FloatAdmCuda *c, const AVFrame *frame, int input,
+                      FloatAdmCudaPlane *plane)
 {
-    av_log(c->ctx, AV_LOG_ERROR, "%s frame %"PRIu64" on the GPU failed: %s (%s)\n", what,
-           index, float_adm_cuda_strerror(err), float_adm_cuda_last_error(c->adm));
-    return err;
-}
-
-/* Sends the queue's head frames on while their scores are back. */
-static int emit_queued(FloatAdmCuda *c, enum EmitMode mode)
-{
-    QueuedFrame qf;
-    int ret;
-
-    while (av_fifo_peek(c->queue, &qf, 1, 0) >= 0) {
-        const int scored = qf.ref != NULL;
-        FloatAdmScores scores;
-
-        if (scored) {
-            const int wait = mode != EMIT_READY;
-
-            if ((ret = cuda_push(c)) < 0)
-                return ret;
-            ret = float_adm_cuda_collect(c->adm, &scores, wait);
-            cuda_pop(c);
-            if (ret == FLOAT_ADM_ERROR_AGAIN && !wait)
-                return 0;
-            if (ret < 0)
-                return cuda_fail(c, "Scoring", qf.index, ret);
-            if (mode == EMIT_ONE)
-                mode = EMIT_READY;
-            av_frame_free(&qf.ref);
-        }
-        av_fifo_drain2(c->queue, 1);
-        if ((ret = c->emit(c->ctx, qf.dist, qf.index, scored ? &scores : NULL, qf.skipped)) < 0)
-            return ret;
-    }
-    return 0;
-}
-
-/* The frame's luma where the GPU can read it: in place, or copied into the
- * upload slot of this submission. */
-static int device_luma(FloatAdmCuda *c, const AVFrame *frame, int input,
-                       FloatAdmCudaPlane *plane)
-{
-    CudaFunctions *cu = c->hwctx->internal->cuda_dl;
-    const CUdeviceptr dst = c->upload_planes[c->nb_submitted % CUDA_MAX_IN_FLIGHT][input];
-    const size_t row_bytes = (size_t)c->width * c->layout[input].bytes_per_sample;
-    const uint8_t *src = frame->data[0];
-    ptrdiff_t src_pitch = frame->linesize[0];
-    int ret;
-
     *plane = (FloatAdmCudaPlane) {
         .data             = frame->data[0],
         .pitch            = frame->linesize[0],
         .bytes_per_sample = c->layout[input].bytes_per_sample,
         .shift            = c->layout[input].shift,
+        .in_host_memory   = c->luma_source[input] != LUMA_ON_DEVICE,
     };
-    if (c->copy_luma[input] == COPY_NONE)
-        return 0;
 
     /* One context cannot read another's memory: through the host. */
-    if (c->copy_luma[input] == COPY_FROM_CONTEXT) {
+    if (c->luma_source[input] == LUMA_FROM_CONTEXT) {
+        CudaFunctions *cu = c->hwctx->internal->cuda_dl;
         AVCUDADeviceContext *ref_hwctx = ((AVHWDeviceContext *)c->ref_device->data)->hwctx;
         CUDA_MEMCPY2D download = {
             .srcMemoryType = CU_MEMORYTYPE_DEVICE,
@@ -165,46 +123,35 @@ static int device_luma(FloatAdmCuda *c, const AVFrame *frame, int input,
             .srcPitch      = frame->linesize[0],
             .dstMemoryType = CU_MEMORYTYPE_HOST,
             .dstHost       = c->staging,
-            .dstPitch      = c->upload_pitch,
-            .WidthInBytes  = row_bytes,
+            .dstPitch      = c->staging_pitch,
+            .WidthInBytes  = (size_t)c->width * c->layout[input].bytes_per_sample,
             .Height        = c->height,
         };
-        CUcontext dummy;
+        int ret;
 
-        if ((ret = CHECK_CU(cu->cuCtxPushCurrent(ref_hwctx->cuda_ctx))) < 0)
+        if ((ret = cuda_push(c, ref_hwctx)) < 0)
             return ret;
         ret = CHECK_CU(cu->cuMemcpy2DAsync(&download, ref_hwctx->stream));
         if (ret >= 0)
             ret = CHECK_CU(cu->cuStreamSynchronize(ref_hwctx->stream));
-        CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+        cuda_pop(c);
         if (ret < 0)
             return ret;
-        src       = c->staging;
-        src_pitch = c->upload_pitch;
+        plane->data  = c->staging;
+        plane->pitch = c->staging_pitch;
     }
+    return 0;
+}
 
-    if (src_pitch > 0) {
-        CUDA_MEMCPY2D copy = {
-            .srcMemoryType = CU_MEMORYTYPE_HOST,
-            .srcHost       = src,
-            .srcPitch      = src_pitch,
-            .dstMemoryType = CU_MEMORYTYPE_DEVICE,
-            .dstDevice     = dst,
-            .dstPitch      = c->upload_pitch,
-            .WidthInBytes  = row_bytes,
-            .Height        = c->height,
-        };
-        ret = CHECK_CU(cu->cuMemcpy2DAsync(&copy, c->stream));
-    } else {
-        /* CUDA_MEMCPY2D has unsigned pitches: a bottom-up frame goes row by row. */
-        ret = 0;
-        for (int y = 0; y < c->height && ret >= 0; y++)
-            ret = CHECK_CU(cu->cuMemcpyHtoDAsync(dst + y * c->upload_pitch, src + y * src_pitch,
-                                                 row_bytes, c->stream));
-    }
-    plane->data  = (const void *)(uintptr_t)dst;
-    plane->pitch = c->upload_pitch;
-    return ret;
+/* The index of the oldest queued frame whose scores are still on the GPU. */
+static uint64_t oldest_in_flight(FloatAdmCuda *c)
+{
+    QueuedFrame qf = { 0 };
+
+    for (size_t i = 0, scored = 0; av_fifo_peek(c->queue, &qf, 1, i) >= 0; i++)
+        if (qf.ref && scored++ == c->nb_collected)
+            break;
+    return qf.index;
 }
 
 int ff_float_adm_cuda_submit(FloatAdmCuda *c, AVFrame *dist, const AVFrame *ref,
@@ -215,29 +162,35 @@ int ff_float_adm_cuda_submit(FloatAdmCuda *c, AVFrame *dist, const AVFrame *ref,
     QueuedFrame qf = { .dist = dist, .index = index };
     int ret;
 
-    /* Room first: an upload slot is free only once its frame is collected. */
-    if (float_adm_cuda_in_flight(c->adm) >= CUDA_MAX_IN_FLIGHT &&
-        (ret = emit_queued(c, EMIT_ONE)) < 0)
-        goto fail;
+    /* Room first: the oldest frame's scores are kept here until it leaves. */
+    if (float_adm_cuda_in_flight(c->adm) >= CUDA_MAX_IN_FLIGHT) {
+        const int slot = (c->collected_head + c->nb_collected) % CUDA_MAX_IN_FLIGHT;
+
+        if (c->nb_collected == CUDA_MAX_IN_FLIGHT) {
+            ret = AVERROR_BUG;
+            goto fail;
+        }
+        if ((ret = float_adm_cuda_collect(c->adm, &c->collected[slot], 1)) < 0) {
+            cuda_fail(c, "Scoring", oldest_in_flight(c), ret);
+            goto fail;
+        }
+        c->nb_collected++;
+    }
     if (!(qf.ref = av_frame_clone(ref))) {
         ret = AVERROR(ENOMEM);
         goto fail;
     }
 
-    if ((ret = cuda_push(c)) < 0)
-        goto fail;
-    for (int i = 0; i < 2 && ret >= 0; i++)
-        ret = device_luma(c, frames[i], i, &planes[i]);
-    if (ret >= 0 && (ret = float_adm_cuda_submit(c->adm, &planes[1], &planes[0])) < 0)
+    for (int i = 0; i < 2; i++)
+        if ((ret = luma_plane(c, frames[i], i, &planes[i])) < 0)
+            goto fail;
+    if ((ret = float_adm_cuda_submit(c->adm, &planes[1], &planes[0])) < 0) {
         cuda_fail(c, "Submitting", index, ret);
-    cuda_pop(c);
-    if (ret < 0)
         goto fail;
-    c->nb_submitted++;
-
+    }
     if ((ret = av_fifo_write(c->queue, &qf, 1)) < 0)
         goto fail;
-    return emit_queued(c, EMIT_READY);
+    return 0;
 fail:
     av_frame_free(&qf.ref);
     av_frame_free(&dist);
@@ -250,16 +203,37 @@ int ff_float_adm_cuda_pass(FloatAdmCuda *c, AVFrame *dist, uint64_t index,
     const QueuedFrame qf = { .dist = dist, .index = index, .skipped = skipped };
     int ret;
 
-    if (!av_fifo_can_read(c->queue))
-        return c->emit(c->ctx, dist, index, NULL, skipped);
     if ((ret = av_fifo_write(c->queue, &qf, 1)) < 0)
         av_frame_free(&dist);
     return ret;
 }
 
-int ff_float_adm_cuda_flush(FloatAdmCuda *c)
+int ff_float_adm_cuda_receive(FloatAdmCuda *c, int wait, FloatAdmCudaFrame *out)
 {
-    return emit_queued(c, EMIT_ALL);
+    QueuedFrame qf;
+    int ret;
+
+    if (av_fifo_peek(c->queue, &qf, 1, 0) < 0)
+        return 0;
+    *out = (FloatAdmCudaFrame) { .index = qf.index, .scored = qf.ref != NULL,
+                                 .skipped = qf.skipped };
+    if (out->scored) {
+        if (c->nb_collected) {
+            out->scores = c->collected[c->collected_head];
+            c->collected_head = (c->collected_head + 1) % CUDA_MAX_IN_FLIGHT;
+            c->nb_collected--;
+        } else {
+            ret = float_adm_cuda_collect(c->adm, &out->scores, wait);
+            if (ret == FLOAT_ADM_ERROR_AGAIN && !wait)
+                return 0;
+            if (ret < 0)
+                return cuda_fail(c, "Scoring", qf.index, ret);
+        }
+        av_frame_free(&qf.ref);
+    }
+    av_fifo_drain2(c->queue, 1);
+    out->dist = qf.dist;
+    return 1;
 }
 
 static const AVHWFramesContext *hw_frames(const AVFilterLink *link)
@@ -290,7 +264,7 @@ static int open_device(FloatAdmCuda *c)
     int count, ret;
 
     for (int i = 0; i < 2; i++)
-        c->copy_luma[i] = frames[i] ? COPY_NONE : COPY_FROM_HOST;
+        c->luma_source[i] = frames[i] ? LUMA_ON_DEVICE : LUMA_FROM_HOST;
     if (frames[0] && frames[1]) {
         const AVCUDADeviceContext *main_dev = frames[0]->device_ctx->hwctx;
         const AVCUDADeviceContext *ref_dev  = frames[1]->device_ctx->hwctx;
@@ -307,7 +281,7 @@ static int open_device(FloatAdmCuda *c)
             av_log(ctx, AV_LOG_VERBOSE, "The inputs' CUDA frames come from two CUDA contexts "
                    "(two hwupload_cuda?): the reference's luma is copied through the host. "
                    "hwupload with -filter_hw_device, or NVDEC, shares one context.\n");
-            c->copy_luma[1] = COPY_FROM_CONTEXT;
+            c->luma_source[1] = LUMA_FROM_CONTEXT;
             if (!(c->ref_device = av_buffer_ref(frames[1]->device_ref)))
                 return AVERROR(ENOMEM);
         }
@@ -339,7 +313,7 @@ static int open_device(FloatAdmCuda *c)
 static int setup(FloatAdmCuda *c, const FloatAdmOptions *opts, int depth)
 {
     CudaFunctions *cu;
-    char errbuf[256];
+    char errbuf[1024];
     int ret;
 
     if ((ret = open_device(c)) < 0)
@@ -349,25 +323,22 @@ static int setup(FloatAdmCuda *c, const FloatAdmOptions *opts, int depth)
     if (!(c->queue = av_fifo_alloc2(2 * CUDA_MAX_IN_FLIGHT, sizeof(QueuedFrame),
                                     AV_FIFO_FLAG_AUTO_GROW)))
         return AVERROR(ENOMEM);
+    if (c->luma_source[1] == LUMA_FROM_CONTEXT) {
+        c->staging_pitch = FFALIGN((size_t)c->width * c->layout[1].bytes_per_sample, 64);
+        if (!(c->staging = av_malloc(c->staging_pitch * c->height)))
+            return AVERROR(ENOMEM);
+    }
 
-    if ((ret = cuda_push(c)) < 0)
+    /* The library works in the device's context (current while it is created) on
+     * the device's stream, after whatever wrote the frames there; without one, a
+     * blocking stream of ours orders itself after the legacy default stream. */
+    if ((ret = cuda_push(c, c->hwctx)) < 0)
         return ret;
-    /* Work on the device's stream, after whatever wrote the frames there; without
-     * one, a blocking stream of ours orders itself after the legacy default stream. */
     c->stream = c->hwctx->stream;
     if (!c->stream) {
         ret = CHECK_CU(cu->cuStreamCreate(&c->stream, CU_STREAM_DEFAULT));
         c->own_stream = ret >= 0;
     }
-    c->upload_pitch = FFALIGN((size_t)c->width * c->layout[0].bytes_per_sample, 256);
-    for (int i = 0; i < CUDA_MAX_IN_FLIGHT && ret >= 0; i++)
-        for (int j = 0; j < 2 && ret >= 0; j++)
-            if (c->copy_luma[j] != COPY_NONE)
-                ret = CHECK_CU(cu->cuMemAlloc(&c->upload_planes[i][j],
-                                              c->upload_pitch * c->height));
-    if (ret >= 0 && c->copy_luma[1] == COPY_FROM_CONTEXT &&
-        !(c->staging = av_malloc(c->upload_pitch * c->height)))
-        ret = AVERROR(ENOMEM);
     if (ret >= 0) {
         ret = float_adm_cuda_context_create(&c->adm, c->width, c->height, depth, opts,
                                             c->stream, CUDA_MAX_IN_FLIGHT,
@@ -375,18 +346,19 @@ static int setup(FloatAdmCuda *c, const FloatAdmOptions *opts, int depth)
         if (ret < 0)
             av_log(c->ctx, AV_LOG_ERROR, "%s\n", errbuf);
     }
+    cuda_pop(c);
     if (ret >= 0) {
         const int exact = float_adm_cuda_is_exact(c->adm, errbuf, sizeof(errbuf));
-        const int uploads = c->copy_luma[0] == COPY_FROM_HOST || c->copy_luma[1] == COPY_FROM_HOST;
+        const int uploads = c->luma_source[0] != LUMA_ON_DEVICE ||
+                            c->luma_source[1] != LUMA_ON_DEVICE;
 
         av_log(c->ctx, exact ? AV_LOG_VERBOSE : AV_LOG_WARNING, "CUDA backend%s: %s\n",
                uploads ? " (software frames uploaded)" : "", errbuf);
     }
-    cuda_pop(c);
     return ret;
 }
 
-int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda, FloatAdmEmitFn emit,
+int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
                            const FloatAdmOptions *opts, int width, int height, int depth,
                            const FloatAdmPlane layout[2])
 {
@@ -396,7 +368,7 @@ int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda, FloatAdmEm
     if (!c)
         return AVERROR(ENOMEM);
     *c = (FloatAdmCuda) {
-        .ctx = ctx, .emit = emit, .width = width, .height = height,
+        .ctx = ctx, .width = width, .height = height,
         .layout = { layout[0], layout[1] },
     };
     *cuda = c;
@@ -412,17 +384,10 @@ void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda)
 
     if (!c)
         return;
-    if (c->hwctx && cuda_push(c) >= 0) {
-        CudaFunctions *cu = c->hwctx->internal->cuda_dl;
-
-        /* Waits for the queued work, which still reads the frames freed below. */
-        float_adm_cuda_context_free(&c->adm);
-        for (int i = 0; i < CUDA_MAX_IN_FLIGHT; i++)
-            for (int j = 0; j < 2; j++)
-                if (c->upload_planes[i][j])
-                    CHECK_CU(cu->cuMemFree(c->upload_planes[i][j]));
-        if (c->own_stream)
-            CHECK_CU(cu->cuStreamDestroy(c->stream));
+    /* Waits for the queued work, which still reads the frames freed below. */
+    float_adm_cuda_context_free(&c->adm);
+    if (c->own_stream && cuda_push(c, c->hwctx) >= 0) {
+        CHECK_CU(c->hwctx->internal->cuda_dl->cuStreamDestroy(c->stream));
         cuda_pop(c);
     }
     while (c->queue && av_fifo_read(c->queue, &qf, 1) >= 0) {
@@ -438,7 +403,7 @@ void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda)
 
 #else /* !HAVE_LIBFLOATADM_CUDA */
 
-int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda, FloatAdmEmitFn emit,
+int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
                            const FloatAdmOptions *opts, int width, int height, int depth,
                            const FloatAdmPlane layout[2])
 {
@@ -460,7 +425,7 @@ int ff_float_adm_cuda_pass(FloatAdmCuda *cuda, AVFrame *dist, uint64_t index,
     return AVERROR_BUG;
 }
 
-int ff_float_adm_cuda_flush(FloatAdmCuda *cuda)
+int ff_float_adm_cuda_receive(FloatAdmCuda *cuda, int wait, FloatAdmCudaFrame *out)
 {
     return 0;
 }

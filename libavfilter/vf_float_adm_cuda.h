@@ -21,8 +21,11 @@
 /**
  * @file
  * The float_adm filter's CUDA path: frames scored on the GPU, a few in
- * flight, leaving in order.  Without libfloatadm_cuda, init fails with a
- * message and nothing else is reached.
+ * flight.  The filter submits each pair (or an unscored frame) and then
+ * receives the frames whose turn to leave has come, in order, with their
+ * scores, as dav1d's send/get: nothing here calls back into the filter.
+ * Without libfloatadm_cuda, init fails with a message and nothing else is
+ * reached.
  */
 
 #ifndef AVFILTER_VF_FLOAT_ADM_CUDA_H
@@ -36,33 +39,38 @@
 
 typedef struct FloatAdmCuda FloatAdmCuda;
 
-/**
- * What the filter does with a frame when its turn to leave comes: with
- * scores, publish them; without, pass it on unscored (skipped says why, for
- * the log, or is NULL).  Takes ownership of dist.
- */
-typedef int (*FloatAdmEmitFn)(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
-                              const FloatAdmScores *scores, const char *skipped);
+/** A frame whose turn to leave has come. */
+typedef struct FloatAdmCudaFrame {
+    AVFrame       *dist;
+    uint64_t       index;
+    int            scored;  /**< scores holds its scores */
+    FloatAdmScores scores;
+    const char    *skipped; /**< unscored: why, for the log, or NULL */
+} FloatAdmCudaFrame;
 
 /**
  * Set up scoring on the GPU of the inputs' CUDA frames (or of the graph's, or
  * the default, CUDA device); software inputs have their luma uploaded.
  * layout: the main and reference planes' sample size and shift.
  */
-int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda, FloatAdmEmitFn emit,
+int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
                            const FloatAdmOptions *opts, int width, int height, int depth,
                            const FloatAdmPlane layout[2]);
 
-/** Queue the pair; dist leaves through emit once its scores are back. */
+/** Queue the pair; takes dist, which ff_float_adm_cuda_receive gives back. */
 int ff_float_adm_cuda_submit(FloatAdmCuda *cuda, AVFrame *dist, const AVFrame *ref,
                              uint64_t index);
 
-/** An unscored frame, queued behind the frames being scored. */
+/** Queue an unscored frame behind the frames being scored; takes dist. */
 int ff_float_adm_cuda_pass(FloatAdmCuda *cuda, AVFrame *dist, uint64_t index,
                            const char *skipped);
 
-/** The end of the stream: every queued frame leaves. */
-int ff_float_adm_cuda_flush(FloatAdmCuda *cuda);
+/**
+ * The oldest queued frame, once its scores are back (with wait, waiting for
+ * them): 1 with *out filled (the caller owns out->dist), 0 when no frame is
+ * ready (or none is queued), or a negative error.
+ */
+int ff_float_adm_cuda_receive(FloatAdmCuda *cuda, int wait, FloatAdmCudaFrame *out);
 
 void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda);
 

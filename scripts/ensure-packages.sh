@@ -5,7 +5,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -eu
 
-packages="make g++ pkg-config xz-utils libgtest-dev libbenchmark-dev python3 $*"
+# clang: builds the CUDA backend's kernels as PTX (no CUDA toolkit needed; configure
+# turns the backend on where it can).
+packages="make g++ clang pkg-config xz-utils libgtest-dev libbenchmark-dev python3 $*"
 
 missing=
 for p in $packages; do

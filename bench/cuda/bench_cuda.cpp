@@ -3,7 +3,8 @@
  * many frames, inputs rotating through several frame pairs so the L2 does not
  * flatter), the per-stage breakdown, throughput with frames in flight, and the CPU
  * path on this host's cores for the ratio.  Each size is checked for exactness
- * (CPU vs CUDA, all 18 outputs) before it is timed.
+ * (CPU vs CUDA, all 18 outputs) before it is timed.  The last column: frames from
+ * host memory (float_adm_cuda_submit_host: staged, uploaded, 2 in flight).
  *
  * Usage: cuda_bench [--frames N] [--cpu-frames N] [--threads N] [--size WxH:DEPTH]...
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -17,14 +18,14 @@
 #include <thread>
 #include <vector>
 
-#include <cuda_runtime_api.h>
-
 #include "content.h"
 #include "cuda_support.h"
 #include "scores.h"
 #include "thread_pool.h"
 
 using cuda_test::DevicePlane;
+using cuda_test::PrimaryContext;
+using namespace adm_cuda;
 using testsupport::FrameGeometry;
 using testsupport::LumaPlane;
 
@@ -40,9 +41,11 @@ double median(std::vector<double> v)
 
 #define CHECK_CUDA(call)                                                                           \
     do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                            \
+        CUresult e_ = (call);                                                                      \
+        if (e_ != CUDA_SUCCESS) {                                                                  \
+            char text_[256];                                                                       \
+            cuda_describe(e_, text_, sizeof(text_));                                               \
+            fprintf(stderr, "%s: %s\n", #call, text_);                                             \
             exit(1);                                                                               \
         }                                                                                          \
     } while (0)
@@ -59,12 +62,13 @@ double median(std::vector<double> v)
 
 struct Result {
     std::string label;
-    double gpu_ms, gpu_p10, gpu_p90, pipelined_ms, cpu_ms, stages[FLOAT_ADM_CUDA_NUM_STAGES];
+    double gpu_ms, gpu_p10, gpu_p90, pipelined_ms, host_ms, cpu_ms,
+        stages[FLOAT_ADM_CUDA_NUM_STAGES];
     int differing;
 };
 
-Result bench_size(int w, int h, int depth, int frames, int cpu_frames, ThreadPool &pool,
-                  int threads)
+Result bench_size(const CudaDriver &cu, int w, int h, int depth, int frames, int cpu_frames,
+                  ThreadPool &pool, int threads)
 {
     Result res = {};
     res.label = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(depth) + "-bit";
@@ -84,8 +88,8 @@ Result bench_size(int w, int h, int depth, int frames, int cpu_frames, ThreadPoo
     FloatAdmOptions opts;
     float_adm_options_default(&opts);
     opts.debug = 1;
-    cudaStream_t stream;
-    CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CUstream stream;
+    CHECK_CUDA(cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
     FloatAdmCudaContext *ctx = nullptr;
     char err[512];
     if (float_adm_cuda_context_create(&ctx, w, h, depth, &opts, stream, 4, err, sizeof(err)) < 0) {
@@ -120,9 +124,9 @@ Result bench_size(int w, int h, int depth, int frames, int cpu_frames, ThreadPoo
     res.cpu_ms = median(cpu_times);
 
     /* One frame at a time: events around each frame's work on the stream. */
-    cudaEvent_t start, stop;
-    CHECK_CUDA(cudaEventCreate(&start));
-    CHECK_CUDA(cudaEventCreate(&stop));
+    CUevent start, stop;
+    CHECK_CUDA(cu.cuEventCreate(&start, CU_EVENT_DEFAULT));
+    CHECK_CUDA(cu.cuEventCreate(&stop, CU_EVENT_DEFAULT));
     std::vector<double> times;
     std::vector<std::vector<double>> stage_times(FLOAT_ADM_CUDA_NUM_STAGES);
     const int warmup = 20;
@@ -133,17 +137,17 @@ Result bench_size(int w, int h, int depth, int frames, int cpu_frames, ThreadPoo
             const int k = f % kRotation;
             const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
             FloatAdmScores s;
-            CHECK_CUDA(cudaEventRecord(start, stream));
+            CHECK_CUDA(cu.cuEventRecord(start, stream));
             CHECK_ADM(ctx, float_adm_cuda_submit(ctx, &gr, &gd));
-            CHECK_CUDA(cudaEventRecord(stop, stream));
+            CHECK_CUDA(cu.cuEventRecord(stop, stream));
             CHECK_ADM(ctx, float_adm_cuda_collect(ctx, &s, 1));
             if (f < warmup)
                 continue;
             if (pass == 0) {
                 float ms = 0;
                 /* collect waited for the frame, not for `stop` recorded after it. */
-                CHECK_CUDA(cudaEventSynchronize(stop));
-                CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+                CHECK_CUDA(cu.cuEventSynchronize(stop));
+                CHECK_CUDA(cu.cuEventElapsedTime(&ms, start, stop));
                 times.push_back(ms);
             } else {
                 float ms[FLOAT_ADM_CUDA_NUM_STAGES];
@@ -162,7 +166,7 @@ Result bench_size(int w, int h, int depth, int frames, int cpu_frames, ThreadPoo
         res.stages[st] = median(stage_times[st]);
 
     /* Throughput: 4 frames in flight, collected as they finish. */
-    CHECK_CUDA(cudaEventRecord(start, stream));
+    CHECK_CUDA(cu.cuEventRecord(start, stream));
     int submitted = 0, collected = 0;
     while (collected < frames) {
         if (submitted < frames && float_adm_cuda_in_flight(ctx) < 4) {
@@ -176,16 +180,43 @@ Result bench_size(int w, int h, int depth, int frames, int cpu_frames, ThreadPoo
         CHECK_ADM(ctx, float_adm_cuda_collect(ctx, &s, 1));
         collected++;
     }
-    CHECK_CUDA(cudaEventRecord(stop, stream));
-    CHECK_CUDA(cudaEventSynchronize(stop));
+    CHECK_CUDA(cu.cuEventRecord(stop, stream));
+    CHECK_CUDA(cu.cuEventSynchronize(stop));
     float total = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&total, start, stop));
+    CHECK_CUDA(cu.cuEventElapsedTime(&total, start, stop));
     res.pipelined_ms = total / frames;
-
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
     float_adm_cuda_context_free(&ctx);
-    cudaStreamDestroy(stream);
+
+    /* Frames from host memory: the library stages and uploads them, 2 in flight. */
+    if (float_adm_cuda_context_create(&ctx, w, h, depth, &opts, stream, 2, err, sizeof(err)) < 0) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+    for (int pass = 0; pass < 2; pass++) { /* pass 0 warms up (and makes the staging buffers) */
+        const int n = pass ? frames : warmup;
+        CHECK_CUDA(cu.cuEventRecord(start, stream));
+        for (submitted = 0, collected = 0; collected < n;) {
+            if (submitted < n && float_adm_cuda_in_flight(ctx) < 2) {
+                const int k = submitted % kRotation;
+                const FloatAdmPlane r = refs[k].view(), d = dists[k].view();
+                CHECK_ADM(ctx, float_adm_cuda_submit_host(ctx, &r, &d));
+                submitted++;
+                continue;
+            }
+            FloatAdmScores s;
+            CHECK_ADM(ctx, float_adm_cuda_collect(ctx, &s, 1));
+            collected++;
+        }
+        CHECK_CUDA(cu.cuEventRecord(stop, stream));
+        CHECK_CUDA(cu.cuEventSynchronize(stop));
+        CHECK_CUDA(cu.cuEventElapsedTime(&total, start, stop));
+    }
+    res.host_ms = total / frames;
+    float_adm_cuda_context_free(&ctx);
+
+    cu.cuEventDestroy(start);
+    cu.cuEventDestroy(stop);
+    cu.cuStreamDestroy(stream);
     return res;
 }
 
@@ -226,26 +257,36 @@ int main(int argc, char **argv)
         printf("SKIP: no CUDA device (%s)\n", why);
         return 0;
     }
-    cudaDeviceProp prop;
-    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-    printf("device: %s, %d SMs; CPU path with %d threads; %d timed frames after 20 warm-up, "
-           "%d frame pairs rotating\n",
-           prop.name, prop.multiProcessorCount, threads, frames, kRotation);
+    PrimaryContext primary; /* the library's contexts and the benchmark's stream work in it */
+    const CudaDriver *cu = primary.driver();
+    if (!cu) {
+        fprintf(stderr, "no CUDA context on device 0\n");
+        return 1;
+    }
+    CUdevice dev = 0;
+    char name[256] = "";
+    int sms = 0;
+    CHECK_CUDA(cu->cuCtxGetDevice(&dev));
+    CHECK_CUDA(cu->cuDeviceGetName(name, sizeof(name), dev));
+    CHECK_CUDA(cu->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+    printf("device: %s, %d SMs; %s; CPU path with %d threads; %d timed frames after 20 "
+           "warm-up, %d frame pairs rotating\n",
+           name, sms, float_adm_cuda_build(), threads, frames, kRotation);
     ThreadPool pool(threads);
     std::vector<Result> results;
     for (const Size &s : sizes) {
-        results.push_back(bench_size(s.w, s.h, s.depth, frames, cpu_frames, pool, threads));
+        results.push_back(bench_size(*cu, s.w, s.h, s.depth, frames, cpu_frames, pool, threads));
         const Result &r = results.back();
         printf("\n%s: stages (median ms, with stage events):\n", r.label.c_str());
         for (int st = 0; st < FLOAT_ADM_CUDA_NUM_STAGES; st++)
             printf("  %-18s %8.4f\n", float_adm_cuda_stage_name(st), r.stages[st]);
         fflush(stdout);
     }
-    printf("\n%-18s %10s %10s %10s %12s %10s %8s %s\n", "size", "gpu ms", "p10", "p90",
-           "4-in-flight", "cpu ms", "ratio", "exact");
+    printf("\n%-18s %10s %10s %10s %12s %10s %10s %8s %s\n", "size", "gpu ms", "p10", "p90",
+           "4-in-flight", "host-2", "cpu ms", "ratio", "exact");
     for (const Result &r : results)
-        printf("%-18s %10.4f %10.4f %10.4f %12.4f %10.3f %8.1f %s\n", r.label.c_str(), r.gpu_ms,
-               r.gpu_p10, r.gpu_p90, r.pipelined_ms, r.cpu_ms, r.cpu_ms / r.gpu_ms,
-               r.differing ? "NO" : "yes (0 bits)");
+        printf("%-18s %10.4f %10.4f %10.4f %12.4f %10.4f %10.3f %8.1f %s\n", r.label.c_str(),
+               r.gpu_ms, r.gpu_p10, r.gpu_p90, r.pipelined_ms, r.host_ms, r.cpu_ms,
+               r.cpu_ms / r.gpu_ms, r.differing ? "NO" : "yes (0 bits)");
     return 0;
 }

@@ -173,7 +173,6 @@ class Scorer:
         self.threads = int(threads)
         self._ctx = ctypes.c_void_p()
         self._cuda_ctx = ctypes.c_void_p()
-        self._gpu = None
         self._pool = None
         self._execute = None
         # A context scores one frame at a time: calls from several threads take turns.
@@ -212,7 +211,6 @@ class Scorer:
             _raise(err, "", "threads=%d: " % self.threads)
 
     def _create_cuda(self, device, errbuf):
-        from . import _cuda
         lib = _lib.cuda()
         if lib is None:
             raise Error(_lib.cuda_error(), ERROR_UNSUPPORTED)
@@ -220,16 +218,11 @@ class Scorer:
         if count <= 0:
             raise Error("backend='cuda': no CUDA device (%s)" % cuda_device_count.why,
                         -errno.ENODEV)
-        self._gpu = _cuda.DevicePlanes(device, self.width * self.height *
-                                            self.dtype.itemsize)
-        with self._gpu:
-            err = lib.float_adm_cuda_context_create(ctypes.byref(self._cuda_ctx), self.width,
-                                                    self.height, self.bit_depth,
-                                                    ctypes.byref(self._opts), None, 1,
-                                                    errbuf, _ERRBUF)
+        # The library stages the planes in its own pinned buffers and uploads them.
+        err = lib.float_adm_cuda_context_create_on_device(
+            ctypes.byref(self._cuda_ctx), int(device), self.width, self.height, self.bit_depth,
+            ctypes.byref(self._opts), 1, errbuf, _ERRBUF)
         if err < 0:
-            self._gpu.close()
-            self._gpu = None
             message = _lib.text(errbuf.value) or _lib.text(lib.float_adm_cuda_strerror(err))
             cls = InvalidError if err in _VALUE_ERRORS else Error
             raise cls(message, err)
@@ -244,8 +237,7 @@ class Scorer:
         """Whether this backend reproduces the host CPU's bits (always, on the CPU)."""
         if self.backend == "cpu":
             return True
-        with self._gpu:
-            return bool(_lib.cuda().float_adm_cuda_is_exact(self._cuda_ctx, None, 0))
+        return bool(_lib.cuda().float_adm_cuda_is_exact(self._cuda_ctx, None, 0))
 
     def score(self, reference, distorted):
         """Scores one frame pair: 2-D uint8 (8-bit) or uint16 (9-16 bit) luma arrays of
@@ -277,22 +269,19 @@ class Scorer:
         if not self._cuda_ctx:
             raise Error("the scorer is closed")
         lib = _lib.cuda()
-        pitch = self.width * self.dtype.itemsize
-        with self._gpu:
-            planes = []
-            for index, a in enumerate((ref, dis)):
-                a = np.ascontiguousarray(a)
-                address = self._gpu.upload(index, a.ctypes.data)
-                planes.append(_lib.FloatAdmPlane(address, pitch, a.itemsize, 0))
-            err = lib.float_adm_cuda_score_frame(self._cuda_ctx, ctypes.byref(planes[0]),
-                                                 ctypes.byref(planes[1]), ctypes.byref(scores))
-            if err < 0:
-                raise Error("scoring failed: %s" % (
-                    _lib.text(lib.float_adm_cuda_last_error(self._cuda_ctx)) or
-                    _lib.text(lib.float_adm_cuda_strerror(err))), err)
+        planes = [_lib.FloatAdmPlane(a.ctypes.data, a.strides[0], a.itemsize, 0)
+                  for a in (ref, dis)]
+        err = lib.float_adm_cuda_submit_host(self._cuda_ctx, ctypes.byref(planes[0]),
+                                             ctypes.byref(planes[1]))
+        if err >= 0:
+            err = lib.float_adm_cuda_collect(self._cuda_ctx, ctypes.byref(scores), 1)
+        if err < 0:
+            raise Error("scoring failed: %s" % (
+                _lib.text(lib.float_adm_cuda_last_error(self._cuda_ctx)) or
+                _lib.text(lib.float_adm_cuda_strerror(err))), err)
 
     def close(self):
-        """Frees the context (and the GPU buffers); the scorer cannot score after."""
+        """Frees the context; the scorer cannot score after."""
         with self._lock:
             self._close()
 
@@ -300,11 +289,7 @@ class Scorer:
         if self._ctx:
             _lib.core().float_adm_context_free(ctypes.byref(self._ctx))
         if self._cuda_ctx:
-            with self._gpu:
-                _lib.cuda().float_adm_cuda_context_free(ctypes.byref(self._cuda_ctx))
-        if self._gpu is not None:
-            self._gpu.close()
-            self._gpu = None
+            _lib.cuda().float_adm_cuda_context_free(ctypes.byref(self._cuda_ctx))
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None

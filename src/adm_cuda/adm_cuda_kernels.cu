@@ -1,12 +1,14 @@
 /*
- * float_adm CUDA backend: the kernels.  Built with --fmad=false: every product and
- * sum below rounds exactly as the CPU engine's (see adm_arith.h).
+ * float_adm CUDA backend: the kernels, device code alone.  Built without contraction
+ * (clang -ffp-contract=off, nvcc --fmad=false): every product and sum below rounds
+ * exactly as the CPU engine's (see adm_arith.h).  The host launches them by name
+ * (adm_cuda_kernels.h, adm_cuda_launch.cpp).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include "adm_cuda_device.h"
+
 #include "adm_cuda_kernels.h"
 #include "adm_cuda_powf.cuh"
-
-#include <algorithm>
 
 namespace adm_cuda {
 namespace {
@@ -16,8 +18,6 @@ namespace {
  * each converted as the CPU does.  Selects, not run-time indices: they keep the
  * parameter arrays out of local memory.
  */
-struct DwtOutputs;
-
 /* Scale 0, 8 bits: libvmaf's luma conversion. */
 struct U8Reader {
     const uint8_t *data[2];
@@ -34,7 +34,7 @@ struct U8Reader {
     {
         return img ? data[1] + y * pitch[1] : data[0] + y * pitch[0];
     }
-    __device__ float at(Row row, int img, int x) const { return adm::input_u8(__ldg(row + x)); }
+    __device__ float at(Row row, int, int x) const { return adm::input_u8(__ldg(row + x)); }
 };
 
 /* Scale 0 above 8 bits; the depth a template constant, so / 2^(depth-8) is an exact multiply. */
@@ -74,22 +74,6 @@ struct ApproxReader {
     __device__ float at(Row row, int, int x) const { return __ldg(row + x); }
 };
 
-struct DwtOutputs {
-    float *approx[2];
-    float *ref_detail[kNumBands];
-    float *weighted[2][kNumBands];
-    ptrdiff_t stride; /* of this scale's bands */
-    int in_w, in_h, w, h;
-    int rows_per_warp;
-    adm::Region decouple;
-    float factor[kNumBands];
-    adm::ModelDivide divide;
-    double enhn_gain_limit;
-    float cos_1deg_sq;
-    bool lo_only;
-    const float *previous[2]; /* band a of the previous scale, for scales 1..3 */
-    ptrdiff_t previous_stride;
-};
 
 __device__ void ApproxReader::bind(const InputPlanes &, const DwtOutputs &out)
 {
@@ -99,10 +83,6 @@ __device__ void ApproxReader::bind(const InputPlanes &, const DwtOutputs &out)
 }
 
 constexpr unsigned kFullWarp = 0xffffffffu;
-constexpr int kDwtColumns = 31; /* output columns per warp: lane 31 only lends its sources */
-constexpr int kDwtWarps = 4;    /* warps per block, one above the other */
-constexpr int kDwtThreads = 32 * kDwtWarps;
-constexpr int kDwtMaxRowsPerWarp = 8;
 
 /*
  * One warp: columns j0..j0+30 of the four bands of both images over rows_per_warp
@@ -115,8 +95,7 @@ constexpr int kDwtMaxRowsPerWarp = 8;
  * memory and no barrier.  The CPU's values, operation for operation.
  */
 template <class Reader>
-__global__ void __launch_bounds__(kDwtThreads)
-    dwt_decouple_kernel(InputPlanes planes, DwtOutputs out)
+__device__ __forceinline__ void dwt_decouple(const InputPlanes &planes, const DwtOutputs &out)
 {
     Reader in = {};
     in.bind(planes, out);
@@ -232,27 +211,7 @@ __device__ float add_in_order(float sum, const float *v, int n)
     return sum;
 }
 
-constexpr int kSumColumnsPerWarp =
-    30;                          /* lanes 1..30 of a computing warp; 0 and 31 lend neighbours */
-constexpr int kMaxSumRows = 7;   /* rows per block: 63 chains, two adding warps */
-constexpr int kMaxSumWarps = 14; /* computing warps per block */
-constexpr int kMaxSumThreads = 32 * (kMaxSumWarps + 2);
 constexpr int kMaskSignals = 2 * kNumBands; /* weighted restored h, v, d, then additive h, v, d */
-static_assert(kMaxSumRows * kNumRowSums <= 64, "two adding warps");
-
-/* The row sums of one scale; its last block folds them. */
-struct SumArgs {
-    SumScale sc;
-    bool masking, cube;
-    float p;
-    int powf_mode;   /* adm::PowfMode */
-    float *row_sums; /* this scale's: [sum][row], rows_max rows each */
-    int rows_max;
-    unsigned *blocks_done; /* this scale's count of finished blocks, 0 between frames */
-    float *accum; /* this scale's kNumRowSums accumulators, device-visible host memory */
-    int rows_per_block;
-    int compute_warps;
-};
 
 /*
  * One row of the six weighted bands at a lane's column: the values, their magnitudes
@@ -327,7 +286,7 @@ __device__ __forceinline__ void sum_terms(const SumArgs &a, int i0, int rows, in
     }
     const DevicePow pow{a.powf_mode}; /* the host's powf */
     /* Row r with centre `mid`; the lower row goes into `low`, then becomes the centre. */
-    auto step = [&](int r, MaskRow &mid, MaskRow &low) {
+    auto step = [&](int r, MaskRow &mid, MaskRow &low) ADM_CUDA_INLINE_LAMBDA {
         const bool more = r + 1 < rows;
         float raw_next[kMaskSignals], ref_next[kNumBands];
         if (more) {
@@ -422,7 +381,7 @@ __device__ void fold(const SumArgs &a, float *shared, int shared_floats)
  * row's inner sum from 0.  Chunk c is computed into buffer c % 2 while chunk c - 1 is
  * added from the other.  The last block to finish folds the scale.
  */
-__global__ void __launch_bounds__(kMaxSumThreads) row_sums_kernel(SumArgs a)
+__device__ __forceinline__ void row_sums(const SumArgs &a)
 {
     extern __shared__ float terms[]; /* [2][9 * rows_per_block][term_stride] */
     __shared__ bool last;
@@ -469,166 +428,28 @@ __global__ void __launch_bounds__(kMaxSumThreads) row_sums_kernel(SumArgs a)
     }
 }
 
-DwtOutputs dwt_outputs(const Pipeline &pl, int s)
-{
-    const adm::FrameSetup &f = pl.frame;
-    const adm::ScaleGeometry &g = f.scale[s];
-    DwtOutputs o;
-    for (int img = 0; img < 2; img++) {
-        o.approx[img] = pl.approx[img][s];
-        for (int b = 0; b < kNumBands; b++)
-            o.weighted[img][b] = pl.bands[s] + (kWeighted + 3 * img + b) * pl.band_floats[s];
-    }
-    for (int b = 0; b < kNumBands; b++) {
-        o.ref_detail[b] = pl.bands[s] + (kRefDetail + b) * pl.band_floats[s];
-        o.factor[b] = g.factor[b];
-    }
-    o.stride = g.stride;
-    o.in_w = g.in_w;
-    o.in_h = g.in_h;
-    o.w = g.w;
-    o.h = g.h;
-    o.rows_per_warp = pl.dwt_rows_per_warp[s];
-    o.decouple = g.decouple;
-    o.divide = pl.divide;
-    o.enhn_gain_limit = f.enhn_gain_limit;
-    o.cos_1deg_sq = f.cos_1deg_sq;
-    o.lo_only = s == 0 && f.skip_scale0;
-    o.previous[0] = s > 0 ? pl.approx[0][s - 1] : nullptr;
-    o.previous[1] = s > 0 ? pl.approx[1][s - 1] : nullptr;
-    o.previous_stride = s > 0 ? f.scale[s - 1].stride : 0;
-    return o;
-}
-
-SumScale sum_scale(const Pipeline &pl, int s)
-{
-    const adm::ScaleGeometry &g = pl.frame.scale[s];
-    SumScale sc;
-    sc.bands = pl.bands[s];
-    sc.band_floats = pl.band_floats[s];
-    for (int b = 0; b < kNumBands; b++)
-        sc.factor[b] = g.factor[b];
-    sc.stride = g.stride;
-    sc.w = g.w;
-    sc.h = g.h;
-    sc.sums = g.sums;
-    return sc;
-}
-
 } // namespace
-
-int sum_rows(const Pipeline &pl, int s)
-{
-    if (s == 0 && pl.frame.skip_scale0)
-        return 0;
-    const adm::Region &sums = pl.frame.scale[s].sums;
-    const int rows = sums.bottom - sums.top;
-    return rows > 0 ? rows : 0;
-}
-
-namespace {
-
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
-size_t sum_shared_bytes(int rows_per_block, int compute_warps)
-{
-    return 2 * sizeof(float) * kNumRowSums * rows_per_block *
-           (compute_warps * kSumColumnsPerWarp + 1);
-}
-
-} // namespace
-
-cudaError_t plan_launches(Pipeline &pl)
-{
-    int dev = 0, sms = 0, shared_optin = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-    if (e != cudaSuccess)
-        return e;
-    sms = sms > 0 ? sms : 1;
-    for (int s = 0; s < kNumScales; s++) {
-        const adm::ScaleGeometry &g = pl.frame.scale[s];
-        /* DWT: about two waves of 32 resident warps per SM, at most 8 rows per warp. */
-        const int warps_across = ceil_div(g.w, kDwtColumns);
-        pl.dwt_rows_per_warp[s] = std::min(kDwtMaxRowsPerWarp,
-                                           std::max(1, ceil_div(warps_across * g.h, 32 * sms)));
-        /*
-         * Row sums: about one block per SM, each as wide a chunk as the shared memory
-         * allows.  Scale 0's always take the most rows per block: they run beside the
-         * DWTs and sums of the smaller scales, which then keep SMs of their own (at
-         * 1920x1080, 62 blocks instead of 109 on 132 SMs: 0.056 -> 0.0525 ms a frame).
-         */
-        const int rows = std::max(1, g.sums.bottom - g.sums.top);
-        const int width = std::max(1, g.sums.right - g.sums.left);
-        const int per_block = s == 0 ? kMaxSumRows : std::min(kMaxSumRows, ceil_div(rows, sms));
-        int chunks = ceil_div(width, kMaxSumWarps * kSumColumnsPerWarp), warps = 0;
-        for (;; chunks++) {
-            warps = ceil_div(ceil_div(width, chunks), kSumColumnsPerWarp);
-            if (warps == 1 || sum_shared_bytes(per_block, warps) + 64 <= (size_t)shared_optin)
-                break;
-        }
-        pl.sum_rows_per_block[s] = per_block;
-        pl.sum_compute_warps[s] = warps;
-    }
-    /*
-     * The device's limit less the kernel's static shared memory, not this context's
-     * need: contexts of other sizes share the kernel.
-     */
-    cudaFuncAttributes attr;
-    if ((e = cudaFuncGetAttributes(&attr, row_sums_kernel)) != cudaSuccess)
-        return e;
-    return cudaFuncSetAttribute(row_sums_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                shared_optin - (int)attr.sharedSizeBytes);
-}
-
-cudaError_t launch_dwt_decouple(const Pipeline &pl, int s, const InputPlanes &planes,
-                                cudaStream_t stream)
-{
-    const DwtOutputs out = dwt_outputs(pl, s);
-    const dim3 block(32, kDwtWarps);
-    const int warps_down = ceil_div(out.h, out.rows_per_warp);
-    const dim3 grid(ceil_div(out.w, kDwtColumns), ceil_div(warps_down, kDwtWarps));
-    if (s > 0) {
-        dwt_decouple_kernel<ApproxReader><<<grid, block, 0, stream>>>(planes, out);
-    } else if (pl.frame.bit_depth == 8) {
-        dwt_decouple_kernel<U8Reader><<<grid, block, 0, stream>>>(planes, out);
-    } else {
-        switch (pl.frame.bit_depth) {
-        case 9: dwt_decouple_kernel<WideReader<9>><<<grid, block, 0, stream>>>(planes, out); break;
-        case 10: dwt_decouple_kernel<WideReader<10>><<<grid, block, 0, stream>>>(planes, out); break;
-        case 12: dwt_decouple_kernel<WideReader<12>><<<grid, block, 0, stream>>>(planes, out); break;
-        case 14: dwt_decouple_kernel<WideReader<14>><<<grid, block, 0, stream>>>(planes, out); break;
-        case 16: dwt_decouple_kernel<WideReader<16>><<<grid, block, 0, stream>>>(planes, out); break;
-        default: return cudaErrorInvalidValue;
-        }
-    }
-    return cudaGetLastError();
-}
-
-cudaError_t launch_row_sums(const Pipeline &pl, int s, float *accum, cudaStream_t stream)
-{
-    const int rows = sum_rows(pl, s);
-    if (rows == 0)
-        return cudaSuccess;
-    SumArgs a;
-    a.sc = sum_scale(pl, s);
-    a.masking = pl.frame.masking;
-    a.cube = pl.frame.cube;
-    a.p = pl.frame.p;
-    a.powf_mode = pl.powf_mode;
-    a.row_sums = pl.row_sums + (ptrdiff_t)s * kNumRowSums * pl.rows_max;
-    a.rows_max = pl.rows_max;
-    a.blocks_done = pl.blocks_done + s;
-    a.accum = accum + s * kNumRowSums;
-    a.rows_per_block = pl.sum_rows_per_block[s];
-    a.compute_warps = pl.sum_compute_warps[s];
-    const int adding_warps = ceil_div(kNumRowSums * a.rows_per_block, 32);
-    row_sums_kernel<<<ceil_div(rows, a.rows_per_block), 32 * (a.compute_warps + adding_warps),
-                      sum_shared_bytes(a.rows_per_block, a.compute_warps), stream>>>(a);
-    return cudaGetLastError();
-}
-
 } // namespace adm_cuda
+
+/* The entry points, by the names in adm_cuda_kernels.h. */
+using namespace adm_cuda;
+
+#define DWT_KERNEL(name, Reader)                                                                   \
+    extern "C" __global__ void __launch_bounds__(kDwtThreads)                                      \
+        name(InputPlanes planes, DwtOutputs out)                                                   \
+    {                                                                                              \
+        dwt_decouple<Reader>(planes, out);                                                         \
+    }
+DWT_KERNEL(adm_dwt_decouple_u8, U8Reader)
+DWT_KERNEL(adm_dwt_decouple_u16_9, WideReader<9>)
+DWT_KERNEL(adm_dwt_decouple_u16_10, WideReader<10>)
+DWT_KERNEL(adm_dwt_decouple_u16_12, WideReader<12>)
+DWT_KERNEL(adm_dwt_decouple_u16_14, WideReader<14>)
+DWT_KERNEL(adm_dwt_decouple_u16_16, WideReader<16>)
+DWT_KERNEL(adm_dwt_decouple_approx, ApproxReader)
+#undef DWT_KERNEL
+
+extern "C" __global__ void __launch_bounds__(kMaxSumThreads) adm_row_sums(SumArgs a)
+{
+    row_sums(a);
+}

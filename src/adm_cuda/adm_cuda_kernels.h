@@ -1,5 +1,5 @@
 /*
- * float_adm CUDA backend: the kernels' launch interface (host side).
+ * float_adm CUDA backend: what the kernels and the host code that launches them share.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Per scale: dwt_decouple (DWT of both images fused with decouple and CSF, the
@@ -9,14 +9,16 @@
  * rows in order into 9 fp32 accumulators in the host's memory.  A scale's row sums
  * need only its own DWT, so they run beside the DWT of the scales after it.  The
  * host does powf and the pooling from the accumulators, as the CPU engine does.
+ *
+ * The kernels are compiled apart from the host code (to PTX by clang, or by nvcc) and
+ * launched through the driver by their names below; their arguments are the structures
+ * below, passed by value, laid out alike by the host compiler and the device's.
  */
 #ifndef ADM_CUDA_KERNELS_H
 #define ADM_CUDA_KERNELS_H
 
-#include <cstddef>
-#include <cstdint>
-
-#include <cuda_runtime_api.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "adm_arith.h"
 #include "adm_frame.h"
@@ -28,7 +30,7 @@ using adm::kNumBands;
 using adm::kNumRowSums; /* in adm::RowSum order */
 using adm::kNumScales;
 
-/* The luma planes of one frame pair, as the caller gave them (a kernel argument). */
+/* The luma planes of one frame pair in device memory (a kernel argument). */
 struct InputPlanes {
     const uint8_t *data[2]; /* reference, distorted */
     ptrdiff_t pitch[2];
@@ -43,7 +45,25 @@ struct InputPlanes {
  */
 constexpr int kRefDetail = 0, kWeighted = 3, kDetailBands = 9;
 
-/* The bands of one scale as row_sums reads them (a kernel argument). */
+/* What the DWT/decouple kernel of one scale writes, and with what (a kernel argument). */
+struct DwtOutputs {
+    float *approx[2];
+    float *ref_detail[kNumBands];
+    float *weighted[2][kNumBands];
+    ptrdiff_t stride; /* of this scale's bands */
+    int in_w, in_h, w, h;
+    int rows_per_warp;
+    adm::Region decouple;
+    float factor[kNumBands];
+    adm::ModelDivide divide;
+    double enhn_gain_limit;
+    float cos_1deg_sq;
+    bool lo_only;
+    const float *previous[2]; /* band a of the previous scale, for scales 1..3 */
+    ptrdiff_t previous_stride;
+};
+
+/* The bands of one scale as row_sums reads them. */
 struct SumScale {
     const float *bands;
     ptrdiff_t band_floats, stride;
@@ -52,46 +72,38 @@ struct SumScale {
     float factor[kNumBands];
 };
 
-/* Everything a frame's kernels read and write, fixed at context creation. */
-struct Pipeline {
-    /* Sizes, regions, strides and CSF weights per scale, the arithmetic's constants. */
-    adm::FrameSetup frame;
-
-    /* Bands per scale, all with the scale's stride: every scale's survive until the sums. */
-    float *approx[2][kNumScales]; /* band a per image */
-    float *bands[kNumScales];     /* kDetailBands each: reference details, CSF of restored
-                                     and additive */
-    ptrdiff_t band_floats[kNumScales];
-    float *row_sums; /* [scale][sum][row], rows_max rows each */
+/* The row sums of one scale; its last block folds them (a kernel argument). */
+struct SumArgs {
+    SumScale sc;
+    bool masking, cube;
+    float p;
+    int powf_mode;   /* adm::PowfMode */
+    float *row_sums; /* this scale's: [sum][row], rows_max rows each */
     int rows_max;
-    unsigned *blocks_done; /* per scale, finished row_sums blocks; 0 between frames */
-
-    adm::ModelDivide divide; /* table in device memory */
-    int powf_mode;           /* adm::PowfMode: the terms' powf (adm_cuda_powf.cuh) */
-
-    /* Launch shapes per scale, from plan_launches. */
-    int dwt_rows_per_warp[kNumScales];
-    int sum_rows_per_block[kNumScales];
-    int sum_compute_warps[kNumScales];
+    unsigned *blocks_done; /* this scale's count of finished blocks, 0 between frames */
+    float *accum;          /* this scale's kNumRowSums accumulators, device-visible host memory */
+    int rows_per_block;
+    int compute_warps;
 };
 
-/*
- * The launch shapes of every scale for this device (its SM count and shared memory),
- * and the row-sums kernel's shared-memory limit; once per context, before any launch.
- */
-cudaError_t plan_launches(Pipeline &pl);
+/* DWT: warps of 31 output columns, kDwtWarps above each other per block. */
+constexpr int kDwtColumns = 31; /* output columns per warp: lane 31 only lends its sources */
+constexpr int kDwtWarps = 4;
+constexpr int kDwtThreads = 32 * kDwtWarps;
+constexpr int kDwtMaxRowsPerWarp = 8;
 
-/* planes: only scale 0 reads them. */
-cudaError_t launch_dwt_decouple(const Pipeline &pl, int scale, const InputPlanes &planes,
-                                cudaStream_t stream);
-/* Rows the sums of a scale have (0 for a skipped scale 0). */
-int sum_rows(const Pipeline &pl, int scale);
-/*
- * The row sums of one scale, a block per few rows; the last block to finish folds them
- * into accum[scale * kNumRowSums ...] (kNumScales * kNumRowSums floats, device-visible
- * host memory).  Launches of different scales may run at the same time.
- */
-cudaError_t launch_row_sums(const Pipeline &pl, int scale, float *accum, cudaStream_t stream);
+/* Row sums: computing warps of 30 columns, and adding warps. */
+constexpr int kSumColumnsPerWarp = 30; /* lanes 1..30; 0 and 31 lend neighbours */
+constexpr int kMaxSumRows = 7;         /* rows per block: 63 chains, two adding warps */
+constexpr int kMaxSumWarps = 14;       /* computing warps per block */
+constexpr int kMaxSumThreads = 32 * (kMaxSumWarps + 2);
+static_assert(kMaxSumRows * kNumRowSums <= 64, "two adding warps");
+
+/* The kernels' names in the module: scale 0 by bit depth, scales 1..3, the row sums. */
+#define ADM_CUDA_KERNEL_DWT_U8 "adm_dwt_decouple_u8"
+#define ADM_CUDA_KERNEL_DWT_U16(depth) "adm_dwt_decouple_u16_" #depth
+#define ADM_CUDA_KERNEL_DWT_APPROX "adm_dwt_decouple_approx"
+#define ADM_CUDA_KERNEL_ROW_SUMS "adm_row_sums"
 
 } // namespace adm_cuda
 

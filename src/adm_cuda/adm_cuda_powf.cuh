@@ -14,16 +14,18 @@
 namespace adm_cuda {
 
 /*
- * glibc's tables in global memory: each thread reads its own entry, which the L1
- * cache serves as a gather, where constant memory would serialize a warp's
- * differing addresses.
+ * glibc's tables in global memory (not const: clang would put them in constant
+ * memory): each thread reads its own entry, which the L1 cache serves as a gather,
+ * where constant memory would serialize a warp's differing addresses.
  */
-static __device__ const double kPowfLog2TableDevice[2 * adm::kPowfLog2TableSize] =
-    ADM_POWF_LOG2_TABLE;
-static __device__ const uint64_t kPowfExp2TableDevice[adm::kPowfExp2TableSize] =
-    ADM_POWF_EXP2_TABLE;
+static __device__ double kPowfLog2TableDevice[2 * adm::kPowfLog2TableSize] = ADM_POWF_LOG2_TABLE;
+static __device__ uint64_t kPowfExp2TableDevice[adm::kPowfExp2TableSize] = ADM_POWF_EXP2_TABLE;
 
-/* powf(x, p) as the host computes it, or the device's own where no model held. */
+/*
+ * powf(x, p) as the host computes it; where no model held (a libm other than glibc's),
+ * glibc's baseline algorithm all the same: a powf within an ulp, and no device math
+ * library is needed.
+ */
 struct DevicePow {
     int mode; /* adm::PowfMode, the same for every thread */
 
@@ -31,9 +33,7 @@ struct DevicePow {
     {
         if (mode == adm::kPowfGlibcFma)
             return adm::glibc_powf<true>(x, p, kPowfLog2TableDevice, kPowfExp2TableDevice);
-        if (mode == adm::kPowfGlibcSse2)
-            return adm::glibc_powf<false>(x, p, kPowfLog2TableDevice, kPowfExp2TableDevice);
-        return powf(x, p);
+        return adm::glibc_powf<false>(x, p, kPowfLog2TableDevice, kPowfExp2TableDevice);
     }
 };
 

@@ -16,15 +16,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* float_adm_score --backend cuda: frames read into pinned host buffers and
- * uploaded on the context's stream, two frames in flight. */
+/* float_adm_score --backend cuda: the library stages and uploads the frames read from
+ * the files, two in flight, so the next frame is read while one is scored. */
 
 #include "cuda_backend.h"
 
 #include <cstdio>
-#include <memory>
-
-#include <cuda_runtime_api.h>
 
 #include "cli_error.h"
 #include "float_adm_cuda.h"
@@ -33,58 +30,11 @@ namespace {
 
 const char program_name[] = "float_adm_score";
 
-/* Two slots: the next frame is read and uploaded while the other is scored. */
-const int slots = 2;
-
-void check_cuda(cudaError_t err, const char *what)
-{
-    if (err != cudaSuccess)
-        throw CliError(string_printf("CUDA: %s: %s", what, cudaGetErrorString(err)));
-}
-
-struct HostBuffer {
-    void *data = nullptr;
-    ~HostBuffer()
-    {
-        if (data)
-            cudaFreeHost(data);
-    }
-};
-
-struct DeviceBuffer {
-    void *data = nullptr;
-    ~DeviceBuffer()
-    {
-        if (data)
-            cudaFree(data);
-    }
-};
-
-struct Stream {
-    cudaStream_t stream = nullptr;
-    ~Stream()
-    {
-        if (stream)
-            cudaStreamDestroy(stream);
-    }
-};
-
-struct ContextFree {
-    void operator()(FloatAdmCudaContext *context) const { float_adm_cuda_context_free(&context); }
-};
-
-/* The frame's index and its buffers, reference then distorted. */
-struct Slot {
-    unsigned long long frame = 0;
-    HostBuffer host[2];
-    DeviceBuffer device[2];
-};
-
 } // namespace
 
 bool cuda_backend_available(std::string &why)
 {
-    char message[256] = "";
+    char message[512] = "";
     int count = 0;
     const int err = float_adm_cuda_device_count(&count, message, sizeof(message));
     if (err < 0 || count <= 0) {
@@ -95,87 +45,51 @@ bool cuda_backend_available(std::string &why)
     return true;
 }
 
-void cuda_backend_score(const FrameGeometry &geometry, const FloatAdmOptions &options,
-                        VideoReader &reference, VideoReader &distorted,
-                        unsigned long long frame_count, unsigned long long subsample,
-                        const FrameScoresSink &sink)
+CudaScorer::CudaScorer(const FrameGeometry &geometry, const FloatAdmOptions &options)
 {
-    Stream stream;
-    check_cuda(cudaStreamCreateWithFlags(&stream.stream, cudaStreamNonBlocking),
-               "cannot create a stream");
-    /* Declared before the context, which is freed first: its queued frames read them. */
-    Slot slot[slots];
-    char message[512] = "";
-    FloatAdmCudaContext *raw = nullptr;
-    int err = float_adm_cuda_context_create(&raw, geometry.width, geometry.height,
-                                            geometry.format->bit_depth, &options, stream.stream,
-                                            slots, message, sizeof(message));
+    char message[1024] = "";
+    const int err = float_adm_cuda_context_create(&context_, geometry.width, geometry.height,
+                                                  geometry.format->bit_depth, &options, nullptr,
+                                                  kInFlight, message, sizeof(message));
     if (err < 0)
         throw CliError("cannot score " + geometry.describe() + " on the CUDA device: " +
                        (message[0] ? message : float_adm_cuda_strerror(err)));
-    std::unique_ptr<FloatAdmCudaContext, ContextFree> context(raw);
-
-    char description[512] = "";
-    if (!float_adm_cuda_is_exact(context.get(), description, sizeof(description)))
+    char description[1024] = "";
+    if (!float_adm_cuda_is_exact(context_, description, sizeof(description)))
         std::fprintf(stderr,
                      "%s: note: the CUDA scores may differ from the CPU's in the last bits: %s\n",
                      program_name, description);
+}
 
-    const size_t bytes = geometry.luma_bytes();
-    for (Slot &s : slot)
-        for (int k = 0; k < 2; ++k) {
-            check_cuda(cudaHostAlloc(&s.host[k].data, bytes, cudaHostAllocDefault),
-                       "cannot allocate pinned host memory");
-            check_cuda(cudaMalloc(&s.device[k].data, bytes), "cannot allocate device memory");
-        }
+CudaScorer::~CudaScorer() { float_adm_cuda_context_free(&context_); }
 
-    VideoReader *const inputs[2] = {&reference, &distorted};
-    unsigned long long submitted = 0, next_collect = 0; /* counts of frames */
-    auto collect = [&]() {
-        FloatAdmScores scores;
-        const int status = float_adm_cuda_collect(context.get(), &scores, 1);
-        const Slot &done = slot[next_collect % slots];
-        if (status < 0) {
-            const char *why = float_adm_cuda_last_error(context.get());
-            throw CliError(string_printf("frame %llu: scoring failed: %s", done.frame,
-                                         why && *why ? why : float_adm_cuda_strerror(status)));
-        }
-        next_collect++;
-        sink(done.frame, scores);
-    };
+bool CudaScorer::full() const { return count_ == kInFlight; }
 
-    FloatAdmCudaPlane planes[2];
-    for (FloatAdmCudaPlane &plane : planes) {
-        plane.pitch = static_cast<ptrdiff_t>(geometry.width) * geometry.bytes_per_sample();
-        plane.bytes_per_sample = geometry.bytes_per_sample();
-        plane.shift = 0;
+void CudaScorer::send(unsigned long long frame, const FloatAdmPlane &reference,
+                      const FloatAdmPlane &distorted)
+{
+    const int err = float_adm_cuda_submit_host(context_, &reference, &distorted);
+    if (err < 0) {
+        const char *why = float_adm_cuda_last_error(context_);
+        throw CliError(string_printf("frame %llu: scoring failed: %s", frame,
+                                     why && *why ? why : float_adm_cuda_strerror(err)));
     }
-    for (unsigned long long frame = 0; frame < frame_count; ++frame) {
-        if (frame % subsample) {
-            reference.skip_frames(1);
-            distorted.skip_frames(1);
-            continue;
-        }
-        /* A slot is reused once its frame (scored after its upload) is collected. */
-        if (submitted - next_collect == slots)
-            collect();
-        Slot &s = slot[submitted % slots];
-        s.frame = frame;
-        for (int k = 0; k < 2; ++k) {
-            inputs[k]->read_frame_into(s.host[k].data);
-            check_cuda(cudaMemcpyAsync(s.device[k].data, s.host[k].data, bytes,
-                                       cudaMemcpyHostToDevice, stream.stream),
-                       "cannot upload a frame");
-            planes[k].data = s.device[k].data;
-        }
-        err = float_adm_cuda_submit(context.get(), &planes[0], &planes[1]);
-        if (err < 0) {
-            const char *why = float_adm_cuda_last_error(context.get());
-            throw CliError(string_printf("frame %llu: scoring failed: %s", frame,
-                                         why && *why ? why : float_adm_cuda_strerror(err)));
-        }
-        submitted++;
+    frames_[(head_ + count_) % kInFlight] = frame;
+    count_++;
+}
+
+bool CudaScorer::receive(unsigned long long *frame, FloatAdmScores *scores)
+{
+    if (!count_)
+        return false;
+    *frame = frames_[head_];
+    head_ = (head_ + 1) % kInFlight;
+    count_--;
+    const int err = float_adm_cuda_collect(context_, scores, 1);
+    if (err < 0) {
+        const char *why = float_adm_cuda_last_error(context_);
+        throw CliError(string_printf("frame %llu: scoring failed: %s", *frame,
+                                     why && *why ? why : float_adm_cuda_strerror(err)));
     }
-    while (next_collect < submitted)
-        collect();
+    return true;
 }

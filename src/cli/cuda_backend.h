@@ -19,7 +19,7 @@
 #ifndef FLOAT_ADM_CLI_CUDA_BACKEND_H
 #define FLOAT_ADM_CLI_CUDA_BACKEND_H
 
-#include <functional>
+#include <memory>
 #include <string>
 
 #include "float_adm.h"
@@ -27,18 +27,38 @@
 
 /* Built only with the CUDA library (HAVE_CUDA=yes, FLOAT_ADM_CLI_CUDA defined). */
 
+struct FloatAdmCudaContext;
+
 /** Whether a CUDA device can be used; why it cannot otherwise. */
 bool cuda_backend_available(std::string &why);
 
-/** Called with each scored frame, in order. */
-using FrameScoresSink = std::function<void(unsigned long long frame, const FloatAdmScores &)>;
+/**
+ * Frames scored on the CUDA device, two in flight: the caller sends each frame's
+ * planes (host memory, which the library stages and uploads; they may be reused at
+ * once) and receives the scores of the oldest frame, in order, as dav1d's send/get.
+ * Every method throws CliError on failure.
+ */
+class CudaScorer {
+public:
+    CudaScorer(const FrameGeometry &geometry, const FloatAdmOptions &options);
+    ~CudaScorer();
+    CudaScorer(const CudaScorer &) = delete;
+    CudaScorer &operator=(const CudaScorer &) = delete;
 
-/** Scores frame_count frames (every subsample-th; the others are skipped) from
- *  the readers on the device, reading the next frame while one is scored.
- *  Throws CliError. */
-void cuda_backend_score(const FrameGeometry &geometry, const FloatAdmOptions &options,
-                        VideoReader &reference, VideoReader &distorted,
-                        unsigned long long frame_count, unsigned long long subsample,
-                        const FrameScoresSink &sink);
+    /** Whether a frame must be received before the next can be sent. */
+    bool full() const;
+    /** Queues frame number `frame`. */
+    void send(unsigned long long frame, const FloatAdmPlane &reference,
+              const FloatAdmPlane &distorted);
+    /** The oldest sent frame's number and scores, waiting for them; false when none is
+     *  queued. */
+    bool receive(unsigned long long *frame, FloatAdmScores *scores);
+
+private:
+    static const int kInFlight = 2;
+    FloatAdmCudaContext *context_ = nullptr;
+    unsigned long long frames_[kInFlight] = {}; /* numbers of the queued frames, in a ring */
+    int head_ = 0, count_ = 0;
+};
 
 #endif /* FLOAT_ADM_CLI_CUDA_BACKEND_H */

@@ -916,11 +916,12 @@ int score(const CommandLine &command_line)
             std::printf("%6llu  %.8f  %.8f  %.8f\n", frame, scores.adm2, scores.aim, scores.adm3);
     };
 #ifdef FLOAT_ADM_CLI_CUDA
+    std::unique_ptr<CudaScorer> cuda;
     if (on_cuda)
-        cuda_backend_score(geometry, options, reference, distorted, frame_count,
-                           command_line.subsample, emit);
+        cuda = std::make_unique<CudaScorer>(geometry, options);
+    unsigned long long scored_frame = 0;
 #endif
-    for (unsigned long long frame = 0; !on_cuda && frame < frame_count; ++frame) {
+    for (unsigned long long frame = 0; frame < frame_count; ++frame) {
         if (frame % command_line.subsample) {
             reference.skip_frames(1);
             distorted.skip_frames(1);
@@ -929,6 +930,15 @@ int score(const CommandLine &command_line)
         const FloatAdmPlane reference_plane = reference.read_frame();
         const FloatAdmPlane distorted_plane = distorted.read_frame();
         FloatAdmScores scores;
+#ifdef FLOAT_ADM_CLI_CUDA
+        if (cuda) {
+            /* The oldest frame leaves when the queue is full; frames come back in order. */
+            if (cuda->full() && cuda->receive(&scored_frame, &scores))
+                emit(scored_frame, scores);
+            cuda->send(frame, reference_plane, distorted_plane);
+            continue;
+        }
+#endif
         const int err = float_adm_score_frame(context.get(), &reference_plane,
                                               &distorted_plane, &scores);
         if (err < 0)
@@ -936,6 +946,10 @@ int score(const CommandLine &command_line)
                                          float_adm_strerror(err)));
         emit(frame, scores);
     }
+#ifdef FLOAT_ADM_CLI_CUDA
+    for (FloatAdmScores scores; cuda && cuda->receive(&scored_frame, &scores);)
+        emit(scored_frame, scores);
+#endif
 
     for (auto &log : logs) {
         FloatAdmLog *raw = log.second.release();

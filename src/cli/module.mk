@@ -25,7 +25,6 @@ $(CLI_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include $(COMMON_CXXFLAGS)
 $(CLI_OBJS): $(CORE_HEADER_OUT) $(CLI_CUDA_DEPS)
 ifeq ($(HAVE_CUDA),yes)
 $(CLI_OBJS): CXXFLAGS_ALL += -DFLOAT_ADM_CLI_CUDA
-$(BUILD)/obj/$(CLI_CUDA_SRC:.cpp=.o): CXXFLAGS_ALL += -I$(CUDA_INC)
 endif
 -include $(CLI_OBJS:.o=.d)
 

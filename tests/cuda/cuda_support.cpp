@@ -1,38 +1,99 @@
 /*
- * float_adm CUDA tests and benchmark: a luma plane in device memory.
+ * float_adm CUDA tests and benchmark: a luma plane in device memory, through the
+ * library's driver loader.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "cuda_support.h"
 
-#include <cuda_runtime_api.h>
-
 namespace cuda_test {
+
+using namespace adm_cuda;
+
+namespace {
+
+/* Retained on first use, never released: the driver releases it at exit. */
+CUcontext retained_primary(const CudaDriver *cu)
+{
+    static CUcontext ctx = [cu] {
+        CUdevice device = 0;
+        CUcontext c = nullptr;
+        if (cu->cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
+            cu->cuDevicePrimaryCtxRetain(&c, device) != CUDA_SUCCESS)
+            c = nullptr;
+        return c;
+    }();
+    return ctx;
+}
+
+} // namespace
+
+PrimaryContext::PrimaryContext()
+{
+    cu_ = cuda_driver(nullptr, nullptr);
+    CUcontext ctx = cu_ ? retained_primary(cu_) : nullptr;
+    pushed_ = ctx && cu_->cuCtxPushCurrent(ctx) == CUDA_SUCCESS;
+}
+
+PrimaryContext::~PrimaryContext()
+{
+    CUcontext popped;
+    if (pushed_)
+        cu_->cuCtxPopCurrent(&popped);
+}
 
 DevicePlane::~DevicePlane()
 {
-    if (data_)
-        cudaFree(data_);
+    PrimaryContext ctx;
+    if (data_ && ctx.driver())
+        ctx.driver()->cuMemFree(data_);
 }
 
 bool DevicePlane::upload(const testsupport::LumaPlane &plane, std::string *error)
 {
-    const size_t row_bytes = plane.geometry.luma_row_bytes();
-    cudaError_t e = cudaSuccess;
-    if (!data_) {
-        size_t pitch = 0;
-        e = cudaMallocPitch(&data_, &pitch, row_bytes, plane.height());
-        pitch_ = (ptrdiff_t)pitch;
+    PrimaryContext ctx;
+    const CudaDriver *cu = ctx.driver();
+    if (!cu) {
+        *error = "uploading a plane: no CUDA context";
+        return false;
     }
-    if (e == cudaSuccess)
-        e = cudaMemcpy2D(data_, pitch_, plane.bytes.data(), plane.stride, row_bytes, plane.height(),
-                         cudaMemcpyHostToDevice);
+    const size_t row_bytes = plane.geometry.luma_row_bytes();
+    CUresult e = CUDA_SUCCESS;
+    if (!data_) {
+        pitch_ = (ptrdiff_t)((row_bytes + 255) / 256 * 256);
+        e = cu->cuMemAlloc(&data_, (size_t)pitch_ * plane.height());
+    }
+    if (e == CUDA_SUCCESS) {
+        CudaMemcpy2D copy = {};
+        copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+        copy.srcHost = plane.bytes.data();
+        copy.srcPitch = plane.stride;
+        copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        copy.dstDevice = data_;
+        copy.dstPitch = pitch_;
+        copy.WidthInBytes = row_bytes;
+        copy.Height = plane.height();
+        e = cu->cuMemcpy2DAsync(&copy, nullptr);
+        if (e == CUDA_SUCCESS)
+            e = cu->cuStreamSynchronize(nullptr);
+    }
     bps_ = plane.geometry.bytes_per_sample();
     shift_ = plane.shift;
-    if (e != cudaSuccess) {
-        *error = std::string("uploading a plane: ") + cudaGetErrorString(e);
+    if (e != CUDA_SUCCESS) {
+        char text[256];
+        cuda_describe(e, text, sizeof(text));
+        *error = std::string("uploading a plane: ") + text;
         return false;
     }
     return true;
+}
+
+size_t device_free_bytes()
+{
+    PrimaryContext ctx;
+    size_t free_bytes = 0, total = 0;
+    return ctx.driver() && ctx.driver()->cuMemGetInfo(&free_bytes, &total) == CUDA_SUCCESS
+               ? free_bytes
+               : 0;
 }
 
 } // namespace cuda_test

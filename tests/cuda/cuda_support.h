@@ -1,6 +1,9 @@
 /*
- * float_adm CUDA tests and benchmark: a luma plane in device memory.  Frames,
- * golden.json, the fixtures and generated content come from tests/support.
+ * float_adm CUDA tests and benchmark: a luma plane in device memory, and device 0's
+ * primary CUDA context (the one a context of the library works in when none is
+ * current), through the library's own driver loader: the tests need no CUDA library
+ * either.  Frames, golden.json, the fixtures and generated content come from
+ * tests/support.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef TESTS_CUDA_SUPPORT_H
@@ -8,10 +11,30 @@
 
 #include <string>
 
+#include "adm_cuda_driver.h"
 #include "float_adm_cuda.h"
 #include "frames.h"
 
 namespace cuda_test {
+
+/*
+ * Device 0's primary context, current while the object lives (nothing where no
+ * driver).  It is retained once for the whole program, so that memory allocated in it
+ * outlives the object.
+ */
+class PrimaryContext {
+public:
+    PrimaryContext();
+    PrimaryContext(const PrimaryContext &) = delete;
+    PrimaryContext &operator=(const PrimaryContext &) = delete;
+    ~PrimaryContext();
+    /* The driver, where the context is current; nullptr otherwise. */
+    const adm_cuda::CudaDriver *driver() const { return pushed_ ? cu_ : nullptr; }
+
+private:
+    const adm_cuda::CudaDriver *cu_ = nullptr;
+    bool pushed_ = false;
+};
 
 /* A host plane copied to device memory (pitched); freed with the object. */
 class DevicePlane {
@@ -22,13 +45,20 @@ public:
     ~DevicePlane();
     /* Allocates (once) and uploads; false with a message on failure. */
     bool upload(const testsupport::LumaPlane &plane, std::string *error);
-    FloatAdmCudaPlane view() const { return FloatAdmCudaPlane{data_, pitch_, bps_, shift_}; }
+    FloatAdmCudaPlane view() const
+    {
+        return FloatAdmCudaPlane{reinterpret_cast<const void *>((uintptr_t)data_), pitch_, bps_,
+                                 shift_, 0};
+    }
 
 private:
-    void *data_ = nullptr;
+    adm_cuda::CUdeviceptr data_ = 0;
     ptrdiff_t pitch_ = 0;
     int bps_ = 1, shift_ = 0;
 };
+
+/* Free device memory of device 0, in bytes (0 where it cannot be read). */
+size_t device_free_bytes();
 
 } // namespace cuda_test
 

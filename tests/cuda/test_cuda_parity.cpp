@@ -75,7 +75,12 @@ struct Runner {
         return true;
     }
 
-    /* Scores on the GPU with up to 3 frames in flight. */
+    /*
+     * Scores on the GPU with up to 3 frames in flight, frames in turn from device memory
+     * (float_adm_cuda_submit), from host memory (float_adm_cuda_submit_host, staged by
+     * the library) and a device reference beside a host distorted plane (a CUDA input
+     * beside a software one in the filter), so every path is held to the CPU's bits.
+     */
     bool cuda_scores(const std::vector<LumaPlane> &refs, const std::vector<LumaPlane> &dists,
                      int depth, const FloatAdmOptions &opts, std::vector<FloatAdmScores> *out)
     {
@@ -102,8 +107,16 @@ struct Runner {
         while (ok && collected < refs.size()) {
             int ret = FLOAT_ADM_ERROR_AGAIN;
             if (submitted < refs.size()) {
+                const FloatAdmPlane hr = refs[submitted].view(), hd = dists[submitted].view();
+                const FloatAdmCudaPlane host_dist = {hd.data, hd.stride, hd.bytes_per_sample,
+                                                     hd.shift, 1};
                 const FloatAdmCudaPlane r = dref[submitted].view(), d = ddist[submitted].view();
-                ret = float_adm_cuda_submit(ctx, &r, &d);
+                if (submitted % 3 == 0)
+                    ret = float_adm_cuda_submit(ctx, &r, &d);
+                else if (submitted % 3 == 1)
+                    ret = float_adm_cuda_submit_host(ctx, &hr, &hd);
+                else
+                    ret = float_adm_cuda_submit(ctx, &r, &host_dist);
                 if (ret == 0)
                     submitted++;
             }

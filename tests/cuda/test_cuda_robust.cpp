@@ -19,12 +19,11 @@
 #include <string>
 #include <vector>
 
-#include <cuda_runtime_api.h>
-
 #include "content.h"
 #include "cuda_support.h"
 #include "scores.h"
 
+using cuda_test::device_free_bytes;
 using cuda_test::DevicePlane;
 using testsupport::FrameGeometry;
 
@@ -34,12 +33,6 @@ constexpr int kWidth = 1920, kHeight = 1080, kDepth = 8;
 constexpr int kPairs = 4, kInFlight = 3, kBaselineFrame = 1000;
 /* Allowed drift between the two samples: allocator bookkeeping, not per-frame growth. */
 constexpr long long kDeviceSlack = 2 << 20, kRssSlack = 1 << 20;
-
-size_t device_free_bytes()
-{
-    size_t free_bytes = 0, total = 0;
-    return cudaMemGetInfo(&free_bytes, &total) == cudaSuccess ? free_bytes : 0;
-}
 
 long long rss_bytes()
 {

@@ -3,12 +3,17 @@
 UNIT_SRCS := $(wildcard tests/unit/*.cpp)
 UNIT_OBJS := $(UNIT_SRCS:%.cpp=$(BUILD)/obj/%.o)
 UNIT_BIN := $(BUILD)/tests/unit_tests
+# The CUDA backend's models of the host's division and powf are host code: tested with
+# or without a CUDA build.
+UNIT_DEVICE_MODEL_OBJS := $(BUILD)/obj/src/adm_cuda/adm_rcp_model.o \
+                          $(BUILD)/obj/src/adm_cuda/adm_powf_model.o
 
-$(UNIT_BIN): $(UNIT_OBJS) $(TESTSUPPORT_LIB) $(CORE_LIB)
+$(UNIT_BIN): $(UNIT_OBJS) $(UNIT_DEVICE_MODEL_OBJS) $(TESTSUPPORT_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) $(UNIT_OBJS) $(TESTSUPPORT_LIB) $(CORE_LIB) $(LDFLAGS_ALL) -lgtest_main -lgtest -o $@
+	$(CXX) $(CXXFLAGS_ALL) $(UNIT_OBJS) $(UNIT_DEVICE_MODEL_OBJS) $(TESTSUPPORT_LIB) $(CORE_LIB) \
+	    $(LDFLAGS_ALL) -lgtest_main -lgtest -o $@
 
-$(UNIT_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include $(TESTSUPPORT_CXXFLAGS)
+$(UNIT_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include -Isrc/adm_cuda $(TESTSUPPORT_CXXFLAGS)
 $(UNIT_OBJS): $(CORE_HEADER_OUT)
 -include $(UNIT_OBJS:.o=.d)
 

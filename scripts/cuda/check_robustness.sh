@@ -13,28 +13,20 @@
 #       process's, where the container shows it, and GPU 0's) and ffmpeg's RSS sampled
 #       every second.
 #
-# Here:   make build/tests/cuda_robust
-#         make BUILD=build/hooks EXTRA_CXXFLAGS=-DFLOAT_ADM_TEST_HOOKS build/hooks/bin/ffmpeg
-#         (the memory-limit hook is compiled only into test builds; (1) needs it in ffmpeg)
-#         mkdir -p .cuda_bin .device_ffmpeg
-#         (scripts/cuda/build_cuda_bin.sh puts cuda_robust in .cuda_bin/); cp build/hooks/bin/ffmpeg .device_ffmpeg/
-# There (the tree with .cuda_bin/ and .device_ffmpeg/ copied over; two GPUs for (2)):
-#         sh scripts/cuda/device_robust_run.sh
-# Writes 7 files to $LOG_DIR (default /tmp/float_adm_robust_out); the summary is printed last.
+# Usage, from the top of the source tree, after make and a test build of ffmpeg with
+# the memory-limit hook (compiled only into test builds; (1) needs it in ffmpeg):
+#   make BUILD=build/hooks EXTRA_CXXFLAGS=-DFLOAT_ADM_TEST_HOOKS build/hooks/bin/ffmpeg
+#   [BUILD=build] [OUT=...] FFMPEG=build/hooks/bin/ffmpeg sh scripts/cuda/check_robustness.sh
+# Writes 7 files to $OUT (scripts/cuda/lib.sh); the summary is printed last.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
-BIN=${BIN:-$(pwd)/.cuda_bin}
-FFMPEG=${FFMPEG:-$(pwd)/.device_ffmpeg/ffmpeg}
-LOG_DIR=${LOG_DIR:-/tmp/float_adm_robust_out}
+. "$(dirname "$0")/lib.sh"
+BIN=$BUILD/tests
+FFMPEG=${FFMPEG:-$BUILD/hooks/bin/ffmpeg}
 LONG_FRAMES=${LONG_FRAMES:-20000}
 FFMPEG_FRAMES=${FFMPEG_FRAMES:-5000}
 WORK=$(mktemp -d /tmp/float_adm_robust.XXXXXX)
-mkdir -p "$LOG_DIR"
-summary="$LOG_DIR/summary.txt"
-: > "$summary"
-status=0
 ff() { "$FFMPEG" -hide_banner -nostdin -y "$@"; }
-note() { echo "$*" | tee -a "$summary"; }
 fail() { note "FAIL $*"; status=1; }
 
 {
@@ -42,15 +34,15 @@ fail() { note "FAIL $*"; status=1; }
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader
     echo "host CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
     echo "kernel: $(uname -r)"
-} > "$LOG_DIR/environment.txt" 2>&1
-cat "$LOG_DIR/environment.txt" | tee -a "$summary"
+} > "$OUT/environment.txt" 2>&1
+cat "$OUT/environment.txt" | tee -a "$summary"
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 
 echo "==== (1) device out of memory, injected ===="
-if timeout 60 "$BIN/cuda_robust" > "$LOG_DIR/robust_oom.log" 2>&1; then
-    note "PASS C API: $(grep -m1 -E "limit 1048576|SKIP" "$LOG_DIR/robust_oom.log")"
+if timeout 60 "$BIN/cuda_robust" > "$OUT/robust_oom.log" 2>&1; then
+    note "PASS C API: $(grep -m1 -E "limit 1048576|SKIP" "$OUT/robust_oom.log")"
 else
-    fail "C API out-of-memory checks: $(grep FAIL "$LOG_DIR/robust_oom.log" | head -n 3)"
+    fail "C API out-of-memory checks: $(grep FAIL "$OUT/robust_oom.log" | head -n 3)"
 fi
 
 # expect_error NAME TEXT ARGS...: ffmpeg fails, says TEXT, and its log file got no frame.
@@ -58,7 +50,7 @@ expect_error() {
     name=$1 text=$2
     shift 2
     rm -f "$WORK/scores.json"
-    echo "---- $name" >> "$LOG_DIR/ffmpeg_errors.log"
+    echo "---- $name" >> "$OUT/ffmpeg_errors.log"
     if timeout 60 "$FFMPEG" -hide_banner -nostdin -y -v error "$@" -f null - > "$WORK/err.log" 2>&1; then
         fail "$name: ffmpeg exited 0"
     elif grep -q "frameNum" "$WORK/scores.json" 2>/dev/null; then
@@ -68,7 +60,7 @@ expect_error() {
     else
         fail "$name: $(head -n 2 "$WORK/err.log")"
     fi
-    cat "$WORK/err.log" >> "$LOG_DIR/ffmpeg_errors.log"
+    cat "$WORK/err.log" >> "$OUT/ffmpeg_errors.log"
 }
 src="testsrc2=s=1920x1080:d=0.2"
 adm="float_adm=log_fmt=json:log_path=$WORK/scores.json"
@@ -109,18 +101,18 @@ else
 fi
 
 echo "==== (3) long runs ===="
-timeout 120 "$BIN/cuda_robust" --long-run "$LONG_FRAMES" > "$LOG_DIR/robust_long.log" 2>&1 ||
+timeout 120 "$BIN/cuda_robust" --long-run "$LONG_FRAMES" > "$OUT/robust_long.log" 2>&1 ||
     status=1
-note "$(grep -E 'SUMMARY|FAIL|PASSED' "$LOG_DIR/robust_long.log" | tr '\n' ' ')"
-grep '^frame' "$LOG_DIR/robust_long.log" | tee -a "$summary"
+note "$(grep -E 'SUMMARY|FAIL|PASSED' "$OUT/robust_long.log" | tr '\n' ' ')"
+grep '^frame' "$OUT/robust_long.log" | tee -a "$summary"
 
 # One testsrc2, the distorted copy mirrored; frames counted through -progress.  Run
 # directly (not through ff) so that $! is ffmpeg's own pid, whose RSS is sampled.
 "$FFMPEG" -hide_banner -nostdin -y -v error -progress "$WORK/progress.txt" -filter_threads 4 -lavfi \
     "testsrc2=s=1920x1080:r=60,format=nv12,split[a][b];[b]hflip[c];[a]hwupload_cuda[d];[c]hwupload_cuda[r];[d][r]float_adm" \
-    -frames:v "$FFMPEG_FRAMES" -f null - > "$LOG_DIR/ffmpeg_long.log" 2>&1 &
+    -frames:v "$FFMPEG_FRAMES" -f null - > "$OUT/ffmpeg_long.log" 2>&1 &
 ffpid=$!
-echo "seconds,frame,pid_used_MiB,gpu0_used_MiB,rss_KiB" > "$LOG_DIR/ffmpeg_long.csv"
+echo "seconds,frame,pid_used_MiB,gpu0_used_MiB,rss_KiB" > "$OUT/ffmpeg_long.csv"
 start=$(date +%s)
 while kill -0 "$ffpid" 2>/dev/null && [ $(( $(date +%s) - start )) -lt 150 ]; do
     frame=$(grep '^frame=' "$WORK/progress.txt" 2>/dev/null | tail -n 1 | cut -d= -f2)
@@ -128,7 +120,7 @@ while kill -0 "$ffpid" 2>/dev/null && [ $(( $(date +%s) - start )) -lt 150 ]; do
               awk -F', ' -v p="$ffpid" '$1 == p { print $2 }')
     gpu_mem=$(nvidia-smi -i 0 --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null)
     rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$ffpid/status" 2>/dev/null)
-    echo "$(( $(date +%s) - start )),${frame:-0},${pid_mem:-},${gpu_mem:-},${rss:-}" >> "$LOG_DIR/ffmpeg_long.csv"
+    echo "$(( $(date +%s) - start )),${frame:-0},${pid_mem:-},${gpu_mem:-},${rss:-}" >> "$OUT/ffmpeg_long.csv"
     sleep 1
 done
 kill "$ffpid" 2>/dev/null
@@ -136,11 +128,11 @@ wait "$ffpid"
 rc=$?
 frames=$(grep '^frame=' "$WORK/progress.txt" | tail -n 1 | cut -d= -f2)
 # The first sample past 500 frames (warmed up) against the last one.
-first=$(awk -F, 'NR > 1 && $2 >= 500 && $5 != "" { print; exit }' "$LOG_DIR/ffmpeg_long.csv")
-last=$(awk -F, 'NR > 1 && $5 != "" { l = $0 } END { print l }' "$LOG_DIR/ffmpeg_long.csv")
+first=$(awk -F, 'NR > 1 && $2 >= 500 && $5 != "" { print; exit }' "$OUT/ffmpeg_long.csv")
+last=$(awk -F, 'NR > 1 && $5 != "" { l = $0 } END { print l }' "$OUT/ffmpeg_long.csv")
 note "ffmpeg long run: exit $rc, $frames frames; first sample (s,frame,pid MiB,GPU0 MiB,RSS KiB) $first; last $last"
 if [ "$rc" -ne 0 ] || [ "${frames:-0}" -ne "$FFMPEG_FRAMES" ] || [ -z "$first" ]; then
-    fail "ffmpeg long run did not complete: $(tail -n 2 "$LOG_DIR/ffmpeg_long.log")"
+    fail "ffmpeg long run did not complete: $(tail -n 2 "$OUT/ffmpeg_long.log")"
 else
     echo "$first $last" | awk -F'[ ,]' '{
         gpu = $9 - $4; rss = $10 - $5
@@ -150,6 +142,4 @@ else
 fi
 
 rm -rf "$WORK"
-echo "==== summary ===="
-cat "$summary"
-exit $status
+finish

@@ -7,24 +7,18 @@
 #   (b) speed: ffmpeg -benchmark, 4K testsrc2 -> hwupload_cuda -> float_adm ->
 #       null, and the CPU path at 4K with -filter_threads 16, for the ratio.
 #
-# Here:   make; mkdir -p .device_ffmpeg; cp build/bin/ffmpeg .device_ffmpeg/
-#         (.device_ffmpeg is in .git/info/exclude)
-# There (the tree with .device_ffmpeg/ copied over): sh scripts/cuda/device_ffmpeg_run.sh
-# Logs go to $LOG_DIR (default /tmp/float_adm_ffmpeg_out).
+# Usage, from the top of the source tree after make (the embedded ffmpeg with the
+# CUDA backend): [BUILD=build] [OUT=...] sh scripts/cuda/check_ffmpeg_filter.sh
+# Logs go to $OUT (scripts/cuda/lib.sh); FFMPEG names another ffmpeg.
 # The corpus clips come with the tree (tests/corpus/*.yuv.xz).
 # Environment: BENCH_FRAMES (300).
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
-FFMPEG=${FFMPEG:-$(pwd)/.device_ffmpeg/ffmpeg}
-LOG_DIR=${LOG_DIR:-/tmp/float_adm_ffmpeg_out}
+. "$(dirname "$0")/lib.sh"
+FFMPEG=${FFMPEG:-$BUILD/bin/ffmpeg}
 BENCH_FRAMES=${BENCH_FRAMES:-300}
 WORK=$(mktemp -d /tmp/float_adm_ffmpeg.XXXXXX)
-mkdir -p "$LOG_DIR"
-summary="$LOG_DIR/summary.txt"
-: > "$summary"
-status=0
 ff() { "$FFMPEG" -hide_banner -nostdin -y "$@"; }
-note() { echo "$*" | tee -a "$summary"; }
 
 note "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 note "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1)"
@@ -58,10 +52,10 @@ parity() {
     name=$1 size=${2}x$3 pix=$4 dist=$5 ref=$6 fmt=$7
     raw="-f rawvideo -pix_fmt $pix -s $size"
     ff $raw -i "$dist" $raw -i "$ref" -lavfi \
-        "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$LOG_DIR/$name.cpu.json" \
+        "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$OUT/$name.cpu.json" \
         -f null - 2> "$WORK/$name.cpu.log" || { note "FAIL $name cpu: $(tail -n 3 "$WORK/$name.cpu.log")"; status=1; }
     ff $raw -i "$dist" $raw -i "$ref" -lavfi \
-        "[0:v]format=$fmt,hwupload_cuda[d];[1:v]format=$fmt,hwupload_cuda[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$LOG_DIR/$name.cuda.json" \
+        "[0:v]format=$fmt,hwupload_cuda[d];[1:v]format=$fmt,hwupload_cuda[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$OUT/$name.cuda.json" \
         -f null - 2> "$WORK/$name.cuda.log" || { note "FAIL $name cuda: $(grep -m 3 -i 'error\|float_adm' "$WORK/$name.cuda.log")"; status=1; }
     ff $raw -i "$dist" $raw -i "$ref" -lavfi \
         "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]float_adm=debug=1:backend=cuda:log_fmt=json:log_path=$WORK/$name.upload.json" \
@@ -69,9 +63,9 @@ parity() {
     ff -init_hw_device cuda=gpu -filter_hw_device gpu $raw -i "$dist" $raw -i "$ref" -lavfi \
         "[0:v]format=$fmt,hwupload[d];[1:v]format=$fmt,hwupload[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$WORK/$name.shared.json" \
         -f null - 2> "$WORK/$name.shared.log" || { note "FAIL $name hwupload: $(grep -m 3 -i 'error\|float_adm' "$WORK/$name.shared.log")"; status=1; }
-    compare "$name hwupload_cuda (two contexts) vs cpu" "$LOG_DIR/$name.cuda.json" "$LOG_DIR/$name.cpu.json"
-    compare "$name hwupload (one context) vs cpu" "$WORK/$name.shared.json" "$LOG_DIR/$name.cpu.json"
-    compare "$name backend=cuda (upload) vs cpu" "$WORK/$name.upload.json" "$LOG_DIR/$name.cpu.json"
+    compare "$name hwupload_cuda (two contexts) vs cpu" "$OUT/$name.cuda.json" "$OUT/$name.cpu.json"
+    compare "$name hwupload (one context) vs cpu" "$WORK/$name.shared.json" "$OUT/$name.cpu.json"
+    compare "$name backend=cuda (upload) vs cpu" "$WORK/$name.upload.json" "$OUT/$name.cpu.json"
 }
 
 echo "==== (a) parity ===="
@@ -101,12 +95,12 @@ ff $raw -i $a.dis.yuv -c:v mpeg2video -q:v 4 "$WORK/dist.mkv" 2> /dev/null
 ff $raw -i $a.ref.yuv -c:v mpeg2video -q:v 1 "$WORK/ref.mkv" 2> /dev/null
 hw="-hwaccel cuda -hwaccel_output_format cuda"
 ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
-    "[0:v][1:v]float_adm=debug=1:log_fmt=json:log_path=$LOG_DIR/nvdec.cuda.json" -f null - \
+    "[0:v][1:v]float_adm=debug=1:log_fmt=json:log_path=$OUT/nvdec.cuda.json" -f null - \
     2> "$WORK/nvdec.cuda.log" || { note "FAIL nvdec cuda: $(tail -n 3 "$WORK/nvdec.cuda.log")"; status=1; }
 ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
-    "[0:v]hwdownload,format=nv12[d];[1:v]hwdownload,format=nv12[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$LOG_DIR/nvdec.cpu.json" \
+    "[0:v]hwdownload,format=nv12[d];[1:v]hwdownload,format=nv12[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$OUT/nvdec.cpu.json" \
     -f null - 2> "$WORK/nvdec.cpu.log" || { note "FAIL nvdec cpu: $(tail -n 3 "$WORK/nvdec.cpu.log")"; status=1; }
-compare "nvdec (mpeg2) cuda vs cpu" "$LOG_DIR/nvdec.cuda.json" "$LOG_DIR/nvdec.cpu.json"
+compare "nvdec (mpeg2) cuda vs cpu" "$OUT/nvdec.cuda.json" "$OUT/nvdec.cpu.json"
 # Output frames stay CUDA frames and carry the metadata, in order.
 ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
     "[0:v][1:v]float_adm,hwdownload,format=nv12,metadata=print:file=$WORK/meta.txt" -f null - 2> /dev/null
@@ -162,6 +156,4 @@ bench "4K nv12 CPU, -filter_threads 16" $in4k -i "$WORK/dist.nv12" $in4k -i "$WO
     -filter_threads 16 -lavfi "[0:v][1:v]float_adm=backend=cpu" -frames:v $BENCH_FRAMES
 
 rm -rf "$WORK"
-echo "==== summary ===="
-cat "$summary"
-exit $status
+finish

@@ -5,38 +5,20 @@
 # CUDA parity over the corpus at p 1.5, 2.5, 4, 7.3, 20 (both builds), and
 # compute-sanitizer on one small powf case.  A summary is printed last.
 #
-# Here:   make BUILD=build/powf build/powf/tests/cuda_parity build/powf/tests/cuda_powf_check \
-#             build/powf/tests/unit_tests, and copy the three programs into one folder
-# There (the tree with that folder copied over):
-#         sh scripts/cuda/device_powf_run.sh BIN_DIR LOG_DIR
+# Usage, from the top of the source tree after make (a build with the CUDA backend,
+# and the CUDA toolkit for build/tests/cuda_powf_check, a test program nvcc builds):
+#   [BUILD=build] [OUT=...] sh scripts/cuda/check_powf_model.sh
 # Environment: POWF_P (1,1.5,2.5,4,7.3,20), PARITY_P (1.5,2.5,4,7.3,20), SKIP_SSE2=1 (only
 # the build the processor runs), SKIP_SANITIZER=1.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
-BIN=${1:?usage: $0 BIN_DIR LOG_DIR}
-LOG_DIR=${2:?usage: $0 BIN_DIR LOG_DIR}
+. "$(dirname "$0")/lib.sh"
+BIN=$BUILD/tests
 POWF_P=${POWF_P:-1,1.5,2.5,4,7.3,20}
 PARITY_P=${PARITY_P:-1.5,2.5,4,7.3,20}
 # glibc on x86-64 runs its SSE2 powf where these CPU features are masked.
 SSE2_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA
-mkdir -p "$LOG_DIR"
-summary="$LOG_DIR/summary.txt"
-: > "$summary"
-status=0
 
-# step NAME LOGFILE TIMEOUT COMMAND...: runs it, logs it, notes PASS/FAIL and the time.
-step() {
-    name=$1 log=$2 limit=$3
-    shift 3
-    printf '\n==== %s ====\n' "$name"
-    start=$(date +%s.%N)
-    timeout "$limit" "$@" > "$LOG_DIR/$log" 2>&1
-    rc=$?
-    tail -n 25 "$LOG_DIR/$log"
-    secs=$(echo "$(date +%s.%N) $start" | awk '{ printf "%.1f", $1 - $2 }')
-    if [ $rc -eq 0 ]; then verdict=PASS; else verdict="FAIL (exit $rc)"; status=1; fi
-    printf '%-44s %-14s %6ss  %s\n' "$name" "$verdict" "$secs" "$log" >> "$summary"
-}
 
 printf '==== environment ====\n'
 {
@@ -45,8 +27,8 @@ printf '==== environment ====\n'
     echo "host CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
     echo "CPU fma: $(grep -qw fma /proc/cpuinfo && echo yes || echo no), avx2: $(grep -qw avx2 /proc/cpuinfo && echo yes || echo no)"
     echo "kernel: $(uname -r); $(ldd --version | head -1)"
-    cat "$BIN/BUILD_INFO" 2>/dev/null
-} 2>&1 | tee "$LOG_DIR/environment.txt"
+    cat "$BUILD/BUILD_INFO" 2>/dev/null
+} 2>&1 | tee "$OUT/environment.txt"
 
 step "unit tests PowfModel (default build)" unit_powf.log 60 \
     "$BIN/unit_tests" --gtest_filter='PowfModel.*'
@@ -71,10 +53,10 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
 fi
 
 printf '\n==== summary ====\n'
-grep -h '^host probe\|^device' "$LOG_DIR/exhaustive_default.log" 2>/dev/null
+grep -h '^host probe\|^device' "$OUT/exhaustive_default.log" 2>/dev/null
 for f in exhaustive_default exhaustive_sse2; do
-    [ -f "$LOG_DIR/$f.log" ] && { echo "$f:"; sed -n '/^p /,/^$/p' "$LOG_DIR/$f.log"; }
+    [ -f "$OUT/$f.log" ] && { echo "$f:"; sed -n '/^p /,/^$/p' "$OUT/$f.log"; }
 done
-grep -h '^device arithmetic\|^SUMMARY' "$LOG_DIR"/parity_powf*.log 2>/dev/null
+grep -h '^device arithmetic\|^SUMMARY' "$OUT"/parity_powf*.log 2>/dev/null
 cat "$summary"
 exit $status

@@ -5,29 +5,29 @@
 # times of 1080p and 2160p raw pairs made from the 1080p corpus clip (repeated; 2x2
 # tiled for 2160p), --backend cuda vs --backend cpu --threads 16, in the page cache.
 #
-#   sh scripts/cuda/device_cli_backend_run.sh BIN_DIR
-#
-# BIN_DIR holds float_adm_score built with HAVE_CUDA=yes.  Logs go to $LOG_DIR.
+# Usage, from the top of the source tree after make (a build with the CUDA backend):
+#   [BUILD=build] [OUT=...] sh scripts/cuda/check_cli_backend.sh
+# Logs go to $OUT (scripts/cuda/lib.sh).
 # Environment: FRAMES_1080 (300), FRAMES_2160 (200), RUNS (3).
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
-bin=$(cd "${1:?usage: device_cli_backend_run.sh BIN_DIR}" && pwd)/float_adm_score
-LOG_DIR=${LOG_DIR:-/tmp/float_adm_cli_backend_out}
+. "$(dirname "$0")/lib.sh"
+need bin/float_adm_score
+bin=$(cd "$BUILD/bin" && pwd)/float_adm_score
+OUT=$(cd "$OUT" && pwd)
 FRAMES_1080=${FRAMES_1080:-300}
 FRAMES_2160=${FRAMES_2160:-200}
 RUNS=${RUNS:-3}
 root=$(pwd)
 work=$(mktemp -d /tmp/float_adm_cli.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$LOG_DIR"
-status=0
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 nproc
 
 echo "==== tests/cli/test_cli.sh ===="
 (cd "$work" && sh "$root/tests/cli/test_cli.sh" "$bin" "$root/tests/corpus") \
-    > "$LOG_DIR/test_cli.log" 2>&1 || status=1
-tail -n 3 "$LOG_DIR/test_cli.log"
+    > "$OUT/test_cli.log" 2>&1 || status=1
+tail -n 3 "$OUT/test_cli.log"
 
 echo "==== cuda vs cpu logs ===="
 for clip in coins_384x304_yuv420p10le_x265 camera_512x384_yuv444p12le_noise \

@@ -31,7 +31,7 @@ namespace adm {
 enum PowfMode {
     kPowfGlibcFma = 0,  /* glibc's FMA build (CPUs with FMA and AVX2), checked */
     kPowfGlibcSse2 = 1, /* glibc's baseline build, checked */
-    kPowfDevice = 2,    /* neither model holds: the device's own powf, NOT exact */
+    kPowfDevice = 2,    /* neither model holds: glibc's baseline powf all the same, NOT exact */
 };
 
 /*
@@ -346,8 +346,9 @@ struct PowfChoice {
 /*
  * For a context: with p exactly 3 (the cube) no powf is needed and nothing is
  * probed; otherwise the process's probe, then the chosen model checked against
- * powf for this p too.  Where no model holds the device's own powf is used, still
- * exact for p 1 (every powf here returns x; see docs/cuda.md).
+ * powf for this p too.  Where no model holds, glibc's baseline algorithm is used all
+ * the same, still exact for p 1 (it returns x for every non-negative float, NaNs
+ * aside: checked on all 2^31; see docs/cuda.md).
  */
 PowfChoice powf_choose(bool cube, float p);
 

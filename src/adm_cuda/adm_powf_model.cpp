@@ -144,17 +144,19 @@ void powf_probe_describe(const PowfProbe &probe, char *buf, size_t size)
                  probe.mode == kPowfGlibcFma ? "FMA" : "SSE2", probe.inputs_checked,
                  probe.probe_ms);
     } else if (probe.mismatches) {
-        snprintf(buf, size,
-                 "powf model does not hold on this host (%lld of %lld inputs differ, first x "
-                 "0x%08x y %g): the device uses its own powf, NOT exact for p other than 1, 3",
-                 probe.mismatches, probe.inputs_checked, (unsigned)probe.first_mismatch_x,
-                 (double)probe.first_mismatch_y);
+        snprintf(
+            buf, size,
+            "powf model does not hold on this host (%lld of %lld inputs differ, first x "
+            "0x%08x y %g): the device uses glibc's baseline powf, NOT exact for p other than 1, 3",
+            probe.mismatches, probe.inputs_checked, (unsigned)probe.first_mismatch_x,
+            (double)probe.first_mismatch_y);
     } else {
-        snprintf(buf, size,
-                 "powf: this host's libm is neither glibc build (FMA build agrees on %d of %d "
-                 "inputs, SSE2 build on %d): the device uses its own powf, NOT exact for p "
-                 "other than 1, 3",
-                 probe.fma_agree, probe.distinguishing, probe.sse2_agree);
+        snprintf(
+            buf, size,
+            "powf: this host's libm is neither glibc build (FMA build agrees on %d of %d "
+            "inputs, SSE2 build on %d): the device uses glibc's baseline powf, NOT exact for p "
+            "other than 1, 3",
+            probe.fma_agree, probe.distinguishing, probe.sse2_agree);
     }
 }
 
@@ -178,7 +180,7 @@ PowfChoice powf_choose(bool cube, float p)
             choice.mode = kPowfDevice;
             snprintf(choice.description, sizeof(choice.description),
                      "powf model does not hold for adm_p_norm %g (%lld of %lld inputs differ, "
-                     "first x 0x%08x): the device uses its own powf, NOT exact",
+                     "first x 0x%08x): the device uses glibc's baseline powf, NOT exact",
                      (double)p, bad, checked, (unsigned)first);
         }
     }
