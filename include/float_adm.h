@@ -53,10 +53,10 @@ extern "C" {
 #endif
 
 #define FLOAT_ADM_VERSION_MAJOR 1
-#define FLOAT_ADM_VERSION_MINOR 0
+#define FLOAT_ADM_VERSION_MINOR 1
 #define FLOAT_ADM_VERSION_PATCH 0
 
-/** "1.0.0": the version of the library linked in. */
+/** "1.1.0": the version of the library linked in. */
 const char *float_adm_version(void);
 
 /*
@@ -73,6 +73,14 @@ const char *float_adm_version(void);
 
 /** A static message for an error code. */
 const char *float_adm_strerror(int err);
+
+/**
+ * The error codes for bindings: float_adm_error_code(i) is the i-th FLOAT_ADM_ERROR_*
+ * code (0 past the last), float_adm_error_name(code) its name without the prefix
+ * ("INVALID", ..., "BUSY"; NULL for no code of the list).
+ */
+int float_adm_error_code(int index);
+const char *float_adm_error_name(int err);
 
 /* ---- Options: libvmaf float_adm's names, aliases, defaults and ranges ---- */
 
@@ -239,6 +247,14 @@ int float_adm_context_create(FloatAdmContext **ctx, int width, int height, int b
                              const FloatAdmOptions *opts, char *errbuf, size_t errbuf_size);
 
 /**
+ * The size and depth checks of float_adm_context_create for integers of any width
+ * (a binding's, before it narrows them to int): 0, or FLOAT_ADM_ERROR_UNSUPPORTED
+ * with a message that names the limit.
+ */
+int float_adm_check_frame(int64_t width, int64_t height, int64_t bit_depth, char *errbuf,
+                          size_t errbuf_size);
+
+/**
  * Parallel work: the core splits each stage into nb_jobs row ranges and calls
  * execute(opaque, job, arg, nb_jobs), which must run job(arg, 0..nb_jobs-1) (in any
  * order, on any threads) and return when all are done.  Scores are identical for
@@ -248,6 +264,20 @@ typedef int (*FloatAdmJobFn)(void *arg, int job, int nb_jobs);
 typedef int (*FloatAdmExecuteFn)(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs);
 int float_adm_set_executor(FloatAdmContext *ctx, FloatAdmExecuteFn execute, void *opaque,
                            int nb_jobs);
+
+/* The most threads a context runs: more is a typo, not a frame's worth of rows. */
+#define FLOAT_ADM_MAX_THREADS 1024
+
+/**
+ * Run ctx's jobs on threads of its own: threads - 1 workers that the context
+ * starts here and stops when it is freed (or given another count or an executor),
+ * plus the thread that calls float_adm_score_frame.  threads 1: serial.  Scores are
+ * identical for every count.  Callers without threads of their own (programs,
+ * bindings) use this; FFmpeg keeps float_adm_set_executor for its slice threads.
+ * threads outside 1..FLOAT_ADM_MAX_THREADS: FLOAT_ADM_ERROR_INVALID.  Not while a
+ * frame of ctx is being scored.
+ */
+int float_adm_context_set_threads(FloatAdmContext *ctx, int threads);
 
 /** Score one frame pair (reference, distorted) into *scores. */
 int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,

@@ -91,14 +91,14 @@ class FloatAdmPlane(ctypes.Structure):
     ]
 
 
-JOB_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int)
-EXECUTE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, JOB_FN, ctypes.c_void_p,
-                              ctypes.c_int)
-
 _P = ctypes.POINTER
 _CORE_PROTOTYPES = {
     "float_adm_version": (ctypes.c_char_p, []),
     "float_adm_strerror": (ctypes.c_char_p, [ctypes.c_int]),
+    "float_adm_error_code": (ctypes.c_int, [ctypes.c_int]),
+    "float_adm_error_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "float_adm_check_frame": (ctypes.c_int, [ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
+                                             ctypes.c_char_p, ctypes.c_size_t]),
     "float_adm_options_default": (None, [_P(FloatAdmOptions)]),
     "float_adm_option_count": (ctypes.c_int, []),
     "float_adm_option_info": (_P(FloatAdmOptionInfo), [ctypes.c_int]),
@@ -116,8 +116,7 @@ _CORE_PROTOTYPES = {
     "float_adm_context_create": (ctypes.c_int, [_P(ctypes.c_void_p), ctypes.c_int,
                                                 ctypes.c_int, ctypes.c_int, _P(FloatAdmOptions),
                                                 ctypes.c_char_p, ctypes.c_size_t]),
-    "float_adm_set_executor": (ctypes.c_int, [ctypes.c_void_p, EXECUTE_FN, ctypes.c_void_p,
-                                              ctypes.c_int]),
+    "float_adm_context_set_threads": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int]),
     "float_adm_score_frame": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmPlane),
                                              _P(FloatAdmPlane), _P(FloatAdmScores)]),
     "float_adm_context_free": (None, [_P(ctypes.c_void_p)]),

@@ -4,14 +4,20 @@
  */
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <new>
+#include <system_error>
 
 #include "adm_engine.h"
 #include "adm_internal.h"
 #include "adm_rcp.h"
+#include "adm_thread_pool.h"
 
 struct FloatAdmContext {
     adm::Engine engine;
+    /* The context's own threads (float_adm_context_set_threads); null: serial or a
+     * caller's executor. */
+    std::unique_ptr<adm::ThreadPool> threads;
 };
 
 namespace {
@@ -36,7 +42,14 @@ int check_plane(const FloatAdmContext *ctx, const FloatAdmPlane *p, const char *
 
 extern "C" {
 
-const char *float_adm_version(void) { return "1.0.0"; }
+#define ADM_STRINGIFY(x) #x
+#define ADM_VERSION_STRING(a, b, c) ADM_STRINGIFY(a) "." ADM_STRINGIFY(b) "." ADM_STRINGIFY(c)
+
+const char *float_adm_version(void)
+{
+    return ADM_VERSION_STRING(FLOAT_ADM_VERSION_MAJOR, FLOAT_ADM_VERSION_MINOR,
+                              FLOAT_ADM_VERSION_PATCH);
+}
 
 const char *float_adm_strerror(int err)
 {
@@ -51,6 +64,31 @@ const char *float_adm_strerror(int err)
     case FLOAT_ADM_ERROR_BUSY: return "the log is being written by another";
     default: return "unknown error";
     }
+}
+
+const char *float_adm_error_name(int err)
+{
+    switch (err) {
+    case FLOAT_ADM_ERROR_INVALID: return "INVALID";
+    case FLOAT_ADM_ERROR_NOMEM: return "NOMEM";
+    case FLOAT_ADM_ERROR_RANGE: return "RANGE";
+    case FLOAT_ADM_ERROR_NOT_FOUND: return "NOT_FOUND";
+    case FLOAT_ADM_ERROR_UNSUPPORTED: return "UNSUPPORTED";
+    case FLOAT_ADM_ERROR_IO: return "IO";
+    case FLOAT_ADM_ERROR_BUSY: return "BUSY";
+    default: return nullptr;
+    }
+}
+
+int float_adm_error_code(int index)
+{
+    static const int codes[] = {
+        FLOAT_ADM_ERROR_INVALID,   FLOAT_ADM_ERROR_NOMEM,       FLOAT_ADM_ERROR_RANGE,
+        FLOAT_ADM_ERROR_NOT_FOUND, FLOAT_ADM_ERROR_UNSUPPORTED, FLOAT_ADM_ERROR_IO,
+        FLOAT_ADM_ERROR_BUSY,
+    };
+    return index >= 0 && index < static_cast<int>(sizeof(codes) / sizeof(codes[0])) ? codes[index]
+                                                                                    : 0;
 }
 
 const char *float_adm_output_name(int index)
@@ -89,12 +127,18 @@ int float_adm_context_create(FloatAdmContext **out, int width, int height, int b
     if (ret < 0)
         return ret;
     try {
-        *out = new FloatAdmContext{adm::Engine(width, height, bit_depth, *opts)};
+        *out = new FloatAdmContext{adm::Engine(width, height, bit_depth, *opts), nullptr};
     } catch (const std::bad_alloc &) {
         adm::format_error(errbuf, errbuf_size, "out of memory for a %dx%d context", width, height);
         return FLOAT_ADM_ERROR_NOMEM;
     }
     return 0;
+}
+
+int float_adm_check_frame(int64_t width, int64_t height, int64_t bit_depth, char *errbuf,
+                          size_t errbuf_size)
+{
+    return adm::check_frame(width, height, bit_depth, errbuf, errbuf_size);
 }
 
 int float_adm_set_executor(FloatAdmContext *ctx, FloatAdmExecuteFn execute, void *opaque,
@@ -103,9 +147,35 @@ int float_adm_set_executor(FloatAdmContext *ctx, FloatAdmExecuteFn execute, void
     if (!ctx || nb_jobs < 0)
         return FLOAT_ADM_ERROR_INVALID;
     try {
-        return ctx->engine.set_executor(execute, opaque, nb_jobs);
+        const int ret = ctx->engine.set_executor(execute, opaque, nb_jobs);
+        if (ret >= 0)
+            ctx->threads.reset();
+        return ret;
     } catch (const std::bad_alloc &) {
         return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+int float_adm_context_set_threads(FloatAdmContext *ctx, int threads)
+{
+    if (!ctx || threads < 1 || threads > FLOAT_ADM_MAX_THREADS)
+        return FLOAT_ADM_ERROR_INVALID;
+    try {
+        /* The old pool stops only after the engine has let go of it. */
+        std::unique_ptr<adm::ThreadPool> pool;
+        if (threads > 1)
+            pool = std::make_unique<adm::ThreadPool>(threads);
+        const int ret = pool ? ctx->engine.set_executor(adm::ThreadPool::execute, pool.get(),
+                                                        threads)
+                             : ctx->engine.set_executor(nullptr, nullptr, 1);
+        if (ret < 0)
+            return ret;
+        ctx->threads.swap(pool);
+        return 0;
+    } catch (const std::bad_alloc &) {
+        return FLOAT_ADM_ERROR_NOMEM;
+    } catch (const std::system_error &) {
+        return FLOAT_ADM_ERROR_NOMEM; /* the system refused another thread */
     }
 }
 

@@ -39,14 +39,11 @@
 #endif
 #include "float_adm.h"
 #include "pixel_format.h"
-#include "thread_pool.h"
 #include "video_reader.h"
 
 namespace {
 
 const char program_name[] = "float_adm_score";
-/* Far more threads than any frame has rows to share is a typo, not a request. */
-const int max_threads = 1024;
 
 /* A log asked for on the command line: --json OUT, ..., or vmaf's -o OUT. */
 struct LogRequest {
@@ -476,8 +473,8 @@ void apply_arg(CommandLine &command_line, const ArgSpec &spec, const std::string
         break;
     case Arg::Threads:
         /* vmaf's default, 0, is one thread. */
-        command_line.threads =
-            std::max(static_cast<int>(parse_integer(flag, value, 0, max_threads)), 1);
+        command_line.threads = std::max(
+            static_cast<int>(parse_integer(flag, value, 0, FLOAT_ADM_MAX_THREADS)), 1);
         break;
     case Arg::Backend:
         if (value != "cpu" && value != "cuda" && value != "auto")
@@ -871,13 +868,9 @@ int score(const CommandLine &command_line)
     distorted.skip_frames(command_line.skip[1]);
     const bool on_cuda = use_cuda(command_line.backend);
 
-    /* Declared before the context, so that it outlives every call into the core. */
-    std::unique_ptr<ThreadPool> pool;
     ContextPtr context = on_cuda ? nullptr : create_context(geometry, options);
     if (!on_cuda && command_line.threads > 1) {
-        pool = std::make_unique<ThreadPool>(command_line.threads);
-        const int err = float_adm_set_executor(context.get(), ThreadPool::execute, pool.get(),
-                                               command_line.threads);
+        const int err = float_adm_context_set_threads(context.get(), command_line.threads);
         if (err < 0)
             throw CliError(string_printf("--threads %d: %s", command_line.threads,
                                          float_adm_strerror(err)));
