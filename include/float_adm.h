@@ -219,6 +219,54 @@ typedef struct FloatAdmScores {
 const char *float_adm_output_name(int index);
 /** Value of output i of a score set. */
 double float_adm_output_value(const FloatAdmScores *scores, int index);
+/** Set output i of a score set (a binding filling one from its own copy); i out of range:
+ * nothing. */
+void float_adm_output_set_value(FloatAdmScores *scores, int index, double value);
+
+/**
+ * libvmaf's name of output `output` (0..17) for these options, as its float_adm
+ * names the feature: float_adm_output_name()'s, then, for each option that is not its
+ * default (debug aside), "_ALIAS_VALUE" ("_ALIAS" for a bool), the options in
+ * alphabetical order of their full names, an int's VALUE as %d and a double's as
+ * %g; at most 255 characters.  "adm" (debug) never takes the suffix.  E.g.
+ * adm_csf_mode=1:adm_enhn_gain_limit=1.2 makes adm2 "adm2_csf_1_egl_1.2".  Written
+ * into buf (truncated to size, always terminated).
+ */
+int float_adm_output_feature_name(const FloatAdmOptions *opts, int output, char *buf, size_t size);
+
+/**
+ * The output a name in a log stands for: the index of the longest plain name it
+ * starts with ("adm_scale0_egl_1.2": 3), or FLOAT_ADM_ERROR_NOT_FOUND for a name
+ * of none (e.g. "vmaf").  With opts, the options its suffix says are set there (the
+ * rest at their defaults) and the name must be exactly the one those options give
+ * (float_adm_output_feature_name), else FLOAT_ADM_ERROR_INVALID.
+ */
+int float_adm_output_parse_name(const char *name, FloatAdmOptions *opts);
+
+/* ---- Frame summaries: libvmaf's pooling of one output over frames ---- */
+
+/*
+ * What libvmaf reports of an output over the frames: min, max, mean = sum / n and
+ * harmonic_mean = n / sum(1 / (x + 1)) - 1, the sums accumulated in frame order as
+ * doubles (NaN compares false; 1 / 0 is infinity).  A summary keeps its values, so
+ * that merging the summaries of consecutive runs gives, bit for bit, the summary of
+ * one run over all of their frames.  Logs pool the same way (float_adm_log_pooled).
+ */
+typedef struct FloatAdmSummary FloatAdmSummary;
+
+typedef struct FloatAdmPooled {
+    double min, max, mean, harmonic_mean;
+} FloatAdmPooled;
+
+int float_adm_summary_create(FloatAdmSummary **summary);
+/** Add count values, the next frames' in frame order. */
+int float_adm_summary_add(FloatAdmSummary *summary, const double *values, size_t count);
+/** Add the values of later, the run after summary's, in their order. */
+int float_adm_summary_merge(FloatAdmSummary *summary, const FloatAdmSummary *later);
+uint64_t float_adm_summary_count(const FloatAdmSummary *summary);
+/** The pooled values; FLOAT_ADM_ERROR_INVALID before the first value. */
+int float_adm_summary_result(const FloatAdmSummary *summary, FloatAdmPooled *result);
+void float_adm_summary_free(FloatAdmSummary **summary);
 
 /* ---- Scoring ---- */
 
@@ -348,10 +396,6 @@ enum FloatAdmLogFormat {
 
 typedef struct FloatAdmLog FloatAdmLog;
 
-typedef struct FloatAdmPooled {
-    double min, max, mean, harmonic_mean;
-} FloatAdmPooled;
-
 /**
  * Open a log of the outputs opts scores (FLOAT_ADM_NUM_OUTPUTS, or with debug
  * FLOAT_ADM_NUM_DEBUG_OUTPUTS), named as libvmaf names them for these options;
@@ -367,13 +411,9 @@ int float_adm_log_open(FloatAdmLog **log, const char *path, enum FloatAdmLogForm
                        size_t errbuf_size);
 
 /**
- * The name the log gives output `output` (0 .. 6, or 17 with debug), as libvmaf's
- * float_adm names it: float_adm_output_name()'s, then, for each option that is
- * not its default (debug aside), "_ALIAS_VALUE" ("_ALIAS" for a bool), the options
- * in alphabetical order of their full names, an int's VALUE as %d and a double's
- * as %g; at most 255 characters.  "adm" (debug) never takes the suffix.  E.g.
- * adm_csf_mode=1:adm_enhn_gain_limit=1.2 makes adm2 "adm2_csf_1_egl_1.2".  NULL for
- * an output the log lacks.  Valid until the log is closed.
+ * The name the log gives output `output` (0 .. 6, or 17 with debug): libvmaf's
+ * (float_adm_output_feature_name) for the options the log was opened with.  NULL
+ * for an output the log lacks.  Valid until the log is closed.
  */
 const char *float_adm_log_output_name(const FloatAdmLog *log, int output);
 
@@ -386,6 +426,15 @@ int float_adm_log_frame(FloatAdmLog *log, uint64_t frame_num, const FloatAdmScor
                         char *errbuf, size_t errbuf_size);
 
 /**
+ * float_adm_log_frame with the frame's time in seconds, where the caller knows it
+ * (NaN: not known, as float_adm_log_frame): JSON writes it as "timestamp": T after
+ * "frameNum" (an addition to libvmaf's layout); the other layouts have no place
+ * for it.
+ */
+int float_adm_log_frame_at(FloatAdmLog *log, uint64_t frame_num, double timestamp,
+                           const FloatAdmScores *scores, char *errbuf, size_t errbuf_size);
+
+/**
  * A frame that was not scored (e.g. a corrupt frame skipped), not pooled:
  *   JSON {"frameNum": N, "skipped": "REASON", "metrics": {}};  CSV "N," then one empty
  *   field per output;  XML <frame frameNum="N" skipped="REASON" />;  SUB
@@ -393,6 +442,13 @@ int float_adm_log_frame(FloatAdmLog *log, uint64_t frame_num, const FloatAdmScor
  */
 int float_adm_log_skipped(FloatAdmLog *log, uint64_t frame_num, const char *reason,
                           char *errbuf, size_t errbuf_size);
+
+/**
+ * The fps the header gives, instead of the log's own clock: for a caller that logs
+ * frames scored earlier, whose speed it measured itself (NaN: unknown, written as
+ * an fps without a number is).
+ */
+int float_adm_log_set_fps(FloatAdmLog *log, double fps);
 
 /** Number of frames pooled (skipped ones not counted). */
 uint64_t float_adm_log_frame_count(const FloatAdmLog *log);
@@ -420,6 +476,12 @@ int float_adm_log_finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size);
  * one an earlier call reported (the file is then incomplete).  NULL *log: 0.
  */
 int float_adm_log_close(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
+
+/*
+ * What FFmpeg's graph rebuilds need (src/adm_core/adm_log_registry.cpp): FFmpeg
+ * rebuilds its filter graph, and so the filter, when an input changes size, and
+ * the new filter must go on writing the old one's log.
+ */
 
 /**
  * A log shared by the users of one file within the process, one after another

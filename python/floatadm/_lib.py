@@ -91,6 +91,16 @@ class FloatAdmPlane(ctypes.Structure):
     ]
 
 
+class FloatAdmPooled(ctypes.Structure):
+    """struct FloatAdmPooled."""
+
+    _fields_ = [("min", ctypes.c_double), ("max", ctypes.c_double), ("mean", ctypes.c_double),
+                ("harmonic_mean", ctypes.c_double)]
+
+
+# enum FloatAdmLogFormat.
+FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_CSV, FLOAT_ADM_LOG_XML, FLOAT_ADM_LOG_SUB = 0, 1, 2, 3
+
 _P = ctypes.POINTER
 _CORE_PROTOTYPES = {
     "float_adm_version": (ctypes.c_char_p, []),
@@ -113,6 +123,26 @@ _CORE_PROTOTYPES = {
                                                   ctypes.c_size_t]),
     "float_adm_output_name": (ctypes.c_char_p, [ctypes.c_int]),
     "float_adm_output_value": (ctypes.c_double, [_P(FloatAdmScores), ctypes.c_int]),
+    "float_adm_output_set_value": (None, [_P(FloatAdmScores), ctypes.c_int, ctypes.c_double]),
+    "float_adm_output_feature_name": (ctypes.c_int, [_P(FloatAdmOptions), ctypes.c_int,
+                                                     ctypes.c_char_p, ctypes.c_size_t]),
+    "float_adm_output_parse_name": (ctypes.c_int, [ctypes.c_char_p, _P(FloatAdmOptions)]),
+    "float_adm_summary_create": (ctypes.c_int, [_P(ctypes.c_void_p)]),
+    "float_adm_summary_add": (ctypes.c_int, [ctypes.c_void_p, _P(ctypes.c_double),
+                                             ctypes.c_size_t]),
+    "float_adm_summary_result": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmPooled)]),
+    "float_adm_summary_free": (None, [_P(ctypes.c_void_p)]),
+    "float_adm_log_open": (ctypes.c_int, [_P(ctypes.c_void_p), ctypes.c_char_p, ctypes.c_int,
+                                          _P(FloatAdmOptions), ctypes.c_int, ctypes.c_int,
+                                          ctypes.c_char_p, ctypes.c_size_t]),
+    "float_adm_log_set_fps": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_double]),
+    "float_adm_log_frame_at": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_double,
+                                              _P(FloatAdmScores), ctypes.c_char_p,
+                                              ctypes.c_size_t]),
+    "float_adm_log_skipped": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_char_p,
+                                             ctypes.c_char_p, ctypes.c_size_t]),
+    "float_adm_log_close": (ctypes.c_int, [_P(ctypes.c_void_p), ctypes.c_char_p,
+                                           ctypes.c_size_t]),
     "float_adm_context_create": (ctypes.c_int, [_P(ctypes.c_void_p), ctypes.c_int,
                                                 ctypes.c_int, ctypes.c_int, _P(FloatAdmOptions),
                                                 ctypes.c_char_p, ctypes.c_size_t]),

@@ -137,6 +137,48 @@ def test_json_and_csv_layouts(pair, score_bin, tmp_path):
     assert '"frameNum": 5,' in text and '"harmonic_mean": ' in text
 
 
+def without_fps(text):
+    """A JSON or XML log without its fps (a speed, not a score)."""
+    return re.sub(r'(\n  "fps": |<fyi fps=")[^\n]*', r"\1-", text)
+
+
+@pytest.mark.parametrize("options", [{}, {"debug": "true", "egl": "1.2", "csf": "1"}])
+def test_logs_are_the_commands_bytes(pair, score_bin, tmp_path, options):
+    """A log from Python and float_adm_score's of the same clip are the same bytes,
+    the fps aside: one writer, the library's, for both."""
+    ref, dis = pair(ASTRONAUT)
+    geometry = ["--width", "576", "--height", "324", "--pix-fmt", "yuv420p"]
+    option_args = [a for k, v in options.items() for a in ("--option", "%s=%s" % (k, v))]
+    command = {suffix: tmp_path / ("cli." + suffix) for suffix in ("json", "csv")}
+    subprocess.run([score_bin, "--reference", ref, "--distorted", dis, *geometry,
+                    *option_args, "--json", str(command["json"]), "--csv", str(command["csv"]),
+                    "--quiet"], check=True)
+    results = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), **options)
+    results.to_json(tmp_path / "py.json")
+    results.to_csv(tmp_path / "py.csv")
+    assert (tmp_path / "py.csv").read_bytes() == command["csv"].read_bytes()
+    assert without_fps((tmp_path / "py.json").read_text()) == \
+        without_fps(command["json"].read_text())
+    # Read back and written again: the same bytes still.
+    again = Results.from_json(tmp_path / "py.json")
+    again.to_json(tmp_path / "again.json")
+    assert without_fps((tmp_path / "again.json").read_text()) == \
+        without_fps(command["json"].read_text())
+
+
+def test_results_that_no_options_name_are_not_written(tmp_path):
+    """A log whose names no float_adm options give cannot be rewritten as if it had
+    them: the writer says so rather than renaming the outputs."""
+    log = tmp_path / "foreign.json"
+    log.write_text(json.dumps({"frames": [{"frameNum": 0, "metrics": {
+        name + "_egl_1.20": 0.5 for name in floatadm.OUTPUT_NAMES[:7]}}]}))
+    results = Results.from_json(log)
+    assert results.names == list(floatadm.OUTPUT_NAMES[:7])
+    with pytest.raises(ValueError, match="adm2_egl_1.20"):
+        results.to_json(tmp_path / "out.json")
+    assert not (tmp_path / "out.json").exists()
+
+
 def test_option_names_in_logs(pair):
     """A log names each output as libvmaf does for the options used; reading it back
     gives the plain names again."""

@@ -22,13 +22,6 @@ struct FloatAdmContext {
 
 namespace {
 
-const char *const kOutputNames[FLOAT_ADM_NUM_DEBUG_OUTPUTS] = {
-    "adm2",           "aim",            "adm3",           "adm_scale0",     "adm_scale1",
-    "adm_scale2",     "adm_scale3",     "adm",            "adm_num",        "adm_den",
-    "adm_num_scale0", "adm_den_scale0", "adm_num_scale1", "adm_den_scale1", "adm_num_scale2",
-    "adm_den_scale2", "adm_num_scale3", "adm_den_scale3",
-};
-
 /* Any stride goes (rows may run backwards); the layout is adm_frame.h's rule. */
 int check_plane(const FloatAdmContext *ctx, const FloatAdmPlane *p, const char *which)
 {
@@ -91,11 +84,6 @@ int float_adm_error_code(int index)
                                                                                     : 0;
 }
 
-const char *float_adm_output_name(int index)
-{
-    return index >= 0 && index < FLOAT_ADM_NUM_DEBUG_OUTPUTS ? kOutputNames[index] : nullptr;
-}
-
 double float_adm_output_value(const FloatAdmScores *s, int index)
 {
     switch (index) {
@@ -112,6 +100,27 @@ double float_adm_output_value(const FloatAdmScores *s, int index)
             return (index - 10) % 2 ? s->adm_den_scale[scale] : s->adm_num_scale[scale];
         }
         return 0.0;
+    }
+}
+
+void float_adm_output_set_value(FloatAdmScores *s, int index, double value)
+{
+    switch (index) {
+    case 0: s->adm2 = value; break;
+    case 1: s->aim = value; break;
+    case 2: s->adm3 = value; break;
+    case 3:
+    case 4:
+    case 5:
+    case 6: s->adm_scale[index - 3] = value; break;
+    case 7: s->adm = value; break;
+    case 8: s->adm_num = value; break;
+    case 9: s->adm_den = value; break;
+    default:
+        if (index >= 10 && index < FLOAT_ADM_NUM_DEBUG_OUTPUTS) {
+            const int scale = (index - 10) / 2;
+            ((index - 10) % 2 ? s->adm_den_scale : s->adm_num_scale)[scale] = value;
+        }
     }
 }
 
