@@ -503,6 +503,91 @@ int float_adm_log_acquire(FloatAdmLog **log, const char *path, enum FloatAdmLogF
 int float_adm_log_release(FloatAdmLog **log, uint64_t next_frame, char *errbuf,
                           size_t errbuf_size);
 
+/* ---- Files: raw planar YUV / gray and y4m, as float_adm_score and Python read them ---- */
+
+/* A frame's size and pixel format, and what it takes on disk. */
+typedef struct FloatAdmFrameFormat {
+    int width, height;
+    int bit_depth;            /* 8..16; above 8 a sample is 2 little-endian bytes */
+    const char *pixel_format; /* FFmpeg's name, e.g. "yuv420p10le" (static) */
+    uint64_t luma_bytes;      /* the luma plane of one frame */
+    uint64_t frame_bytes;     /* one frame: luma, then both chroma planes */
+} FloatAdmFrameFormat;
+
+/**
+ * FFmpeg's name of pixel format i that the reader takes ("yuv420p", ...,
+ * "yuvj440p": planar YUV and gray, 8 to 16 bits little-endian); NULL past the last.
+ */
+const char *float_adm_pixel_format_name(int index);
+
+/**
+ * The format of width x height frames of pixel_format: FLOAT_ADM_ERROR_NOT_FOUND for
+ * an unknown name (the message lists the known ones), FLOAT_ADM_ERROR_UNSUPPORTED
+ * for a size outside the context's limits.
+ */
+int float_adm_frame_format(FloatAdmFrameFormat *format, int width, int height,
+                           const char *pixel_format, char *errbuf, size_t errbuf_size);
+
+/** Whether two pixel formats store frames alike (yuvj420p and yuv420p do): 1 or 0. */
+int float_adm_pixel_format_same_layout(const char *a, const char *b);
+
+/** The y4m colorspace tag of a pixel format, without its 'C' ("420", "444p10",
+ * "mono12"), into buf; FLOAT_ADM_ERROR_NOT_FOUND for an unknown name. */
+int float_adm_pixel_format_y4m_tag(const char *pixel_format, char *buf, size_t size);
+
+typedef struct FloatAdmReader FloatAdmReader;
+
+/**
+ * Open a raw or y4m file (y4m: a ".y4m" name, which must then hold one, or the
+ * "YUV4MPEG2 " signature) and read a y4m header.  Regular files only: the frames
+ * are counted up front.  Messages start with the path.
+ */
+int float_adm_reader_open(FloatAdmReader **reader, const char *path, char *errbuf,
+                          size_t errbuf_size);
+
+/**
+ * A y4m file's header: 1, with the format it says and its frame rate (F;
+ * 0/0 without one); 0 for a raw file, which has none.  Any pointer may be NULL.
+ */
+int float_adm_reader_header(const FloatAdmReader *reader, FloatAdmFrameFormat *format,
+                            int *rate_num, int *rate_den);
+
+/**
+ * Something the caller must tell the user, or NULL: an interlaced y4m (It, Ib, Im)
+ * is read frame by frame, each frame two fields woven together, so its scores are
+ * those of the woven frames.
+ */
+const char *float_adm_reader_warning(const FloatAdmReader *reader);
+
+/**
+ * Fix the frames' format (float_adm_frame_format's; for y4m the caller's choice,
+ * normally the header's) and count the whole frames.  A file that ends inside a
+ * frame is no error here (float_adm_reader_incomplete says so): a caller scoring
+ * every frame refuses it, one asked for the first N frames needs N whole ones.
+ * No whole frame at all: an error.
+ */
+int float_adm_reader_start(FloatAdmReader *reader, const FloatAdmFrameFormat *format, char *errbuf,
+                           size_t errbuf_size);
+
+/** The whole frames the file holds (after start). */
+uint64_t float_adm_reader_frame_count(const FloatAdmReader *reader);
+
+/**
+ * 1 where the file ends inside a frame after its whole ones, with the message
+ * ("2.5 frames of 576x324 yuv420p: the file ends inside frame 2") in buf; else 0.
+ */
+int float_adm_reader_incomplete(const FloatAdmReader *reader, char *buf, size_t size);
+
+/**
+ * Read whole frame `frame`'s luma plane (format.luma_bytes: rows of width samples,
+ * little-endian above 8 bits, i.e. a FloatAdmPlane with stride width *
+ * bytes per sample) into dest.  Any frame, in any order.
+ */
+int float_adm_reader_read_luma(FloatAdmReader *reader, uint64_t frame, void *dest, char *errbuf,
+                               size_t errbuf_size);
+
+void float_adm_reader_free(FloatAdmReader **reader);
+
 /* ---- Host ---- */
 
 /**

@@ -98,6 +98,14 @@ class FloatAdmPooled(ctypes.Structure):
                 ("harmonic_mean", ctypes.c_double)]
 
 
+class FloatAdmFrameFormat(ctypes.Structure):
+    """struct FloatAdmFrameFormat."""
+
+    _fields_ = [("width", ctypes.c_int), ("height", ctypes.c_int), ("bit_depth", ctypes.c_int),
+                ("pixel_format", ctypes.c_char_p), ("luma_bytes", ctypes.c_uint64),
+                ("frame_bytes", ctypes.c_uint64)]
+
+
 # enum FloatAdmLogFormat.
 FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_CSV, FLOAT_ADM_LOG_XML, FLOAT_ADM_LOG_SUB = 0, 1, 2, 3
 
@@ -151,6 +159,27 @@ _CORE_PROTOTYPES = {
                                              _P(FloatAdmPlane), _P(FloatAdmScores)]),
     "float_adm_context_free": (None, [_P(ctypes.c_void_p)]),
     "float_adm_rcp_fingerprint": (None, [ctypes.c_char_p]),
+    "float_adm_pixel_format_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "float_adm_frame_format": (ctypes.c_int, [_P(FloatAdmFrameFormat), ctypes.c_int,
+                                              ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
+                                              ctypes.c_size_t]),
+    "float_adm_pixel_format_same_layout": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p]),
+    "float_adm_pixel_format_y4m_tag": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p,
+                                                      ctypes.c_size_t]),
+    "float_adm_reader_open": (ctypes.c_int, [_P(ctypes.c_void_p), ctypes.c_char_p,
+                                             ctypes.c_char_p, ctypes.c_size_t]),
+    "float_adm_reader_header": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmFrameFormat),
+                                               _P(ctypes.c_int), _P(ctypes.c_int)]),
+    "float_adm_reader_warning": (ctypes.c_char_p, [ctypes.c_void_p]),
+    "float_adm_reader_start": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmFrameFormat),
+                                              ctypes.c_char_p, ctypes.c_size_t]),
+    "float_adm_reader_frame_count": (ctypes.c_uint64, [ctypes.c_void_p]),
+    "float_adm_reader_incomplete": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,
+                                                   ctypes.c_size_t]),
+    "float_adm_reader_read_luma": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint64,
+                                                  ctypes.c_void_p, ctypes.c_char_p,
+                                                  ctypes.c_size_t]),
+    "float_adm_reader_free": (None, [_P(ctypes.c_void_p)]),
 }
 
 _CUDA_PROTOTYPES = {

@@ -83,6 +83,33 @@ def test_file_errors_say_what_is_wrong(pair, tmp_path):
         floatadm.score_files(y4m, y4m, width=640)
 
 
+def test_reads_what_the_command_reads_with_its_rules(pair, tmp_path):
+    """The library's reader under score_files: whole frames for frames=N, containers
+    named with what scores them, interlaced y4m scored with a warning."""
+    ref, dis = pair(ASTRONAUT)
+    frame = 576 * 324 * 3 // 2
+    partial = tmp_path / "partial.yuv"
+    with open(dis, "rb") as f:
+        partial.write_bytes(f.read(frame * 3 + frame // 2))
+    whole = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), frames=3)
+    cut = floatadm.score_files(ref, str(partial), *fixture_args(ASTRONAUT), frames=3)
+    assert_same_frames(cut.frames, whole.frames)
+    with pytest.raises(floatadm.FileError, match="3.5 frames of 576x324 yuv420p"):
+        floatadm.score_files(ref, str(partial), *fixture_args(ASTRONAUT))
+    mp4 = tmp_path / "clip.mp4"
+    mp4.write_bytes(b"\0\0\0\x20ftypisom\0\0\2\0isomiso2avc1mp41")
+    with pytest.raises(floatadm.FileError, match="raw YUV and y4m.*float_adm filter.*"
+                                                 "python3 -m floatadm score"):
+        floatadm.score_files(str(mp4), str(mp4), *fixture_args(ASTRONAUT))
+    progressive = write_y4m(ref, str(tmp_path / "p.y4m"), *fixture_args(ASTRONAUT))
+    interlaced = tmp_path / "i.y4m"
+    with open(progressive, "rb") as f:
+        interlaced.write_bytes(f.read().replace(b" Ip ", b" It ", 1))
+    with pytest.warns(UserWarning, match="It .interlaced, top field first.*two fields"):
+        fields = floatadm.score_files(str(interlaced), progressive)
+    assert_same_frames(fields.frames, floatadm.score_files(progressive, progressive).frames)
+
+
 def test_pooling_is_libvmafs(pair, run_cli):
     """Results.pooled, merged halves, the JSON and CSV writers, all against
     float_adm_score's logs."""
