@@ -53,10 +53,10 @@ extern "C" {
 #endif
 
 #define FLOAT_ADM_VERSION_MAJOR 1
-#define FLOAT_ADM_VERSION_MINOR 0
+#define FLOAT_ADM_VERSION_MINOR 1
 #define FLOAT_ADM_VERSION_PATCH 0
 
-/** "1.0.0": the version of the library linked in. */
+/** "1.1.0": the version of the library linked in. */
 const char *float_adm_version(void);
 
 /*
@@ -73,6 +73,14 @@ const char *float_adm_version(void);
 
 /** A static message for an error code. */
 const char *float_adm_strerror(int err);
+
+/**
+ * The error codes for bindings: float_adm_error_code(i) is the i-th FLOAT_ADM_ERROR_*
+ * code (0 past the last), float_adm_error_name(code) its name without the prefix
+ * ("INVALID", ..., "BUSY"; NULL for no code of the list).
+ */
+int float_adm_error_code(int index);
+const char *float_adm_error_name(int err);
 
 /* ---- Options: libvmaf float_adm's names, aliases, defaults and ranges ---- */
 
@@ -211,6 +219,54 @@ typedef struct FloatAdmScores {
 const char *float_adm_output_name(int index);
 /** Value of output i of a score set. */
 double float_adm_output_value(const FloatAdmScores *scores, int index);
+/** Set output i of a score set (a binding filling one from its own copy); i out of range:
+ * nothing. */
+void float_adm_output_set_value(FloatAdmScores *scores, int index, double value);
+
+/**
+ * libvmaf's name of output `output` (0..17) for these options, as its float_adm
+ * names the feature: float_adm_output_name()'s, then, for each option that is not its
+ * default (debug aside), "_ALIAS_VALUE" ("_ALIAS" for a bool), the options in
+ * alphabetical order of their full names, an int's VALUE as %d and a double's as
+ * %g; at most 255 characters.  "adm" (debug) never takes the suffix.  E.g.
+ * adm_csf_mode=1:adm_enhn_gain_limit=1.2 makes adm2 "adm2_csf_1_egl_1.2".  Written
+ * into buf (truncated to size, always terminated).
+ */
+int float_adm_output_feature_name(const FloatAdmOptions *opts, int output, char *buf, size_t size);
+
+/**
+ * The output a name in a log stands for: the index of the longest plain name it
+ * starts with ("adm_scale0_egl_1.2": 3), or FLOAT_ADM_ERROR_NOT_FOUND for a name
+ * of none (e.g. "vmaf").  With opts, the options its suffix says are set there (the
+ * rest at their defaults) and the name must be exactly the one those options give
+ * (float_adm_output_feature_name), else FLOAT_ADM_ERROR_INVALID.
+ */
+int float_adm_output_parse_name(const char *name, FloatAdmOptions *opts);
+
+/* ---- Frame summaries: libvmaf's pooling of one output over frames ---- */
+
+/*
+ * What libvmaf reports of an output over the frames: min, max, mean = sum / n and
+ * harmonic_mean = n / sum(1 / (x + 1)) - 1, the sums accumulated in frame order as
+ * doubles (NaN compares false; 1 / 0 is infinity).  A summary keeps its values, so
+ * that merging the summaries of consecutive runs gives, bit for bit, the summary of
+ * one run over all of their frames.  Logs pool the same way (float_adm_log_pooled).
+ */
+typedef struct FloatAdmSummary FloatAdmSummary;
+
+typedef struct FloatAdmPooled {
+    double min, max, mean, harmonic_mean;
+} FloatAdmPooled;
+
+int float_adm_summary_create(FloatAdmSummary **summary);
+/** Add count values, the next frames' in frame order. */
+int float_adm_summary_add(FloatAdmSummary *summary, const double *values, size_t count);
+/** Add the values of later, the run after summary's, in their order. */
+int float_adm_summary_merge(FloatAdmSummary *summary, const FloatAdmSummary *later);
+uint64_t float_adm_summary_count(const FloatAdmSummary *summary);
+/** The pooled values; FLOAT_ADM_ERROR_INVALID before the first value. */
+int float_adm_summary_result(const FloatAdmSummary *summary, FloatAdmPooled *result);
+void float_adm_summary_free(FloatAdmSummary **summary);
 
 /* ---- Scoring ---- */
 
@@ -239,6 +295,14 @@ int float_adm_context_create(FloatAdmContext **ctx, int width, int height, int b
                              const FloatAdmOptions *opts, char *errbuf, size_t errbuf_size);
 
 /**
+ * The size and depth checks of float_adm_context_create for integers of any width
+ * (a binding's, before it narrows them to int): 0, or FLOAT_ADM_ERROR_UNSUPPORTED
+ * with a message that names the limit.
+ */
+int float_adm_check_frame(int64_t width, int64_t height, int64_t bit_depth, char *errbuf,
+                          size_t errbuf_size);
+
+/**
  * Parallel work: the core splits each stage into nb_jobs row ranges and calls
  * execute(opaque, job, arg, nb_jobs), which must run job(arg, 0..nb_jobs-1) (in any
  * order, on any threads) and return when all are done.  Scores are identical for
@@ -248,6 +312,20 @@ typedef int (*FloatAdmJobFn)(void *arg, int job, int nb_jobs);
 typedef int (*FloatAdmExecuteFn)(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs);
 int float_adm_set_executor(FloatAdmContext *ctx, FloatAdmExecuteFn execute, void *opaque,
                            int nb_jobs);
+
+/* The most threads a context runs: more is a typo, not a frame's worth of rows. */
+#define FLOAT_ADM_MAX_THREADS 1024
+
+/**
+ * Run ctx's jobs on threads of its own: threads - 1 workers that the context
+ * starts here and stops when it is freed (or given another count or an executor),
+ * plus the thread that calls float_adm_score_frame.  threads 1: serial.  Scores are
+ * identical for every count.  Callers without threads of their own (programs,
+ * bindings) use this; FFmpeg keeps float_adm_set_executor for its slice threads.
+ * threads outside 1..FLOAT_ADM_MAX_THREADS: FLOAT_ADM_ERROR_INVALID.  Not while a
+ * frame of ctx is being scored.
+ */
+int float_adm_context_set_threads(FloatAdmContext *ctx, int threads);
 
 /** Score one frame pair (reference, distorted) into *scores. */
 int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
@@ -318,10 +396,6 @@ enum FloatAdmLogFormat {
 
 typedef struct FloatAdmLog FloatAdmLog;
 
-typedef struct FloatAdmPooled {
-    double min, max, mean, harmonic_mean;
-} FloatAdmPooled;
-
 /**
  * Open a log of the outputs opts scores (FLOAT_ADM_NUM_OUTPUTS, or with debug
  * FLOAT_ADM_NUM_DEBUG_OUTPUTS), named as libvmaf names them for these options;
@@ -337,13 +411,9 @@ int float_adm_log_open(FloatAdmLog **log, const char *path, enum FloatAdmLogForm
                        size_t errbuf_size);
 
 /**
- * The name the log gives output `output` (0 .. 6, or 17 with debug), as libvmaf's
- * float_adm names it: float_adm_output_name()'s, then, for each option that is
- * not its default (debug aside), "_ALIAS_VALUE" ("_ALIAS" for a bool), the options
- * in alphabetical order of their full names, an int's VALUE as %d and a double's
- * as %g; at most 255 characters.  "adm" (debug) never takes the suffix.  E.g.
- * adm_csf_mode=1:adm_enhn_gain_limit=1.2 makes adm2 "adm2_csf_1_egl_1.2".  NULL for
- * an output the log lacks.  Valid until the log is closed.
+ * The name the log gives output `output` (0 .. 6, or 17 with debug): libvmaf's
+ * (float_adm_output_feature_name) for the options the log was opened with.  NULL
+ * for an output the log lacks.  Valid until the log is closed.
  */
 const char *float_adm_log_output_name(const FloatAdmLog *log, int output);
 
@@ -356,6 +426,15 @@ int float_adm_log_frame(FloatAdmLog *log, uint64_t frame_num, const FloatAdmScor
                         char *errbuf, size_t errbuf_size);
 
 /**
+ * float_adm_log_frame with the frame's time in seconds, where the caller knows it
+ * (NaN: not known, as float_adm_log_frame): JSON writes it as "timestamp": T after
+ * "frameNum" (an addition to libvmaf's layout); the other layouts have no place
+ * for it.
+ */
+int float_adm_log_frame_at(FloatAdmLog *log, uint64_t frame_num, double timestamp,
+                           const FloatAdmScores *scores, char *errbuf, size_t errbuf_size);
+
+/**
  * A frame that was not scored (e.g. a corrupt frame skipped), not pooled:
  *   JSON {"frameNum": N, "skipped": "REASON", "metrics": {}};  CSV "N," then one empty
  *   field per output;  XML <frame frameNum="N" skipped="REASON" />;  SUB
@@ -363,6 +442,13 @@ int float_adm_log_frame(FloatAdmLog *log, uint64_t frame_num, const FloatAdmScor
  */
 int float_adm_log_skipped(FloatAdmLog *log, uint64_t frame_num, const char *reason,
                           char *errbuf, size_t errbuf_size);
+
+/**
+ * The fps the header gives, instead of the log's own clock: for a caller that logs
+ * frames scored earlier, whose speed it measured itself (NaN: unknown, written as
+ * an fps without a number is).
+ */
+int float_adm_log_set_fps(FloatAdmLog *log, double fps);
 
 /** Number of frames pooled (skipped ones not counted). */
 uint64_t float_adm_log_frame_count(const FloatAdmLog *log);
@@ -391,6 +477,12 @@ int float_adm_log_finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size);
  */
 int float_adm_log_close(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
 
+/*
+ * What FFmpeg's graph rebuilds need (src/adm_core/adm_log_registry.cpp): FFmpeg
+ * rebuilds its filter graph, and so the filter, when an input changes size, and
+ * the new filter must go on writing the old one's log.
+ */
+
 /**
  * A log shared by the users of one file within the process, one after another
  * (FFmpeg rebuilds its filter graph, and so the filter, when an input changes
@@ -410,6 +502,91 @@ int float_adm_log_acquire(FloatAdmLog **log, const char *path, enum FloatAdmLogF
  */
 int float_adm_log_release(FloatAdmLog **log, uint64_t next_frame, char *errbuf,
                           size_t errbuf_size);
+
+/* ---- Files: raw planar YUV / gray and y4m, as float_adm_score and Python read them ---- */
+
+/* A frame's size and pixel format, and what it takes on disk. */
+typedef struct FloatAdmFrameFormat {
+    int width, height;
+    int bit_depth;            /* 8..16; above 8 a sample is 2 little-endian bytes */
+    const char *pixel_format; /* FFmpeg's name, e.g. "yuv420p10le" (static) */
+    uint64_t luma_bytes;      /* the luma plane of one frame */
+    uint64_t frame_bytes;     /* one frame: luma, then both chroma planes */
+} FloatAdmFrameFormat;
+
+/**
+ * FFmpeg's name of pixel format i that the reader takes ("yuv420p", ...,
+ * "yuvj440p": planar YUV and gray, 8 to 16 bits little-endian); NULL past the last.
+ */
+const char *float_adm_pixel_format_name(int index);
+
+/**
+ * The format of width x height frames of pixel_format: FLOAT_ADM_ERROR_NOT_FOUND for
+ * an unknown name (the message lists the known ones), FLOAT_ADM_ERROR_UNSUPPORTED
+ * for a size outside the context's limits.
+ */
+int float_adm_frame_format(FloatAdmFrameFormat *format, int width, int height,
+                           const char *pixel_format, char *errbuf, size_t errbuf_size);
+
+/** Whether two pixel formats store frames alike (yuvj420p and yuv420p do): 1 or 0. */
+int float_adm_pixel_format_same_layout(const char *a, const char *b);
+
+/** The y4m colorspace tag of a pixel format, without its 'C' ("420", "444p10",
+ * "mono12"), into buf; FLOAT_ADM_ERROR_NOT_FOUND for an unknown name. */
+int float_adm_pixel_format_y4m_tag(const char *pixel_format, char *buf, size_t size);
+
+typedef struct FloatAdmReader FloatAdmReader;
+
+/**
+ * Open a raw or y4m file (y4m: a ".y4m" name, which must then hold one, or the
+ * "YUV4MPEG2 " signature) and read a y4m header.  Regular files only: the frames
+ * are counted up front.  Messages start with the path.
+ */
+int float_adm_reader_open(FloatAdmReader **reader, const char *path, char *errbuf,
+                          size_t errbuf_size);
+
+/**
+ * A y4m file's header: 1, with the format it says and its frame rate (F;
+ * 0/0 without one); 0 for a raw file, which has none.  Any pointer may be NULL.
+ */
+int float_adm_reader_header(const FloatAdmReader *reader, FloatAdmFrameFormat *format,
+                            int *rate_num, int *rate_den);
+
+/**
+ * Something the caller must tell the user, or NULL: an interlaced y4m (It, Ib, Im)
+ * is read frame by frame, each frame two fields woven together, so its scores are
+ * those of the woven frames.
+ */
+const char *float_adm_reader_warning(const FloatAdmReader *reader);
+
+/**
+ * Fix the frames' format (float_adm_frame_format's; for y4m the caller's choice,
+ * normally the header's) and count the whole frames.  A file that ends inside a
+ * frame is no error here (float_adm_reader_incomplete says so): a caller scoring
+ * every frame refuses it, one asked for the first N frames needs N whole ones.
+ * No whole frame at all: an error.
+ */
+int float_adm_reader_start(FloatAdmReader *reader, const FloatAdmFrameFormat *format, char *errbuf,
+                           size_t errbuf_size);
+
+/** The whole frames the file holds (after start). */
+uint64_t float_adm_reader_frame_count(const FloatAdmReader *reader);
+
+/**
+ * 1 where the file ends inside a frame after its whole ones, with the message
+ * ("2.5 frames of 576x324 yuv420p: the file ends inside frame 2") in buf; else 0.
+ */
+int float_adm_reader_incomplete(const FloatAdmReader *reader, char *buf, size_t size);
+
+/**
+ * Read whole frame `frame`'s luma plane (format.luma_bytes: rows of width samples,
+ * little-endian above 8 bits, i.e. a FloatAdmPlane with stride width *
+ * bytes per sample) into dest.  Any frame, in any order.
+ */
+int float_adm_reader_read_luma(FloatAdmReader *reader, uint64_t frame, void *dest, char *errbuf,
+                               size_t errbuf_size);
+
+void float_adm_reader_free(FloatAdmReader **reader);
 
 /* ---- Host ---- */
 

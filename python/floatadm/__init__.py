@@ -26,7 +26,7 @@ floatadm.distributed scores catalogues and split titles on Dask;
 """
 
 from .files import FileError, score_files
-from .results import OUTPUT_NAMES, Results, pool
+from .results import Results, pool
 from .scorer import (Error, InvalidError, Scorer, cuda_device_count, options, output_names,
                      rcp_fingerprint, version)
 from .video import FFmpegError, find_ffmpeg, score_video
@@ -36,3 +36,11 @@ __all__ = [
     "cuda_device_count", "find_ffmpeg", "options", "output_names", "pool", "rcp_fingerprint",
     "score_files", "score_video", "version",
 ]
+
+
+def __getattr__(name):
+    """OUTPUT_NAMES: the library's, read when first used (results.OUTPUT_NAMES)."""
+    if name == "OUTPUT_NAMES":
+        from . import results
+        return results.OUTPUT_NAMES
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

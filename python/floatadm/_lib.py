@@ -91,14 +91,32 @@ class FloatAdmPlane(ctypes.Structure):
     ]
 
 
-JOB_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int)
-EXECUTE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, JOB_FN, ctypes.c_void_p,
-                              ctypes.c_int)
+class FloatAdmPooled(ctypes.Structure):
+    """struct FloatAdmPooled."""
+
+    _fields_ = [("min", ctypes.c_double), ("max", ctypes.c_double), ("mean", ctypes.c_double),
+                ("harmonic_mean", ctypes.c_double)]
+
+
+class FloatAdmFrameFormat(ctypes.Structure):
+    """struct FloatAdmFrameFormat."""
+
+    _fields_ = [("width", ctypes.c_int), ("height", ctypes.c_int), ("bit_depth", ctypes.c_int),
+                ("pixel_format", ctypes.c_char_p), ("luma_bytes", ctypes.c_uint64),
+                ("frame_bytes", ctypes.c_uint64)]
+
+
+# enum FloatAdmLogFormat.
+FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_CSV, FLOAT_ADM_LOG_XML, FLOAT_ADM_LOG_SUB = 0, 1, 2, 3
 
 _P = ctypes.POINTER
 _CORE_PROTOTYPES = {
     "float_adm_version": (ctypes.c_char_p, []),
     "float_adm_strerror": (ctypes.c_char_p, [ctypes.c_int]),
+    "float_adm_error_code": (ctypes.c_int, [ctypes.c_int]),
+    "float_adm_error_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "float_adm_check_frame": (ctypes.c_int, [ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
+                                             ctypes.c_char_p, ctypes.c_size_t]),
     "float_adm_options_default": (None, [_P(FloatAdmOptions)]),
     "float_adm_option_count": (ctypes.c_int, []),
     "float_adm_option_info": (_P(FloatAdmOptionInfo), [ctypes.c_int]),
@@ -113,15 +131,55 @@ _CORE_PROTOTYPES = {
                                                   ctypes.c_size_t]),
     "float_adm_output_name": (ctypes.c_char_p, [ctypes.c_int]),
     "float_adm_output_value": (ctypes.c_double, [_P(FloatAdmScores), ctypes.c_int]),
+    "float_adm_output_set_value": (None, [_P(FloatAdmScores), ctypes.c_int, ctypes.c_double]),
+    "float_adm_output_feature_name": (ctypes.c_int, [_P(FloatAdmOptions), ctypes.c_int,
+                                                     ctypes.c_char_p, ctypes.c_size_t]),
+    "float_adm_output_parse_name": (ctypes.c_int, [ctypes.c_char_p, _P(FloatAdmOptions)]),
+    "float_adm_summary_create": (ctypes.c_int, [_P(ctypes.c_void_p)]),
+    "float_adm_summary_add": (ctypes.c_int, [ctypes.c_void_p, _P(ctypes.c_double),
+                                             ctypes.c_size_t]),
+    "float_adm_summary_result": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmPooled)]),
+    "float_adm_summary_free": (None, [_P(ctypes.c_void_p)]),
+    "float_adm_log_open": (ctypes.c_int, [_P(ctypes.c_void_p), ctypes.c_char_p, ctypes.c_int,
+                                          _P(FloatAdmOptions), ctypes.c_int, ctypes.c_int,
+                                          ctypes.c_char_p, ctypes.c_size_t]),
+    "float_adm_log_set_fps": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_double]),
+    "float_adm_log_frame_at": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_double,
+                                              _P(FloatAdmScores), ctypes.c_char_p,
+                                              ctypes.c_size_t]),
+    "float_adm_log_skipped": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_char_p,
+                                             ctypes.c_char_p, ctypes.c_size_t]),
+    "float_adm_log_close": (ctypes.c_int, [_P(ctypes.c_void_p), ctypes.c_char_p,
+                                           ctypes.c_size_t]),
     "float_adm_context_create": (ctypes.c_int, [_P(ctypes.c_void_p), ctypes.c_int,
                                                 ctypes.c_int, ctypes.c_int, _P(FloatAdmOptions),
                                                 ctypes.c_char_p, ctypes.c_size_t]),
-    "float_adm_set_executor": (ctypes.c_int, [ctypes.c_void_p, EXECUTE_FN, ctypes.c_void_p,
-                                              ctypes.c_int]),
+    "float_adm_context_set_threads": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int]),
     "float_adm_score_frame": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmPlane),
                                              _P(FloatAdmPlane), _P(FloatAdmScores)]),
     "float_adm_context_free": (None, [_P(ctypes.c_void_p)]),
     "float_adm_rcp_fingerprint": (None, [ctypes.c_char_p]),
+    "float_adm_pixel_format_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "float_adm_frame_format": (ctypes.c_int, [_P(FloatAdmFrameFormat), ctypes.c_int,
+                                              ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p,
+                                              ctypes.c_size_t]),
+    "float_adm_pixel_format_same_layout": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p]),
+    "float_adm_pixel_format_y4m_tag": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p,
+                                                      ctypes.c_size_t]),
+    "float_adm_reader_open": (ctypes.c_int, [_P(ctypes.c_void_p), ctypes.c_char_p,
+                                             ctypes.c_char_p, ctypes.c_size_t]),
+    "float_adm_reader_header": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmFrameFormat),
+                                               _P(ctypes.c_int), _P(ctypes.c_int)]),
+    "float_adm_reader_warning": (ctypes.c_char_p, [ctypes.c_void_p]),
+    "float_adm_reader_start": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmFrameFormat),
+                                              ctypes.c_char_p, ctypes.c_size_t]),
+    "float_adm_reader_frame_count": (ctypes.c_uint64, [ctypes.c_void_p]),
+    "float_adm_reader_incomplete": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,
+                                                   ctypes.c_size_t]),
+    "float_adm_reader_read_luma": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint64,
+                                                  ctypes.c_void_p, ctypes.c_char_p,
+                                                  ctypes.c_size_t]),
+    "float_adm_reader_free": (None, [_P(ctypes.c_void_p)]),
 }
 
 _CUDA_PROTOTYPES = {

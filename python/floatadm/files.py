@@ -9,89 +9,71 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-"""Raw planar YUV / gray and y4m files, read as float_adm_score reads them.
+"""Raw planar YUV / gray and y4m files, read by the library's reader.
 
-The pixel formats, the y4m colorspace tags and the checks (a file ending inside
-a frame, differing frame counts) are those of src/cli/pixel_format.cpp and
-video_reader.cpp, so score_files() scores the same luma as the command.  Any
-frame can be read without reading the ones before it (raw: by frame size; y4m:
-after one pass over the FRAME headers), which is what splitting a title into
-segments needs.
+The pixel formats, the y4m colorspace tags, the frame sizes on disk and the reading
+(float_adm_reader_*) are libfloatadm's, the ones float_adm_score reads with, so
+score_files() scores the same luma as the command.  Any frame can be read without
+reading the ones before it, which is what splitting a title into segments needs.
 """
 
+import ctypes
 import os
 import time
+import warnings
 
 import numpy as np
 
+from . import _lib
 from .results import Results
 from .scorer import Scorer
 
-# name: (bit depth, has chroma, chroma shift x, chroma shift y); canonical names
-# first, as in the command's table, so that a layout finds its canonical name.
-PIXEL_FORMATS = {}
-for _depth, _suffix in ((8, ""), (9, "9le"), (10, "10le"), (12, "12le"), (14, "14le"),
-                        (16, "16le")):
-    _p = "p" + _suffix
-    PIXEL_FORMATS["yuv420" + _p] = (_depth, True, 1, 1)
-    PIXEL_FORMATS["yuv422" + _p] = (_depth, True, 1, 0)
-    PIXEL_FORMATS["yuv444" + _p] = (_depth, True, 0, 0)
-    if _depth in (8, 10, 12):
-        PIXEL_FORMATS["yuv440" + _p] = (_depth, True, 0, 1)
-    PIXEL_FORMATS["gray" + _suffix] = (_depth, False, 0, 0)
-for _name in ("yuvj420p", "yuvj422p", "yuvj444p", "yuvj440p"):
-    PIXEL_FORMATS[_name] = PIXEL_FORMATS[_name.replace("j", "")]
+_ERRBUF = 1024
 
-_Y4M_SIGNATURE = b"YUV4MPEG2 "
-_Y4M_MAX_LINE = 65536
-_Y4M_420_SITINGS = ("420jpeg", "420mpeg2", "420paldv")
+
+def pixel_formats():
+    """FFmpeg's names of the pixel formats the reader takes, in the library's order."""
+    lib = _lib.core()
+    names, index = [], 0
+    while lib.float_adm_pixel_format_name(index):
+        names.append(_lib.text(lib.float_adm_pixel_format_name(index)))
+        index += 1
+    return names
+
+
+def y4m_tag(pix_fmt):
+    """A pixel format's y4m colorspace tag, without its 'C' ("420", "444p10")."""
+    buf = ctypes.create_string_buffer(32)
+    if _lib.core().float_adm_pixel_format_y4m_tag(str(pix_fmt).encode(), buf, len(buf)) < 0:
+        raise FileError("unknown pixel format %r" % (pix_fmt,))
+    return _lib.text(buf.value)
 
 
 class FileError(ValueError):
     """A file that cannot be scored as given; the message names it."""
 
 
-def _y4m_colorspace(layout):
-    depth, chroma, sx, sy = layout
-    family = ("mono" if not chroma else "420" if sx and sy else "422" if sx
-              else "440" if sy else "444")
-    if depth == 8:
-        return family
-    return family + ("p" if chroma else "") + str(depth)
-
-
-def _y4m_format(colorspace):
-    if colorspace in _Y4M_420_SITINGS:
-        return "yuv420p"
-    for name, layout in PIXEL_FORMATS.items():
-        if _y4m_colorspace(layout) == colorspace:
-            return name
-    return None
-
-
 def _same_layout(a, b):
-    la, lb = PIXEL_FORMATS[a], PIXEL_FORMATS[b]
-    return la[0] == lb[0] and la[1] == lb[1] and (not la[1] or la[2:] == lb[2:])
+    return _lib.core().float_adm_pixel_format_same_layout(a.encode(), b.encode()) == 1
 
 
 class Geometry:
-    """A frame's size and pixel format, and what one frame takes on disk."""
+    """A frame's size and pixel format, and what one frame takes on disk (the
+    library's float_adm_frame_format)."""
 
     def __init__(self, width, height, pix_fmt):
-        if pix_fmt not in PIXEL_FORMATS:
-            raise FileError("unknown pixel format %r; supported: %s"
-                            % (pix_fmt, ", ".join(PIXEL_FORMATS)))
-        self.width, self.height, self.pix_fmt = int(width), int(height), pix_fmt
-        depth, chroma, sx, sy = PIXEL_FORMATS[pix_fmt]
-        self.bit_depth = depth
-        self.sample_bytes = 2 if depth > 8 else 1
-        self.luma_bytes = self.width * self.height * self.sample_bytes
-        self.chroma_bytes = 0
-        if chroma:
-            cw = (self.width + (1 << sx) - 1) >> sx
-            ch = (self.height + (1 << sy) - 1) >> sy
-            self.chroma_bytes = 2 * cw * ch * self.sample_bytes
-        self.frame_bytes = self.luma_bytes + self.chroma_bytes
+        from .scorer import check_frame
+        width, height = check_frame(width, height, 8)[:2]
+        self.format = _lib.FloatAdmFrameFormat()
+        errbuf = ctypes.create_string_buffer(_ERRBUF)
+        if _lib.core().float_adm_frame_format(ctypes.byref(self.format), width, height,
+                                              str(pix_fmt).encode(), errbuf, _ERRBUF) < 0:
+            raise FileError(_lib.text(errbuf.value))
+        self.width, self.height, self.pix_fmt = width, height, str(pix_fmt)
+        self.bit_depth = self.format.bit_depth
+        self.sample_bytes = 2 if self.bit_depth > 8 else 1
+        self.luma_bytes = self.format.luma_bytes
+        self.frame_bytes = self.format.frame_bytes
 
     def describe(self):
         return "%dx%d %s" % (self.width, self.height, self.pix_fmt)
@@ -100,126 +82,65 @@ class Geometry:
 class VideoFile:
     """A raw YUV or y4m file, its frames' luma readable by number.
 
-    VideoFile(path) reads a y4m header (a .y4m name, or the "YUV4MPEG2 " signature);
-    start(geometry) fixes the frame size (y4m: its header's), counts the frames and
-    checks that the file ends where a frame ends.
+    VideoFile(path) reads a y4m header (a .y4m name, or the "YUV4MPEG2 " signature)
+    and warns (a UserWarning) where the library doubts the file (an interlaced
+    y4m); start(geometry) fixes the frame size (y4m: its header's) and counts the
+    whole frames; .incomplete says how a file ends inside a frame after them.
     """
 
     def __init__(self, path):
         self.path = os.fspath(path)
-        try:
-            self._file = open(self.path, "rb")
-        except OSError as error:
-            raise FileError("%s: cannot open: %s" % (self.path, error.strerror)) from None
-        if not os.path.isfile(self.path):
-            self._file.close()
-            raise FileError("%s: not a regular file" % self.path)
-        self.size = os.fstat(self._file.fileno()).st_size
-        signature = self._file.read(len(_Y4M_SIGNATURE))
-        self.is_y4m = signature == _Y4M_SIGNATURE
-        if self.path.lower().endswith(".y4m") and not self.is_y4m:
-            self.close()
-            raise FileError('%s: not a y4m file: it does not start with "YUV4MPEG2 "'
-                            % self.path)
+        lib = _lib.core()
+        self._reader = ctypes.c_void_p()
+        errbuf = ctypes.create_string_buffer(_ERRBUF)
+        if lib.float_adm_reader_open(ctypes.byref(self._reader), os.fsencode(self.path),
+                                     errbuf, _ERRBUF) < 0:
+            raise FileError(_lib.text(errbuf.value))
+        header = _lib.FloatAdmFrameFormat()
+        num, den = ctypes.c_int(), ctypes.c_int()
+        self.is_y4m = lib.float_adm_reader_header(self._reader, ctypes.byref(header),
+                                                  ctypes.byref(num), ctypes.byref(den)) == 1
         self.header = None        # the y4m header's Geometry
         self.frame_rate = None    # the y4m header's F, as a float
-        self._first = 0
+        if self.is_y4m:
+            self.header = Geometry(header.width, header.height,
+                                   _lib.text(header.pixel_format))
+            if den.value:
+                self.frame_rate = num.value / den.value
+        warning = lib.float_adm_reader_warning(self._reader)
+        if warning:
+            warnings.warn(_lib.text(warning), stacklevel=2)
         self.geometry = None
         self.frame_count = 0
-        self._offsets = None      # y4m: where each frame's luma starts
-        if self.is_y4m:
-            self._read_y4m_header()
-
-    def _fail(self, what):
-        raise FileError("%s: %s" % (self.path, what))
-
-    def _read_line(self):
-        line = self._file.readline(_Y4M_MAX_LINE + 1)
-        if len(line) > _Y4M_MAX_LINE:
-            self._fail("y4m header line longer than %d bytes" % _Y4M_MAX_LINE)
-        if not line.endswith(b"\n"):
-            return None
-        return line[:-1]
-
-    def _read_y4m_header(self):
-        self._file.seek(0)
-        header = self._read_line()
-        if header is None:
-            self._fail("the y4m header has no end of line")
-        self._first = len(header) + 1
-        colorspace, width, height = "420jpeg", None, None
-        for token in header[len(_Y4M_SIGNATURE):].decode("latin-1").split():
-            tag, value = token[0], token[1:]
-            if tag in "WH":
-                if not value.isdigit() or len(value) > 9 or int(value) <= 0:
-                    self._fail("bad %s '%s' in the y4m header"
-                               % ("width" if tag == "W" else "height", token))
-                if tag == "W":
-                    width = int(value)
-                else:
-                    height = int(value)
-            elif tag == "C":
-                colorspace = value
-            elif tag == "F" and ":" in value:
-                num, den = value.split(":", 1)
-                if num.isdigit() and den.isdigit() and int(den):
-                    self.frame_rate = int(num) / int(den)
-        if width is None or height is None:
-            self._fail("the y4m header has no " + ("H (height)" if width else "W (width)"))
-        pix_fmt = _y4m_format(colorspace)
-        if pix_fmt is None:
-            self._fail("unsupported y4m colorspace C" + colorspace)
-        self.header = Geometry(width, height, pix_fmt)
+        self.incomplete = None
 
     def start(self, geometry):
-        """Fix the geometry, count the frames; see the class."""
+        """Fix the geometry, count the whole frames; see the class."""
+        lib = _lib.core()
+        errbuf = ctypes.create_string_buffer(_ERRBUF)
+        if lib.float_adm_reader_start(self._reader, ctypes.byref(geometry.format), errbuf,
+                                      _ERRBUF) < 0:
+            raise FileError(_lib.text(errbuf.value))
         self.geometry = geometry
-        if self.is_y4m:
-            self._count_y4m()
-        else:
-            self.frame_count = self.size // geometry.frame_bytes
-            if self.size % geometry.frame_bytes:
-                self._fail("%g frames of %s: the file ends inside frame %d" % (
-                    self.size / geometry.frame_bytes, geometry.describe(), self.frame_count))
-        if self.frame_count == 0:
-            self._fail("the file holds no frames")
-
-    def _count_y4m(self):
-        frame_bytes = self.geometry.frame_bytes
-        offset, offsets = self._first, []
-        while offset < self.size:
-            self._file.seek(offset)
-            line = self._read_line()
-            if line is None:
-                self._fail("the file ends inside the header of frame %d" % len(offsets))
-            if not (line == b"FRAME" or line.startswith(b"FRAME ")):
-                self._fail("frame %d does not start with a FRAME header" % len(offsets))
-            offset += len(line) + 1
-            if self.size - offset < frame_bytes:
-                self._fail("%g frames of %s: the file ends inside frame %d" % (
-                    len(offsets) + (self.size - offset) / frame_bytes,
-                    self.geometry.describe(), len(offsets)))
-            offsets.append(offset)
-            offset += frame_bytes
-        self._offsets = offsets
-        self.frame_count = len(offsets)
+        self.frame_count = lib.float_adm_reader_frame_count(self._reader)
+        if lib.float_adm_reader_incomplete(self._reader, errbuf, _ERRBUF):
+            self.incomplete = "%s: %s" % (self.path, _lib.text(errbuf.value))
 
     def read_luma(self, index):
         """Frame index's luma as a (height, width) uint8 or uint16 array."""
         g = self.geometry
         if not 0 <= index < self.frame_count:
             raise IndexError("%s: frame %d of %d" % (self.path, index, self.frame_count))
-        offset = self._offsets[index] if self.is_y4m else index * g.frame_bytes
-        self._file.seek(offset)
-        data = self._file.read(g.luma_bytes)
-        if len(data) != g.luma_bytes:
-            self._fail("cannot read frame %d: the file ended: did it change while read?"
-                       % index)
         dtype = np.uint8 if g.sample_bytes == 1 else np.dtype("<u2")
-        return np.frombuffer(data, dtype=dtype).reshape(g.height, g.width)
+        luma = np.empty((g.height, g.width), dtype)
+        errbuf = ctypes.create_string_buffer(_ERRBUF)
+        if _lib.core().float_adm_reader_read_luma(self._reader, index, luma.ctypes.data,
+                                                  errbuf, _ERRBUF) < 0:
+            raise FileError(_lib.text(errbuf.value))
+        return luma
 
     def close(self):
-        self._file.close()
+        _lib.core().float_adm_reader_free(ctypes.byref(self._reader))
 
     def __enter__(self):
         return self
@@ -227,6 +148,12 @@ class VideoFile:
     def __exit__(self, *exc):
         self.close()
         return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
 
 
 def resolve_geometry(reference, distorted, width=None, height=None, pix_fmt=None):
@@ -241,7 +168,7 @@ def resolve_geometry(reference, distorted, width=None, height=None, pix_fmt=None
             if given and int(given) != own:
                 raise FileError("%s: the y4m header says %s, but %s says %s"
                                 % (video.path, h.describe(), flag, given))
-        if pix_fmt and (pix_fmt not in PIXEL_FORMATS or not _same_layout(pix_fmt, h.pix_fmt)):
+        if pix_fmt and (pix_fmt not in pixel_formats() or not _same_layout(pix_fmt, h.pix_fmt)):
             raise FileError("%s: the y4m header says %s, but pix_fmt says %s"
                             % (video.path, h.describe(), pix_fmt))
         if y4m is not None:
@@ -281,9 +208,13 @@ def open_pair(reference, distorted, width=None, height=None, pix_fmt=None):
 
 
 def frame_count(reference, distorted, width=None, height=None, pix_fmt=None):
-    """The frames both files hold (the command's rule: both must hold as many)."""
+    """The frames both files hold (the command's rule: both must hold as many whole
+    frames, and no partial one)."""
     ref, dis, geometry = open_pair(reference, distorted, width, height, pix_fmt)
     with ref, dis:
+        for video in (ref, dis):
+            if video.incomplete:
+                raise FileError(video.incomplete)
         if ref.frame_count != dis.frame_count:
             raise FileError("reference and distorted differ: %s holds %d frames of %s but "
                             "%s holds %d" % (ref.path, ref.frame_count, geometry.describe(),
@@ -297,8 +228,9 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
     """Scores a raw YUV or y4m pair as float_adm_score does; returns Results.
 
     width, height, pix_fmt: for raw files (a y4m header says them; given, they must
-    agree).  frames=N: the first N frames, which both files must hold; without it
-    both must hold as many.  start_frame, end_frame: only frames [start, end) (a
+    agree).  frames=N: the first N frames, which both files must hold whole (a
+    partial frame after them does not matter); without it both must hold as many
+    whole frames, and no partial one.  start_frame, end_frame: only frames [start, end) (a
     segment; frame numbers stay the title's).  threads, backend and **options (by
     libvmaf name or alias) as Scorer's.  progress: a bar on stderr (True: when it
     is a terminal).
@@ -315,6 +247,9 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
                                     % (video.path, frames, video.frame_count,
                                        geometry.describe()))
             total = frames
+        elif ref.incomplete or dis.incomplete:
+            raise FileError("%s (frames=N scores the first N)"
+                            % (ref.incomplete or dis.incomplete))
         elif ref.frame_count != dis.frame_count:
             raise FileError("reference and distorted differ: %s holds %d frames of %s but "
                             "%s holds %d (frames=N scores the first N)"

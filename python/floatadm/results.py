@@ -9,89 +9,97 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-"""Results: per-frame scores, pooled as libvmaf pools, written in libvmaf's layouts.
+"""Results: per-frame scores, pooled, named and written by the library.
 
-Nothing here needs the library: logs can be read, merged, pooled and reported
-on a machine without it.
+The pooling (libvmaf's min, max, mean and harmonic mean), libvmaf's names of the
+outputs and the log layouts are libfloatadm's (float_adm_summary_*,
+float_adm_output_feature_name, float_adm_output_parse_name, float_adm_log_*): a
+log written here and float_adm_score's of the same frames are the same bytes, the
+fps aside.
 """
 
+import ctypes
 import json
 import math
 import os
 import secrets
 
-# The outputs in the library's order (float_adm_output_name); the first 7 are
-# always there, the rest with debug.
-OUTPUT_NAMES = (
-    "adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3",
-    "adm", "adm_num", "adm_den",
-    "adm_num_scale0", "adm_den_scale0", "adm_num_scale1", "adm_den_scale1",
-    "adm_num_scale2", "adm_den_scale2", "adm_num_scale3", "adm_den_scale3",
-)
+from . import _lib
+
 POOL_NAMES = ("min", "max", "mean", "harmonic_mean")
-# Longest first, so that "adm_scale0_egl_1.2" is adm_scale0's and not adm's.
-_BY_LENGTH = sorted(OUTPUT_NAMES, key=len, reverse=True)
-# libvmaf builds feature names in a 256-byte buffer.
-_MAX_NAME = 255
+_ERRBUF = 512
+
+
+def _output_names():
+    from .scorer import output_names
+    return tuple(output_names(debug=True))
+
+
+def __getattr__(name):
+    """OUTPUT_NAMES: the library's outputs in its order (float_adm_output_name); the
+    first 7 are always there, the rest with debug."""
+    if name == "OUTPUT_NAMES":
+        return _output_names()
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
 def plain_name(log_name):
     """The output a log's metric name is (libvmaf appends option suffixes:
     "adm2_egl_1.2" is adm2), or None for a name of no output of ours."""
-    for name in _BY_LENGTH:
-        if log_name == name or log_name.startswith(name + "_"):
-            return name
-    return None
+    lib = _lib.core()
+    index = lib.float_adm_output_parse_name(str(log_name).encode(), None)
+    return _lib.text(lib.float_adm_output_name(index)) if index >= 0 else None
 
 
-def libvmaf_names(names, options, table):
-    """{output: libvmaf's name of it}: each option that is not its default (debug
-    aside) appends "_ALIAS_VALUE" ("_ALIAS" for a bool; an int's value %d, a
-    double's %g), in the order of the options' full names; "adm" takes none."""
-    parts = []
-    for row in table:
-        value = options.get(row["name"], row["default"])
-        if row["name"] == "debug" or float(value) == row["default"]:
-            continue
-        part = "_" + (row["alias"] or row["name"])
-        if row["type"] == "int":
-            part += "_%d" % int(value)
-        elif row["type"] == "double":
-            part += "_%g" % float(value)
-        parts.append((row["name"].encode(), part))
-    suffix = "".join(part for _, part in sorted(parts))
-    return {n: n if n == "adm" else (n + suffix)[:_MAX_NAME] for n in names}
+def feature_names_for(names, options):
+    """{output: libvmaf's name of it for these options} ({full or alias name: value})."""
+    from .scorer import make_options
+    lib = _lib.core()
+    opts = make_options(options)
+    order = _output_names()
+    buf = ctypes.create_string_buffer(256)
+    named = {}
+    for name in names:
+        lib.float_adm_output_feature_name(ctypes.byref(opts), order.index(name), buf, len(buf))
+        named[name] = _lib.text(buf.value)
+    return named
+
+
+def _options_of_log_name(log_name):
+    """{full name: value} of the options a log's metric name says, or None."""
+    from .scorer import options_dict
+    opts = _lib.FloatAdmOptions()
+    if _lib.core().float_adm_output_parse_name(str(log_name).encode(), ctypes.byref(opts)) < 0:
+        return None
+    return options_dict(opts)
 
 
 def pool(values):
-    """libvmaf's pooling of a sequence of doubles, in its order: min, max, mean =
-    sum / n and harmonic_mean = n / sum(1 / (x + 1)) - 1, each sum accumulated in
-    order as one double (which is what makes split runs equal whole ones)."""
-    total = inv_total = 0.0
-    low = high = 0.0
-    n = 0
-    for x in values:
-        total += x
-        inv_total += 1.0 / (x + 1.0) if x != -1.0 else math.inf
-        if not n or x < low:
-            low = x
-        if not n or x > high:
-            high = x
-        n += 1
-    if not n:
+    """libvmaf's pooling of a sequence of doubles, in its order, by the library
+    (float_adm_summary_*): min, max, mean = sum / n and harmonic_mean =
+    n / sum(1 / (x + 1)) - 1, each sum accumulated in order as one double (which is
+    what makes split runs equal whole ones); None for no values."""
+    values = [float(x) for x in values]
+    if not values:
         return None
-    harmonic = n / inv_total - 1.0 if inv_total else math.inf
-    return {"min": low, "max": high, "mean": total / n, "harmonic_mean": harmonic}
+    lib = _lib.core()
+    summary = ctypes.c_void_p()
+    if lib.float_adm_summary_create(ctypes.byref(summary)) < 0:
+        raise MemoryError("no memory for a frame summary")
+    try:
+        array = (ctypes.c_double * len(values))(*values)
+        result = _lib.FloatAdmPooled()
+        if lib.float_adm_summary_add(summary, array, len(values)) < 0 or \
+                lib.float_adm_summary_result(summary, ctypes.byref(result)) < 0:
+            raise MemoryError("no memory for a frame summary")
+    finally:
+        lib.float_adm_summary_free(ctypes.byref(summary))
+    return {key: getattr(result, key) for key in POOL_NAMES}
 
 
-def _number(value):
-    """A double as the library writes it: %.17g; NaN and infinity as null in JSON."""
-    return "%.17g" % value if math.isfinite(value) else "null"
-
-
-def write_atomically(path, text):
-    """Write text to path through a temporary file in its directory and a rename, so
-    that path is either absent or complete."""
+def _temporary_beside(path):
+    """A new file's name in path's directory, for writing path atomically; the open
+    descriptor is closed at once (the writer reopens the name)."""
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     while True:
@@ -99,12 +107,18 @@ def write_atomically(path, text):
         tmp = os.path.join(directory, ".%s.%s.tmp" % (os.path.basename(path),
                                                       secrets.token_hex(6)))
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            break
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            return tmp
         except FileExistsError:
             continue
+
+
+def write_atomically(path, text):
+    """Write text to path through a temporary file in its directory and a rename, so
+    that path is either absent or complete."""
+    tmp = _temporary_beside(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
+        with open(tmp, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
@@ -140,8 +154,8 @@ class Results:
         if names is None:
             present = set()
             for f in self.frames:
-                present.update(k for k in f if k in OUTPUT_NAMES)
-            names = [n for n in OUTPUT_NAMES if n in present]
+                present.update(f)
+            names = [n for n in _output_names() if n in present]
         self.names = list(names)
         self.options = dict(options or {})
         self.width, self.height = width, height
@@ -149,10 +163,7 @@ class Results:
         self.source = source
         self.version = version
         if feature_names is None:
-            feature_names = {n: n for n in self.names}
-            if any(k != "debug" for k in self.options):
-                from .scorer import options as option_table
-                feature_names = libvmaf_names(self.names, self.options, option_table())
+            feature_names = feature_names_for(self.names, self.options)
         self.feature_names = dict(feature_names)
         self._pooled = None
 
@@ -186,61 +197,97 @@ class Results:
             return None
         return len(self.scored) / self.elapsed
 
+    def _log_options(self):
+        """The FloatAdmOptions the library names these results' outputs with."""
+        from .scorer import make_options
+        order = _output_names()
+        if self.names not in (list(order), list(order[:_lib.FLOAT_ADM_NUM_OUTPUTS])):
+            raise ValueError("a log holds the %d outputs, or all %d with debug, not %s"
+                             % (_lib.FLOAT_ADM_NUM_OUTPUTS, len(order), ", ".join(self.names)))
+        options = dict(self.options, debug=len(self.names) == len(order))
+        if feature_names_for(self.names, options) != self.feature_names:
+            raise ValueError("these results name their outputs %s, which no options of "
+                             "float_adm give: they cannot be written as its log"
+                             % ", ".join(self.feature_names[n] for n in self.names))
+        return make_options(options)
+
+    def write_log(self, path, log_format=_lib.FLOAT_ADM_LOG_JSON):
+        """Write the frames to path with the library's log writer (float_adm_log_*),
+        in libvmaf's layout log_format (_lib.FLOAT_ADM_LOG_JSON, _CSV, _XML, _SUB),
+        atomically: path is complete or absent.  JSON gives a frame's "timestamp"
+        where known, and the header the fps of these results (null where unknown)."""
+        from .scorer import Error
+        lib = _lib.core()
+        opts = self._log_options()
+        tmp = _temporary_beside(path)
+        log = ctypes.c_void_p()
+        errbuf = ctypes.create_string_buffer(_ERRBUF)
+        try:
+            err = lib.float_adm_log_open(ctypes.byref(log), os.fsencode(tmp), log_format,
+                                         ctypes.byref(opts), self.width or 0, self.height or 0,
+                                         errbuf, _ERRBUF)
+            if err < 0:
+                raise Error("%s: %s" % (os.fspath(path), _lib.text(errbuf.value)), err)
+            try:
+                fps = self.fps
+                lib.float_adm_log_set_fps(log, fps if fps is not None else math.nan)
+                scores = _lib.FloatAdmScores()
+                for f in self.frames:
+                    if "skipped" in f:
+                        err = lib.float_adm_log_skipped(log, f["frame"],
+                                                        str(f["skipped"]).encode(), errbuf,
+                                                        _ERRBUF)
+                    else:
+                        for i, name in enumerate(self.names):
+                            lib.float_adm_output_set_value(ctypes.byref(scores), i, f[name])
+                        err = lib.float_adm_log_frame_at(log, f["frame"],
+                                                         f.get("timestamp", math.nan),
+                                                         ctypes.byref(scores), errbuf, _ERRBUF)
+                    if err < 0:
+                        raise Error(_lib.text(errbuf.value), err)
+            finally:
+                closed = lib.float_adm_log_close(ctypes.byref(log), errbuf, _ERRBUF)
+            if closed < 0:
+                raise Error(_lib.text(errbuf.value), closed)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+    def _log_text(self, log_format):
+        import tempfile
+        with tempfile.TemporaryDirectory(prefix="floatadm.") as directory:
+            path = os.path.join(directory, "log")
+            self.write_log(path, log_format)
+            with open(path, encoding="utf-8") as f:
+                return f.read()
+
     def to_json_text(self):
-        """libvmaf's JSON layout, as the library's log writer lays it out (every double
+        """libvmaf's JSON layout, written by the library's log writer (every double
         %.17g, NaN and infinity as null), with a frame's "timestamp" where known."""
-        fps = self.fps
-        fps_text = "%.2f" % fps if fps is not None and math.isfinite(fps) else "null"
-        out = ['{\n  "version": "float_adm %s",\n  "fps": %s,\n  "frames": ['
-               % (self.version or _library_version(), fps_text)]
-        for i, f in enumerate(self.frames):
-            out.append(",\n" if i else "\n")
-            out.append('    {\n      "frameNum": %d,\n' % f["frame"])
-            if "timestamp" in f:
-                out.append('      "timestamp": %s,\n' % _number(f["timestamp"]))
-            if "skipped" in f:
-                out.append('      "skipped": %s,\n      "metrics": {\n      }\n    }'
-                           % json.dumps(f["skipped"]))
-                continue
-            out.append('      "metrics": {\n')
-            out.append(",\n".join('        "%s": %s' % (self.feature_names[n], _number(f[n]))
-                                  for n in self.names))
-            out.append("\n      }\n    }")
-        out.append('\n  ],\n  "pooled_metrics": {')
-        for i, name in enumerate(self.names if self.pooled else []):
-            out.append(",\n" if i else "\n")
-            out.append('    "%s": {' % self.feature_names[name])
-            out.append(",".join('\n      "%s": %s' % (k, _number(self.pooled[name][k]))
-                                for k in POOL_NAMES))
-            out.append("\n    }")
-        out.append('\n  },\n  "aggregate_metrics": {\n  }\n}\n')
-        return "".join(out)
+        return self._log_text(_lib.FLOAT_ADM_LOG_JSON)
 
     def to_json(self, path):
-        """Write to_json_text() to path (atomically: complete or absent)."""
-        write_atomically(path, self.to_json_text())
+        """The JSON log, written to path (atomically: complete or absent)."""
+        self.write_log(path, _lib.FLOAT_ADM_LOG_JSON)
 
     def to_csv_text(self):
         """libvmaf's CSV layout: "Frame,NAME,...," then "N,VALUE,...," per frame."""
-        lines = ["Frame," + "".join(self.feature_names[n] + "," for n in self.names)]
-        for f in self.frames:
-            if "skipped" in f:
-                lines.append("%d," % f["frame"] + "," * len(self.names))
-            else:
-                lines.append("%d," % f["frame"] +
-                             "".join("%.17g," % f[n] for n in self.names))
-        return "\n".join(lines) + "\n"
+        return self._log_text(_lib.FLOAT_ADM_LOG_CSV)
 
     def to_csv(self, path):
-        """Write to_csv_text() to path (atomically)."""
-        write_atomically(path, self.to_csv_text())
+        """The CSV log, written to path (atomically)."""
+        self.write_log(path, _lib.FLOAT_ADM_LOG_CSV)
 
     @classmethod
     def from_json(cls, path):
         """Read a JSON log: the library's, float_adm_score's, the filter's or to_json's."""
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-        frames, feature_names = [], {}
+        frames, feature_names, options = [], {}, {}
         for entry in data.get("frames", []):
             row = {"frame": int(entry["frameNum"])}
             if "timestamp" in entry and entry["timestamp"] is not None:
@@ -251,12 +298,15 @@ class Results:
                 name = plain_name(log_name)
                 if name is None:
                     continue
+                if name not in feature_names and name != "adm":
+                    options = _options_of_log_name(log_name) or options
                 feature_names[name] = log_name
                 row[name] = math.nan if value is None else float(value)
             frames.append(row)
-        names = [n for n in OUTPUT_NAMES if n in feature_names]
+        names = [n for n in _output_names() if n in feature_names]
         version = data.get("version", "")
-        return cls(frames, names=names, feature_names=feature_names, source=os.fspath(path),
+        return cls(frames, names=names, options=options, feature_names=feature_names,
+                   source=os.fspath(path),
                    version=version[len("float_adm "):] if version.startswith("float_adm ")
                    else None)
 
@@ -285,10 +335,3 @@ class Results:
         """{"frames": [...], "pooled": {...}} (plain Python, e.g. for pickling)."""
         return {"frames": self.frames, "pooled": self.pooled, "names": self.names}
 
-
-def _library_version():
-    try:
-        from .scorer import version
-        return version()
-    except Exception:  # writing a log needs no library
-        return "unknown"

@@ -11,7 +11,6 @@
 
 """Scorer: one libfloatadm context (CPU or CUDA) scoring numpy luma planes."""
 
-import concurrent.futures
 import ctypes
 import errno
 import numbers
@@ -21,23 +20,39 @@ import numpy as np
 
 from . import _lib
 
-ERROR_INVALID = -errno.EINVAL
-ERROR_NOMEM = -errno.ENOMEM
-ERROR_RANGE = -errno.ERANGE
-ERROR_NOT_FOUND = -errno.ENOENT
-ERROR_UNSUPPORTED = -errno.ENOTSUP
-ERROR_IO = -errno.EIO
-_VALUE_ERRORS = (ERROR_INVALID, ERROR_RANGE, ERROR_NOT_FOUND, ERROR_UNSUPPORTED)
-
 BACKENDS = ("cpu", "cuda", "auto")
-BIT_DEPTHS = (8, 9, 10, 12, 14, 16)
 _ERRBUF = 512
+# The codes that mean a caller's value is wrong, by the library's names of them.
+_VALUE_ERROR_NAMES = ("INVALID", "RANGE", "NOT_FOUND", "UNSUPPORTED")
+
+
+def error_codes():
+    """{name: code} of the library's FLOAT_ADM_ERROR_* codes ("INVALID", ..., "BUSY");
+    also module attributes: floatadm.scorer.ERROR_BUSY."""
+    lib = _lib.core()
+    codes = {}
+    index = 0
+    while lib.float_adm_error_code(index):
+        code = lib.float_adm_error_code(index)
+        codes[_lib.text(lib.float_adm_error_name(code))] = code
+        index += 1
+    return codes
+
+
+def __getattr__(name):
+    """ERROR_<NAME>: the library's FLOAT_ADM_ERROR_<NAME>, looked up when first used."""
+    if name.startswith("ERROR_"):
+        codes = error_codes()
+        if name[len("ERROR_"):] in codes:
+            return codes[name[len("ERROR_"):]]
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
 class Error(Exception):
-    """An error reported by libfloatadm; .code is its negative FLOAT_ADM_ERROR_* code."""
+    """An error reported by libfloatadm; .code is its negative FLOAT_ADM_ERROR_* code
+    (-EINVAL where none is given)."""
 
-    def __init__(self, message, code=ERROR_INVALID):
+    def __init__(self, message, code=-errno.EINVAL):
         super().__init__(message)
         self.code = code
 
@@ -47,13 +62,38 @@ class InvalidError(Error, ValueError):
 
 
 def _raise(code, message, prefix=""):
-    text = message or _lib.text(_lib.core().float_adm_strerror(code))
-    cls = InvalidError if code in _VALUE_ERRORS else Error
-    raise cls(prefix + text, code)
+    lib = _lib.core()
+    text = message or _lib.text(lib.float_adm_strerror(code))
+    is_value_error = _lib.text(lib.float_adm_error_name(code)) in _VALUE_ERROR_NAMES
+    raise (InvalidError if is_value_error else Error)(prefix + text, code)
+
+
+# The library checks sizes as 64-bit integers; larger ones are past every limit anyway.
+_INT64_MAX = 2 ** 63 - 1
+
+
+def _integer(name, value):
+    """value as an int, or ValueError: a size or depth is a whole number, never rounded."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InvalidError("%s must be an integer, not %r" % (name, value))
+    return int(value)
+
+
+def check_frame(width, height, bit_depth):
+    """(width, height, bit_depth) as ints, checked against the library's limits; a
+    value outside them raises InvalidError (a ValueError) that names the limit."""
+    width, height = _integer("width", width), _integer("height", height)
+    bit_depth = _integer("bit_depth", bit_depth)
+    clamp = [max(-_INT64_MAX, min(v, _INT64_MAX)) for v in (width, height, bit_depth)]
+    errbuf = ctypes.create_string_buffer(_ERRBUF)
+    err = _lib.core().float_adm_check_frame(*clamp, errbuf, _ERRBUF)
+    if err < 0:
+        _raise(err, _lib.text(errbuf.value))
+    return width, height, bit_depth
 
 
 def version():
-    """The linked library's version, e.g. "1.0.0"."""
+    """The linked library's version, e.g. "1.1.0"."""
     return _lib.text(_lib.core().float_adm_version())
 
 
@@ -163,9 +203,9 @@ class Scorer:
         if backend not in BACKENDS:
             raise ValueError("backend must be one of %s, not %r" % (", ".join(BACKENDS),
                                                                      backend))
-        if not isinstance(threads, numbers.Integral) or threads < 1:
+        if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1:
             raise ValueError("threads must be a positive integer, not %r" % (threads,))
-        self.width, self.height, self.bit_depth = int(width), int(height), int(bit_depth)
+        self.width, self.height, self.bit_depth = check_frame(width, height, bit_depth)
         self._opts = make_options(options)
         self.debug = bool(self._opts.debug)
         self.names = output_names(self.debug)
@@ -173,8 +213,6 @@ class Scorer:
         self.threads = int(threads)
         self._ctx = ctypes.c_void_p()
         self._cuda_ctx = ctypes.c_void_p()
-        self._pool = None
-        self._execute = None
         # A context scores one frame at a time: calls from several threads take turns.
         self._lock = threading.Lock()
         if backend == "auto":
@@ -187,33 +225,19 @@ class Scorer:
                                                errbuf, _ERRBUF)
             if err < 0:
                 _raise(err, _lib.text(errbuf.value))
-            if self.threads > 1:
-                self._set_threads()
+            # The context runs its own threads: no Python runs per job, and score()
+            # releases the GIL for the whole frame.
+            err = lib.float_adm_context_set_threads(self._ctx, self.threads)
+            if err < 0:
+                lib.float_adm_context_free(ctypes.byref(self._ctx))
+                _raise(err, "", "threads=%d: " % self.threads)
         else:
             self._create_cuda(device, errbuf)
-
-    def _set_threads(self):
-        """Run the core's row jobs on a thread pool: each job is a ctypes call, which
-        releases the GIL, so the jobs run in parallel."""
-        self._pool = concurrent.futures.ThreadPoolExecutor(self.threads,
-                                                           thread_name_prefix="floatadm")
-
-        def execute(opaque, job, arg, nb_jobs):
-            try:
-                codes = list(self._pool.map(lambda i: job(arg, i, nb_jobs), range(nb_jobs)))
-            except BaseException:  # never let a Python error unwind through C
-                return ERROR_INVALID
-            return min(codes + [0])
-
-        self._execute = _lib.EXECUTE_FN(execute)
-        err = _lib.core().float_adm_set_executor(self._ctx, self._execute, None, self.threads)
-        if err < 0:
-            _raise(err, "", "threads=%d: " % self.threads)
 
     def _create_cuda(self, device, errbuf):
         lib = _lib.cuda()
         if lib is None:
-            raise Error(_lib.cuda_error(), ERROR_UNSUPPORTED)
+            raise Error(_lib.cuda_error(), error_codes()["UNSUPPORTED"])
         count = cuda_device_count()
         if count <= 0:
             raise Error("backend='cuda': no CUDA device (%s)" % cuda_device_count.why,
@@ -224,8 +248,7 @@ class Scorer:
             ctypes.byref(self._opts), 1, errbuf, _ERRBUF)
         if err < 0:
             message = _lib.text(errbuf.value) or _lib.text(lib.float_adm_cuda_strerror(err))
-            cls = InvalidError if err in _VALUE_ERRORS else Error
-            raise cls(message, err)
+            _raise(err, message)
 
     @property
     def options(self):
@@ -290,9 +313,6 @@ class Scorer:
             _lib.core().float_adm_context_free(ctypes.byref(self._ctx))
         if self._cuda_ctx:
             _lib.cuda().float_adm_cuda_context_free(ctypes.byref(self._cuda_ctx))
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
 
     def __enter__(self):
         return self

@@ -143,9 +143,9 @@ def same_bits(a, b):
 def write_y4m(raw_path, y4m_path, width, height, pix_fmt, rate="24:1"):
     """A y4m file holding a raw file's frames (FRAME lines without parameters, except
     every third frame, which has one: readers must skip it)."""
-    from floatadm.files import Geometry, PIXEL_FORMATS, _y4m_colorspace
+    from floatadm.files import Geometry, y4m_tag
     g = Geometry(width, height, pix_fmt)
-    tag = _y4m_colorspace(PIXEL_FORMATS[pix_fmt])
+    tag = y4m_tag(pix_fmt)
     with open(raw_path, "rb") as src, open(y4m_path, "wb") as dst:
         dst.write(b"YUV4MPEG2 W%d H%d F%s Ip A1:1 C%s\n" % (width, height, rate.encode(),
                                                            tag.encode()))

@@ -83,6 +83,33 @@ def test_file_errors_say_what_is_wrong(pair, tmp_path):
         floatadm.score_files(y4m, y4m, width=640)
 
 
+def test_reads_what_the_command_reads_with_its_rules(pair, tmp_path):
+    """The library's reader under score_files: whole frames for frames=N, containers
+    named with what scores them, interlaced y4m scored with a warning."""
+    ref, dis = pair(ASTRONAUT)
+    frame = 576 * 324 * 3 // 2
+    partial = tmp_path / "partial.yuv"
+    with open(dis, "rb") as f:
+        partial.write_bytes(f.read(frame * 3 + frame // 2))
+    whole = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), frames=3)
+    cut = floatadm.score_files(ref, str(partial), *fixture_args(ASTRONAUT), frames=3)
+    assert_same_frames(cut.frames, whole.frames)
+    with pytest.raises(floatadm.FileError, match="3.5 frames of 576x324 yuv420p"):
+        floatadm.score_files(ref, str(partial), *fixture_args(ASTRONAUT))
+    mp4 = tmp_path / "clip.mp4"
+    mp4.write_bytes(b"\0\0\0\x20ftypisom\0\0\2\0isomiso2avc1mp41")
+    with pytest.raises(floatadm.FileError, match="raw YUV and y4m.*float_adm filter.*"
+                                                 "python3 -m floatadm score"):
+        floatadm.score_files(str(mp4), str(mp4), *fixture_args(ASTRONAUT))
+    progressive = write_y4m(ref, str(tmp_path / "p.y4m"), *fixture_args(ASTRONAUT))
+    interlaced = tmp_path / "i.y4m"
+    with open(progressive, "rb") as f:
+        interlaced.write_bytes(f.read().replace(b" Ip ", b" It ", 1))
+    with pytest.warns(UserWarning, match="It .interlaced, top field first.*two fields"):
+        fields = floatadm.score_files(str(interlaced), progressive)
+    assert_same_frames(fields.frames, floatadm.score_files(progressive, progressive).frames)
+
+
 def test_pooling_is_libvmafs(pair, run_cli):
     """Results.pooled, merged halves, the JSON and CSV writers, all against
     float_adm_score's logs."""
@@ -135,6 +162,48 @@ def test_json_and_csv_layouts(pair, score_bin, tmp_path):
     assert again.pooled == results.pooled
     text = (tmp_path / "py.json").read_text()
     assert '"frameNum": 5,' in text and '"harmonic_mean": ' in text
+
+
+def without_fps(text):
+    """A JSON or XML log without its fps (a speed, not a score)."""
+    return re.sub(r'(\n  "fps": |<fyi fps=")[^\n]*', r"\1-", text)
+
+
+@pytest.mark.parametrize("options", [{}, {"debug": "true", "egl": "1.2", "csf": "1"}])
+def test_logs_are_the_commands_bytes(pair, score_bin, tmp_path, options):
+    """A log from Python and float_adm_score's of the same clip are the same bytes,
+    the fps aside: one writer, the library's, for both."""
+    ref, dis = pair(ASTRONAUT)
+    geometry = ["--width", "576", "--height", "324", "--pix-fmt", "yuv420p"]
+    option_args = [a for k, v in options.items() for a in ("--option", "%s=%s" % (k, v))]
+    command = {suffix: tmp_path / ("cli." + suffix) for suffix in ("json", "csv")}
+    subprocess.run([score_bin, "--reference", ref, "--distorted", dis, *geometry,
+                    *option_args, "--json", str(command["json"]), "--csv", str(command["csv"]),
+                    "--quiet"], check=True)
+    results = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), **options)
+    results.to_json(tmp_path / "py.json")
+    results.to_csv(tmp_path / "py.csv")
+    assert (tmp_path / "py.csv").read_bytes() == command["csv"].read_bytes()
+    assert without_fps((tmp_path / "py.json").read_text()) == \
+        without_fps(command["json"].read_text())
+    # Read back and written again: the same bytes still.
+    again = Results.from_json(tmp_path / "py.json")
+    again.to_json(tmp_path / "again.json")
+    assert without_fps((tmp_path / "again.json").read_text()) == \
+        without_fps(command["json"].read_text())
+
+
+def test_results_that_no_options_name_are_not_written(tmp_path):
+    """A log whose names no float_adm options give cannot be rewritten as if it had
+    them: the writer says so rather than renaming the outputs."""
+    log = tmp_path / "foreign.json"
+    log.write_text(json.dumps({"frames": [{"frameNum": 0, "metrics": {
+        name + "_egl_1.20": 0.5 for name in floatadm.OUTPUT_NAMES[:7]}}]}))
+    results = Results.from_json(log)
+    assert results.names == list(floatadm.OUTPUT_NAMES[:7])
+    with pytest.raises(ValueError, match="adm2_egl_1.20"):
+        results.to_json(tmp_path / "out.json")
+    assert not (tmp_path / "out.json").exists()
 
 
 def test_option_names_in_logs(pair):

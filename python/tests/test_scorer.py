@@ -164,6 +164,61 @@ def test_threads_give_the_same_bits(pair):
             assert three.score(ref, dis) == one.score(ref, dis)
 
 
+def test_scorers_with_threads_come_and_go():
+    """Scorers with threads made and dropped in a loop, the last reference going in the
+    cycle collector: every frame is scored and every thread is gone after."""
+    import subprocess
+    import sys
+    program = (
+        "import gc, os, numpy as np, floatadm\n"
+        "r = np.zeros((64, 96), np.uint8); d = np.full((64, 96), 3, np.uint8)\n"
+        "tasks = len(os.listdir('/proc/self/task'))\n"
+        "for i in range(400):\n"
+        "    s = floatadm.Scorer(96, 64, 8, threads=3)\n"
+        "    s.cycle = s\n"  # freed by the cycle collector, as in a long-lived program
+        "    s.score(r, d)\n"
+        "    del s\n"
+        "gc.collect()\n"
+        "print(len(os.listdir('/proc/self/task')) - tasks)\n")
+    # The timeout only ends a hung run; the answer is the thread count.
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                              sys.path)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0", "threads left behind: " + done.stdout
+
+
+def test_sizes_and_depths_are_integers_within_the_limits():
+    """A size or depth is a whole number the library takes, else a ValueError that says
+    which limit; nothing is truncated or wrapped."""
+    with pytest.raises(ValueError, match="65536"):
+        floatadm.Scorer(2 ** 31, 17, 8)
+    with pytest.raises(ValueError, match="65536"):
+        floatadm.Scorer(17, 2 ** 64 + 17, 8)
+    with pytest.raises(ValueError, match="width must be an integer, not 17.9"):
+        floatadm.Scorer(17.9, 17, 8)
+    with pytest.raises(ValueError, match="bit_depth must be an integer, not 8.5"):
+        floatadm.Scorer(17, 17, 8.5)
+    with pytest.raises(ValueError, match="8, 9, 10, 12, 14 or 16"):
+        floatadm.Scorer(17, 17, 2 ** 32 + 8)
+    with pytest.raises(ValueError, match="at least 17x17"):
+        floatadm.Scorer(17, -1, 8)
+    with floatadm.Scorer(np.int64(17), np.uint16(17), np.int8(8)) as scorer:
+        assert (scorer.width, scorer.height, scorer.bit_depth) == (17, 17, 8)
+
+
+def test_error_codes_are_the_librarys():
+    """Every FLOAT_ADM_ERROR_* of the header, with its value, and nothing Python made up."""
+    with open(os.path.join(ROOT, "include", "float_adm.h"), encoding="utf-8") as f:
+        declared = dict(re.findall(r"#define FLOAT_ADM_ERROR_(\w+) \(-\((E\w+)\)\)", f.read()))
+    import errno
+    codes = floatadm.scorer.error_codes()
+    assert codes == {name: -getattr(errno, e) for name, e in declared.items()}
+    assert floatadm.scorer.ERROR_BUSY == -errno.EBUSY
+    with pytest.raises(AttributeError):
+        floatadm.scorer.ERROR_NO_SUCH_CODE
+
+
 def test_one_scorer_shared_by_threads(pair):
     """Calls from several threads take turns on the one context: each gets its own
     frame's scores."""

@@ -19,27 +19,36 @@ bool supported_depth(int depth)
 
 } // namespace
 
-int check_context(int width, int height, int bit_depth, const FloatAdmOptions *opts, char *errbuf,
-                  size_t errbuf_size)
+int check_frame(long long width, long long height, long long bit_depth, char *errbuf,
+                size_t errbuf_size)
 {
     if (width < FLOAT_ADM_MIN_SIZE || height < FLOAT_ADM_MIN_SIZE) {
         format_error(errbuf, errbuf_size,
-                     "frame size %dx%d is too small: float ADM needs at least %dx%d "
+                     "frame size %lldx%lld is too small: float ADM needs at least %dx%d "
                      "(its coarsest bands would read outside the frame)",
                      width, height, FLOAT_ADM_MIN_SIZE, FLOAT_ADM_MIN_SIZE);
         return FLOAT_ADM_ERROR_UNSUPPORTED;
     }
     /* Guard the band and index arithmetic (int) against overflow. */
     if (width > FLOAT_ADM_MAX_SIZE || height > FLOAT_ADM_MAX_SIZE) {
-        format_error(errbuf, errbuf_size, "frame size %dx%d is too large (at most %dx%d)", width,
-                     height, FLOAT_ADM_MAX_SIZE, FLOAT_ADM_MAX_SIZE);
+        format_error(errbuf, errbuf_size, "frame size %lldx%lld is too large (at most %dx%d)",
+                     width, height, FLOAT_ADM_MAX_SIZE, FLOAT_ADM_MAX_SIZE);
         return FLOAT_ADM_ERROR_UNSUPPORTED;
     }
-    if (!supported_depth(bit_depth)) {
-        format_error(errbuf, errbuf_size, "bit depth %d is not supported (8, 9, 10, 12, 14 or 16)",
-                     bit_depth);
+    if (bit_depth < 0 || bit_depth > 16 || !supported_depth(static_cast<int>(bit_depth))) {
+        format_error(errbuf, errbuf_size,
+                     "bit depth %lld is not supported (8, 9, 10, 12, 14 or 16)", bit_depth);
         return FLOAT_ADM_ERROR_UNSUPPORTED;
     }
+    return 0;
+}
+
+int check_context(int width, int height, int bit_depth, const FloatAdmOptions *opts, char *errbuf,
+                  size_t errbuf_size)
+{
+    const int ret = check_frame(width, height, bit_depth, errbuf, errbuf_size);
+    if (ret < 0)
+        return ret;
     return float_adm_options_validate(opts, errbuf, errbuf_size);
 }
 

@@ -56,6 +56,10 @@ struct FrameSetup {
  * Whether a context can be made for width x height at bit_depth with opts: 0, or
  * FLOAT_ADM_ERROR_UNSUPPORTED (size, depth) or the options' error, with a message.
  */
+/* The size and depth checks of check_context, for any integer a caller holds. */
+int check_frame(long long width, long long height, long long bit_depth, char *errbuf,
+                size_t errbuf_size);
+
 int check_context(int width, int height, int bit_depth, const FloatAdmOptions *opts, char *errbuf,
                   size_t errbuf_size);
 

@@ -4,24 +4,23 @@
  */
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <new>
+#include <system_error>
 
 #include "adm_engine.h"
 #include "adm_internal.h"
 #include "adm_rcp.h"
+#include "adm_thread_pool.h"
 
 struct FloatAdmContext {
     adm::Engine engine;
+    /* The context's own threads (float_adm_context_set_threads); null: serial or a
+     * caller's executor. */
+    std::unique_ptr<adm::ThreadPool> threads;
 };
 
 namespace {
-
-const char *const kOutputNames[FLOAT_ADM_NUM_DEBUG_OUTPUTS] = {
-    "adm2",           "aim",            "adm3",           "adm_scale0",     "adm_scale1",
-    "adm_scale2",     "adm_scale3",     "adm",            "adm_num",        "adm_den",
-    "adm_num_scale0", "adm_den_scale0", "adm_num_scale1", "adm_den_scale1", "adm_num_scale2",
-    "adm_den_scale2", "adm_num_scale3", "adm_den_scale3",
-};
 
 /* Any stride goes (rows may run backwards); the layout is adm_frame.h's rule. */
 int check_plane(const FloatAdmContext *ctx, const FloatAdmPlane *p, const char *which)
@@ -36,7 +35,14 @@ int check_plane(const FloatAdmContext *ctx, const FloatAdmPlane *p, const char *
 
 extern "C" {
 
-const char *float_adm_version(void) { return "1.0.0"; }
+#define ADM_STRINGIFY(x) #x
+#define ADM_VERSION_STRING(a, b, c) ADM_STRINGIFY(a) "." ADM_STRINGIFY(b) "." ADM_STRINGIFY(c)
+
+const char *float_adm_version(void)
+{
+    return ADM_VERSION_STRING(FLOAT_ADM_VERSION_MAJOR, FLOAT_ADM_VERSION_MINOR,
+                              FLOAT_ADM_VERSION_PATCH);
+}
 
 const char *float_adm_strerror(int err)
 {
@@ -53,9 +59,29 @@ const char *float_adm_strerror(int err)
     }
 }
 
-const char *float_adm_output_name(int index)
+const char *float_adm_error_name(int err)
 {
-    return index >= 0 && index < FLOAT_ADM_NUM_DEBUG_OUTPUTS ? kOutputNames[index] : nullptr;
+    switch (err) {
+    case FLOAT_ADM_ERROR_INVALID: return "INVALID";
+    case FLOAT_ADM_ERROR_NOMEM: return "NOMEM";
+    case FLOAT_ADM_ERROR_RANGE: return "RANGE";
+    case FLOAT_ADM_ERROR_NOT_FOUND: return "NOT_FOUND";
+    case FLOAT_ADM_ERROR_UNSUPPORTED: return "UNSUPPORTED";
+    case FLOAT_ADM_ERROR_IO: return "IO";
+    case FLOAT_ADM_ERROR_BUSY: return "BUSY";
+    default: return nullptr;
+    }
+}
+
+int float_adm_error_code(int index)
+{
+    static const int codes[] = {
+        FLOAT_ADM_ERROR_INVALID,   FLOAT_ADM_ERROR_NOMEM,       FLOAT_ADM_ERROR_RANGE,
+        FLOAT_ADM_ERROR_NOT_FOUND, FLOAT_ADM_ERROR_UNSUPPORTED, FLOAT_ADM_ERROR_IO,
+        FLOAT_ADM_ERROR_BUSY,
+    };
+    return index >= 0 && index < static_cast<int>(sizeof(codes) / sizeof(codes[0])) ? codes[index]
+                                                                                    : 0;
 }
 
 double float_adm_output_value(const FloatAdmScores *s, int index)
@@ -77,6 +103,27 @@ double float_adm_output_value(const FloatAdmScores *s, int index)
     }
 }
 
+void float_adm_output_set_value(FloatAdmScores *s, int index, double value)
+{
+    switch (index) {
+    case 0: s->adm2 = value; break;
+    case 1: s->aim = value; break;
+    case 2: s->adm3 = value; break;
+    case 3:
+    case 4:
+    case 5:
+    case 6: s->adm_scale[index - 3] = value; break;
+    case 7: s->adm = value; break;
+    case 8: s->adm_num = value; break;
+    case 9: s->adm_den = value; break;
+    default:
+        if (index >= 10 && index < FLOAT_ADM_NUM_DEBUG_OUTPUTS) {
+            const int scale = (index - 10) / 2;
+            ((index - 10) % 2 ? s->adm_den_scale : s->adm_num_scale)[scale] = value;
+        }
+    }
+}
+
 int float_adm_context_create(FloatAdmContext **out, int width, int height, int bit_depth,
                              const FloatAdmOptions *opts, char *errbuf, size_t errbuf_size)
 {
@@ -89,12 +136,18 @@ int float_adm_context_create(FloatAdmContext **out, int width, int height, int b
     if (ret < 0)
         return ret;
     try {
-        *out = new FloatAdmContext{adm::Engine(width, height, bit_depth, *opts)};
+        *out = new FloatAdmContext{adm::Engine(width, height, bit_depth, *opts), nullptr};
     } catch (const std::bad_alloc &) {
         adm::format_error(errbuf, errbuf_size, "out of memory for a %dx%d context", width, height);
         return FLOAT_ADM_ERROR_NOMEM;
     }
     return 0;
+}
+
+int float_adm_check_frame(int64_t width, int64_t height, int64_t bit_depth, char *errbuf,
+                          size_t errbuf_size)
+{
+    return adm::check_frame(width, height, bit_depth, errbuf, errbuf_size);
 }
 
 int float_adm_set_executor(FloatAdmContext *ctx, FloatAdmExecuteFn execute, void *opaque,
@@ -103,9 +156,35 @@ int float_adm_set_executor(FloatAdmContext *ctx, FloatAdmExecuteFn execute, void
     if (!ctx || nb_jobs < 0)
         return FLOAT_ADM_ERROR_INVALID;
     try {
-        return ctx->engine.set_executor(execute, opaque, nb_jobs);
+        const int ret = ctx->engine.set_executor(execute, opaque, nb_jobs);
+        if (ret >= 0)
+            ctx->threads.reset();
+        return ret;
     } catch (const std::bad_alloc &) {
         return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+int float_adm_context_set_threads(FloatAdmContext *ctx, int threads)
+{
+    if (!ctx || threads < 1 || threads > FLOAT_ADM_MAX_THREADS)
+        return FLOAT_ADM_ERROR_INVALID;
+    try {
+        /* The old pool stops only after the engine has let go of it. */
+        std::unique_ptr<adm::ThreadPool> pool;
+        if (threads > 1)
+            pool = std::make_unique<adm::ThreadPool>(threads);
+        const int ret = pool ? ctx->engine.set_executor(adm::ThreadPool::execute, pool.get(),
+                                                        threads)
+                             : ctx->engine.set_executor(nullptr, nullptr, 1);
+        if (ret < 0)
+            return ret;
+        ctx->threads.swap(pool);
+        return 0;
+    } catch (const std::bad_alloc &) {
+        return FLOAT_ADM_ERROR_NOMEM;
+    } catch (const std::system_error &) {
+        return FLOAT_ADM_ERROR_NOMEM; /* the system refused another thread */
     }
 }
 

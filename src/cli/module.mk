@@ -16,12 +16,12 @@ CLI_BIN := $(BUILD)/bin/float_adm_score
 all: $(CLI_BIN)
 
 # The CUDA library (empty without CUDA) goes before the core, as its module.mk says.
-$(CLI_BIN): $(CLI_OBJS) $(COMMON_OBJS) $(CORE_LIB) $(CLI_CUDA_DEPS)
+$(CLI_BIN): $(CLI_OBJS) $(CORE_LIB) $(CLI_CUDA_DEPS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) $(CLI_OBJS) $(COMMON_OBJS) $(filter %.a,$(CLI_CUDA_DEPS)) \
+	$(CXX) $(CXXFLAGS_ALL) $(CLI_OBJS) $(filter %.a,$(CLI_CUDA_DEPS)) \
 	  $(CORE_LIB) $(LDFLAGS_ALL) $(if $(CLI_CUDA_DEPS),$(CUDA_LIBS)) -o $@
 
-$(CLI_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include $(COMMON_CXXFLAGS)
+$(CLI_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include
 $(CLI_OBJS): $(CORE_HEADER_OUT) $(CLI_CUDA_DEPS)
 ifeq ($(HAVE_CUDA),yes)
 $(CLI_OBJS): CXXFLAGS_ALL += -DFLOAT_ADM_CLI_CUDA

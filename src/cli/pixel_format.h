@@ -16,7 +16,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The planar YUV and gray pixel formats the tool reads, by FFmpeg name. */
+/* The pixel formats and frame sizes of the tool's input, as the library's reader
+ * knows them (float_adm_pixel_format_name, float_adm_frame_format). */
 
 #ifndef FLOAT_ADM_CLI_PIXEL_FORMAT_H
 #define FLOAT_ADM_CLI_PIXEL_FORMAT_H
@@ -24,30 +25,18 @@
 #include <cstdint>
 #include <string>
 
+#include "float_adm.h"
+
 struct PixelFormat {
-    const char *name;    /* FFmpeg's name, e.g. "yuv420p10le" */
-    int bit_depth;       /* 8..16; above 8, samples take 2 little-endian bytes */
-    bool has_chroma;     /* false for gray */
-    int chroma_shift_x;  /* log2 of the horizontal chroma subsampling */
-    int chroma_shift_y;  /* log2 of the vertical chroma subsampling */
+    const char *name; /* FFmpeg's name, e.g. "yuv420p10le" */
+    int bit_depth;
 };
 
 /** The format called name, or nullptr. */
 const PixelFormat *find_pixel_format(const std::string &name);
 
-/** The first format with this layout and depth (the canonical name), or nullptr. */
-const PixelFormat *find_pixel_format(bool has_chroma, int chroma_shift_x, int chroma_shift_y,
-                                     int bit_depth);
-
-/** "yuv420p, yuv422p, ...": every supported name, for error messages. */
+/** "yuv420p, yuv422p, ...": every supported name, for the usage and messages. */
 std::string supported_pixel_formats();
-
-/** The format of a y4m colorspace tag without its 'C' ("420p10", "mono", "420jpeg"),
- *  or nullptr. */
-const PixelFormat *find_y4m_pixel_format(const std::string &colorspace);
-
-/** "C420jpeg, C420mpeg2, ...": every supported y4m colorspace, for error messages. */
-std::string supported_y4m_colorspaces();
 
 /** Whether two formats store frames identically (yuvj420p and yuv420p do). */
 bool same_layout(const PixelFormat &a, const PixelFormat &b);
@@ -59,9 +48,9 @@ struct FrameGeometry {
     const PixelFormat *format = nullptr;
 
     int bytes_per_sample() const { return format->bit_depth > 8 ? 2 : 1; }
-    uint64_t luma_bytes() const;
-    uint64_t chroma_bytes() const; /* both chroma planes together */
-    uint64_t frame_bytes() const { return luma_bytes() + chroma_bytes(); }
+    /** The library's description of these frames; throws CliError for a size it refuses. */
+    FloatAdmFrameFormat frame_format() const;
+    uint64_t luma_bytes() const { return frame_format().luma_bytes; }
     /** "576x324 yuv420p" */
     std::string describe() const;
 };

@@ -16,13 +16,13 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* Reads the luma planes of a raw YUV or y4m file, frame by frame. */
+/* The frames of a raw YUV or y4m file, one after another, read by the library's
+ * reader (float_adm_reader_*). */
 
 #ifndef FLOAT_ADM_CLI_VIDEO_READER_H
 #define FLOAT_ADM_CLI_VIDEO_READER_H
 
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -31,8 +31,7 @@
 
 class VideoReader {
 public:
-    /** Opens path; a y4m file (".y4m", or the "YUV4MPEG2 " signature) has its
-     *  header read.  Throws CliError naming the file. */
+    /** Opens path; a y4m file has its header read.  Throws CliError naming the file. */
     explicit VideoReader(const std::string &path);
     ~VideoReader();
     VideoReader(const VideoReader &) = delete;
@@ -41,13 +40,16 @@ public:
     const std::string &path() const { return path_; }
     bool is_y4m() const { return is_y4m_; }
     /** What the y4m header announces; only meaningful for y4m files. */
-    const FrameGeometry &header_geometry() const { return geometry_; }
+    const FrameGeometry &header_geometry() const { return header_; }
+    /** What the user must be told about the file (an interlaced y4m); empty: nothing. */
+    const std::string &warning() const { return warning_; }
 
-    /** Fixes the geometry of every frame, counts the frames and checks that the
-     *  file ends where a frame ends; reading then starts at frame 0. */
+    /** Fixes the geometry of every frame and counts the whole frames; reading then
+     *  starts at frame 0. */
     void start(const FrameGeometry &geometry);
     uint64_t frame_count() const { return frame_count_; }
-    const FrameGeometry &geometry() const { return geometry_; }
+    /** How the file ends inside a frame after the whole ones; empty: it does not. */
+    const std::string &incomplete() const { return incomplete_; }
 
     /** Reads the next frame's luma into a buffer reused for every frame; the
      *  plane stays valid until the next call. */
@@ -58,23 +60,15 @@ public:
     void skip_frames(uint64_t count);
 
 private:
-    void read_y4m_header();
-    void count_raw_frames();
-    void count_y4m_frames();
-    /** Reads one '\n'-terminated line without the '\n'; false at end of file. */
-    bool read_line(std::string &line);
-    void seek_to(uint64_t offset);
-    [[noreturn]] void fail(const std::string &what) const;
-
     std::string path_;
-    FILE *file_ = nullptr;
-    uint64_t file_size_ = 0;
+    FloatAdmReader *reader_ = nullptr;
     bool is_y4m_ = false;
-    uint64_t first_frame_offset_ = 0; /* just past the y4m header, else 0 */
+    FrameGeometry header_;
+    std::string warning_;
     FrameGeometry geometry_;
     uint64_t frame_count_ = 0;
+    std::string incomplete_;
     uint64_t next_frame_ = 0;
-    std::string frame_header_;        /* reused for every y4m FRAME line */
     std::vector<unsigned char> luma_;
 };
 

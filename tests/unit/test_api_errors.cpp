@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "float_adm.h"
@@ -194,6 +195,41 @@ TEST(ApiErrors, StrerrorNamesEveryCode)
         EXPECT_STRNE(float_adm_strerror(code), "success") << code;
     }
     EXPECT_STREQ(float_adm_strerror(-9999), "unknown error");
+}
+
+TEST(ApiErrors, CodeListNamesEveryCodeOnce)
+{
+    const std::vector<std::pair<int, std::string>> want = {
+        {FLOAT_ADM_ERROR_INVALID, "INVALID"},
+        {FLOAT_ADM_ERROR_NOMEM, "NOMEM"},
+        {FLOAT_ADM_ERROR_RANGE, "RANGE"},
+        {FLOAT_ADM_ERROR_NOT_FOUND, "NOT_FOUND"},
+        {FLOAT_ADM_ERROR_UNSUPPORTED, "UNSUPPORTED"},
+        {FLOAT_ADM_ERROR_IO, "IO"},
+        {FLOAT_ADM_ERROR_BUSY, "BUSY"},
+    };
+    std::vector<std::pair<int, std::string>> listed;
+    for (int i = 0; float_adm_error_code(i); i++)
+        listed.emplace_back(float_adm_error_code(i), float_adm_error_name(float_adm_error_code(i)));
+    EXPECT_EQ(listed, want);
+    EXPECT_EQ(float_adm_error_name(0), nullptr);
+    EXPECT_EQ(float_adm_error_code(-1), 0);
+}
+
+TEST(ApiErrors, FrameChecksTakeAnyIntegerAndNameTheLimit)
+{
+    char message[256] = "";
+    EXPECT_EQ(float_adm_check_frame(1920, 1080, 10, message, sizeof(message)), 0);
+    EXPECT_EQ(float_adm_check_frame(INT64_C(1) << 31, 17, 8, message, sizeof(message)),
+              FLOAT_ADM_ERROR_UNSUPPORTED);
+    EXPECT_NE(std::string(message).find("2147483648x17 is too large (at most 65536x65536)"),
+              std::string::npos)
+        << message;
+    EXPECT_EQ(float_adm_check_frame(17, 17, (INT64_C(1) << 32) + 8, message, sizeof(message)),
+              FLOAT_ADM_ERROR_UNSUPPORTED);
+    EXPECT_NE(std::string(message).find("4294967304"), std::string::npos) << message;
+    EXPECT_EQ(float_adm_check_frame(17, -5, 8, message, sizeof(message)),
+              FLOAT_ADM_ERROR_UNSUPPORTED);
 }
 
 TEST(ApiVersion, MatchesTheHeader)

@@ -246,6 +246,29 @@ TEST_F(LogTest, JsonWithoutFramesIsComplete)
     EXPECT_TRUE(doc["pooled_metrics"].members.empty());
 }
 
+TEST_F(LogTest, TimestampsWhereTheCallerKnowsThem)
+{
+    const std::string json = path("timed.json"), csv = path("timed.csv");
+    {
+        Log j, c;
+        ASSERT_EQ(open_log(j, json, FLOAT_ADM_LOG_JSON), 0) << j.err;
+        ASSERT_EQ(open_log(c, csv, FLOAT_ADM_LOG_CSV), 0) << c.err;
+        const FloatAdmScores s = scores_of(0);
+        for (Log *l : {&j, &c}) {
+            ASSERT_EQ(float_adm_log_frame_at(l->log, 0, 1.5, &s, l->err, sizeof(l->err)), 0);
+            ASSERT_EQ(float_adm_log_frame_at(l->log, 1, NAN, &s, l->err, sizeof(l->err)), 0);
+        }
+    }
+    const std::string text = read_file(json);
+    EXPECT_NE(text.find("\"frameNum\": 0,\n      \"timestamp\": 1.5,\n      \"metrics\""),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("\"timestamp\"", text.find("\"frameNum\": 1")), std::string::npos);
+    const testjson::Value doc = testjson::parse(text);
+    EXPECT_EQ(doc["frames"].items.size(), 2u);
+    EXPECT_EQ(read_file(csv).find("1.5"), std::string::npos);
+}
+
 TEST_F(LogTest, CsvLayout)
 {
     const std::string file = path("log.csv");

@@ -342,6 +342,38 @@ TEST(Executor, IsCalledOnlyForMoreThanOneJob)
     EXPECT_GT(calls, 0);
 }
 
+TEST(Threads, ContextThreadsGiveTheSerialBits)
+{
+    U8Pair p(320, 180, 23);
+    const FloatAdmPlane ref{p.ref.data(), p.w, 1, 0}, dist{p.dist.data(), p.w, 1, 0};
+    Context c(p.w, p.h, 8, defaults());
+    const FloatAdmScores serial = score(c.ctx, ref, dist);
+    for (int threads : {2, 3, 8, 1, 5}) {
+        ASSERT_EQ(float_adm_context_set_threads(c.ctx, threads), 0);
+        expect_identical(score(c.ctx, ref, dist), serial,
+                         std::to_string(threads) + " threads of the context");
+    }
+    /* A caller's executor replaces the context's threads, and back again. */
+    int calls = 0;
+    ASSERT_EQ(float_adm_set_executor(c.ctx, counting_execute, &calls, 3), 0);
+    expect_identical(score(c.ctx, ref, dist), serial, "an executor after threads");
+    EXPECT_GT(calls, 0);
+    ASSERT_EQ(float_adm_context_set_threads(c.ctx, 4), 0);
+    calls = 0;
+    expect_identical(score(c.ctx, ref, dist), serial, "threads after an executor");
+    EXPECT_EQ(calls, 0);
+}
+
+TEST(Threads, CountsOutsideTheLimitsAreRefused)
+{
+    Context c(64, 64, 8, defaults());
+    EXPECT_EQ(float_adm_context_set_threads(c.ctx, 0), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_context_set_threads(c.ctx, -3), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_context_set_threads(c.ctx, FLOAT_ADM_MAX_THREADS + 1),
+              FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_context_set_threads(nullptr, 2), FLOAT_ADM_ERROR_INVALID);
+}
+
 /* ---- Storage ---- */
 
 TEST(Storage, P010EqualsPlanar10Bit)

@@ -1,5 +1,5 @@
 /*
- * float_adm: a thread pool that runs the core's parallel jobs (CLI, bench, tests).
+ * float_adm: the thread pool a context asked for N threads runs its jobs on.
  *
  * Copyright (c) 2026 the float_adm authors
  *
@@ -16,7 +16,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include "thread_pool.h"
+#include "adm_thread_pool.h"
+
+namespace adm {
 
 ThreadPool::ThreadPool(int num_threads)
 {
@@ -85,3 +87,5 @@ void ThreadPool::worker_loop()
         take_jobs(lock);
     }
 }
+
+} // namespace adm

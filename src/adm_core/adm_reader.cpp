@@ -1,0 +1,423 @@
+/*
+ * float_adm: the reader of raw planar YUV / gray and y4m files that float_adm_score
+ * and the Python package score: headers, frame counts and any frame's luma.
+ *
+ * Copyright (c) 2026 the float_adm authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <cerrno>
+#include <cstdarg>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+
+#include "adm_internal.h"
+#include "adm_pixel_format.h"
+
+/* The core takes 16-bit samples in host order; the files are little-endian. */
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the reader hands little-endian samples straight to the core: little-endian hosts only"
+#endif
+
+namespace {
+
+const char kY4mSignature[] = "YUV4MPEG2 ";
+const size_t kY4mSignatureLength = sizeof(kY4mSignature) - 1;
+/* Longer header lines are not y4m: stop before reading a whole raw file as one. */
+const size_t kY4mMaxLineLength = 65536;
+
+/* A reader's failure: the message, prefixed with the file's path. */
+struct ReadError {
+    int code;
+    std::string message;
+};
+
+bool has_y4m_extension(const std::string &path)
+{
+    const size_t dot = path.rfind('.');
+    if (dot == std::string::npos)
+        return false;
+    std::string extension = path.substr(dot + 1);
+    for (char &c : extension)
+        c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return extension == "y4m";
+}
+
+/* A y4m W or H value: a positive decimal integer. */
+bool parse_dimension(const std::string &text, int &value)
+{
+    if (text.empty() || text.size() > 9 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+        return false;
+    value = std::stoi(text);
+    return value > 0;
+}
+
+std::string printf_string(const char *format, ...) __attribute__((format(printf, 1, 2)));
+std::string printf_string(const char *format, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, format);
+    std::vsnprintf(text, sizeof(text), format, ap);
+    va_end(ap);
+    return text;
+}
+
+} // namespace
+
+struct FloatAdmReader {
+    std::string path;
+    FILE *file = nullptr;
+    uint64_t file_size = 0;
+    bool is_y4m = false;
+    uint64_t first_frame_offset = 0; /* just past the y4m header, else 0 */
+    FloatAdmFrameFormat header{};    /* what a y4m header says */
+    int rate_num = 0, rate_den = 0;  /* a y4m header's F; 0/0 without */
+    std::string warning;             /* something the caller must say; empty: none */
+    FloatAdmFrameFormat format{};    /* fixed by start */
+    bool started = false;
+    std::vector<uint64_t> luma_offsets; /* where each whole frame's luma starts */
+    std::string incomplete;             /* how the file ends inside a frame; empty: it does not */
+
+    ~FloatAdmReader()
+    {
+        if (file)
+            std::fclose(file);
+    }
+
+    [[noreturn]] void fail(const std::string &what, int code = FLOAT_ADM_ERROR_INVALID) const
+    {
+        throw ReadError{code, path + ": " + what};
+    }
+
+    void seek_to(uint64_t offset)
+    {
+        if (fseeko(file, static_cast<off_t>(offset), SEEK_SET) != 0)
+            fail(printf_string("cannot seek: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
+    }
+
+    /* One '\n'-terminated line without the '\n'; false at the end of the file. */
+    bool read_line(std::string &line)
+    {
+        line.clear();
+        for (;;) {
+            const int c = std::getc(file);
+            if (c == EOF) {
+                if (std::ferror(file))
+                    fail(printf_string("read error: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
+                return false;
+            }
+            if (c == '\n')
+                return true;
+            if (line.size() == kY4mMaxLineLength)
+                fail(printf_string("y4m header line longer than %zu bytes", kY4mMaxLineLength));
+            line += static_cast<char>(c);
+        }
+    }
+
+    void open()
+    {
+        file = std::fopen(path.c_str(), "rb");
+        if (!file)
+            fail(printf_string("cannot open: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
+        struct stat info;
+        if (fstat(fileno(file), &info) != 0)
+            fail(printf_string("cannot stat: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
+        if (!S_ISREG(info.st_mode))
+            fail("not a regular file (pipes and devices cannot be sized up front)");
+        file_size = static_cast<uint64_t>(info.st_size);
+        char signature[kY4mSignatureLength];
+        const size_t got = std::fread(signature, 1, sizeof(signature), file);
+        const bool has_signature = got == sizeof(signature) &&
+                                   std::memcmp(signature, kY4mSignature, got) == 0;
+        if (has_y4m_extension(path) && !has_signature)
+            fail("not a y4m file: it does not start with \"YUV4MPEG2 \"");
+        if (const char *container = has_signature ? nullptr : container_name()) {
+            fail(std::string(container) +
+                     " container: float_adm reads raw YUV and y4m; for containers use FFmpeg's "
+                     "float_adm filter, or `python3 -m floatadm score`, which decodes with "
+                     "ffmpeg",
+                 FLOAT_ADM_ERROR_UNSUPPORTED);
+        }
+        is_y4m = has_signature;
+        if (is_y4m)
+            read_y4m_header();
+    }
+
+    /* The container a file's first bytes announce, or NULL: decoding is FFmpeg's. */
+    const char *container_name()
+    {
+        unsigned char head[12] = {};
+        seek_to(0);
+        if (std::fread(head, 1, sizeof(head), file) != sizeof(head))
+            return nullptr;
+        if (!std::memcmp(head + 4, "ftyp", 4))
+            return "MP4/QuickTime";
+        if (head[0] == 0x1a && head[1] == 0x45 && head[2] == 0xdf && head[3] == 0xa3)
+            return "Matroska/WebM";
+        if (!std::memcmp(head, "RIFF", 4) && !std::memcmp(head + 8, "AVI ", 4))
+            return "AVI";
+        return nullptr;
+    }
+
+    void read_y4m_header()
+    {
+        seek_to(0);
+        std::string line;
+        if (!read_line(line))
+            fail("the y4m header has no end of line");
+        first_frame_offset = line.size() + 1;
+        /* Without a C tag, y4m means 8-bit 4:2:0. */
+        std::string colorspace = "420jpeg";
+        int width = 0, height = 0;
+        std::istringstream tokens(line.substr(kY4mSignatureLength));
+        std::string token;
+        while (tokens >> token) {
+            const std::string value = token.substr(1);
+            switch (token[0]) {
+            case 'W':
+                if (!parse_dimension(value, width))
+                    fail("bad width '" + token + "' in the y4m header");
+                break;
+            case 'H':
+                if (!parse_dimension(value, height))
+                    fail("bad height '" + token + "' in the y4m header");
+                break;
+            case 'C': colorspace = value; break;
+            case 'F': {
+                unsigned num = 0, den = 0;
+                char end;
+                if (std::sscanf(value.c_str(), "%u:%u%c", &num, &den, &end) == 2 && num && den &&
+                    num <= 0x7fffffff && den <= 0x7fffffff) {
+                    rate_num = static_cast<int>(num);
+                    rate_den = static_cast<int>(den);
+                }
+                break;
+            }
+            case 'I':
+                /* Fields woven into frames: the scores are of those frames. */
+                if (value == "t" || value == "b" || value == "m")
+                    warning = path + ": the y4m header says " + token + " (" +
+                              (value == "t"   ? "interlaced, top field first"
+                               : value == "b" ? "interlaced, bottom field first"
+                                              : "mixed progressive and interlaced") +
+                              "): each frame holds two fields and is scored as one "
+                              "progressive picture; deinterlace both files first "
+                              "(e.g. ffmpeg -vf bwdif) to score pictures";
+                break;
+            default: /* aspect, X comments: luma needs none */ break;
+            }
+        }
+        if (!width || !height)
+            fail(std::string("the y4m header has no ") + (width ? "H (height)" : "W (width)"));
+        const adm::PixelFormat *format = adm::find_y4m_pixel_format(colorspace);
+        if (!format)
+            fail("unsupported y4m colorspace C" + colorspace +
+                 "; supported: " + adm::supported_y4m_colorspaces());
+        header = adm::frame_format(width, height, *format);
+    }
+
+    /* Ends inside frame `whole` with `bytes` of its frame_bytes. */
+    void note_incomplete(uint64_t whole, uint64_t bytes)
+    {
+        incomplete = printf_string("%g frames of %dx%d %s: the file ends inside frame %llu",
+                                   static_cast<double>(whole) +
+                                       static_cast<double>(bytes) /
+                                           static_cast<double>(format.frame_bytes),
+                                   format.width, format.height, format.pixel_format,
+                                   static_cast<unsigned long long>(whole));
+    }
+
+    void count_raw_frames()
+    {
+        const uint64_t whole = file_size / format.frame_bytes;
+        for (uint64_t k = 0; k < whole; k++)
+            luma_offsets.push_back(k * format.frame_bytes);
+        if (file_size % format.frame_bytes)
+            note_incomplete(whole, file_size % format.frame_bytes);
+    }
+
+    void count_y4m_frames()
+    {
+        uint64_t offset = first_frame_offset;
+        std::string line;
+        seek_to(offset);
+        while (offset < file_size) {
+            const uint64_t frame = luma_offsets.size();
+            if (!read_line(line)) {
+                incomplete = printf_string("the file ends inside the header of frame %llu",
+                                           static_cast<unsigned long long>(frame));
+                return;
+            }
+            if (line.compare(0, 5, "FRAME") != 0 || (line.size() > 5 && line[5] != ' '))
+                fail(printf_string("frame %llu does not start with a FRAME header",
+                                   static_cast<unsigned long long>(frame)));
+            offset += line.size() + 1;
+            if (file_size - offset < format.frame_bytes) {
+                note_incomplete(frame, file_size - offset);
+                return;
+            }
+            luma_offsets.push_back(offset);
+            offset += format.frame_bytes;
+            seek_to(offset);
+        }
+    }
+
+    void start(const FloatAdmFrameFormat &wanted)
+    {
+        format = wanted;
+        luma_offsets.clear();
+        incomplete.clear();
+        if (is_y4m)
+            count_y4m_frames();
+        else
+            count_raw_frames();
+        if (luma_offsets.empty())
+            fail(incomplete.empty() ? std::string("the file holds no frames")
+                                    : "the file holds no whole frame: " + incomplete);
+        started = true;
+    }
+
+    void read_luma(uint64_t frame, void *dest)
+    {
+        if (!started || frame >= luma_offsets.size())
+            fail(printf_string("no frame %llu: the file holds %llu",
+                               static_cast<unsigned long long>(frame),
+                               static_cast<unsigned long long>(luma_offsets.size())));
+        seek_to(luma_offsets[frame]);
+        if (std::fread(dest, 1, format.luma_bytes, file) != format.luma_bytes)
+            fail(printf_string("cannot read frame %llu: %s", static_cast<unsigned long long>(frame),
+                               std::ferror(file) ? std::strerror(errno)
+                                                 : "the file ended: did it change while read?"),
+                 FLOAT_ADM_ERROR_IO);
+    }
+};
+
+namespace {
+
+/* Runs a step of the reader, turning its failure into a code and a message. */
+template <typename Step> int run(char *errbuf, size_t errbuf_size, Step step)
+{
+    try {
+        step();
+        return 0;
+    } catch (const ReadError &error) {
+        adm::format_error(errbuf, errbuf_size, "%s", error.message.c_str());
+        return error.code;
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory reading the file");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+} // namespace
+
+extern "C" {
+
+int float_adm_reader_open(FloatAdmReader **out, const char *path, char *errbuf, size_t errbuf_size)
+{
+    if (!out || !path || !*path) {
+        adm::format_error(errbuf, errbuf_size, "no reader pointer or path given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    *out = nullptr;
+    FloatAdmReader *reader = new (std::nothrow) FloatAdmReader;
+    if (!reader) {
+        adm::format_error(errbuf, errbuf_size, "out of memory for a reader");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+    const int ret = run(errbuf, errbuf_size, [&] {
+        reader->path = path;
+        reader->open();
+    });
+    if (ret < 0) {
+        delete reader;
+        return ret;
+    }
+    *out = reader;
+    return 0;
+}
+
+int float_adm_reader_header(const FloatAdmReader *reader, FloatAdmFrameFormat *format,
+                            int *rate_num, int *rate_den)
+{
+    if (!reader)
+        return FLOAT_ADM_ERROR_INVALID;
+    if (!reader->is_y4m)
+        return 0;
+    if (format)
+        *format = reader->header;
+    if (rate_num)
+        *rate_num = reader->rate_num;
+    if (rate_den)
+        *rate_den = reader->rate_den;
+    return 1;
+}
+
+const char *float_adm_reader_warning(const FloatAdmReader *reader)
+{
+    return reader && !reader->warning.empty() ? reader->warning.c_str() : nullptr;
+}
+
+int float_adm_reader_start(FloatAdmReader *reader, const FloatAdmFrameFormat *format, char *errbuf,
+                           size_t errbuf_size)
+{
+    if (!reader || !format || !format->frame_bytes ||
+        !adm::find_pixel_format(format->pixel_format)) {
+        adm::format_error(errbuf, errbuf_size, "no reader or no frame format given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    return run(errbuf, errbuf_size, [&] { reader->start(*format); });
+}
+
+uint64_t float_adm_reader_frame_count(const FloatAdmReader *reader)
+{
+    return reader ? reader->luma_offsets.size() : 0;
+}
+
+int float_adm_reader_incomplete(const FloatAdmReader *reader, char *buf, size_t size)
+{
+    if (!reader || reader->incomplete.empty())
+        return 0;
+    adm::format_error(buf, size, "%s", reader->incomplete.c_str());
+    return 1;
+}
+
+int float_adm_reader_read_luma(FloatAdmReader *reader, uint64_t frame, void *dest, char *errbuf,
+                               size_t errbuf_size)
+{
+    if (!reader || !dest) {
+        adm::format_error(errbuf, errbuf_size, "no reader or no buffer given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    return run(errbuf, errbuf_size, [&] { reader->read_luma(frame, dest); });
+}
+
+void float_adm_reader_free(FloatAdmReader **reader)
+{
+    if (!reader)
+        return;
+    delete *reader;
+    *reader = nullptr;
+}
+
+} // extern "C"

@@ -1,0 +1,156 @@
+/*
+ * float_adm_score: scores raw YUV and y4m files with the float ADM core.
+ *
+ * Copyright (c) 2026 the float_adm authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "score_outputs.h"
+
+#include <cstdio>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_error.h"
+
+namespace {
+
+/* A log written over an input would destroy it: refused before anything is
+ * truncated (the library refuses any file open in the process too). */
+void check_not_an_input(const LogRequest &request, const VideoReader &reference,
+                        const VideoReader &distorted)
+{
+    struct stat log_stat;
+    if (request.path == "-" || stat(request.path.c_str(), &log_stat) != 0)
+        return;
+    for (const VideoReader *input : {&reference, &distorted}) {
+        struct stat input_stat;
+        if (stat(input->path().c_str(), &input_stat) == 0 && input_stat.st_dev == log_stat.st_dev &&
+            input_stat.st_ino == log_stat.st_ino)
+            throw CliError(string_printf(
+                "%s %s: that is the %s file %s; refusing to overwrite an input",
+                request.flag.c_str(), request.path.c_str(),
+                input == &reference ? "reference" : "distorted", input->path().c_str()));
+    }
+}
+
+/* Two logs in one file would garble each other. */
+void check_distinct(const LogRequest &first, const LogRequest &second)
+{
+    if (first.path.empty() || second.path.empty() || first.path == "-" || second.path == "-")
+        return;
+    struct stat a, b;
+    if (first.path == second.path ||
+        (stat(first.path.c_str(), &a) == 0 && stat(second.path.c_str(), &b) == 0 &&
+         a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+        throw CliError(first.flag + " and " + second.flag + " name the same file " + second.path +
+                       ": one log per file");
+}
+
+/* Logs are opened before scoring, so that a bad path fails at once.  An empty
+ * path: no file, the pooling alone. */
+LogPtr open_log(const LogRequest &request, const FloatAdmOptions &options,
+                const FrameGeometry &geometry)
+{
+    char message[512] = "";
+    FloatAdmLog *log = nullptr;
+    const int err = float_adm_log_open(&log, request.path.empty() ? nullptr : request.path.c_str(),
+                                       request.format, &options, geometry.width, geometry.height,
+                                       message, sizeof(message));
+    if (err < 0)
+        throw CliError(message[0] ? message : request.path + ": " + float_adm_strerror(err));
+    return LogPtr(log);
+}
+
+/* Turns a log call's failure into the tool's error. */
+void check_log(int err, const char *message, const std::string &path)
+{
+    if (err < 0)
+        throw CliError(message[0] ? message : path + ": " + float_adm_strerror(err));
+}
+
+} // namespace
+
+ScoreOutputs::ScoreOutputs(const CommandLine &command_line, const FloatAdmOptions &options,
+                           const FrameGeometry &geometry, const VideoReader &reference,
+                           const VideoReader &distorted, unsigned long long frame_count)
+    : frame_count_(frame_count)
+{
+    bool log_to_stdout = false;
+    for (size_t i = 0; i < command_line.logs.size(); i++) {
+        const LogRequest &request = command_line.logs[i];
+        check_not_an_input(request, reference, distorted);
+        for (size_t j = i + 1; j < command_line.logs.size(); j++)
+            check_distinct(request, command_line.logs[j]);
+    }
+    for (const LogRequest &request : command_line.logs) {
+        logs_.emplace_back(&request, open_log(request, options, geometry));
+        log_to_stdout |= request.path == "-";
+    }
+    const LogRequest pooling{"", FLOAT_ADM_LOG_JSON, ""};
+    summary_ = open_log(pooling, options, geometry);
+    print_summary_ = !command_line.quiet && !log_to_stdout;
+    print_table_ = print_summary_ && command_line.per_frame;
+    /* As vmaf: a counter on a terminal, nothing in a pipe or a file. */
+    show_progress_ = !command_line.quiet && isatty(STDERR_FILENO);
+    started_ = last_shown_ = std::chrono::steady_clock::now();
+    if (print_table_)
+        std::printf("%6s  %-10s  %-10s  %-10s\n", "frame", "adm2", "aim", "adm3");
+}
+
+void ScoreOutputs::add(unsigned long long frame, const FloatAdmScores &scores)
+{
+    char message[512];
+    for (auto &log : logs_) {
+        message[0] = '\0';
+        check_log(float_adm_log_frame(log.second.get(), frame, &scores, message, sizeof(message)),
+                  message, log.first->path);
+    }
+    check_log(float_adm_log_frame(summary_.get(), frame, &scores, nullptr, 0), "", "");
+    if (print_table_)
+        std::printf("%6llu  %.8f  %.8f  %.8f\n", frame, scores.adm2, scores.aim, scores.adm3);
+    scored_++;
+    show_progress(false);
+}
+
+/* vmaf's counter: "\r" then the frames scored and the speed, at most a few times a
+ * second; the last one stays, ended by a newline. */
+void ScoreOutputs::show_progress(bool last)
+{
+    if (!show_progress_)
+        return;
+    const auto now = std::chrono::steady_clock::now();
+    if (!last && now - last_shown_ < std::chrono::milliseconds(200))
+        return;
+    last_shown_ = now;
+    const double seconds = std::chrono::duration<double>(now - started_).count();
+    std::fprintf(stderr, "\r%llu/%llu frames %.2f FPS%s", scored_, frame_count_,
+                 seconds > 0 ? scored_ / seconds : 0.0, last ? "\n" : "");
+}
+
+void ScoreOutputs::finish()
+{
+    show_progress(true);
+    char message[512];
+    for (auto &log : logs_) {
+        FloatAdmLog *raw = log.second.release();
+        message[0] = '\0';
+        check_log(float_adm_log_close(&raw, message, sizeof(message)), message, log.first->path);
+    }
+    /* The pooled means, as vmaf prints its pooled scores ("%s: %f"). */
+    FloatAdmPooled pooled;
+    for (int i = 0; print_summary_ && float_adm_log_pooled(summary_.get(), i, &pooled) == 0; i++)
+        std::printf("%s: %f\n", float_adm_log_output_name(summary_.get(), i), pooled.mean);
+}

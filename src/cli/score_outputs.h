@@ -1,0 +1,68 @@
+/*
+ * float_adm_score: scores raw YUV and y4m files with the float ADM core.
+ *
+ * Copyright (c) 2026 the float_adm authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* Where each scored frame goes: the logs asked for, the pooled summary, the
+ * per-frame table (--per-frame) and, on a terminal, the live counter. */
+
+#ifndef FLOAT_ADM_CLI_SCORE_OUTPUTS_H
+#define FLOAT_ADM_CLI_SCORE_OUTPUTS_H
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "command_line.h"
+#include "float_adm.h"
+#include "pixel_format.h"
+#include "video_reader.h"
+
+struct LogCloser {
+    void operator()(FloatAdmLog *log) const { float_adm_log_close(&log, nullptr, 0); }
+};
+using LogPtr = std::unique_ptr<FloatAdmLog, LogCloser>;
+
+class ScoreOutputs {
+public:
+    /** Checks the logs asked for (never an input, one per file) and opens them, so
+     *  that a bad path fails before any frame is scored.  Throws CliError. */
+    ScoreOutputs(const CommandLine &command_line, const FloatAdmOptions &options,
+                 const FrameGeometry &geometry, const VideoReader &reference,
+                 const VideoReader &distorted, unsigned long long frame_count);
+
+    /** One scored frame, in order, whichever backend scored it. */
+    void add(unsigned long long frame, const FloatAdmScores &scores);
+
+    /** Completes every log, then prints the pooled means as vmaf prints them. */
+    void finish();
+
+private:
+    void show_progress(bool last);
+
+    std::vector<std::pair<const LogRequest *, LogPtr>> logs_;
+    LogPtr summary_; /* the pooling and the names, whatever logs were asked for */
+    bool print_summary_ = false;
+    bool print_table_ = false;
+    bool show_progress_ = false; /* stderr is a terminal */
+    unsigned long long frame_count_ = 0;
+    unsigned long long scored_ = 0;
+    std::chrono::steady_clock::time_point started_, last_shown_;
+};
+
+#endif /* FLOAT_ADM_CLI_SCORE_OUTPUTS_H */
