@@ -36,6 +36,16 @@ ADM_DEVICE void *memcpy(void *dst, const void *src, size_t n)
 }
 
 ADM_DEVICE void __threadfence() { __nvvm_membar_gl(); }
+
+/*
+ * The block barrier as an asm statement that clobbers memory.  clang's __syncthreads
+ * (llvm.nvvm.barrier0) is, to LLVM 14's alias analysis of globals, a call that cannot
+ * write a __shared__ variable whose address is never taken: the load of a flag one
+ * thread sets for the block moved above the barrier and read what was there before.
+ * clang marks every asm statement in device code convergent, as it does the builtin.
+ */
+ADM_DEVICE void adm_cuda_block_barrier() { asm volatile("bar.sync 0;" ::: "memory"); }
+#define __syncthreads adm_cuda_block_barrier
 ADM_DEVICE unsigned atomicAdd(unsigned *p, unsigned v)
 {
     return (unsigned)__nvvm_atom_add_gen_i((int *)p, (int)v);

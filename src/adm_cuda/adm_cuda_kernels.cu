@@ -74,7 +74,6 @@ struct ApproxReader {
     __device__ float at(Row row, int, int x) const { return __ldg(row + x); }
 };
 
-
 __device__ void ApproxReader::bind(const InputPlanes &, const DwtOutputs &out)
 {
     data[0] = out.previous[0];
@@ -191,12 +190,14 @@ __device__ __forceinline__ void dwt_decouple(const InputPlanes &planes, const Dw
 
 /*
  * sum + v[0] + v[1] + ... in this order.  The loads of a batch are issued before its
- * adds so their latency overlaps; the order of the fp32 additions is unchanged.
+ * adds so their latency overlaps, four batches an iteration (as nvcc unrolls it by
+ * itself); the order of the fp32 additions is unchanged.
  */
 __device__ float add_in_order(float sum, const float *v, int n)
 {
     constexpr int kBatch = 8;
     int c = 0;
+#pragma unroll 4
     for (; c + kBatch <= n; c += kBatch) {
         float x[kBatch];
 #pragma unroll
@@ -214,13 +215,14 @@ __device__ float add_in_order(float sum, const float *v, int n)
 constexpr int kMaskSignals = 2 * kNumBands; /* weighted restored h, v, d, then additive h, v, d */
 
 /*
- * One row of the six weighted bands at a lane's column: the values, their magnitudes
- * in fp64 and 1/30 of them (the masking input, recomputed here instead of stored),
- * with the 1/30 magnitudes of the lanes beside (the columns left and right).
+ * One row of the six weighted bands at a lane's column: the values and 1/30 of their
+ * magnitudes (the masking input, recomputed here instead of stored), with the 1/30
+ * magnitudes of the lanes beside (the columns left and right).  The fp64 magnitude
+ * is formed again where it is used: two exact instructions, where keeping it would
+ * hold twelve more registers per row.
  */
 struct MaskRow {
     float weighted[kMaskSignals];
-    double magnitude[kMaskSignals];
     float left[kMaskSignals], filtered[kMaskSignals], right[kMaskSignals];
 };
 
@@ -248,8 +250,7 @@ __device__ __forceinline__ void mask_row(const float (&w)[kMaskSignals], MaskRow
 #pragma unroll
     for (int k = 0; k < kMaskSignals; k++) {
         r.weighted[k] = w[k];
-        r.magnitude[k] = adm::csf_magnitude(w[k]);
-        r.filtered[k] = adm::csf_filtered_of(r.magnitude[k]);
+        r.filtered[k] = adm::csf_filtered(w[k]);
         r.left[k] = __shfl_up_sync(kFullWarp, r.filtered[k], 1);
         r.right[k] = __shfl_down_sync(kFullWarp, r.filtered[k], 1);
     }
@@ -260,16 +261,18 @@ __device__ __forceinline__ void mask_row(const float (&w)[kMaskSignals], MaskRow
  * column vj (sums region, or a neighbour of it for lanes 0 and 31, which only lend
  * their 1/30 magnitudes) into terms[(r * 9 + k) * term_stride] (has_terms lanes).
  * Down the rows the lane keeps the upper row's threshold part, the centre row and
- * the lower row; each weighted row is loaded once, a row ahead, with the reference
- * details of the next centre row.  Rows and columns outside the band mirror as
+ * the lower row; each weighted row is loaded once, a row ahead; the reference details
+ * of the centre row are loaded as its step begins (a row ahead, they would hold
+ * registers the kernel needs).  Rows and columns outside the band mirror as
  * mask_neighbour says: lane l's neighbours are lanes l - 1 and l + 1.
  */
+template <bool Cube>
 __device__ __forceinline__ void sum_terms(const SumArgs &a, int i0, int rows, int vj,
                                           bool has_terms, float *terms, int term_stride)
 {
     const SumScale &sc = a.sc;
     const int col = adm::mask_neighbour(vj, sc.w);
-    float raw[kMaskSignals], ref[kNumBands], upper[kMaskSignals];
+    float raw[kMaskSignals], upper[kMaskSignals];
     MaskRow row_a, row_b;
     {
         /* The first three rows' loads all in flight at once. */
@@ -277,7 +280,6 @@ __device__ __forceinline__ void sum_terms(const SumArgs &a, int i0, int rows, in
         load_weighted(sc, adm::mask_neighbour(i0 - 1, sc.h), col, raw_up);
         load_weighted(sc, i0, col, raw_mid);
         load_weighted(sc, adm::mask_neighbour(i0 + 1, sc.h), col, raw);
-        load_reference(sc, i0, col, ref);
         mask_row(raw_up, row_b);
 #pragma unroll
         for (int k = 0; k < kMaskSignals; k++)
@@ -288,11 +290,10 @@ __device__ __forceinline__ void sum_terms(const SumArgs &a, int i0, int rows, in
     /* Row r with centre `mid`; the lower row goes into `low`, then becomes the centre. */
     auto step = [&](int r, MaskRow &mid, MaskRow &low) ADM_CUDA_INLINE_LAMBDA {
         const bool more = r + 1 < rows;
-        float raw_next[kMaskSignals], ref_next[kNumBands];
-        if (more) {
+        float raw_next[kMaskSignals], ref[kNumBands];
+        load_reference(sc, i0 + r, col, ref);
+        if (more)
             load_weighted(sc, adm::mask_neighbour(i0 + r + 2, sc.h), col, raw_next);
-            load_reference(sc, i0 + r + 1, col, ref_next);
-        }
         mask_row(raw, low);
         if (has_terms) {
             float thr[2] = {0.0f, 0.0f};
@@ -304,8 +305,8 @@ __device__ __forceinline__ void sum_terms(const SumArgs &a, int i0, int rows, in
                     for (int b = 0; b < kNumBands; b++) {
                         const int k = 3 * m + b;
                         band_thr[b] = adm::threshold_band_rest(
-                            upper[k], mid.left[k], mid.magnitude[k], mid.right[k], low.left[k],
-                            low.filtered[k], low.right[k]);
+                            upper[k], mid.left[k], adm::csf_magnitude(mid.weighted[k]),
+                            mid.right[k], low.left[k], low.filtered[k], low.right[k]);
                     }
                     thr[m] = adm::threshold_sum(band_thr[0], band_thr[1], band_thr[2]);
                 }
@@ -313,11 +314,11 @@ __device__ __forceinline__ void sum_terms(const SumArgs &a, int i0, int rows, in
             float *t = terms + r * kNumRowSums * term_stride;
 #pragma unroll
             for (int b = 0; b < kNumBands; b++) {
-                t[b * term_stride] = adm::reference_term(sc.factor[b], ref[b], a.cube, a.p, pow);
-                t[(3 + b) * term_stride] = adm::masked_term(mid.weighted[b], thr[1], a.cube, a.p,
+                t[b * term_stride] = adm::reference_term(sc.factor[b], ref[b], Cube, a.p, pow);
+                t[(3 + b) * term_stride] = adm::masked_term(mid.weighted[b], thr[1], Cube, a.p,
                                                             pow);
-                t[(6 + b) * term_stride] = adm::masked_term(mid.weighted[3 + b], thr[0], a.cube,
-                                                            a.p, pow);
+                t[(6 + b) * term_stride] = adm::masked_term(mid.weighted[3 + b], thr[0], Cube, a.p,
+                                                            pow);
             }
         }
         if (more) {
@@ -326,9 +327,6 @@ __device__ __forceinline__ void sum_terms(const SumArgs &a, int i0, int rows, in
                 upper[k] = adm::threshold_upper_row(mid.left[k], mid.filtered[k], mid.right[k]);
                 raw[k] = raw_next[k];
             }
-#pragma unroll
-            for (int b = 0; b < kNumBands; b++)
-                ref[b] = ref_next[b];
         }
     };
     for (int r = 0; r < rows; r += 2) {
@@ -344,7 +342,7 @@ __device__ __forceinline__ void sum_terms(const SumArgs &a, int i0, int rows, in
  * the first warp for sum k, into the host's accumulator; then the scale's counter is
  * reset for the next frame.  shared_floats: the block's shared memory, in floats.
  */
-__device__ void fold(const SumArgs &a, float *shared, int shared_floats)
+__device__ __forceinline__ void fold(const SumArgs &a, float *shared, int shared_floats)
 {
     const int rows = a.sc.sums.bottom - a.sc.sums.top;
     const int stride = (shared_floats / kNumRowSums - 1) | 1; /* odd: nine distinct banks */
@@ -381,7 +379,7 @@ __device__ void fold(const SumArgs &a, float *shared, int shared_floats)
  * row's inner sum from 0.  Chunk c is computed into buffer c % 2 while chunk c - 1 is
  * added from the other.  The last block to finish folds the scale.
  */
-__device__ __forceinline__ void row_sums(const SumArgs &a)
+template <bool Cube> __device__ __forceinline__ void row_sums(const SumArgs &a)
 {
     extern __shared__ float terms[]; /* [2][9 * rows_per_block][term_stride] */
     __shared__ bool last;
@@ -403,8 +401,9 @@ __device__ __forceinline__ void row_sums(const SumArgs &a)
                 const int tc = warp * kSumColumnsPerWarp + lane - 1;
                 const int col = c * chunk_cols + tc; /* from sums.left */
                 const bool has_terms = lane >= 1 && lane <= kSumColumnsPerWarp && col < width;
-                sum_terms(a, i0, rows, sc.sums.left + col, has_terms,
-                          terms + (c & 1) * buffer_floats + (has_terms ? tc : 0), term_stride);
+                sum_terms<Cube>(a, i0, rows, sc.sums.left + col, has_terms,
+                                terms + (c & 1) * buffer_floats + (has_terms ? tc : 0),
+                                term_stride);
             }
         } else if (c > 0 && chain < kNumRowSums * rows) {
             inner = add_in_order(inner, terms + ((c - 1) & 1) * buffer_floats + chain * term_stride,
@@ -449,7 +448,16 @@ DWT_KERNEL(adm_dwt_decouple_u16_16, WideReader<16>)
 DWT_KERNEL(adm_dwt_decouple_approx, ApproxReader)
 #undef DWT_KERNEL
 
-extern "C" __global__ void __launch_bounds__(kMaxSumThreads) adm_row_sums(SumArgs a)
+/*
+ * The row sums with the cube (adm_p_norm 3, the default) and with the host's powf: two
+ * kernels, so that the cube's holds no registers for powf's.
+ */
+extern "C" __global__ void __launch_bounds__(kMaxSumThreads) adm_row_sums_cube(SumArgs a)
 {
-    row_sums(a);
+    row_sums<true>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(kMaxSumThreads) adm_row_sums_powf(SumArgs a)
+{
+    row_sums<false>(a);
 }

@@ -75,7 +75,7 @@ struct SumScale {
 /* The row sums of one scale; its last block folds them (a kernel argument). */
 struct SumArgs {
     SumScale sc;
-    bool masking, cube;
+    bool masking;
     float p;
     int powf_mode;   /* adm::PowfMode */
     float *row_sums; /* this scale's: [sum][row], rows_max rows each */
@@ -103,7 +103,8 @@ static_assert(kMaxSumRows * kNumRowSums <= 64, "two adding warps");
 #define ADM_CUDA_KERNEL_DWT_U8 "adm_dwt_decouple_u8"
 #define ADM_CUDA_KERNEL_DWT_U16(depth) "adm_dwt_decouple_u16_" #depth
 #define ADM_CUDA_KERNEL_DWT_APPROX "adm_dwt_decouple_approx"
-#define ADM_CUDA_KERNEL_ROW_SUMS "adm_row_sums"
+#define ADM_CUDA_KERNEL_ROW_SUMS_CUBE "adm_row_sums_cube"
+#define ADM_CUDA_KERNEL_ROW_SUMS_POWF "adm_row_sums_powf"
 
 } // namespace adm_cuda
 

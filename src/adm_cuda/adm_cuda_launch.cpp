@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 
 /* The kernels' image, built into the library by adm_cuda_image.S; NUL-terminated. */
 extern "C" const char adm_cuda_kernel_image[];
@@ -103,7 +104,8 @@ CUresult load_kernels(const CudaDriver &cu, Kernels *k, char *error, size_t erro
         {&k->dwt_u16[14], ADM_CUDA_KERNEL_DWT_U16(14)},
         {&k->dwt_u16[16], ADM_CUDA_KERNEL_DWT_U16(16)},
         {&k->dwt_approx, ADM_CUDA_KERNEL_DWT_APPROX},
-        {&k->row_sums, ADM_CUDA_KERNEL_ROW_SUMS},
+        {&k->row_sums_cube, ADM_CUDA_KERNEL_ROW_SUMS_CUBE},
+        {&k->row_sums_powf, ADM_CUDA_KERNEL_ROW_SUMS_POWF},
     };
     for (const Entry &entry : entries) {
         if ((e = cu.cuModuleGetFunction(entry.fn, k->module, entry.name)) != CUDA_SUCCESS) {
@@ -170,13 +172,16 @@ CUresult plan_launches(const CudaDriver &cu, const Kernels &k, Pipeline &pl)
         pl.sum_rows_per_block[s] = per_block;
         pl.sum_compute_warps[s] = warps;
     }
-    /* The device's limit less the kernel's static shared memory. */
-    int static_shared = 0;
-    if ((e = cu.cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                                   k.row_sums)) != CUDA_SUCCESS)
-        return e;
-    return cu.cuFuncSetAttribute(k.row_sums, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                 shared_optin - static_shared);
+    /* The device's limit less each row-sums kernel's static shared memory. */
+    for (CUfunction f : {k.row_sums_cube, k.row_sums_powf}) {
+        int static_shared = 0;
+        if ((e = cu.cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) !=
+                CUDA_SUCCESS ||
+            (e = cu.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                       shared_optin - static_shared)) != CUDA_SUCCESS)
+            return e;
+    }
+    return CUDA_SUCCESS;
 }
 
 CUresult launch_dwt_decouple(const CudaDriver &cu, const Kernels &k, const Pipeline &pl, int s,
@@ -204,7 +209,6 @@ CUresult launch_row_sums(const CudaDriver &cu, const Kernels &k, const Pipeline 
     SumArgs a;
     a.sc = sum_scale(pl, s);
     a.masking = pl.frame.masking;
-    a.cube = pl.frame.cube;
     a.p = pl.frame.p;
     a.powf_mode = pl.powf_mode;
     a.row_sums = pl.row_sums + (ptrdiff_t)s * kNumRowSums * pl.rows_max;
@@ -215,10 +219,10 @@ CUresult launch_row_sums(const CudaDriver &cu, const Kernels &k, const Pipeline 
     a.compute_warps = pl.sum_compute_warps[s];
     const int adding_warps = ceil_div(kNumRowSums * a.rows_per_block, 32);
     void *params[] = {&a};
-    return cu.cuLaunchKernel(k.row_sums, ceil_div(rows, a.rows_per_block), 1, 1,
-                             32 * (a.compute_warps + adding_warps), 1, 1,
-                             (unsigned)sum_shared_bytes(a.rows_per_block, a.compute_warps), stream,
-                             params, nullptr);
+    return cu.cuLaunchKernel(
+        pl.frame.cube ? k.row_sums_cube : k.row_sums_powf, ceil_div(rows, a.rows_per_block), 1, 1,
+        32 * (a.compute_warps + adding_warps), 1, 1,
+        (unsigned)sum_shared_bytes(a.rows_per_block, a.compute_warps), stream, params, nullptr);
 }
 
 } // namespace adm_cuda

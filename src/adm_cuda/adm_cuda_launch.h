@@ -18,7 +18,8 @@ struct Kernels {
     CUfunction dwt_u8 = nullptr;
     CUfunction dwt_u16[17] = {}; /* by bit depth: 9, 10, 12, 14, 16 */
     CUfunction dwt_approx = nullptr;
-    CUfunction row_sums = nullptr;
+    CUfunction row_sums_cube = nullptr; /* adm_p_norm 3 */
+    CUfunction row_sums_powf = nullptr; /* any other */
 };
 
 /*

@@ -20,9 +20,12 @@
 CUDA_PTX_ARCH ?= sm_80
 CUDA_PTX_ISA ?= ptx70
 # clang's CUDA default is -ffp-contract=fast: off, as everywhere scores are computed;
-# denormals kept, as the CPU keeps them.
+# denormals kept, as the CPU keeps them.  Shared-memory addresses in 32 bits, as nvcc
+# makes them: a register each instead of two (-fcuda-short-ptr sets the front end's
+# data layout, -nvptx-short-ptr the back end's; clang 14 needs both).
 CUDA_CLANG_FLAGS := -x cuda --cuda-device-only -nocudainc -nocudalib \
                     --cuda-gpu-arch=$(CUDA_PTX_ARCH) -Xclang -target-feature -Xclang +$(CUDA_PTX_ISA) \
+                    -fcuda-short-ptr -mllvm --nvptx-short-ptr \
                     -std=c++17 -O3 -ffp-contract=off -fno-gpu-flush-denormals-to-zero \
                     -Wall -Wextra -Wno-unknown-cuda-version -Iinclude -Isrc/adm_core -Isrc/adm_cuda
 # nvcc: SASS for Hopper and PTX for later chips; --fmad=false, IEEE division and sqrt.

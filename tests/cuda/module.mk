@@ -9,6 +9,8 @@
 #                               the tests' hook); runs on any machine
 #   tests/cuda/test_no_cudart.sh  the libraries link no CUDA library and carry no CUDA
 #                               runtime code
+#   tests/cuda/test_ptx_barriers.sh  clang's PTX: the row sums' "last block" flag is read
+#                               after the barrier that follows its store
 # None of them links a CUDA library: they reach the driver through the backend's loader.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -64,13 +66,15 @@ CUDA_STUB_DRIVER := $(firstword $(wildcard /usr/local/cuda/lib64/stubs/libcuda.s
                       /usr/lib/x86_64-linux-gnu/stubs/libcuda.so))
 
 # Without a CUDA device the GPU tests say so and pass (CI has no GPU).
-check-cuda: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN) $(CUDA_NO_DRIVER_BIN) $(CUDA_SHLIB) $(CUDA_LIB)
+check-cuda: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN) $(CUDA_NO_DRIVER_BIN) $(CUDA_SHLIB) $(CUDA_LIB) \
+            $(CUDA_IMAGE)
 	FLOAT_ADM_CUDA_DRIVER=/nonexistent/libcuda.so.1 $(CUDA_NO_DRIVER_BIN) \
 	    'could not be loaded (/nonexistent/libcuda.so.1)'
 	FLOAT_ADM_CUDA_DRIVER=libm.so.6 $(CUDA_NO_DRIVER_BIN) 'libm.so.6 has no cuInit: not a CUDA driver'
 	$(if $(CUDA_STUB_DRIVER),FLOAT_ADM_CUDA_DRIVER=$(CUDA_STUB_DRIVER) $(CUDA_NO_DRIVER_BIN) \
 	    'cuInit failed: CUDA_ERROR_STUB_LIBRARY')
 	sh tests/cuda/test_no_cudart.sh $(CUDA_SHLIB) $(CUDA_LIB)
+	$(if $(filter nvcc,$(CUDA_KERNELS)),,sh tests/cuda/test_ptx_barriers.sh $(CUDA_IMAGE))
 	$(CUDA_PARITY_BIN) --corpus tests/corpus --quick
 	$(CUDA_ROBUST_BIN)
 
