@@ -253,17 +253,21 @@ static int finish_log(AVFilterContext *ctx)
 }
 
 /* Frames ffmpeg dropped with the old graph keep their numbers: the log's
- * frame numbers stay those of the main input. */
+ * frame numbers stay those of the main input.  The library finishes a file as
+ * it is released; a pipe, which cannot take a footer back, is finished at the
+ * end of the stream by whichever instance sees it. */
 static void release_log(AVFilterContext *ctx, uint64_t dropped)
 {
     FloatAdmFilterContext *s = ctx->priv;
     char errbuf[256] = "";
 
-    finish_log(ctx);
-    if (s->shared_log)
-        float_adm_log_release(&s->log, s->frame_index + dropped, errbuf, sizeof(errbuf));
-    else
+    if (!s->shared_log) {
         float_adm_log_close(&s->log, errbuf, sizeof(errbuf));
+        return;
+    }
+    if (float_adm_log_release(&s->log, s->frame_index + dropped, errbuf, sizeof(errbuf)) < 0 &&
+        !s->log_finished)
+        av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
 }
 
 /* value NULL: remove the key. */

@@ -562,12 +562,14 @@ bool holds_log(const char *path)
     const size_t size = std::fread(start, 1, sizeof(start) - 1, file);
     std::fclose(file);
     start[size] = '\0';
+    for (const char *header : {"{\n  \"version\"", "<?xml", "<VMAF ", "Frame,"}) {
+        if (!std::strncmp(start, header, std::strlen(header)))
+            return true;
+    }
     unsigned long first, next;
     int consumed = 0;
-    return !std::strncmp(start, "{\n  \"version\"", 14) || !std::strncmp(start, "<?xml", 5) ||
-           !std::strncmp(start, "<VMAF ", 6) || !std::strncmp(start, "Frame,", 6) ||
-           (std::sscanf(start, "{%lu}{%lu}frame: %n", &first, &next, &consumed) == 2 &&
-            consumed > 0);
+    return std::sscanf(start, "{%lu}{%lu}frame: %n", &first, &next, &consumed) == 2 &&
+           consumed > 0;
 }
 
 /* Opens path for writing; a regular file is truncated only once it is known to be
