@@ -403,7 +403,12 @@ typedef struct FloatAdmLog FloatAdmLog;
  * file is created or truncated.  A regular file that is already open in this
  * process (same device and inode as a descriptor in /proc/self/fd, where that
  * exists) is refused with FLOAT_ADM_ERROR_INVALID before anything is truncated: it
- * is one of the inputs or outputs, and the log would destroy it.  width and height
+ * is one of the inputs or outputs, and the log would destroy it; so is a non-empty
+ * regular file that does not begin as a log does (a picture of an image sequence
+ * read later).  A path to stdout's file (/dev/stdout) is stdout.  stdout is refused
+ * (FLOAT_ADM_ERROR_INVALID) where another descriptor of this process, besides
+ * 0, 1 and 2, is open on its file (an output written there), unless it is a
+ * device other than a terminal (/dev/null).  width and height
  * go to XML's <params>.  The header is written with the first entry (or by finish).
  */
 int float_adm_log_open(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
@@ -489,16 +494,19 @@ int float_adm_log_close(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
  * size).  The first acquire of a file opens it as float_adm_log_open does; an
  * acquire of a file whose log was released takes that log over: the file and the
  * pooling go on, and *next_frame says the frame number to go on from (0 for a new
- * file).  A file whose log is held: FLOAT_ADM_ERROR_BUSY.  Such logs last as long
- * as the process; release, never close, them.
+ * file).  A file whose log is held: FLOAT_ADM_ERROR_BUSY.  A character device
+ * (/dev/null) is not shared: each acquire gets a log of its own.  Such logs last as
+ * long as the process; release, never close, them.
  */
 int float_adm_log_acquire(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
                           const FloatAdmOptions *opts, int width, int height,
                           uint64_t *next_frame, char *errbuf, size_t errbuf_size);
 
 /**
- * Finish the file (complete as it stands) and let the next acquire of it go on
- * from frame next_frame.  Sets *log to NULL; returns the finish's result.
+ * Finish a regular file (complete as it stands) and let the next acquire of it go
+ * on from frame next_frame.  A log that cannot seek back over its footer (stdout
+ * on a pipe) is not finished here: the next acquire goes on, and its user's
+ * finish completes it.  Sets *log to NULL; returns the finish's result.
  */
 int float_adm_log_release(FloatAdmLog **log, uint64_t next_frame, char *errbuf,
                           size_t errbuf_size);

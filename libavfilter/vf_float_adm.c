@@ -104,10 +104,11 @@ typedef struct FloatAdmFilterContext {
 static const AVOption float_adm_options[] = {
     FLOAT_ADM_OPTIONS(ADM_OPTION, ADM_OPTION_NO_ALIAS)
     { "log_path", "Set the file to write the per-frame log to (- for stdout).", OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "log_fmt", "Set the format of the log.", OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = FLOAT_ADM_LOG_JSON }, FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_XML, FLAGS, .unit = "log_fmt" },
+    { "log_fmt", "Set the format of the log.", OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = FLOAT_ADM_LOG_JSON }, FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_SUB, FLAGS, .unit = "log_fmt" },
         { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "csv",  "libvmaf's CSV layout",  0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_CSV  }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "xml",  "libvmaf's XML layout",  0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_XML  }, 0, 0, FLAGS, .unit = "log_fmt" },
+        { "sub",  "libvmaf's subtitle layout", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_SUB }, 0, 0, FLAGS, .unit = "log_fmt" },
     { "on_corrupt", "Set what to do with frames the decoder flagged as corrupt.", OFFSET(on_corrupt), AV_OPT_TYPE_INT, { .i64 = FLOAT_ADM_ON_CORRUPT_SCORE }, FLOAT_ADM_ON_CORRUPT_SCORE, FLOAT_ADM_ON_CORRUPT_FAIL, FLAGS, .unit = "on_corrupt" },
         { "score", "score them, with a warning per run of frames", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_ON_CORRUPT_SCORE }, 0, 0, FLAGS, .unit = "on_corrupt" },
         { "skip",  "pass them on unscored; the log says so",       0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_ON_CORRUPT_SKIP  }, 0, 0, FLAGS, .unit = "on_corrupt" },
@@ -118,10 +119,27 @@ static const AVOption float_adm_options[] = {
         { "cpu",  "the CPU",                                          0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_CPU  }, 0, 0, FLAGS, .unit = "backend" },
         { "cuda", "an NVIDIA GPU (software frames are uploaded)",     0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_CUDA }, 0, 0, FLAGS, .unit = "backend" },
     { "metadata_prefix", "Set the prefix of the frame metadata keys (one per instance when chained).", OFFSET(metadata_prefix), AV_OPT_TYPE_STRING, { .str = "lavfi.float_adm" }, 0, 0, FLAGS },
+    /* framesync's options, declared here so that help shows the defaults this
+     * filter uses: frames are paired by the nearest timestamp (see preinit). */
+    { "eof_action", "Action to take when encountering EOF from secondary input", OFFSET(fs.opt_eof_action), AV_OPT_TYPE_INT, { .i64 = EOF_ACTION_REPEAT }, EOF_ACTION_REPEAT, EOF_ACTION_PASS, FLAGS, .unit = "eof_action" },
+        { "repeat", "Repeat the previous frame.",   0, AV_OPT_TYPE_CONST, { .i64 = EOF_ACTION_REPEAT }, 0, 0, FLAGS, .unit = "eof_action" },
+        { "endall", "End both streams.",            0, AV_OPT_TYPE_CONST, { .i64 = EOF_ACTION_ENDALL }, 0, 0, FLAGS, .unit = "eof_action" },
+        { "pass",   "Pass through the main input.", 0, AV_OPT_TYPE_CONST, { .i64 = EOF_ACTION_PASS   }, 0, 0, FLAGS, .unit = "eof_action" },
+    { "shortest", "force termination when the shortest input terminates", OFFSET(fs.opt_shortest), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "repeatlast", "extend last frame of secondary streams beyond EOF", OFFSET(fs.opt_repeatlast), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, FLAGS },
+    { "ts_sync_mode", "How strictly to sync streams based on secondary input timestamps", OFFSET(fs.opt_ts_sync_mode), AV_OPT_TYPE_INT, { .i64 = TS_NEAREST }, TS_DEFAULT, TS_NEAREST, FLAGS, .unit = "ts_sync_mode" },
+        { "default", "Frame from secondary input with the nearest lower or equal timestamp to the primary input frame", 0, AV_OPT_TYPE_CONST, { .i64 = TS_DEFAULT }, 0, 0, FLAGS, .unit = "ts_sync_mode" },
+        { "nearest", "Frame from secondary input with the absolute nearest timestamp to the primary input frame", 0, AV_OPT_TYPE_CONST, { .i64 = TS_NEAREST }, 0, 0, FLAGS, .unit = "ts_sync_mode" },
     { NULL }
 };
 
-FRAMESYNC_DEFINE_CLASS(float_adm, FloatAdmFilterContext, fs);
+static const AVClass float_adm_class = {
+    .class_name = "float_adm",
+    .item_name  = av_default_item_name,
+    .option     = float_adm_options,
+    .version    = LIBAVUTIL_VERSION_INT,
+    .category   = AV_CLASS_CATEGORY_FILTER,
+};
 
 static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY9, AV_PIX_FMT_GRAY10,
@@ -177,18 +195,18 @@ static int query_formats(const AVFilterContext av_unused *ctx,
     return ff_formats_ref(input_formats(), &cfg_in[1]->formats);
 }
 
-/* Frames are paired by the nearest timestamp: a loopback decoder's
- * millisecond timestamps and a 1/24 s source never meet exactly, and
- * framesync's default (the last reference frame not after the main one)
- * would then pair every third frame with the previous picture.  The option
- * stays framesync's, so ts_sync_mode=default still selects the old rule. */
+/* Frames are paired by the nearest timestamp (ts_sync_mode's default above):
+ * a loopback decoder's millisecond timestamps and a 1/24 s source never meet
+ * exactly, and framesync's default (the last reference frame not after the
+ * main one) would then pair every third frame with the previous picture.
+ * framesync's own defaults are set here, before this filter's: framesync
+ * would otherwise set them when it is configured, over the user's. */
 static av_cold int preinit(AVFilterContext *ctx)
 {
     FloatAdmFilterContext *s = ctx->priv;
-    int ret = float_adm_framesync_preinit(ctx);
 
-    s->fs.opt_ts_sync_mode = TS_NEAREST;
-    return ret;
+    ff_framesync_preinit(&s->fs);
+    return 0;
 }
 
 /* A log outlives its filter instance: ffmpeg rebuilds the graph when a decoded
@@ -235,28 +253,35 @@ static int finish_log(AVFilterContext *ctx)
 }
 
 /* Frames ffmpeg dropped with the old graph keep their numbers: the log's
- * frame numbers stay those of the main input. */
+ * frame numbers stay those of the main input.  The library finishes a file as
+ * it is released; a pipe, which cannot take a footer back, is finished at the
+ * end of the stream by whichever instance sees it. */
 static void release_log(AVFilterContext *ctx, uint64_t dropped)
 {
     FloatAdmFilterContext *s = ctx->priv;
     char errbuf[256] = "";
 
-    finish_log(ctx);
-    if (s->shared_log)
-        float_adm_log_release(&s->log, s->frame_index + dropped, errbuf, sizeof(errbuf));
-    else
+    if (!s->shared_log) {
         float_adm_log_close(&s->log, errbuf, sizeof(errbuf));
+        return;
+    }
+    if (float_adm_log_release(&s->log, s->frame_index + dropped, errbuf, sizeof(errbuf)) < 0 &&
+        !s->log_finished)
+        av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
 }
 
-static int set_meta(AVDictionary **metadata, const char *prefix, const char *name, double value)
+/* value NULL: remove the key. */
+static int set_meta(AVDictionary **metadata, const char *prefix, const char *name,
+                    const double *value)
 {
     char *key = av_asprintf("%s.%s", prefix, name);
     char str[32];
 
     if (!key)
         return AVERROR(ENOMEM);
-    snprintf(str, sizeof(str), "%.17g", value);
-    return av_dict_set(metadata, key, str, AV_DICT_DONT_STRDUP_KEY);
+    if (value)
+        snprintf(str, sizeof(str), "%.17g", *value);
+    return av_dict_set(metadata, key, value ? str : NULL, AV_DICT_DONT_STRDUP_KEY);
 }
 
 /* Against the context's size, not the link's: a filter upstream (scale with
@@ -301,9 +326,17 @@ static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
     char errbuf[256] = "";
     int ret = 0;
 
+    /* The keys go last, in the library's order of the outputs (adm2, aim, adm3,
+     * adm_scale0..3, then the debug sums): keys already there (an instance
+     * upstream with this prefix) are removed first, as av_dict_set would move
+     * another key into a replaced one's place. */
     for (int i = 0; scores && i < s->nb_outputs && ret >= 0; i++)
-        ret = set_meta(&dist->metadata, s->metadata_prefix, float_adm_output_name(i),
-                       float_adm_output_value(scores, i));
+        ret = set_meta(&dist->metadata, s->metadata_prefix, float_adm_output_name(i), NULL);
+    for (int i = 0; scores && i < s->nb_outputs && ret >= 0; i++) {
+        const double value = float_adm_output_value(scores, i);
+
+        ret = set_meta(&dist->metadata, s->metadata_prefix, float_adm_output_name(i), &value);
+    }
     if (ret >= 0 && scores)
         ret = float_adm_log_frame(s->log, index, scores, errbuf, sizeof(errbuf));
     else if (ret >= 0 && skipped)
@@ -358,6 +391,14 @@ static int do_float_adm(FFFrameSync *fs)
     ret = ff_framesync_dualinput_get(fs, &dist, &ref);
     if (ret < 0)
         return ret;
+    /* The main input has ended, and framesync goes on with its last frame for
+     * each later reference frame: that frame is scored (and passed on) once. */
+    if (dist && fs->in[0].sync == 0) {
+        ff_float_adm_note_after_main(ctx, &s->checks, fs, dist);
+        av_frame_free(&dist);
+        ff_filter_set_ready(ctx, 100);
+        return 0;
+    }
     index = s->frame_index++;
     if (!ref && !ctx->is_disabled) {
         ff_float_adm_note_unpaired(ctx, &s->checks, index);
@@ -520,8 +561,9 @@ static int config_output(AVFilterLink *outlink)
     s->plane_layout[0] = plane_layout(main_desc);
     s->plane_layout[1] = plane_layout(ref_desc);
     ff_float_adm_pairs_init(&s->checks, s->on_corrupt, main_desc, ref_desc);
+    /* Said only at -v verbose: pairs in doubt are warned about one by one. */
     if (av_cmp_q(mainlink->time_base, reflink->time_base))
-        av_log(ctx, AV_LOG_WARNING, "The inputs' time bases differ (main %d/%d, reference "
+        av_log(ctx, AV_LOG_VERBOSE, "The inputs' time bases differ (main %d/%d, reference "
                "%d/%d): frames are paired by the nearest timestamp (ts_sync_mode=nearest).\n",
                mainlink->time_base.num, mainlink->time_base.den,
                reflink->time_base.num, reflink->time_base.den);
@@ -578,8 +620,9 @@ static int activate(AVFilterContext *ctx)
      * their scores are queued on the link before it is seen downstream. */
     if (ret >= 0 && s->fs.eof && s->cuda)
         ret = emit_cuda_frames(ctx, 1);
-    /* The end of the stream: a log that cannot be completed fails the run. */
-    if (ret >= 0 && s->fs.eof)
+    /* The end of the stream, or of what is wanted of it (-frames): a log that
+     * cannot be completed fails the run. */
+    if (ret >= 0 && (s->fs.eof || ff_outlink_get_status(ctx->outputs[0])))
         ret = finish_log(ctx);
     return ret;
 }

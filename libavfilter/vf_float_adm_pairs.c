@@ -86,23 +86,29 @@ static int check_corrupt(AVFilterContext *ctx, FloatAdmPairChecks *c,
     return 0;
 }
 
+/* One frame's duration in framesync's time base: the frame's own, else the
+ * link's frame rate's; 0 where neither is known. */
+static int64_t frame_duration(AVFilterContext *ctx, const FFFrameSync *fs, const AVFrame *frame)
+{
+    const AVFilterLink *mainlink = ctx->inputs[0];
+    const AVRational frame_rate = ff_filter_link((AVFilterLink *)mainlink)->frame_rate;
+
+    if (frame->duration > 0)
+        return av_rescale_q(frame->duration, mainlink->time_base, fs->time_base);
+    if (frame_rate.num > 0 && frame_rate.den > 0)
+        return av_rescale_q(1, av_inv_q(frame_rate), fs->time_base);
+    return 0;
+}
+
 /* Half a frame apart or more, the reference is another picture than the one
  * meant: an input with a frame missing, a shifted start, mismatched rates. */
 static void check_pair_distance(AVFilterContext *ctx, FloatAdmPairChecks *c,
                                 const FFFrameSync *fs, const AVFrame *dist, uint64_t index)
 {
-    const AVFilterLink *mainlink = ctx->inputs[0];
-    const AVRational frame_rate = ff_filter_link((AVFilterLink *)mainlink)->frame_rate;
     const int64_t dist_pts = fs->in[0].pts, ref_pts = fs->in[1].pts;
-    int64_t duration;
+    const int64_t duration = frame_duration(ctx, fs, dist);
 
-    if (dist_pts == AV_NOPTS_VALUE || ref_pts == AV_NOPTS_VALUE)
-        return;
-    if (dist->duration > 0)
-        duration = av_rescale_q(dist->duration, mainlink->time_base, fs->time_base);
-    else if (frame_rate.num > 0 && frame_rate.den > 0)
-        duration = av_rescale_q(1, av_inv_q(frame_rate), fs->time_base);
-    else
+    if (dist_pts == AV_NOPTS_VALUE || ref_pts == AV_NOPTS_VALUE || !duration)
         return;
     if (2 * FFABS(dist_pts - ref_pts) <= duration)
         return;
@@ -186,6 +192,18 @@ void ff_float_adm_note_unpaired(AVFilterContext *ctx, FloatAdmPairChecks *c, uin
                "counted.\n", index);
 }
 
+/* A reference frame within the main's last frame (a reference of twice the
+ * rate) is no frame without a partner; one after it is. */
+void ff_float_adm_note_after_main(AVFilterContext *ctx, FloatAdmPairChecks *c,
+                                  const FFFrameSync *fs, const AVFrame *dist)
+{
+    const int64_t dist_pts = fs->in[0].pts, ref_pts = fs->in[1].pts;
+
+    if (dist_pts == AV_NOPTS_VALUE || ref_pts == AV_NOPTS_VALUE ||
+        ref_pts >= dist_pts + frame_duration(ctx, fs, dist))
+        c->nb_ref_after_main++;
+}
+
 void ff_float_adm_pairs_report(AVFilterContext *ctx, FloatAdmPairChecks *c)
 {
     /* An instance never configured (ffmpeg parses a graph once to learn its
@@ -200,4 +218,8 @@ void ff_float_adm_pairs_report(AVFilterContext *ctx, FloatAdmPairChecks *c)
     if (c->nb_far_pairs)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frame pairs, the first at frame %"PRId64", "
                "were more than half a frame apart.\n", c->nb_far_pairs, c->first_far_pair);
+    if (c->nb_ref_after_main)
+        av_log(ctx, AV_LOG_WARNING, "The reference input goes on after the main input "
+               "ended: its last %"PRIu64" frames have no main frame and were not scored.\n",
+               c->nb_ref_after_main);
 }

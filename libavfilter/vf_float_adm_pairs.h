@@ -22,7 +22,8 @@
  * @file
  * What the float_adm filter checks about each pair it scores, and says: frames
  * the decoder flagged corrupt, pairs more than half a frame apart, a frame
- * scored twice, main frames without a reference, colour ranges that differ.
+ * scored twice, main frames without a reference, reference frames after the
+ * main's end, colour ranges that differ.
  */
 
 #ifndef AVFILTER_VF_FLOAT_ADM_PAIRS_H
@@ -54,6 +55,7 @@ typedef struct FloatAdmPairChecks {
     uint64_t nb_unpaired;               /* main frames without a reference frame */
     uint64_t nb_far_pairs;              /* pairs further apart than half a frame */
     int64_t first_far_pair;
+    uint64_t nb_ref_after_main;         /* reference frames after the main's last */
 } FloatAdmPairChecks;
 
 static inline const char *ff_float_adm_input_name(int input)
@@ -76,6 +78,13 @@ int ff_float_adm_check_pair(AVFilterContext *ctx, FloatAdmPairChecks *c, const F
 
 /** A main frame with no reference frame to be paired with. */
 void ff_float_adm_note_unpaired(AVFilterContext *ctx, FloatAdmPairChecks *c, uint64_t index);
+
+/**
+ * The main input has ended and framesync gives its last frame (dist) again
+ * with a later reference frame: counted where that frame starts after it.
+ */
+void ff_float_adm_note_after_main(AVFilterContext *ctx, FloatAdmPairChecks *c,
+                                  const FFFrameSync *fs, const AVFrame *dist);
 
 /** The end: the open run of flagged frames, and the counts. */
 void ff_float_adm_pairs_report(AVFilterContext *ctx, FloatAdmPairChecks *c);

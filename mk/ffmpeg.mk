@@ -1,4 +1,4 @@
-# The embedded lean FFmpeg with the float_adm filter, its FATE tests and the demo.
+# The embedded FFmpeg with the float_adm filter, its FATE tests and the demo.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # build/ffmpeg-<version>/src    patched FFmpeg tree (scripts/ffmpeg-prepare.sh); the

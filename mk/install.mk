@@ -4,9 +4,17 @@
 # install    under $(DESTDIR)$(PREFIX): libfloatadm as a shared library (with its SONAME
 #            and development links) and an archive, the same for libfloatadm_cuda where
 #            CUDA is built, the public headers of include/, floatadm.pc (and
-#            floatadm_cuda.pc), float_adm_score and its man page, and ffmpeg and ffprobe
-#            where $(BUILD)/bin holds them (`make` builds them, install only brings them
-#            up to date).  BINDIR, LIBDIR, INCLUDEDIR, MANDIR and PKGCONFIGDIR may be set.
+#            floatadm_cuda.pc), float_adm_score and its man page, and the embedded ffmpeg
+#            and ffprobe where $(BUILD)/bin holds them (`make` builds them, install only
+#            brings them up to date).  BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR
+#            and FFMPEG_BINDIR may be set.
+#            The embedded ffmpeg and ffprobe go where no one else looks for an ffmpeg,
+#            FFMPEG_BINDIR (PREFIX/lib/floatadm/bin, as jellyfin-ffmpeg keeps its own in
+#            /usr/lib/jellyfin-ffmpeg), with floatadm-ffmpeg and floatadm-ffprobe in
+#            BINDIR leading there: the distribution's ffmpeg stays the one on PATH.  The
+#            programs hold libfloatadm (linked statically): they need no search path.
+#            The last line says what a program built against the shared library needs
+#            to find it at run time.
 # uninstall  removes those files, then the directories under PREFIX they leave empty.
 # deb        $(BUILD)/floatadm_VERSION_ARCH.deb: the same installed under /usr, libraries
 #            in the multiarch directory (scripts/make-deb.sh).
@@ -15,6 +23,7 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
+FFMPEG_BINDIR ?= $(PREFIX)/lib/floatadm/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL ?= install
 
@@ -28,7 +37,10 @@ INSTALL_ARCHIVES += $(CUDA_LIB)
 INSTALL_PCS += $(CUDA_PC)
 INSTALL_HEADERS += include/float_adm_cuda.h
 endif
-INSTALL_PROGRAMS := $(CLI_BIN) $(wildcard $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe)
+INSTALL_PROGRAMS := $(CLI_BIN)
+INSTALL_FFMPEG := $(wildcard $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe)
+# Each embedded program's name on PATH.
+FFMPEG_ENTRY_POINTS := $(patsubst %,floatadm-%,$(notdir $(INSTALL_FFMPEG)))
 INSTALL_MAN1 := doc/float_adm_score.1
 # Each shared library's links: its SONAME and the name -l finds.
 shlib_links = $(foreach lib,$(notdir $(INSTALL_SHLIBS)), \
@@ -36,7 +48,8 @@ shlib_links = $(foreach lib,$(notdir $(INSTALL_SHLIBS)), \
                 $(firstword $(subst .so., ,$(lib))).so)
 # Where install puts files: uninstall removes each that is left empty, and its parents
 # up to PREFIX.  PYTHONDIR: python/module.mk's.
-INSTALL_DIRS = $(BINDIR) $(LIBDIR) $(PKGCONFIGDIR) $(INCLUDEDIR) $(MANDIR)/man1 $(PYTHONDIR)
+INSTALL_DIRS = $(BINDIR) $(LIBDIR) $(PKGCONFIGDIR) $(INCLUDEDIR) $(MANDIR)/man1 $(PYTHONDIR) \
+               $(FFMPEG_BINDIR)
 # The installed .pc files point at the installed tree; a directory under PREFIX is
 # written relative to ${prefix}.
 PC_DIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
@@ -45,7 +58,12 @@ PC_SED = -e 's|^prefix=.*|prefix=$(PREFIX)|' -e 's|^libdir=.*|libdir=$(call PC_D
 
 .PHONY: install uninstall deb install-prereqs
 
-install-prereqs: $(INSTALL_SHLIBS) $(INSTALL_ARCHIVES) $(INSTALL_PCS) $(INSTALL_PROGRAMS)
+install-prereqs: $(INSTALL_SHLIBS) $(INSTALL_ARCHIVES) $(INSTALL_PCS) $(INSTALL_PROGRAMS) \
+                 $(INSTALL_FFMPEG)
+
+# Where the dynamic linker looks without being told: the default directories and
+# those of /etc/ld.so.conf (ldconfig -v lists them).
+LDSO_DIRS = $(shell ldconfig -v -N -X 2>/dev/null | sed -n 's|^\(/[^:]*\):.*|\1|p')
 
 install: install-prereqs
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR) \
@@ -62,13 +80,29 @@ install: install-prereqs
 	$(INSTALL) -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
 	$(INSTALL) -m 755 $(INSTALL_PROGRAMS) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 $(INSTALL_MAN1) $(DESTDIR)$(MANDIR)/man1/
+ifneq ($(INSTALL_FFMPEG),)
+	$(INSTALL) -d $(DESTDIR)$(FFMPEG_BINDIR)
+	$(INSTALL) -m 755 $(INSTALL_FFMPEG) $(DESTDIR)$(FFMPEG_BINDIR)/
+	rel=$$(realpath -m --relative-to=$(DESTDIR)$(BINDIR) $(DESTDIR)$(FFMPEG_BINDIR)) && \
+	for prog in $(notdir $(INSTALL_FFMPEG)); do \
+	    ln -sf $$rel/$$prog $(DESTDIR)$(BINDIR)/floatadm-$$prog || exit 1; \
+	done
+endif
+ifeq ($(DESTDIR),)
+	@if echo " $(LDSO_DIRS) " | grep -q " $(abspath $(LIBDIR)) "; then \
+	    echo "make install: libfloatadm is in $(LIBDIR): run ldconfig (as root) before starting programs built against it"; \
+	else \
+	    echo "make install: programs built against libfloatadm find it with LD_LIBRARY_PATH=$(LIBDIR) (or link them with -Wl,-rpath,$(LIBDIR))"; \
+	fi
+endif
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(notdir $(INSTALL_SHLIBS) $(INSTALL_ARCHIVES)) \
 	                                       $(shlib_links)) \
 	      $(addprefix $(DESTDIR)$(PKGCONFIGDIR)/,$(notdir $(INSTALL_PCS))) \
 	      $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(INSTALL_HEADERS))) \
-	      $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(INSTALL_PROGRAMS))) \
+	      $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(INSTALL_PROGRAMS)) $(FFMPEG_ENTRY_POINTS)) \
+	      $(addprefix $(DESTDIR)$(FFMPEG_BINDIR)/,$(notdir $(INSTALL_FFMPEG))) \
 	      $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(INSTALL_MAN1)))
 	for dir in $(INSTALL_DIRS); do \
 	    while [ "$${dir#$(PREFIX)/}" != "$$dir" ] && rmdir "$(DESTDIR)$$dir" 2>/dev/null; do \

@@ -2,7 +2,7 @@
 #   make           stages it into $(BUILD)/python, with where this build keeps the
 #                  libraries and ffmpeg: PYTHONPATH=$(BUILD)/python python3 -c 'import floatadm'
 #   make install   installs it for the system python3 into $(PYTHONDIR), pointing at
-#                  $(LIBDIR) and $(BINDIR)
+#                  $(LIBDIR) and the embedded ffmpeg's $(FFMPEG_BINDIR)
 # Its tests: check-python in tests/module.mk.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -32,19 +32,16 @@ $(PY_STAMP): $(PY_SRCS) python/module.mk config.mak
 	rm -rf $(PY_STAGE) && mv $(PY_STAGE).tmp $(PY_STAGE)
 	touch $@
 
-# make deb packages `make install DESTDIR=$(DEB_STAGE)`: that package holds the libraries
-# and programs; a Python module goes in a python3-* package of its own, as Debian splits
-# them (it would need python3 and python3-numpy), so it is left out there.
-ifneq ($(DESTDIR),$(abspath $(DEB_STAGE)))
+# make deb packages `make install DESTDIR=$(DEB_STAGE)`: the package carries the Python
+# package too (and depends on python3 and python3-numpy).
 install: install-python
 uninstall: uninstall-python
-endif
 
 install-python: $(PY_STAMP)
 	$(INSTALL) -d $(DESTDIR)$(PYTHONDIR)/floatadm
 	$(INSTALL) -m 644 $(PY_SRCS) $(DESTDIR)$(PYTHONDIR)/floatadm/
 	printf '%s\n' '# Written by make install: where the libraries and programs are installed.' \
-	  'LIBDIR = "$(LIBDIR)"' 'BINDIR = "$(BINDIR)"' > $(BUILD)/python/_config.install.py
+	  'LIBDIR = "$(LIBDIR)"' 'BINDIR = "$(FFMPEG_BINDIR)"' > $(BUILD)/python/_config.install.py
 	$(INSTALL) -m 644 $(BUILD)/python/_config.install.py $(DESTDIR)$(PYTHONDIR)/floatadm/_config.py
 	rm -f $(BUILD)/python/_config.install.py
 

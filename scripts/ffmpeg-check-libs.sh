@@ -13,7 +13,7 @@ status=0
 for prog do
     extra=$(ldd "$prog" | awk '{ print $1 }' |
         grep -Ev '^(linux-vdso|linux-gate|/lib.*/ld-linux|ld-linux)|^lib(c|m|dl|rt|pthread|stdc\+\+|gcc_s)\.so' |
-        grep -Ev '^lib(dav1d|SvtAv1Enc|vpx|aom|zimg|x264|x265|numa|gomp)\.so' || true)
+        grep -Ev '^lib(dav1d|SvtAv1Enc|vpx|aom|zimg|vmaf|z|x264|x265|numa|gomp)\.so' || true)
     if [ -n "$extra" ]; then
         echo "ffmpeg-check-libs: $prog links more than libc/libm/libstdc++:" $extra >&2
         status=1

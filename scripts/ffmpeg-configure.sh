@@ -6,8 +6,13 @@
 #   PKG_CONFIG_DIRS: colon-separated, holding floatadm.pc and, when the CUDA
 #   hwcontext is wanted, ffnvcodec.pc.  Run from anywhere; builds out of tree.
 #
+# A quality workbench: every native decoder and demuxer a test clip comes in
+# (H.264, HEVC, AV1, VP9, MPEG-2, ProRes, DNxHD, FFV1, image sequences; mp4, mov,
+# mkv, webm, ts, y4m), and the filters that line two videos up and compare them
+# (psnr, ssim, libvmaf where installed, scale, zscale, fps, crop, pad, ...).
+#
 # Licence: by default everything enabled here is LGPL or LGPL-compatible
-# (dav1d, SVT-AV1, libvpx, libaom: BSD; zimg: WTFPL); CUDA, NVDEC and NVENC
+# (dav1d, SVT-AV1, libvpx, libaom, libvmaf: BSD; zimg: WTFPL); CUDA, NVDEC and NVENC
 # only load the driver at run time through nv-codec-headers (MIT), so the
 # binary stays redistributable.  --gpl adds libx264 and libx265 and makes the
 # binary GPL.  Never --enable-nonfree, --enable-cuda-nvcc/-llvm or libnpp.
@@ -47,15 +52,18 @@ else
     echo "ffmpeg-configure: nv-codec-headers not found: building without the CUDA hwcontext" >&2
 fi
 
-# Codec libraries from the distribution's packages: installed as root where
-# missing (best effort), each enabled where pkg-config finds a version every
-# supported FFmpeg accepts, and otherwise left out with one line.
-codec_packages="libdav1d-dev libsvtav1enc-dev libvpx-dev libaom-dev libzimg-dev"
+# Codec and filter libraries from the distribution's packages: installed as root
+# where missing and the distribution has them (best effort), each enabled where
+# pkg-config finds a version every supported FFmpeg accepts, and otherwise left
+# out with one line.  zlib is for PNG, TIFF and EXR.
+codec_packages="zlib1g-dev libdav1d-dev libsvtav1enc-dev libvpx-dev libaom-dev libzimg-dev libvmaf-dev"
 [ -n "$gpl" ] && codec_packages="$codec_packages libx264-dev libx265-dev"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     missing=
     for p in $codec_packages; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
+        # One package the distribution lacks (libvmaf-dev before Debian 13) must not stop the rest.
+        apt-cache show "$p" >/dev/null 2>&1 && missing="$missing $p"
     done
     if [ -n "$missing" ]; then
         echo "ffmpeg-configure: installing$missing" >&2
@@ -75,6 +83,8 @@ codec() {
         encoders="$encoders $4"
         decoders="$decoders $5"
         filters="$filters $6"
+    elif command -v apt-cache >/dev/null 2>&1 && ! apt-cache show "$7" >/dev/null 2>&1; then
+        echo "ffmpeg-configure: $1 not found at $2: building without it ($7, which adds it, is not in this system's package lists)" >&2
     else
         echo "ffmpeg-configure: $1 not found at $2: building without it (apt-get install $7)" >&2
     fi
@@ -84,6 +94,8 @@ codec SVT-AV1 "SvtAv1Enc >= 0.9.0" --enable-libsvtav1 libsvtav1 "" "" libsvtav1e
 codec libvpx "vpx >= 1.4.0" --enable-libvpx "libvpx_vp8 libvpx_vp9" "libvpx_vp8 libvpx_vp9" "" libvpx-dev
 codec libaom "aom >= 2.0.0" --enable-libaom libaom_av1 "" "" libaom-dev
 codec zimg "zimg >= 2.7.0" --enable-libzimg "" "" zscale libzimg-dev
+codec libvmaf "libvmaf >= 2.0.0" --enable-libvmaf "" "" libvmaf libvmaf-dev
+codec zlib "zlib" --enable-zlib png "png tiff exr" "" zlib1g-dev
 if [ -n "$gpl" ]; then
     libs="$libs --enable-gpl"
     codec x264 "x264" --enable-libx264 libx264 "" "" libx264-dev
@@ -97,15 +109,21 @@ PKG_CONFIG_PATH=$pc_dirs${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} "$src/configure" \
     --disable-autodetect --disable-everything --disable-doc \
     --enable-static --disable-shared \
     --enable-libfloatadm \
-    --enable-decoder="$(list h264 hevc vp8 vp9 av1 mpeg2video mpeg4 prores ffv1 rawvideo \
-        wrapped_avframe aac opus pcm_s16le $decoders)" \
-    --enable-encoder="$(list mpeg2video ffv1 rawvideo wrapped_avframe pcm_s16le $encoders)" \
-    --enable-demuxer="$(list mov matroska ivf yuv4mpegpipe rawvideo image2 h264 hevc)" \
-    --enable-muxer="$(list null framecrc framemd5 rawvideo yuv4mpegpipe matroska webm mp4 mov ivf)" \
-    --enable-parser="$(list h264 hevc vp8 vp9 av1 mpegvideo mpeg4video aac opus)" \
+    --enable-decoder="$(list h264 hevc vp8 vp9 av1 mpeg2video mpeg1video mpeg4 prores dnxhd ffv1 \
+        rawvideo wrapped_avframe mjpeg bmp dpx pam pgm pgmyuv ppm qoi \
+        aac ac3 eac3 mp3float flac opus vorbis pcm_s16le pcm_s16be pcm_s24le pcm_s32le pcm_f32le \
+        $decoders)" \
+    --enable-encoder="$(list mpeg2video ffv1 rawvideo wrapped_avframe pgm pcm_s16le $encoders)" \
+    --enable-demuxer="$(list mov matroska mpegts mpegps mpegvideo m4v obu ivf yuv4mpegpipe \
+        rawvideo image2 image2pipe h264 hevc dnxhd wav)" \
+    --enable-muxer="$(list null framecrc framemd5 rawvideo yuv4mpegpipe matroska webm mp4 mov ivf \
+        image2)" \
+    --enable-parser="$(list h264 hevc vp8 vp9 av1 mpegvideo mpeg4video dnxhd mjpeg png bmp \
+        aac ac3 mpegaudio flac opus vorbis)" \
     --enable-protocol="$(list file pipe)" \
     --enable-indev=lavfi \
-    --enable-filter="$(list float_adm scale format metadata setpts settb trim select testsrc2 color \
-        split null nullsink buffer buffersink hwdownload hwupload extractplanes crop fps movie \
-        transpose hflip vflip abuffer abuffersink anull aformat aresample atrim asetpts $filters)" \
+    --enable-filter="$(list float_adm psnr ssim scale format metadata setpts settb trim select \
+        testsrc2 color split null nullsink buffer buffersink hwdownload hwupload extractplanes \
+        crop pad fps setsar showinfo movie transpose hflip vflip \
+        abuffer abuffersink anull aformat aresample atrim asetpts $filters)" \
     $libs $cuda $asm "$@"

@@ -33,7 +33,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/make-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
 cd "$stage"
-programs=$(find usr/bin -type f | sort)
+# The embedded ffmpeg and ffprobe (mk/install.mk): beside the distribution's, never over it.
+ffmpeg_dir=usr/lib/floatadm/bin
+programs=$(find usr/bin $ffmpeg_dir -type f 2>/dev/null | sort)
 shlibs=$(find usr/lib -type f -name 'lib*.so.*' | sort)
 archives=$(find usr/lib -type f -name '*.a' | sort)
 
@@ -54,8 +56,8 @@ printf '%s\n' "$package ($version) unstable; urgency=medium" '' \
     gzip -9n > usr/share/doc/$package/changelog.gz
 
 ffmpeg_licence=
-if [ -x usr/bin/ffmpeg ]; then
-    if usr/bin/ffmpeg -hide_banner -L 2>/dev/null | grep -q 'Lesser General Public'; then
+if [ -x $ffmpeg_dir/ffmpeg ]; then
+    if $ffmpeg_dir/ffmpeg -hide_banner -L 2>/dev/null | grep -q 'Lesser General Public'; then
         ffmpeg_licence=LGPL-2.1+
     else
         ffmpeg_licence=GPL-2+
@@ -66,7 +68,7 @@ fi
         'Upstream-Name: float_adm' '' 'Files: *' 'Copyright: 2026 the float_adm authors' \
         'License: LGPL-2.1+'
     if [ -n "$ffmpeg_licence" ]; then
-        printf '%s\n' '' 'Files: usr/bin/ffmpeg usr/bin/ffprobe' \
+        printf '%s\n' '' "Files: $ffmpeg_dir/ffmpeg $ffmpeg_dir/ffprobe" \
             'Copyright: the FFmpeg developers; the float_adm filter: the float_adm authors' \
             "License: $ffmpeg_licence"
     fi
@@ -114,15 +116,15 @@ mkdir -p DEBIAN
     printf '%s\n' "Package: $package" "Version: $version" "Architecture: $arch" \
         "Maintainer: $maintainer" "Installed-Size: $(du -sk --exclude=DEBIAN . | cut -f1)" \
         "Depends: $depends"
-    # The distribution's ffmpeg package owns /usr/bin/ffmpeg and ffprobe.
-    [ -z "$ffmpeg_licence" ] || echo "Conflicts: ffmpeg"
     printf '%s\n' 'Section: video' 'Priority: optional' \
         "Description: Netflix VMAF's float ADM features, bit-exact with libvmaf" \
         " adm2, aim, adm3, adm_scale0..3 and the debug sums of libvmaf's float_adm" \
         " feature, for every frame of a distorted video against its reference:" \
         " libfloatadm (shared and static, the C API, pkg-config file floatadm;" \
         " libfloatadm_cuda where built with CUDA) and the float_adm_score tool."
-    [ -z "$ffmpeg_licence" ] || echo " Also an ffmpeg and ffprobe with the float_adm filter."
+    [ -z "$ffmpeg_licence" ] || printf '%s\n' \
+        " Also an ffmpeg and ffprobe with the float_adm filter, as floatadm-ffmpeg and" \
+        " floatadm-ffprobe (in /$ffmpeg_dir), beside the distribution's ffmpeg."
     [ ! -d usr/lib/python3 ] || echo " Also the floatadm Python package."
 } > DEBIAN/control
 for f in $shlibs; do

@@ -26,6 +26,9 @@ inline void format_error(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Whether a log writes to a pipe (or terminal): a footer written there is final. */
+bool log_is_on_pipe(const FloatAdmLog *log);
+
 } // namespace adm
 
 #endif /* ADM_INTERNAL_H */

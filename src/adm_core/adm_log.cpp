@@ -166,8 +166,9 @@ int write_entry(FloatAdmLog *log, const std::string &entry, char *errbuf, size_t
     return ret;
 }
 
-/* A descriptor of this process, other than except, open on the file st describes. */
-bool open_in_process(const struct stat &st, int except)
+/* A descriptor of this process, other than except (and, with skip_std, other than
+ * stdin, stdout and stderr), open on the file st describes. */
+bool open_in_process(const struct stat &st, int except, bool skip_std = false)
 {
     DIR *dir = opendir("/proc/self/fd");
     if (!dir)
@@ -177,7 +178,8 @@ bool open_in_process(const struct stat &st, int except)
     while (const struct dirent *entry = readdir(dir)) {
         char *end = nullptr;
         const long fd = std::strtol(entry->d_name, &end, 10);
-        if (end == entry->d_name || *end || fd == except || fd == own)
+        if (end == entry->d_name || *end || fd == except || fd == own ||
+            (skip_std && fd <= STDERR_FILENO))
             continue;
         struct stat other;
         if (fstat(static_cast<int>(fd), &other) == 0 && other.st_dev == st.st_dev &&
@@ -190,8 +192,28 @@ bool open_in_process(const struct stat &st, int except)
     return found;
 }
 
+/* The file begins as a log of any format does, libvmaf's included. */
+bool holds_log(const char *path)
+{
+    char start[24] = "";
+    FILE *file = std::fopen(path, "rb");
+    if (!file)
+        return false;
+    const size_t size = std::fread(start, 1, sizeof(start) - 1, file);
+    std::fclose(file);
+    start[size] = '\0';
+    for (const char *header : {"{\n  \"version\"", "<?xml", "<VMAF ", "Frame,"}) {
+        if (!std::strncmp(start, header, std::strlen(header)))
+            return true;
+    }
+    unsigned long first, next;
+    int consumed = 0;
+    return std::sscanf(start, "{%lu}{%lu}frame: %n", &first, &next, &consumed) == 2 &&
+           consumed > 0;
+}
+
 /* Opens path for writing; a regular file is truncated only once it is known to be
- * no input or output of this process. */
+ * no input or output of this process, and empty or a log. */
 int open_file(FloatAdmLog *log, const char *path, char *errbuf, size_t errbuf_size)
 {
     const int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
@@ -217,6 +239,17 @@ int open_file(FloatAdmLog *log, const char *path, char *errbuf, size_t errbuf_si
         close(fd);
         return FLOAT_ADM_ERROR_INVALID;
     }
+    /* A file read later (one picture of an image sequence) is not open yet: only
+     * an empty file or an earlier log is replaced. */
+    if (log->regular && st.st_size > 0 && !holds_log(path)) {
+        adm::format_error(errbuf, errbuf_size,
+                          "%s: refusing to write the log there: the file holds something "
+                          "other than a log (an input?) and would be destroyed; remove it "
+                          "first if it is to go",
+                          path);
+        close(fd);
+        return FLOAT_ADM_ERROR_INVALID;
+    }
     if (log->regular && ftruncate(fd, 0) != 0) {
         adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path,
                           std::strerror(errno));
@@ -229,6 +262,37 @@ int open_file(FloatAdmLog *log, const char *path, char *errbuf, size_t errbuf_si
                           std::strerror(errno));
         close(fd);
         return FLOAT_ADM_ERROR_IO;
+    }
+    return 0;
+}
+
+/* A path to the file stdout is (/dev/stdout, /proc/self/fd/1) is stdout: opened
+ * again, a regular file would be truncated under stdout's own offset. */
+bool is_stdout_path(const char *path)
+{
+    struct stat st, out;
+    return stat(path, &st) == 0 && fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev &&
+           st.st_ino == out.st_ino && !S_ISCHR(st.st_mode);
+}
+
+/* stdout, unless another descriptor of this process writes there too: an output
+ * on stdout (FFmpeg's pipe protocol holds its own copy of the descriptor) would
+ * interleave with the log.  /dev/null keeps nothing, so nothing is mixed up. */
+int use_stdout(FloatAdmLog *log, char *errbuf, size_t errbuf_size)
+{
+    struct stat st;
+    log->file = stdout;
+    log->is_stdout = true;
+    log->name = "stdout";
+    if (fstat(STDOUT_FILENO, &st) != 0)
+        return 0;
+    log->regular = S_ISREG(st.st_mode);
+    if ((!S_ISCHR(st.st_mode) || isatty(STDOUT_FILENO)) && open_in_process(st, -1, true)) {
+        adm::format_error(errbuf, errbuf_size,
+                          "refusing to write the log to stdout: this process has stdout open "
+                          "for something else too (an output?), which the log would be "
+                          "mixed into; give the log a file of its own");
+        return FLOAT_ADM_ERROR_INVALID;
     }
     return 0;
 }
@@ -302,12 +366,12 @@ int float_adm_log_open(FloatAdmLog **out, const char *path, enum FloatAdmLogForm
         log->layout.width = width;
         log->layout.height = height;
         log->opened = std::chrono::steady_clock::now();
-        if (path && !std::strcmp(path, "-")) {
-            struct stat st;
-            log->file = stdout;
-            log->is_stdout = true;
-            log->name = "stdout";
-            log->regular = fstat(fileno(stdout), &st) == 0 && S_ISREG(st.st_mode);
+        if (path && (!std::strcmp(path, "-") || is_stdout_path(path))) {
+            const int ret = use_stdout(log, errbuf, errbuf_size);
+            if (ret < 0) {
+                delete log;
+                return ret;
+            }
         } else if (path) {
             log->name = path;
             const int ret = open_file(log, path, errbuf, errbuf_size);
@@ -435,3 +499,10 @@ int float_adm_log_close(FloatAdmLog **plog, char *errbuf, size_t errbuf_size)
 }
 
 } // extern "C"
+
+/* A log on a pipe cannot take its footer back once written (adm_log_registry.cpp). */
+bool adm::log_is_on_pipe(const FloatAdmLog *log)
+{
+    return log->file && !log->regular;
+}
+

@@ -50,6 +50,9 @@ SharedLog *find_shared(const char *path)
 {
     struct stat st;
     const bool is_file = std::strcmp(path, "-") != 0 && stat(path, &st) == 0;
+    /* A device (/dev/null) keeps no file that two logs could garble: each has its own. */
+    if (is_file && S_ISCHR(st.st_mode))
+        return nullptr;
     for (SharedLog &entry : *shared_logs) {
         if (is_file ? entry.is_file && entry.dev == st.st_dev && entry.ino == st.st_ino
                     : !entry.is_file && entry.path == path)
@@ -113,7 +116,9 @@ int float_adm_log_release(FloatAdmLog **plog, uint64_t next_frame, char *errbuf,
 {
     if (!plog || !*plog)
         return 0;
-    const int ret = float_adm_log_finish(*plog, errbuf, errbuf_size);
+    /* A pipe cannot take its footer back: the next user goes on and finishes it. */
+    const int ret = adm::log_is_on_pipe(*plog) ? 0
+                                               : float_adm_log_finish(*plog, errbuf, errbuf_size);
     std::lock_guard<std::mutex> lock(shared_logs_lock);
     for (SharedLog &entry : *shared_logs) {
         if (entry.log == *plog) {

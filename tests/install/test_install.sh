@@ -216,13 +216,35 @@ done < options.txt
 check "man page: version $version" grep -q "^\.TH .*\"float_adm $version\"" "$man"
 
 # The programs: the tool runs, and the embedded ffmpeg has the filter where built.
-check "installed float_adm_score --help" "$cli" --help >/dev/null
-if [ -f "$build_abs/bin/ffmpeg" ]; then
+# They hold libfloatadm: no search path is needed to start them.
+check "installed float_adm_score --help" env -u LD_LIBRARY_PATH "$cli" --help >/dev/null
+# The embedded ffmpeg sits beside the system's, never on PATH as ffmpeg: its own
+# directory, entry points of their own names in bin.
+for prog in ffmpeg ffprobe; do
     tests=$((tests + 1))
-    "$prefix/bin/ffmpeg" -hide_banner -h filter=float_adm 2>&1 | grep -q '^Filter float_adm' ||
-        fail "installed ffmpeg lacks the float_adm filter"
-    check "installed ffprobe -version" "$prefix/bin/ffprobe" -hide_banner -version >/dev/null
+    [ ! -e "$prefix/bin/$prog" ] || fail "make install put $prog in $prefix/bin, over the system's"
+done
+if [ -f "$build_abs/bin/ffmpeg" ]; then
+    check "installed: lib/floatadm/bin/ffmpeg" test -x "$prefix/lib/floatadm/bin/ffmpeg"
+    check "installed: lib/floatadm/bin/ffprobe" test -x "$prefix/lib/floatadm/bin/ffprobe"
+    tests=$((tests + 1))
+    env -u LD_LIBRARY_PATH "$prefix/bin/floatadm-ffmpeg" -hide_banner -h filter=float_adm 2>&1 |
+        grep -q '^Filter float_adm' || fail "installed floatadm-ffmpeg lacks the float_adm filter"
+    check "installed floatadm-ffprobe -version" \
+        env -u LD_LIBRARY_PATH "$prefix/bin/floatadm-ffprobe" -hide_banner -version >/dev/null
 fi
+# The Python package finds the embedded ffmpeg where it was installed.
+pyconfig=$(find "$prefix" -path '*/floatadm/_config.py' | head -1)
+if [ -n "$pyconfig" ] && [ -f "$build_abs/bin/ffmpeg" ]; then
+    tests=$((tests + 1))
+    grep -qx "BINDIR = \"$prefix/lib/floatadm/bin\"" "$pyconfig" ||
+        fail "the Python package's config does not name $prefix/lib/floatadm/bin: $(cat "$pyconfig")"
+fi
+# The last line says what a program built against the library needs (this prefix is
+# none of the dynamic linker's directories).
+tests=$((tests + 1))
+tail -n 1 make.log | grep -qF "LD_LIBRARY_PATH=$lib" ||
+    fail "make install does not end with what programs need to find $lib: $(tail -n 1 make.log)"
 
 (cd "$prefix" && find . | sort) > prefix_files.txt
 if ! run_make uninstall PREFIX="$prefix"; then
@@ -253,6 +275,65 @@ if run_make install DESTDIR="$dest" PREFIX=/usr/local; then
 else
     fail "make install DESTDIR=$dest PREFIX=/usr/local: $(cat make.log)"
 fi
+
+# Debian's ffmpeg and what it loads that this system lacks, from the package archive
+# (cached in BUILD/cache/debian-ffmpeg); offline, a stand-in package named ffmpeg that
+# owns /usr/bin/ffmpeg and ffprobe as Debian's does.
+debian_debs=$build_abs/cache/debian-ffmpeg
+fetch_debian_ffmpeg() {
+    ls "$debian_debs"/ffmpeg_*.deb >/dev/null 2>&1 && return 0
+    command -v apt-get >/dev/null 2>&1 || return 1
+    mkdir -p "$debian_debs.tmp" &&
+        wanted=$(apt-get install -s --no-install-recommends ffmpeg 2>/dev/null |
+                 awk '$1 == "Inst" { print $2 }') &&
+        (cd "$debian_debs.tmp" && apt-get download ffmpeg $wanted) >apt.log 2>&1 &&
+        rm -rf "$debian_debs" && mv "$debian_debs.tmp" "$debian_debs"
+}
+stand_in_ffmpeg() {
+    mkdir -p standin/DEBIAN standin/usr/bin
+    printf '%s\n' 'Package: ffmpeg' 'Version: 7:5.1.0-0+standin' 'Architecture: all' \
+        'Maintainer: none <none@localhost>' 'Description: stand-in for Debian'"'"'s ffmpeg' \
+        > standin/DEBIAN/control
+    for prog in ffmpeg ffprobe; do
+        printf '#!/bin/sh\necho "%s version 5.1-Debian stand-in"\n' $prog > standin/usr/bin/$prog
+        chmod 755 standin/usr/bin/$prog
+    done
+    dpkg-deb --root-owner-group --build standin ffmpeg_standin.deb >/dev/null
+}
+# Debian's ffmpeg installed with dpkg, the libraries it loads unpacked beside it.
+install_debian_ffmpeg() {
+    : > libfiles.txt
+    if fetch_debian_ffmpeg; then
+        for pkg in "$debian_debs"/*.deb; do
+            case ${pkg##*/} in ffmpeg_*) continue ;; esac
+            dpkg-deb -x "$pkg" "$droot"
+            dpkg-deb --contents "$pkg" | awk '$1 !~ /^d/ { print substr($6, 2) }' >> libfiles.txt
+        done
+        debian_ffmpeg_deb=$(ls "$debian_debs"/ffmpeg_*.deb)
+    else
+        echo "test_install: Debian's ffmpeg cannot be downloaded: a stand-in package named ffmpeg takes its place"
+        stand_in_ffmpeg
+        debian_ffmpeg_deb=ffmpeg_standin.deb
+    fi
+    dpkg_root -i "$debian_ffmpeg_deb" >dpkg.log 2>&1 || fail "dpkg -i Debian's ffmpeg: $(cat dpkg.log)"
+    debian_ffmpeg_ok "alone"
+}
+# debian_ffmpeg_ok WHEN: Debian's ffmpeg is installed in the root, its programs run
+# there and are not float_adm's.
+debian_ffmpeg_ok() {
+    tests=$((tests + 1))
+    status=$(dpkg-query --admindir="$droot/var/lib/dpkg" -W -f='${Status}' ffmpeg 2>/dev/null)
+    [ "$status" = "install ok installed" ] || fail "Debian's ffmpeg, $1: '$status'"
+    libpath=$(find "$droot/usr/lib" "$droot/lib" -name '*.so*' -printf '%h\n' 2>/dev/null | sort -u | paste -sd: -)
+    for prog in ffmpeg ffprobe; do
+        tests=$((tests + 1))
+        if ! LD_LIBRARY_PATH=$libpath "$droot/usr/bin/$prog" -version > version.txt 2>&1; then
+            fail "Debian's $prog, $1: does not run: $(head -3 version.txt)"
+        elif ! grep -q "^$prog version .*[Dd]ebian\|^$prog version .*deb[0-9]" version.txt; then
+            fail "$droot/usr/bin/$prog, $1, is not Debian's: $(head -1 version.txt)"
+        fi
+    done
+}
 
 # ---- make deb ----
 if ! command -v dpkg-deb >/dev/null 2>&1; then
@@ -287,11 +368,32 @@ else
         ! grep -q '^E:' lintian.txt || fail "lintian: $(grep '^E:' lintian.txt)"
     fi
 
+    tests=$((tests + 1))
+    ! dpkg-deb -f "$deb" Conflicts Replaces Provides | grep -q . ||
+        fail "the .deb conflicts with, replaces or provides a package: $(dpkg-deb -f "$deb" Conflicts Replaces Provides)"
+    for f in ./usr/bin/ffmpeg ./usr/bin/ffprobe; do
+        tests=$((tests + 1))
+        ! grep -q " $f\( \|\$\)" contents.txt || fail "the .deb holds $f, the distribution's ffmpeg's"
+    done
+    if [ -f "$build_abs/bin/ffmpeg" ]; then
+        for f in ./usr/lib/floatadm/bin/ffmpeg ./usr/lib/floatadm/bin/ffprobe \
+                 "./usr/bin/floatadm-ffmpeg -> ../lib/floatadm/bin/ffmpeg" \
+                 "./usr/bin/floatadm-ffprobe -> ../lib/floatadm/bin/ffprobe"; do
+            tests=$((tests + 1))
+            grep -q " $f\$" contents.txt || fail "the .deb lacks $f"
+        done
+    fi
+    tests=$((tests + 1))
+    grep -q ' ./usr/lib/python3/dist-packages/floatadm/__init__.py$' contents.txt ||
+        fail "the .deb lacks the Python package"
+
     # Into a throwaway root of its own: dpkg keeps its database there too.
     droot=$tmp/dpkg-root
     mkdir -p "$droot/var/lib/dpkg/info" "$droot/var/lib/dpkg/updates"
     touch "$droot/var/lib/dpkg/status" "$droot/var/lib/dpkg/available"
     dpkg_root() { dpkg --root="$droot" --log=/dev/null --force-not-root --force-depends "$@"; }
+    # Debian's own ffmpeg there first: the package goes beside it.
+    install_debian_ffmpeg
     if dpkg_root -i "$deb" >dpkg.log 2>&1; then
         droot_lib=$droot/usr/lib${multiarch:+/$multiarch}
         link_is "$droot_lib/libfloatadm.so.$major" "libfloatadm.so.$version"
@@ -300,9 +402,21 @@ else
             LD_LIBRARY_PATH="$droot_lib" &&
             check "dpkg-installed library: the same scores" cmp -s score_shared.out score_deb.out
         check "dpkg-installed float_adm_score" "$droot/usr/bin/float_adm_score" --version >/dev/null
-        dpkg_root --purge floatadm >dpkg.log 2>&1 || fail "dpkg --purge: $(cat dpkg.log)"
+        debian_ffmpeg_ok "with floatadm installed"
+        if [ -f "$build_abs/bin/ffmpeg" ]; then
+            tests=$((tests + 1))
+            "$droot/usr/bin/floatadm-ffmpeg" -hide_banner -h filter=float_adm 2>&1 |
+                grep -q '^Filter float_adm' || fail "dpkg-installed floatadm-ffmpeg lacks the filter"
+        fi
         tests=$((tests + 1))
-        left=$(find "$droot" ! -type d ! -path "$droot/var/lib/dpkg/*" | head -5)
+        PYTHONPATH=$droot/usr/lib/python3/dist-packages /usr/bin/python3 -c \
+            'import floatadm._config as c, sys; sys.exit(c.BINDIR != "/usr/lib/floatadm/bin")' ||
+            fail "the .deb's Python package is missing or does not name /usr/lib/floatadm/bin"
+        dpkg_root --purge floatadm >dpkg.log 2>&1 || fail "dpkg --purge: $(cat dpkg.log)"
+        debian_ffmpeg_ok "after floatadm was purged"
+        dpkg_root --purge ffmpeg >dpkg.log 2>&1 || fail "dpkg --purge ffmpeg: $(cat dpkg.log)"
+        tests=$((tests + 1))
+        left=$(find "$droot" ! -type d ! -path "$droot/var/lib/dpkg/*" | grep -v -F -f libfiles.txt | head -5)
         [ -z "$left" ] || fail "dpkg --purge left $left"
     else
         fail "dpkg --root=$droot -i: $(cat dpkg.log)"

@@ -89,17 +89,23 @@ expect_error "decoded input grows" "must have the same size and bit depth" \
 
 # --- One input ends early -----------------------------------------------------
 
-# Default (eof_action=repeat): the shorter input's last frame is reused, and
-# the filter warns that scores now compare against a stale picture.
-for longer in 0 1; do
-    if [ $longer = 0 ]; then main=0.4 ref=0.2; else main=0.2 ref=0.4; fi
-    if expect_ok "input $longer longer" -f lavfi -i "$(src 64x48 $main)" \
-            -f lavfi -i "$(src 64x48 $ref)" -lavfi "float_adm,metadata=print:file=meta.txt" \
-            -f null -; then
-        expect_count "input $longer longer: scored to the end of the longer" 10 meta.txt "adm2="
-        expect_stderr "input $longer longer: warned" "shortest=1"
-    fi
-done
+# Default (eof_action=repeat): a reference that ends first has its last frame
+# reused, and the filter warns that scores now compare against a stale picture.
+if expect_ok "reference ends early" -f lavfi -i "$(src 64x48 0.4)" \
+        -f lavfi -i "$(src 64x48 0.2)" -lavfi "float_adm,metadata=print:file=meta.txt" \
+        -f null -; then
+    expect_count "reference ends early: every main frame scored" 10 meta.txt "adm2="
+    expect_stderr "reference ends early: warned" "shortest=1"
+fi
+# A main input that ends first: each main frame is scored once, and the reference
+# frames after it are said to be left out.
+if expect_ok "main ends early" -f lavfi -i "$(src 64x48 0.2)" \
+        -f lavfi -i "$(src 64x48 0.4)" -lavfi "float_adm,metadata=print:file=meta.txt" \
+        -f framecrc -; then
+    expect_count "main ends early: each main frame scored once" 5 meta.txt "adm2="
+    expect_count "main ends early: each main frame passed once" 5 out.txt "^0,"
+    expect_stderr "main ends early: warned" "its last 5 frames have no main frame"
+fi
 for stop in shortest=1 eof_action=endall; do
     if expect_ok "reference ends early, $stop" -f lavfi -i "$(src 64x48 0.4)" \
             -f lavfi -i "$(src 64x48 0.2)" -lavfi "float_adm=$stop,metadata=print:file=meta.txt" \
@@ -198,9 +204,28 @@ if expect_ok "reference misses a frame" -f lavfi -i "$(src 64x48 0.4)" \
     expect_stderr "reference misses a frame: warned" "more than half a frame away"
     expect_stderr "reference misses a frame: counted" "frame pairs, the first at frame 4"
 fi
-ff -f lavfi -i "$(src 64x48 0.4)" -c:v ffv1 ms.mkv 2>/dev/null
-expect_ok "time bases differ" -i ms.mkv -f lavfi -i "$(src 64x48 0.4)" \
-    -lavfi float_adm -f null - && expect_stderr "time bases differ: warned" "time bases differ"
+# Inputs of other time bases whose frames pair exactly (an mp4 against its y4m
+# source): nothing in doubt, nothing said but at -v verbose.
+ff -f lavfi -i "$(src 64x48 0.4)" -c:v mpeg2video -q:v 10 tb.mp4 2>/dev/null
+ff -f lavfi -i "$(src 64x48 0.4)" tb.y4m 2>/dev/null
+if expect_ok "time bases differ, exact pairs" -i tb.mp4 -i tb.y4m -lavfi float_adm -f null -; then
+    tests=$((tests + 1))
+    ! grep -i "Parsed_float_adm" err.txt | grep -v "mean:" ||
+        fail "time bases differ, exact pairs: a warning: $(grep -i Parsed_float_adm err.txt | grep -v mean: | head -2)"
+fi
+expect_ok "time bases differ, -v verbose" -v verbose -i tb.mp4 -i tb.y4m -lavfi float_adm -f null - &&
+    expect_stderr "time bases differ, -v verbose: said" "time bases differ"
+# A 25 fps main against a 50 fps reference of the same two seconds: every main
+# frame paired with the reference frame of its time, each scored once.
+if expect_ok "25 fps against 50 fps" -f lavfi -i "testsrc2=s=64x48:r=25:d=2" \
+        -f lavfi -i "testsrc2=s=64x48:r=50:d=2" \
+        -lavfi "float_adm=log_path=rates.json,metadata=print:file=meta.txt" -f null -; then
+    expect_count "25 fps against 50 fps: 50 frames scored" 50 meta.txt "adm2="
+    expect_count "25 fps against 50 fps: 50 log entries" 50 rates.json '"frameNum"'
+    tests=$((tests + 1))
+    ! grep -i "Parsed_float_adm" err.txt | grep -v "mean:" ||
+        fail "25 fps against 50 fps: a warning: $(grep -i Parsed_float_adm err.txt | grep -v mean: | head -2)"
+fi
 # Full range (yuvj) against limited: the scores drop without a word unless
 # warned.  (Tagged ranges of one pixel format are converted by FFmpeg's own
 # negotiation before the filter.)
@@ -227,6 +252,50 @@ numbers = [f["frameNum"] for f in json.load(open(sys.argv[1]))["frames"]]
 assert numbers == sorted(set(numbers)) and len(numbers) >= 20 and numbers[-1] >= 20, numbers
 ' rebuilt.json || fail "log across a graph rebuild: not one log of every frame in order"
 fi
+# A log on stdout, where a pipe carries it, goes on across the rebuild too.
+tests=$((tests + 1))
+ff -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
+    -lavfi "[0]scale=320:240[d];[1]scale=320:240[r];[d][r]float_adm=log_path=-" -f null - \
+    2>err.txt | cat > piped.json
+rc=$?
+if [ $rc -ne 0 ] || ! grep -q "goes on from frame" err.txt; then
+    fail "log on a pipe across a graph rebuild: exit $rc: $(tail -n 3 err.txt)"
+else
+    /usr/bin/python3 -c '
+import json, sys
+numbers = [f["frameNum"] for f in json.load(open(sys.argv[1]))["frames"]]
+assert numbers == sorted(set(numbers)) and numbers[-1] >= 20, numbers
+' piped.json || fail "log on a pipe across a graph rebuild: not one log of every frame in order"
+fi
+# stdout carrying an output: the log would be mixed into the video.
+tests=$((tests + 1))
+"$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+    -lavfi "float_adm=log_path=-" -f yuv4mpegpipe - 2>err.txt | cat > mixed.y4m
+if ! grep -q "refusing to write the log to stdout" err.txt; then
+    fail "log on stdout beside an output there: not refused: $(tail -n 2 err.txt)"
+elif grep -q '"frameNum"' mixed.y4m; then
+    fail "log on stdout beside an output there: the log went into the video"
+fi
+# /dev/stdout is stdout (here a file), and devices are no data files: two
+# instances may both log to /dev/null.
+expect_ok "log_path=/dev/stdout" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+    -lavfi "float_adm=log_path=/dev/stdout:log_fmt=csv" -f null - &&
+    expect_count "log_path=/dev/stdout: the log" 11 out.txt ","
+expect_ok "two instances log to /dev/null" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+    -filter_complex "[0]split[d1][d2];[1]split[r1][r2];[d1][r1]float_adm=log_path=/dev/null[a];[d2][r2]float_adm=log_path=/dev/null[b]" \
+    -map "[a]" -f null - -map "[b]" -f null -
+# A picture of an image sequence is read later than the log is opened: a file
+# that is not a log is never replaced.
+mkdir -p seq
+ff -f lavfi -i "$(src 64x48 0.4)" -c:v pgm seq/f%d.pgm 2>/dev/null
+sum_before=$(cksum < seq/f7.pgm)
+expect_error "log_path is a picture of an input sequence" "other than a log" \
+    -i seq/f%d.pgm -f lavfi -i "$(src 64x48 0.4),format=gray" -lavfi "float_adm=log_path=seq/f7.pgm" -f null -
+tests=$((tests + 1))
+[ "$(cksum < seq/f7.pgm)" = "$sum_before" ] || fail "log_path is a picture of an input sequence: it was changed"
+# An earlier log is replaced.
+expect_ok "log_path is an earlier log" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+    -lavfi "float_adm=log_path=rebuilt.json" -f null -
 expect_error "log on a full disk" "/dev/full" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
     -lavfi "float_adm=log_path=/dev/full" -f null -
 ff -f lavfi -i "$(src 64x48 0.4)" -c:v ffv1 input.mkv 2>/dev/null
@@ -252,6 +321,16 @@ for option in egl=0.5 adm_norm_view_dist=30 csf=10 adm_p_norm=0 f1s0=11 sasc=4 n
 done
 expect_error "unknown option" "no_such_option" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=no_such_option=1" -f null -
+# libvmaf's four formats, sub among them.
+if expect_ok "log_fmt=sub" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+        -lavfi "float_adm=log_fmt=sub:log_path=log.sub" -f null -; then
+    expect_count "log_fmt=sub: a line per frame" 10 log.sub '^{[0-9]*}{[0-9]*}frame: [0-9]*|adm2: '
+fi
+# Help shows the pairing the filter uses.
+tests=$((tests + 1))
+"$ffmpeg" -hide_banner -h filter=float_adm > help.txt 2>&1
+[ "$(grep -c '^ *ts_sync_mode ' help.txt)" = 1 ] && grep -q '^ *ts_sync_mode .*(default nearest)' help.txt ||
+    fail "-h filter=float_adm: ts_sync_mode's default is not nearest: $(grep '^ *ts_sync_mode ' help.txt)"
 expect_error "unknown log_fmt" "yaml" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=yaml" -f null -
 
@@ -297,10 +376,15 @@ if expect_ok "chained instances" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
     expect_count "chained instances: first's keys" 10 meta.txt "^lavfi.adm_a.adm2="
     expect_count "chained instances: second's keys" 10 meta.txt "^lavfi.adm_b.adm2="
 fi
-# The same prefix twice would overwrite: said once.
+# The same prefix twice would overwrite: said once; the keys keep their order.
 if expect_ok "chained instances, one prefix" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
-        -lavfi "[1]split[r1][r2];[0][r1]float_adm=egl=1.2[m];[m][r2]float_adm" -f null -; then
+        -lavfi "[1]split[r1][r2];[0][r1]float_adm=egl=1.2[m];[m][r2]float_adm,metadata=print:file=meta.txt" \
+        -f null -; then
     expect_stderr "chained instances, one prefix: warned" "metadata_prefix"
+    tests=$((tests + 1))
+    order=$(sed -n 's/^lavfi\.float_adm\.\([a-z0-9_]*\)=.*/\1/p' meta.txt | head -7 | paste -sd' ' -)
+    [ "$order" = "adm2 aim adm3 adm_scale0 adm_scale1 adm_scale2 adm_scale3" ] ||
+        fail "chained instances, one prefix: keys in the order $order"
 fi
 
 echo "robustness (ffmpeg): $((tests - failures))/$tests passed"

@@ -553,6 +553,15 @@ TEST_F(LogTest, AFileOpenInTheProcessIsRefusedAndLeftIntact)
     EXPECT_EQ(read_file(input), content);
     std::fclose(held);
 
+    /* Closed, it is still no log (a picture of a sequence is opened only when read):
+     * refused all the same; emptied, it is taken. */
+    {
+        Log l;
+        EXPECT_EQ(open_log(l, input, FLOAT_ADM_LOG_JSON), FLOAT_ADM_ERROR_INVALID);
+        EXPECT_NE(std::string(l.err).find("other than a log"), std::string::npos) << l.err;
+    }
+    EXPECT_EQ(read_file(input), content);
+    std::ofstream(input, std::ios::trunc).close();
     Log l;
     EXPECT_EQ(open_log(l, input, FLOAT_ADM_LOG_JSON), 0) << l.err;
 }
