@@ -25,8 +25,8 @@
  * message and nothing else is reached.
  */
 
-#ifndef AVFILTER_VF_FLOAT_ADM_CUDA_H
-#define AVFILTER_VF_FLOAT_ADM_CUDA_H
+#ifndef AVFILTER_FLOAT_ADM_CUDA_H
+#define AVFILTER_FLOAT_ADM_CUDA_H
 
 #include <stdint.h>
 
@@ -66,4 +66,4 @@ int ff_float_adm_cuda_flush(FloatAdmCuda *cuda);
 
 void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda);
 
-#endif /* AVFILTER_VF_FLOAT_ADM_CUDA_H */
+#endif /* AVFILTER_FLOAT_ADM_CUDA_H */

@@ -25,8 +25,8 @@
  * scored twice, main frames without a reference, colour ranges that differ.
  */
 
-#ifndef AVFILTER_VF_FLOAT_ADM_PAIRS_H
-#define AVFILTER_VF_FLOAT_ADM_PAIRS_H
+#ifndef AVFILTER_FLOAT_ADM_PAIRS_H
+#define AVFILTER_FLOAT_ADM_PAIRS_H
 
 #include <stdint.h>
 
@@ -80,4 +80,4 @@ void ff_float_adm_note_unpaired(AVFilterContext *ctx, FloatAdmPairChecks *c, uin
 /** The end: the open run of flagged frames, and the counts. */
 void ff_float_adm_pairs_report(AVFilterContext *ctx, FloatAdmPairChecks *c);
 
-#endif /* AVFILTER_VF_FLOAT_ADM_PAIRS_H */
+#endif /* AVFILTER_FLOAT_ADM_PAIRS_H */
