@@ -79,18 +79,19 @@ $(FF_DIR)/.rcpss: $(CLI_BIN) ff-always
 	[ "$$(cat $@ 2>/dev/null)" = "$$fp" ] || echo "$$fp" > $@
 ff-always:
 
-# Copied, not linked, and only when changed: FFmpeg's make must see a changed
-# filter as newer, and an unchanged one as unchanged.
+# The filter's files as the series carries them (generated from the working
+# copies: edits are built before the series is regenerated), written only when
+# changed: FFmpeg's make must see a changed filter as newer, and an unchanged
+# one as unchanged.
 # The committed refs hold golden.json's scores, made on a processor with its
 # RCPSS fingerprint; where tests/corpus/hosts/ has this host's fingerprint,
 # the score refs are rewritten with those upstream values.  With neither, FATE
 # compares the scores within FATE_RELTOL (float_adm_host.mak).  All of this is
 # the corpus tests' alone: the series' tests need nothing from here.
 $(FF_DIR)/.synced: $(FF_DIR)/.prepared $(FF_OWN_FILES) $(FF_DIR)/.rcpss scripts/ffmpeg-fate-gen.py \
+                   scripts/ffmpeg-gen-patches.py include/float_adm.h \
                    tests/corpus/golden.json $(wildcard tests/corpus/hosts/*.json)
-	for f in $(FF_FILTER_FILES); do \
-	    cmp -s $$f $(FF_SRC)/$$f || cp $$f $(FF_SRC)/libavfilter/ || exit 1; \
-	done
+	scripts/ffmpeg-gen-patches.py --filter-sources $(FF_SRC)
 	cp tests/fate/float_adm.mak tests/fate/corpus/float_adm_corpus.mak tests/fate/corpus/float_adm_reltol.awk \
 	    $(FF_SRC)/tests/fate/
 	cp tests/fate/ref/* tests/fate/corpus/ref/* $(FF_SRC)/tests/ref/fate/

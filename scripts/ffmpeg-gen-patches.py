@@ -5,6 +5,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # Usage: scripts/ffmpeg-gen-patches.py RELEASE_TREE_OR_TARBALL OUT_DIR
+#        scripts/ffmpeg-gen-patches.py --filter-sources FFMPEG_TREE
+#          (the filter's files as that release's series carries them, written
+#          into the tree where they differ: the embedded build's sync step)
 #
 # What the series is made from, all real files of this repository:
 #   libavfilter/vf_float_adm*.[ch]   the filter; the release's libavfilter major
@@ -370,10 +373,28 @@ def generate(source, out):
         f.write("".join(os.path.basename(n) + "\n" for n in names))
 
 
+def write_filter_sources(tree):
+    """The filter's files as the series carries them for the release in tree,
+    written there where they differ (the embedded build compiles the series'
+    code, not the working copies)."""
+    for path, text in filter_sources(Release(tree).libavfilter_major()):
+        full = os.path.join(tree, path)
+        if os.path.exists(full):
+            with open(full, encoding="utf-8") as f:
+                if f.read() == text:
+                    continue
+        write(tree, path, text)
+
+
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: ffmpeg-gen-patches.py RELEASE_TREE_OR_TARBALL OUT_DIR")
-    generate(sys.argv[1], sys.argv[2])
+    args = sys.argv[1:]
+    if len(args) == 2 and args[0] == "--filter-sources":
+        write_filter_sources(args[1])
+    elif len(args) == 2:
+        generate(args[0], args[1])
+    else:
+        sys.exit("usage: ffmpeg-gen-patches.py RELEASE_TREE_OR_TARBALL OUT_DIR\n"
+                 "       ffmpeg-gen-patches.py --filter-sources FFMPEG_TREE")
 
 
 if __name__ == "__main__":
