@@ -315,6 +315,11 @@ class Release:
                 return f.read()
         return self.tar.extractfile(f"{self.prefix}/{path}").read().decode("utf-8")
 
+    def executable(self, path):
+        if self.tree:
+            return os.access(os.path.join(self.tree, path), os.X_OK)
+        return bool(self.tar.getmember(f"{self.prefix}/{path}").mode & 0o100)
+
     def libavfilter_major(self):
         m = re.search(r"#define LIBAVFILTER_VERSION_MAJOR\s+(\d+)",
                       self.read("libavfilter/version_major.h"))
@@ -351,6 +356,8 @@ def generate(source, out):
         git(repo, "init", "-q")
         for path in EDITED:
             write(repo, path, release.read(path))
+            if release.executable(path):
+                os.chmod(os.path.join(repo, path), 0o755)
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "release")
         for message, edits, files in PATCHES:
