@@ -105,7 +105,7 @@ PKG_CONFIG_PATH=$pc_dirs${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} "$src/configure" \
     --enable-parser="$(list h264 hevc vp8 vp9 av1 mpegvideo mpeg4video aac opus)" \
     --enable-protocol="$(list file pipe)" \
     --enable-indev=lavfi \
-    --enable-filter="$(list float_adm scale format metadata setpts settb trim select testsrc2 color \
+    --enable-filter="$(list float_adm avgblur scale format metadata setpts settb trim select testsrc2 color \
         split null nullsink buffer buffersink hwdownload hwupload extractplanes crop fps movie \
         transpose hflip vflip abuffer abuffersink anull aformat aresample atrim asetpts $filters)" \
     $libs $cuda $asm "$@"
