@@ -78,6 +78,18 @@ def library_version():
 
 # ---- the filter's sources, as one release carries them ----
 
+def drop_comment_above(lines):
+    """Drop the comment that ends on the last of lines, if it stands alone."""
+    if not lines or not lines[-1].rstrip().endswith("*/"):
+        return
+    first = len(lines) - 1
+    while not lines[first].lstrip().startswith("/*"):
+        if first == 0 or not lines[first].lstrip().startswith("*"):
+            return
+        first -= 1
+    del lines[first:]
+
+
 VERSION_IF = re.compile(r"#if LIBAVFILTER_VERSION_MAJOR\s*(<|<=|>|>=|==)\s*(\d+)\s*$")
 
 
@@ -93,11 +105,7 @@ def settle_version_conditionals(text, major, path):
         if m:
             taken = ops[m.group(1)](major, int(m.group(2)))
             stack.append([taken, taken])
-            if out and out[-1].rstrip().endswith("*/"):
-                while out and not out[-1].lstrip().startswith("/*"):
-                    out.pop()
-                if out:
-                    out.pop()
+            drop_comment_above(out)
             continue
         if s.startswith(("#if", "#ifdef", "#ifndef")):
             stack.append(None)
@@ -128,10 +136,8 @@ def macro_definitions(text, prefix):
     defs, out, i = [], [], 0
     while i < len(lines):
         if lines[i].startswith("#define " + prefix):
-            if not defs and out and out[-1].rstrip().endswith("*/"):
-                while out and not out[-1].lstrip().startswith("/*"):
-                    out.pop()
-                out.pop()
+            if not defs:
+                drop_comment_above(out)
             while lines[i].rstrip().endswith("\\"):
                 defs.append(lines[i])
                 i += 1
