@@ -28,8 +28,8 @@
  * reached.
  */
 
-#ifndef AVFILTER_VF_FLOAT_ADM_CUDA_H
-#define AVFILTER_VF_FLOAT_ADM_CUDA_H
+#ifndef AVFILTER_FLOAT_ADM_CUDA_H
+#define AVFILTER_FLOAT_ADM_CUDA_H
 
 #include <stdint.h>
 
@@ -74,4 +74,4 @@ int ff_float_adm_cuda_receive(FloatAdmCuda *cuda, int wait, FloatAdmCudaFrame *o
 
 void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda);
 
-#endif /* AVFILTER_VF_FLOAT_ADM_CUDA_H */
+#endif /* AVFILTER_FLOAT_ADM_CUDA_H */

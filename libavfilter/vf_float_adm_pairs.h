@@ -26,8 +26,8 @@
  * main's end, colour ranges that differ.
  */
 
-#ifndef AVFILTER_VF_FLOAT_ADM_PAIRS_H
-#define AVFILTER_VF_FLOAT_ADM_PAIRS_H
+#ifndef AVFILTER_FLOAT_ADM_PAIRS_H
+#define AVFILTER_FLOAT_ADM_PAIRS_H
 
 #include <stdint.h>
 
@@ -89,4 +89,4 @@ void ff_float_adm_note_after_main(AVFilterContext *ctx, FloatAdmPairChecks *c,
 /** The end: the open run of flagged frames, and the counts. */
 void ff_float_adm_pairs_report(AVFilterContext *ctx, FloatAdmPairChecks *c);
 
-#endif /* AVFILTER_VF_FLOAT_ADM_PAIRS_H */
+#endif /* AVFILTER_FLOAT_ADM_PAIRS_H */

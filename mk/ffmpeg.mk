@@ -28,17 +28,21 @@ FF_FLOATADM_DEPS := $(CORE_PC) $(CORE_HEADER_OUT) $(if $(filter yes,$(HAVE_CUDA)
 # FFmpeg's own dependency files track the header once it exists.
 FF_FLOATADM_ORDER := $(FF_FLOATADM_LIBS) $(if $(filter yes,$(HAVE_CUDA)),$(BUILD)/include/float_adm_cuda.h)
 
-# Our files that live inside the FFmpeg tree.
+# Our files that live inside the FFmpeg tree: the series' (the filter, its
+# FATE tests) and the project's own bit-exact corpus tests (tests/fate/corpus/,
+# never in the series).
 FF_FILTER_FILES := $(wildcard libavfilter/*.c libavfilter/*.h)
-FF_OWN_FILES  := $(FF_FILTER_FILES) tests/fate/float_adm.mak tests/fate/float_adm_reltol.awk \
-                 $(wildcard tests/fate/ref/*)
+FF_FATE_FILES := tests/fate/float_adm.mak $(wildcard tests/fate/ref/*)
+FF_CORPUS_FILES := tests/fate/corpus/float_adm_corpus.mak tests/fate/corpus/float_adm_reltol.awk \
+                   $(wildcard tests/fate/corpus/ref/*)
+FF_OWN_FILES  := $(FF_FILTER_FILES) $(FF_FATE_FILES) $(FF_CORPUS_FILES)
 # How FATE compares scores on this host (FLOAT_ADM_RELTOL or nothing), written with the refs.
 FF_HOST_MAK   := $(FF_SRC)/tests/fate/float_adm_host.mak
 # For a processor without recorded scores: the corpus test's relative tolerance.
 FATE_RELTOL   := 1e-6
 FF_JOBS        = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
 
-.PHONY: ffmpeg check-fate check-ffmpeg-all fate-samples ff-always
+.PHONY: ffmpeg check-fate check-ffmpeg-plain check-ffmpeg-all fate-samples ff-always
 .PRECIOUS: $(FF_DIR)/.prepared
 
 all: $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe
@@ -75,19 +79,26 @@ $(FF_DIR)/.rcpss: $(CLI_BIN) ff-always
 	[ "$$(cat $@ 2>/dev/null)" = "$$fp" ] || echo "$$fp" > $@
 ff-always:
 
-# Copied, not linked, and only when changed: FFmpeg's make must see a changed
-# filter as newer, and an unchanged one as unchanged.
+# The filter's files as the series carries them (generated from the working
+# copies: edits are built before the series is regenerated), written only when
+# changed: FFmpeg's make must see a changed filter as newer, and an unchanged
+# one as unchanged.
 # The committed refs hold golden.json's scores, made on a processor with its
 # RCPSS fingerprint; where tests/corpus/hosts/ has this host's fingerprint,
 # the score refs are rewritten with those upstream values.  With neither, FATE
-# compares the scores within FATE_RELTOL (float_adm_host.mak).
+# compares the scores within FATE_RELTOL (float_adm_host.mak).  All of this is
+# the corpus tests' alone: the series' tests need nothing from here.
 $(FF_DIR)/.synced: $(FF_DIR)/.prepared $(FF_OWN_FILES) $(FF_DIR)/.rcpss scripts/ffmpeg-fate-gen.py \
+                   scripts/ffmpeg-gen-patches.py include/float_adm.h \
                    tests/corpus/golden.json $(wildcard tests/corpus/hosts/*.json)
-	for f in $(FF_FILTER_FILES); do \
-	    cmp -s $$f $(FF_SRC)/$$f || cp $$f $(FF_SRC)/libavfilter/ || exit 1; \
-	done
-	cp tests/fate/float_adm.mak tests/fate/float_adm_reltol.awk $(FF_SRC)/tests/fate/
-	cp tests/fate/ref/* $(FF_SRC)/tests/ref/fate/
+	scripts/ffmpeg-gen-patches.py --filter-sources $(FF_SRC)
+	cp tests/fate/float_adm.mak tests/fate/corpus/float_adm_corpus.mak tests/fate/corpus/float_adm_reltol.awk \
+	    $(FF_SRC)/tests/fate/
+	cp tests/fate/ref/* tests/fate/corpus/ref/* $(FF_SRC)/tests/ref/fate/
+	grep -q float_adm_corpus.mak $(FF_SRC)/tests/Makefile || \
+	    sed -i '/^include .*tests\/fate\/float_adm.mak$$/a include $$(SRC_PATH)/tests/fate/float_adm_corpus.mak' \
+	        $(FF_SRC)/tests/Makefile
+	grep -q float_adm_corpus.mak $(FF_SRC)/tests/Makefile
 	@fp=$$(cat $(FF_DIR)/.rcpss); \
 	if [ -f tests/corpus/hosts/$$fp.json ]; then \
 	    echo "FATE refs: upstream's scores for this host's RCPSS fingerprint $$fp"; \
@@ -143,15 +154,29 @@ $(FATE_SAMPLES)/float_adm/%: tests/corpus/%.xz
 	xz -dc $< > $@.tmp && mv $@.tmp $@
 fate-samples: $(FATE_SAMPLE_FILES)
 
+# The series' tests (any processor, no samples) and the corpus bit for bit.
 check-fate: ffmpeg fate-samples
 	@sed -n 's/^# NOTE: /NOTE: /p' $(FF_HOST_MAK)
-	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) -k fate-float-adm SAMPLES=$(abspath $(FATE_SAMPLES))
+	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) -k fate-float-adm fate-float-adm-corpus SAMPLES=$(abspath $(FATE_SAMPLES))
+
+# What FFmpeg's own checks say of the series, in this release's tree: the
+# tree is the series applied (tracked files: only the corpus include added to
+# tests/Makefile), fate-source, the filter's headers on their own (as
+# checkheaders compiles them), and with libfloatadm disabled no header that
+# needs it left to checkheaders.  The series' FATE tests read nothing of this
+# project's (no samples, no host file): check-fate runs them in this tree as a
+# plain tree would.
+check-ffmpeg-plain: ffmpeg
+	git -C $(FF_SRC) diff --exit-code --stat -- . ':!tests/Makefile'
+	$(MAKE) -C $(FF_OBJ) fate-source
+	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) $(patsubst %,%.o,$(filter %.h,$(FF_FILTER_FILES)))
+	! $(MAKE) -C $(FF_OBJ) -n -B checkheaders CONFIG_LIBFLOATADM= 2>/dev/null | grep -q 'vf_float_adm_cuda\.h'
 
 # Other versions fetch their own pinned release: FFMPEG_SOURCE names one tree.
 check-ffmpeg-all:
 	for v in $(FF_VERSIONS); do \
 	    if [ $$v = $(FFMPEG_VERSION) ]; then src="$(FFMPEG_SOURCE)"; else src=; fi; \
-	    $(MAKE) FFMPEG_VERSION=$$v FFMPEG_SOURCE="$$src" check-fate check-patches || exit 1; \
+	    $(MAKE) FFMPEG_VERSION=$$v FFMPEG_SOURCE="$$src" check-fate check-ffmpeg-plain check-patches || exit 1; \
 	done
 
 # The demo builds what make builds (the README promises it), then runs the filter.

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-# Generate the float_adm FATE tests: tests/fate/float_adm.mak and the refs
-# whose scores come from the golden corpus.
+# Generate the project's own FATE tests of the golden corpus, bit for bit:
+# tests/fate/corpus/float_adm_corpus.mak and its refs.  They run in the
+# embedded FFmpeg only (make check-fate), beside the series' own tests
+# (tests/fate/float_adm.mak, which need no samples and hold on any processor).
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # Usage:
-#   scripts/ffmpeg-fate-gen.py                       rewrite tests/fate/float_adm.mak and tests/fate/ref/
+#   scripts/ffmpeg-fate-gen.py                       rewrite tests/fate/corpus/
 #   scripts/ffmpeg-fate-gen.py --refs DIR [VALUES]   only the score refs, into DIR, with the
 #                                                    frames of VALUES (a tests/corpus/hosts/*.json)
 #
@@ -13,7 +15,7 @@
 # host whose fingerprint has a hosts/<fingerprint>.json, mk/ffmpeg.mk writes
 # that host's refs into the FFmpeg tree instead; for a host with neither, it
 # sets FLOAT_ADM_RELTOL and the scores are compared within that relative
-# tolerance (tests/fate/float_adm_reltol.awk).  Values are printed with
+# tolerance (tests/fate/corpus/float_adm_reltol.awk).  Values are printed with
 # "%.17g" as the filter prints them, so a ref equals golden bit for bit.
 
 import json
@@ -178,61 +180,6 @@ LOG_TESTS = [("log-json", "json", "testsrc2_576x324_yuv420p_mpeg2", True),
              ("log-csv", "csv", COINS, False),
              ("log-xml", "xml", "grass_322x182_yuv420p_vp9", True)]
 
-ERROR_TESTS = [
-    ("error-size", "testsrc2=s=64x64:d=0.08[a];testsrc2=s=96x64:d=0.08[b];[a][b]float_adm"),
-    ("error-depth", "testsrc2=s=64x64:d=0.08,format=yuv420p[a];"
-                    "testsrc2=s=64x64:d=0.08,format=yuv420p10[b];[a][b]float_adm"),
-    ("error-pixfmt", "testsrc2=s=64x64:d=0.08,format=rgb24[a];"
-                     "testsrc2=s=64x64:d=0.08,format=rgb24[b];[a][b]float_adm"),
-    ("error-range", "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=adm_p_norm=0.5"),
-    ("error-log-path", "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];"
-                       "[a][b]float_adm=log_path=/nonexistent-dir/adm.json"),
-    # CUDA_VISIBLE_DEVICES=-1 hides any GPU, so every build and host says the same.
-    ("error-cuda-no-device", "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];"
-                             "[a][b]float_adm=backend=cuda"),
-]
-ERROR_RUNNERS = {"error-cuda-no-device": "float_adm_fail_without_cuda"}
-ERROR_REFS = {
-    "error-size": "The inputs must have the same size and bit depth: main (first input) is 64x64 8-bit "
-                  "yuv420p, reference (second input) is 96x64 8-bit yuv420p.",
-    "error-depth": "The inputs must have the same size and bit depth: main (first input) is 64x64 8-bit "
-                   "yuv420p, reference (second input) is 64x64 10-bit yuv420p10le.",
-    "error-pixfmt": "The filters 'Parsed_format_1' and 'Parsed_float_adm_4' do not have a common format "
-                    "and automatic conversion is disabled.",
-    "error-range": "Value 0.500000 for parameter 'adm_p_norm' out of range [1 - 20]",
-    "error-log-path": "/nonexistent-dir/adm.json: cannot write: No such file or directory",
-    "error-cuda-no-device": "backend=cuda: no usable CUDA device.",
-}
-
-# name: (lavfi source, source container, frames, encoder).  The VFR source
-# moves each frame by up to 12 ms, less than half of its 41.7 ms frame.  The
-# encoders: FFmpeg's own mpeg2video for the pairing cases, and the codec
-# libraries people ship, each test run where its library is built in.
-TRANSCODE_SRC = "testsrc2=size=176x144:rate=%s:duration=%s,format=yuv420p"
-MPEG2 = "mpeg2"
-TRANSCODE_TESTS = {
-    "transcode-mpeg2": (TRANSCODE_SRC % (25, 0.4), "mkv", 10, MPEG2),
-    "transcode-svtav1": (TRANSCODE_SRC % (24, 0.5), "mkv", 12, "svtav1"),
-    "transcode-vp9": (TRANSCODE_SRC % ("30000/1001", 0.5), "mkv", 15, "vp9"),
-    "transcode-x264": (TRANSCODE_SRC % (24, 0.5), "mkv", 12, "x264"),
-    "pairing-24": (TRANSCODE_SRC % (24, 0.5), "mkv", 12, MPEG2),
-    "pairing-23.976": (TRANSCODE_SRC % ("24000/1001", 0.5), "mkv", 12, MPEG2),
-    "pairing-29.97": (TRANSCODE_SRC % ("30000/1001", 0.5), "mkv", 15, MPEG2),
-    "pairing-30": (TRANSCODE_SRC % (30, 0.5), "mkv", 15, MPEG2),
-    "pairing-60": (TRANSCODE_SRC % (60, 0.25), "mkv", 15, MPEG2),
-    "pairing-y4m-24": (TRANSCODE_SRC % (24, 0.5), "y4m", 12, MPEG2),
-    "pairing-y4m-29.97": (TRANSCODE_SRC % ("30000/1001", 0.5), "y4m", 15, MPEG2),
-    "pairing-vfr": (TRANSCODE_SRC % (24, 0.5) + ",setpts=N/24/TB+0.012*sin(N*2)/TB", "mkv", 12, MPEG2),
-}
-# encoder: (its options, the FFmpeg components the test needs besides the common ones)
-TRANSCODE_ENCODERS = {
-    MPEG2: ("-c:v mpeg2video -qscale:v 12", "MPEG2VIDEO_ENCODER MPEG2VIDEO_DECODER"),
-    "svtav1": ("-c:v libsvtav1 -preset 12 -crf 50", "LIBSVTAV1_ENCODER LIBDAV1D_DECODER"),
-    "vp9": ("-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 150k", "LIBVPX_VP9_ENCODER VP9_DECODER"),
-    "x264": ("-c:v libx264 -preset ultrafast -crf 35", "LIBX264_ENCODER H264_DECODER"),
-}
-
-
 def corpus_tests(cases):
     """(test name, fixture, expected case, dist filters, ref filters, options, global opts, kind)."""
     tests = []
@@ -249,13 +196,13 @@ def corpus_tests(cases):
 def score_refs(cases, fixtures):
     refs = {}
     for name, _fixture, case, *_ in corpus_tests(cases):
-        refs["float-adm-" + name] = metadata_ref(case["frames"])
+        refs["float-adm-corpus-" + name] = metadata_ref(case["frames"])
     astronaut = find_case(cases, ASTRONAUT, "default")
-    refs["float-adm-nodebug"] = metadata_ref(astronaut["frames"], debug=False)
-    refs["float-adm-subsample"] = metadata_ref(astronaut["frames"], subsample=2)
+    refs["float-adm-corpus-nodebug"] = metadata_ref(astronaut["frames"], debug=False)
+    refs["float-adm-corpus-subsample"] = metadata_ref(astronaut["frames"], subsample=2)
     for name, fmt, fixture, debug in LOG_TESTS:
         fx = fixtures[fixture]
-        refs["float-adm-" + name] = log_ref(fmt, find_case(cases, fixture, "default")["frames"],
+        refs["float-adm-corpus-" + name] = log_ref(fmt, find_case(cases, fixture, "default")["frames"],
                                             fx["width"], fx["height"], debug)
     return refs
 
@@ -278,17 +225,18 @@ def core_version():
 
 
 MAK_HEAD = """\
-# FATE tests of the float_adm filter (libfloatadm).  Generated by
+# The golden corpus through the float_adm filter, bit for bit: the project's
+# own FATE tests, beside the series' (float_adm.mak).  Generated by
 # scripts/ffmpeg-fate-gen.py from tests/corpus/golden.json: edit that script.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Corpus tests read $(TARGET_SAMPLES)/float_adm/<fixture>.{dis,ref}.yuv (the
+# The tests read $(TARGET_SAMPLES)/float_adm/<fixture>.{dis,ref}.yuv (the
 # corpus decompressed) and print all 18 outputs of every frame; their refs
-# hold the golden values with %.17g.  Run: make fate-float-adm SAMPLES=DIR
+# hold the golden values with %.17g.  Run: make fate-float-adm-corpus SAMPLES=DIR
 #
 # The scores belong to the processor's reciprocal estimate (RCPSS), so they are
 # compared bit for bit only where the refs hold this processor's values.  For a
-# processor without recorded values, float_adm's build writes
+# processor without recorded values, the project's build writes
 # float_adm_host.mak with FLOAT_ADM_RELTOL: every number is then compared within
 # that relative tolerance (float_adm_reltol.awk), and a failing ffmpeg adds a
 # line to its output so that the test still fails.
@@ -308,26 +256,13 @@ FLOAT_ADM_CORPUS = $(call FLOAT_ADM_SCORES,ffmpeg $(7) $(call FLOAT_ADM_RAW,$(1)
 
 FLOAT_ADM_DEPS = FLOAT_ADM_FILTER METADATA_FILTER NULL_FILTER RAWVIDEO_DEMUXER RAWVIDEO_DECODER \\
                  FILE_PROTOCOL NULL_MUXER WRAPPED_AVFRAME_ENCODER
-FLOAT_ADM_LAVFI_DEPS = FLOAT_ADM_FILTER TESTSRC2_FILTER FORMAT_FILTER NULL_MUXER WRAPPED_AVFRAME_ENCODER
 
 """
 
 MAK_TAIL = """
-FATE_FLOAT_ADM_SAMPLES-$(call ALLYES, $(FLOAT_ADM_DEPS) SCALE_FILTER FORMAT_FILTER EXTRACTPLANES_FILTER) += $(FATE_FLOAT_ADM_CORPUS)
-FATE_SAMPLES_FFMPEG += $(FATE_FLOAT_ADM_SAMPLES-yes)
-
-# Expected errors: the first message about the filter.
-FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_LAVFI_DEPS)) += $(FATE_FLOAT_ADM_ERRORS)
-
-# Pairing: a transcode scored in the loop (loopback decoder, millisecond
-# timestamps) and the written file scored against the source afterwards, at
-# frame rates whose frame times are not whole milliseconds and with a source
-# whose timestamps jitter, equal scoring frame by frame.
-FLOAT_ADM_PAIRING_DEPS = $(FLOAT_ADM_LAVFI_DEPS) FFV1_ENCODER FFV1_DECODER \
-    MATROSKA_MUXER MATROSKA_DEMUXER YUV4MPEGPIPE_MUXER YUV4MPEGPIPE_DEMUXER SETPTS_FILTER FILE_PROTOCOL
-@TRANSCODE_TESTS@
-FATE_FFMPEG += $(FATE_FLOAT_ADM-yes)
-fate-float-adm: $(FATE_FLOAT_ADM-yes) $(if $(SAMPLES),$(FATE_FLOAT_ADM_SAMPLES-yes))
+FATE_FLOAT_ADM_CORPUS-$(call ALLYES, $(FLOAT_ADM_DEPS) SCALE_FILTER FORMAT_FILTER EXTRACTPLANES_FILTER) += $(FATE_FLOAT_ADM_CORPUS)
+FATE_SAMPLES_FFMPEG += $(FATE_FLOAT_ADM_CORPUS-yes)
+fate-float-adm-corpus: $(FATE_FLOAT_ADM_CORPUS-yes)
 """
 
 
@@ -336,40 +271,30 @@ def write_mak(cases, fixtures, path):
     for name, fixture, _case, dist_f, ref_f, opts, gopts in corpus_tests(cases):
         fx = fixtures[fixture]
         size = "%dx%d" % (fx["width"], fx["height"])
-        out.append("FATE_FLOAT_ADM_CORPUS += fate-float-adm-%s\n" % name)
+        out.append("FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-%s\n" % name)
         pix_fmt = "yuvj420p" if name == "fmt-yuvj420p" else fx["pix_fmt"]
-        out.append("fate-float-adm-%s: CMD = $(call FLOAT_ADM_CORPUS,%s,%s,%s,%s,%s,%s,%s)\n"
+        out.append("fate-float-adm-corpus-%s: CMD = $(call FLOAT_ADM_CORPUS,%s,%s,%s,%s,%s,%s,%s)\n"
                    % (name, fixture, pix_fmt, size, dist_f.replace(",", "$(FLOAT_ADM_COMMA)"),
                       ref_f.replace(",", "$(FLOAT_ADM_COMMA)"), ":" + opts if opts else "", gopts))
     a = fixtures[ASTRONAUT]
     asize = "%dx%d" % (a["width"], a["height"])
     out.append("\n# Without debug: the 7 outputs; n_subsample=2: frames 0, 2, 4.\n")
-    out.append("FATE_FLOAT_ADM_CORPUS += fate-float-adm-nodebug fate-float-adm-subsample\n")
-    out.append("fate-float-adm-nodebug: CMD = $(call FLOAT_ADM_SCORES,ffmpeg $(call FLOAT_ADM_RAW,%s.dis.yuv,yuv420p,%s) "
+    out.append("FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-nodebug fate-float-adm-corpus-subsample\n")
+    out.append("fate-float-adm-corpus-nodebug: CMD = $(call FLOAT_ADM_SCORES,ffmpeg $(call FLOAT_ADM_RAW,%s.dis.yuv,yuv420p,%s) "
                "$(call FLOAT_ADM_RAW,%s.ref.yuv,yuv420p,%s) -lavfi \"[0:v][1:v]float_adm$(FLOAT_ADM_COMMA)metadata=print:file=-\" -f null -)\n"
                % (ASTRONAUT, asize, ASTRONAUT, asize))
-    out.append("fate-float-adm-subsample: CMD = $(call FLOAT_ADM_CORPUS,%s,yuv420p,%s,,,:n_subsample=2,)\n"
+    out.append("fate-float-adm-corpus-subsample: CMD = $(call FLOAT_ADM_CORPUS,%s,yuv420p,%s,,,:n_subsample=2,)\n"
                % (ASTRONAUT, asize))
     out.append("\n# The log file in libvmaf's layouts, written to stdout.\n")
     for name, fmt, fixture, debug in LOG_TESTS:
         fx = fixtures[fixture]
         size = "%dx%d" % (fx["width"], fx["height"])
-        out.append("FATE_FLOAT_ADM_CORPUS += fate-float-adm-%s\n" % name)
-        out.append("fate-float-adm-%s: CMD = $(call FLOAT_ADM_SCORES,ffmpeg $(call FLOAT_ADM_RAW,%s.dis.yuv,%s,%s) "
+        out.append("FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-%s\n" % name)
+        out.append("fate-float-adm-corpus-%s: CMD = $(call FLOAT_ADM_SCORES,ffmpeg $(call FLOAT_ADM_RAW,%s.dis.yuv,%s,%s) "
                    "$(call FLOAT_ADM_RAW,%s.ref.yuv,%s,%s) -lavfi \"[0:v][1:v]float_adm=%slog_fmt=%s:log_path=-\" -f null -)\n"
                    % (name, fixture, fx["pix_fmt"], size, fixture, fx["pix_fmt"], size,
                       "debug=1:" if debug else "", fmt))
-    out.append("\n")
-    for name, graph in ERROR_TESTS:
-        out.append("FATE_FLOAT_ADM_ERRORS += fate-float-adm-%s\n" % name)
-        out.append("fate-float-adm-%s: CMD = %s -lavfi \"%s\"\n"
-                   % (name, ERROR_RUNNERS.get(name, "float_adm_fail"), graph))
-    tests = "".join("fate-float-adm-%s: CMD = float_adm_transcode \"%s\" %s %s\n"
-                    "FATE_FLOAT_ADM-$(call ALLYES, $(FLOAT_ADM_PAIRING_DEPS) %s) += fate-float-adm-%s\n"
-                    % (name, src, container, TRANSCODE_ENCODERS[enc][0],
-                       TRANSCODE_ENCODERS[enc][1], name)
-                    for name, (src, container, _frames, enc) in TRANSCODE_TESTS.items())
-    out.append(MAK_TAIL.replace("@TRANSCODE_TESTS@", tests))
+    out.append(MAK_TAIL)
     with open(path, "w") as f:
         f.write("".join(out))
 
@@ -381,15 +306,9 @@ def main():
         write_refs(score_refs(cases, fixtures), args[1], core_version())
         return
     cases, fixtures = load_cases()
-    ref_dir = os.path.join(TOP, "tests", "fate", "ref")
-    refs = score_refs(cases, fixtures)
-    for name, text in ERROR_REFS.items():
-        refs["float-adm-" + name] = text + "\n"
-    for name, (_src, _container, frames, _enc) in TRANSCODE_TESTS.items():
-        refs["float-adm-" + name] = ("%d frames: in-loop and timestamp-paired scores equal "
-                                     "frame-by-frame scores\n" % frames)
-    write_refs(refs, ref_dir, core_version())
-    write_mak(cases, fixtures, os.path.join(TOP, "tests", "fate", "float_adm.mak"))
+    out_dir = os.path.join(TOP, "tests", "fate", "corpus")
+    write_refs(score_refs(cases, fixtures), os.path.join(out_dir, "ref"), core_version())
+    write_mak(cases, fixtures, os.path.join(out_dir, "float_adm_corpus.mak"))
 
 
 if __name__ == "__main__":

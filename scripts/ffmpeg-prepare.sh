@@ -7,7 +7,8 @@
 #   fetch the pinned release (scripts/ffmpeg-fetch.sh); DEST: the tree to
 #   create (replaced); CACHE_DIR: where fetched tarballs are kept.
 # The series carries vf_float_adm*.[ch] and the FATE files; mk/ffmpeg.mk then
-# copies the working copies over them, so that edits are built before the
+# writes the sources generated from the working copies over them
+# (ffmpeg-gen-patches.py --filter-sources), so that edits are built before the
 # series is regenerated (make patches; make check-patches compares).
 
 set -eu

@@ -6,7 +6,7 @@ include tests/unit/module.mk
 include tests/corpus/module.mk
 
 # The option table against its documentation: README.md, docs/ffmpeg.md, the filter's
-# texinfo in scripts/ffmpeg-gen-patches.py and, where $(BUILD)/bin/ffmpeg exists (it is
+# texinfo in doc/float_adm.texi and, where $(BUILD)/bin/ffmpeg exists (it is
 # brought up to date first), its `-h filter=float_adm`.
 .PHONY: check-option-docs
 check-option-docs: $(CLI_BIN) $(wildcard $(BUILD)/bin/ffmpeg)

@@ -2,7 +2,7 @@
 # The option table (FLOAT_ADM_OPTIONS in include/float_adm.h, as printed by
 # float_adm_score --list-options) against every place that documents it:
 # README.md's and docs/ffmpeg.md's options tables, the filter's texinfo @items in
-# scripts/ffmpeg-gen-patches.py, and `ffmpeg -h filter=float_adm` where an ffmpeg
+# doc/float_adm.texi, and `ffmpeg -h filter=float_adm` where an ffmpeg
 # is given.  Each must list every option of the table, in its order, with its
 # alias, default and range (and type, where it gives one); a documented adm_*
 # option that the table lacks is an error too.  Options of the filter alone
@@ -14,7 +14,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import argparse
-import importlib.util
 import os
 import re
 import subprocess
@@ -123,11 +122,8 @@ def parse_markdown(text, label):
 # ---- Texinfo: the @items of the filter's @table @option ----
 
 def filter_doc():
-    path = os.path.join(ROOT, "scripts", "ffmpeg-gen-patches.py")
-    spec = importlib.util.spec_from_file_location("ffmpeg_gen_patches", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.FILTER_DOC
+    with open(os.path.join(ROOT, "doc", "float_adm.texi"), encoding="utf-8") as f:
+        return f.read()
 
 
 def parse_texinfo(text, label):
@@ -279,7 +275,7 @@ def sources(ffmpeg):
     for path in ("README.md", "docs/ffmpeg.md"):
         with open(os.path.join(ROOT, path), encoding="utf-8") as f:
             out.append((path, f.read(), parse_markdown))
-    out.append(("scripts/ffmpeg-gen-patches.py FILTER_DOC", filter_doc(), parse_texinfo))
+    out.append(("doc/float_adm.texi", filter_doc(), parse_texinfo))
     if ffmpeg:
         out.append((f"{ffmpeg} -h filter=float_adm", ffmpeg_help(ffmpeg), parse_ffmpeg_help))
     return out

@@ -1,0 +1,56 @@
+# $1: a lavfi source; $2: the container of the source file made from it (mkv
+# or y4m); the rest: encoder options.  The transcode of the source file is
+# scored in the loop (loopback decoder) and, afterwards, the written file
+# against the source file paired by timestamp: both must equal pairing frame
+# by frame (setpts=N/TB on both inputs).
+float_adm_transcode(){
+    src=$1
+    container=$2
+    shift 2
+    srcfile="${outdir}/${test}.src.${container}"
+    encfile="${outdir}/${test}.mkv"
+    inloopfile="${outdir}/${test}.inloop"
+    afterfile="${outdir}/${test}.after"
+    indexfile="${outdir}/${test}.index"
+    cleanfiles="$cleanfiles $srcfile $encfile $inloopfile $afterfile $indexfile"
+    case $container in
+        y4m) srcenc="-c:v wrapped_avframe -f yuv4mpegpipe" ;;
+        *)   srcenc="-c:v ffv1 -f matroska" ;;
+    esac
+    ffmpeg -f lavfi -i "$src" $srcenc -y $(target_path $srcfile) || return
+    ffmpeg -i $(target_path $srcfile) $ENC_OPTS "$@" -map 0:v -y -f matroska $(target_path $encfile) \
+        -dec 0:0 -filter_complex "[dec:0][0:v]float_adm=debug=1,metadata=print:file=$(target_path $inloopfile)[scored]" \
+        -map "[scored]" -f null - || return
+    ffmpeg -i $(target_path $encfile) -i $(target_path $srcfile) \
+        -lavfi "[0:v][1:v]float_adm=debug=1,metadata=print:file=$(target_path $afterfile)" \
+        -f null - || return
+    ffmpeg -i $(target_path $encfile) -i $(target_path $srcfile) \
+        -lavfi "[0:v]setpts=N/TB[d];[1:v]setpts=N/TB[r];[d][r]float_adm=debug=1,metadata=print:file=$(target_path $indexfile)" \
+        -f null - || return
+    grep '^lavfi\.float_adm\.' $indexfile > $indexfile.scores
+    grep '^lavfi\.float_adm\.' $inloopfile | diff - $indexfile.scores >&2 || return
+    grep '^lavfi\.float_adm\.' $afterfile | diff - $indexfile.scores >&2 || return
+    echo "$(grep -c '^lavfi\.float_adm\.adm2=' $indexfile.scores) frames: in-loop and timestamp-paired scores equal frame-by-frame scores"
+    rm -f $indexfile.scores
+}
+
+# $1: float_adm options; the log it writes to stdout, numbers masked.
+float_adm_log(){
+    ffmpeg $FLAGS \
+        -lavfi "testsrc2=size=300x200:rate=1:duration=3,format=yuv420p,split[ref][tmp];[tmp]avgblur=4[enc];[enc][ref]float_adm=$1:log_path=-" \
+        -f null /dev/null | sed -e 's/float_adm [0-9.]*/float_adm X/' -e 's/-*[0-9][0-9]*\.[0-9][0-9]*\(e[-+][0-9][0-9]*\)*/N/g'
+}
+
+float_adm_fail(){
+    errlog="${outdir}/${test}.log"
+    cleanfiles="$cleanfiles $errlog"
+    ffmpeg -v error "$@" -f null - 2>$errlog && { echo "ffmpeg succeeded"; return 1; }
+    sed -n 's/^\[Parsed_float_adm_[0-9]* @ [^]]*\] //p; /float_adm/p' $errlog | head -n 1
+}
+
+float_adm_fail_without_cuda(){
+    CUDA_VISIBLE_DEVICES=-1
+    export CUDA_VISIBLE_DEVICES
+    float_adm_fail "$@"
+}
+
