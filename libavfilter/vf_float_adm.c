@@ -501,8 +501,8 @@ static const AVPixFmtDescriptor *link_sw_desc(const AVFilterLink *link)
 
 /* auto: CUDA where the frames are (a software input beside CUDA frames is
  * uploaded); cuda: software frames are uploaded. */
-static int select_backend(AVFilterContext *ctx, const AVPixFmtDescriptor *const descs[2],
-                          int *use_cuda)
+static av_cold int select_backend(AVFilterContext *ctx, const AVPixFmtDescriptor *const descs[2],
+                                  int *use_cuda)
 {
     FloatAdmFilterContext *s = ctx->priv;
     int any_hw = 0;

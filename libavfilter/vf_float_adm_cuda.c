@@ -215,7 +215,7 @@ int ff_float_adm_cuda_receive(FloatAdmCuda *c, int wait, FloatAdmCudaFrame *out)
 
     if (av_fifo_peek(c->queue, &qf, 1, 0) < 0)
         return 0;
-    *out = (FloatAdmCudaFrame) { .index = qf.index, .scored = qf.ref != NULL,
+    *out = (FloatAdmCudaFrame) { .index = qf.index, .scored = !!qf.ref,
                                  .skipped = qf.skipped };
     if (out->scored) {
         if (c->nb_collected) {
@@ -358,9 +358,9 @@ static int setup(FloatAdmCuda *c, const FloatAdmOptions *opts, int depth)
     return ret;
 }
 
-int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
-                           const FloatAdmOptions *opts, int width, int height, int depth,
-                           const FloatAdmPlane layout[2])
+av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
+                                   const FloatAdmOptions *opts, int width, int height, int depth,
+                                   const FloatAdmPlane layout[2])
 {
     FloatAdmCuda *c = av_mallocz(sizeof(*c));
     int ret;
@@ -377,7 +377,7 @@ int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
     return ret;
 }
 
-void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda)
+av_cold void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda)
 {
     FloatAdmCuda *c = *cuda;
     QueuedFrame qf;
@@ -403,9 +403,9 @@ void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda)
 
 #else /* !HAVE_LIBFLOATADM_CUDA */
 
-int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
-                           const FloatAdmOptions *opts, int width, int height, int depth,
-                           const FloatAdmPlane layout[2])
+av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
+                                   const FloatAdmOptions *opts, int width, int height, int depth,
+                                   const FloatAdmPlane layout[2])
 {
     av_log(ctx, AV_LOG_ERROR, "backend=cuda: no usable CUDA device.\n");
     av_log(ctx, AV_LOG_ERROR, "This FFmpeg was built without float_adm's CUDA backend "
@@ -430,7 +430,7 @@ int ff_float_adm_cuda_receive(FloatAdmCuda *cuda, int wait, FloatAdmCudaFrame *o
     return 0;
 }
 
-void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda)
+av_cold void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda)
 {
 }
 

@@ -29,9 +29,9 @@
 #include "filters.h"
 #include "vf_float_adm_pairs.h"
 
-void ff_float_adm_pairs_init(FloatAdmPairChecks *c, int on_corrupt,
-                             const AVPixFmtDescriptor *main_desc,
-                             const AVPixFmtDescriptor *ref_desc)
+av_cold void ff_float_adm_pairs_init(FloatAdmPairChecks *c, int on_corrupt,
+                                     const AVPixFmtDescriptor *main_desc,
+                                     const AVPixFmtDescriptor *ref_desc)
 {
     *c = (FloatAdmPairChecks) {
         .on_corrupt = on_corrupt,

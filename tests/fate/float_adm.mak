@@ -50,6 +50,8 @@ FATE_FLOAT_ADM_LOG += fate-float-adm-log-csv
 fate-float-adm-log-csv: CMD = float_adm_log log_fmt=csv
 FATE_FLOAT_ADM_LOG += fate-float-adm-log-xml
 fate-float-adm-log-xml: CMD = float_adm_log debug=1:log_fmt=xml
+FATE_FLOAT_ADM_LOG += fate-float-adm-log-sub
+fate-float-adm-log-sub: CMD = float_adm_log log_fmt=sub
 
 FATE_FLOAT_ADM-$(call ALLYES, FLOAT_ADM_FILTER TESTSRC2_FILTER SPLIT_FILTER AVGBLUR_FILTER \
                               WRAPPED_AVFRAME_ENCODER NULL_MUXER PIPE_PROTOCOL) += $(FATE_FLOAT_ADM_LOG)
