@@ -40,10 +40,10 @@ $(CUDA_PARITY_BIN): $(BUILD)/obj/tests/cuda/test_cuda_parity.o $(CUDA_TOOL_DEPS)
 
 # The backend's host code built with its test hooks (FLOAT_ADM_CUDA_MEMORY_LIMIT,
 # FLOAT_ADM_CUDA_DRIVER), which the library build leaves out.
-CUDA_HOOKS_OBJS := $(BUILD)/obj/tests/cuda/float_adm_cuda_hooks.o \
+CUDA_HOOKS_OBJS := $(BUILD)/obj/tests/cuda/adm_cuda_context_hooks.o \
                    $(BUILD)/obj/tests/cuda/adm_cuda_driver_hooks.o
 CUDA_HOOKED_LIB_OBJS := $(CUDA_HOOKS_OBJS) \
-                        $(filter-out %/float_adm_cuda.o %/adm_cuda_driver.o,$(CUDA_LIB_OBJS))
+                        $(filter-out %/adm_cuda_context.o %/adm_cuda_driver.o,$(CUDA_LIB_OBJS))
 $(CUDA_HOOKS_OBJS): CXXFLAGS_ALL += -Isrc/adm_cuda -DFLOAT_ADM_TEST_HOOKS
 $(BUILD)/obj/tests/cuda/%_hooks.o: src/adm_cuda/%.cpp $(CORE_HEADER_OUT) $(CUDA_HEADER_OUT)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,150 @@
+/*
+ * float_adm CUDA backend: a context's state (FloatAdmCudaContext), the frames in its
+ * queue, and what the backend's files share about them.  Internal: included by
+ * src/adm_cuda/ alone.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef ADM_CUDA_CONTEXT_H
+#define ADM_CUDA_CONTEXT_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "adm_cuda_driver.h"
+#include "adm_cuda_launch.h"
+#include "adm_frame.h"
+#include "adm_powf_model.h"
+#include "adm_rcp_model.h"
+#include "float_adm_cuda.h"
+
+namespace adm_cuda {
+
+constexpr int kNumEvents = FLOAT_ADM_CUDA_NUM_STAGES + 1;
+constexpr int kMaxDevices = 64;
+
+/*
+ * One frame in the queue: its planes, its accumulators (pinned host memory the last
+ * kernel writes), the graph of its work after scale 0, the events that mark it, and
+ * for frames from host memory, where their luma is staged and uploaded to.
+ */
+struct Slot {
+    InputPlanes planes = {};
+    float *host_accum = nullptr;  /* pinned, mapped */
+    CUdeviceptr device_accum = 0; /* the same memory, as the device sees it */
+    CUgraphExec graph = nullptr;
+    CUevent stage[kNumEvents] = {};
+    bool profiled = false;
+    uint8_t *staging[2] = {}; /* pinned: reference, distorted */
+    CUdeviceptr upload[2] = {};
+};
+
+/* Codes of the driver's errors that mean "no usable device" rather than a failure. */
+bool means_no_device(CUresult e);
+/* The library's code for a driver's error. */
+int error_code(CUresult e);
+/* The cap on a context's device allocations (a test hook; SIZE_MAX in the library). */
+size_t memory_limit_from_env();
+
+template <class T> T *device_pointer(CUdeviceptr p) { return reinterpret_cast<T *>((uintptr_t)p); }
+
+} // namespace adm_cuda
+
+/* The backend's sources, this header's context included, work in adm_cuda's names. */
+using adm::kNumRowSums;
+using adm::kNumScales;
+using namespace adm_cuda;
+
+struct FloatAdmCudaContext {
+    const CudaDriver *cu = nullptr;
+    CUcontext cuda_ctx = nullptr;
+    int primary_device = -1; /* >= 0: cuda_ctx is that device's primary_context() */
+    Kernels own_kernels;     /* loaded into a context the caller made current */
+    const Kernels *kernels = &own_kernels;
+    FloatAdmOptions opts = {};
+    CUstream stream = nullptr;
+    bool own_stream = false;
+    Pipeline pipeline = {};
+    std::vector<CUdeviceptr> allocations;
+    size_t device_bytes = 0;
+    size_t device_bytes_limit = memory_limit_from_env();
+    adm::RcpMode rcp_mode = adm::kRcpModelExact;
+    std::string rcp_description;
+    adm::PowfChoice powf = {}; /* the terms' powf on the device */
+    std::vector<Slot> slots;
+    int queue_head = 0, queue_count = 0;
+    size_t upload_pitch = 0; /* of the device copies of host frames; 0 until the first */
+    bool profiling = false;
+    float stage_ms[FLOAT_ADM_CUDA_NUM_STAGES] = {};
+    std::string last_error;
+
+    /* Record a failed driver call; returns the library's code for it. */
+    int fail(CUresult e, const char *what)
+    {
+        char text[256], msg[512];
+        cuda_describe(e, text, sizeof(text));
+        snprintf(msg, sizeof(msg), "%s failed: %s%s", what, text,
+                 e == CUDA_ERROR_OUT_OF_MEMORY ? ": not enough device memory" : "");
+        last_error = msg;
+        return error_code(e);
+    }
+
+    int device_alloc(CUdeviceptr *ptr, size_t bytes, const char *what)
+    {
+        CUresult e = bytes > device_bytes_limit - device_bytes ? CUDA_ERROR_OUT_OF_MEMORY
+                                                               : cu->cuMemAlloc(ptr, bytes);
+        if (e != CUDA_SUCCESS)
+            return fail(e, what);
+        allocations.push_back(*ptr);
+        device_bytes += bytes;
+        e = cu->cuMemsetD8(*ptr, 0, bytes);
+        return e == CUDA_SUCCESS ? 0 : fail(e, what);
+    }
+
+    int attach(int device, char *errbuf, size_t errbuf_size);
+    int load(char *error, size_t error_size);
+    int init(const adm::FrameSetup &frame, const FloatAdmOptions &o, void *user_stream,
+             int in_flight);
+    int enqueue_profiled(Slot &slot);
+    int enqueue_branches(Slot &slot, CUstream main, const CUstream (&branch)[kNumScales - 1],
+                         const CUevent (&ready)[kNumScales - 1],
+                         const CUevent (&done)[kNumScales - 1]);
+    int capture_graph(Slot &slot);
+    int check_plane(const void *data, ptrdiff_t pitch, int bytes_per_sample, int shift,
+                    const char *which, bool device);
+    int stage_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane);
+    int launch_frame(Slot &slot);
+    void pool(const float *accum, FloatAdmScores *out) const;
+    void release();
+};
+
+/* Every call of the API runs in the context's CUDA context, and leaves the caller's current. */
+class ContextScope {
+public:
+    explicit ContextScope(const FloatAdmCudaContext *ctx) : cu_(ctx->cu)
+    {
+        pushed_ = cu_->cuCtxPushCurrent(ctx->cuda_ctx) == CUDA_SUCCESS;
+    }
+    ~ContextScope()
+    {
+        CUcontext popped;
+        if (pushed_)
+            cu_->cuCtxPopCurrent(&popped);
+    }
+    bool ok() const { return pushed_; }
+
+private:
+    const CudaDriver *cu_;
+    bool pushed_ = false;
+};
+
+#define CU_TRY(call, what)                                                                         \
+    do {                                                                                           \
+        CUresult e_ = (call);                                                                      \
+        if (e_ != CUDA_SUCCESS)                                                                    \
+            return fail(e_, what);                                                                 \
+    } while (0)
+
+#endif /* ADM_CUDA_CONTEXT_H */

@@ -1,0 +1,131 @@
+/*
+ * float_adm CUDA backend: a frame's work on the context's stream: scale 0 launched
+ * directly, the rest as the slot's captured graph or, profiled, stage by stage.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "adm_cuda_context.h"
+
+/*
+ * The rest of a frame's work, profiled: in stream order, the DWT of scales 1 to 3,
+ * then the row sums of each scale (each folding its rows into the slot's
+ * accumulators), with events between the stages.
+ */
+int FloatAdmCudaContext::enqueue_profiled(Slot &slot)
+{
+    float *accum = device_pointer<float>(slot.device_accum);
+    /* Events (see float_adm_cuda_collect): 1 + s after scale s's DWT, 5 + s after its sums. */
+    for (int s = 1; s < kNumScales; s++) {
+        CU_TRY(launch_dwt_decouple(*cu, *kernels, pipeline, s, slot.planes, stream),
+               "launching the DWT/decouple kernel");
+        CU_TRY(cu->cuEventRecord(slot.stage[1 + s], stream), "cuEventRecord");
+    }
+    for (int s = 0; s < kNumScales; s++) {
+        CU_TRY(launch_row_sums(*cu, *kernels, pipeline, s, accum, stream),
+               "launching the row-sums kernel");
+        CU_TRY(cu->cuEventRecord(slot.stage[5 + s], stream), "cuEventRecord");
+    }
+    return 0;
+}
+
+/*
+ * The rest of a frame's work as captured from `main`: the DWT of scales 1 to 3 in
+ * turn, and the row sums of scale s on a branch of its own as soon as scale s's DWT
+ * is done, so that they fill the machine beside the small DWTs after it.  The
+ * branches join main at the end.
+ */
+int FloatAdmCudaContext::enqueue_branches(Slot &slot, CUstream main,
+                                          const CUstream (&branch)[kNumScales - 1],
+                                          const CUevent (&ready)[kNumScales - 1],
+                                          const CUevent (&done)[kNumScales - 1])
+{
+    float *accum = device_pointer<float>(slot.device_accum);
+    for (int s = 0; s < kNumScales - 1; s++) {
+        if (s > 0)
+            CU_TRY(launch_dwt_decouple(*cu, *kernels, pipeline, s, slot.planes, main),
+                   "launching the DWT/decouple kernel");
+        CU_TRY(cu->cuEventRecord(ready[s], main), "cuEventRecord");
+        CU_TRY(cu->cuStreamWaitEvent(branch[s], ready[s], 0), "cuStreamWaitEvent");
+        CU_TRY(launch_row_sums(*cu, *kernels, pipeline, s, accum, branch[s]),
+               "launching the row-sums kernel");
+        CU_TRY(cu->cuEventRecord(done[s], branch[s]), "cuEventRecord");
+    }
+    const int last = kNumScales - 1;
+    CU_TRY(launch_dwt_decouple(*cu, *kernels, pipeline, last, slot.planes, main),
+           "launching the DWT/decouple kernel");
+    CU_TRY(launch_row_sums(*cu, *kernels, pipeline, last, accum, main),
+           "launching the row-sums kernel");
+    for (int s = 0; s < kNumScales - 1; s++)
+        CU_TRY(cu->cuStreamWaitEvent(main, done[s], 0), "cuStreamWaitEvent");
+    return 0;
+}
+
+/* The frame's work after scale 0 as one graph: one launch instead of several calls. */
+int FloatAdmCudaContext::capture_graph(Slot &slot)
+{
+    CUstream capture = nullptr, branch[kNumScales - 1] = {};
+    CUevent ready[kNumScales - 1] = {}, done[kNumScales - 1] = {};
+    CUgraph graph = nullptr;
+    int ret = 0;
+    CUresult e = cu->cuStreamCreate(&capture, CU_STREAM_NON_BLOCKING);
+    for (CUstream &st : branch)
+        if (e == CUDA_SUCCESS)
+            e = cu->cuStreamCreate(&st, CU_STREAM_NON_BLOCKING);
+    for (CUevent &ev : ready)
+        if (e == CUDA_SUCCESS)
+            e = cu->cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING);
+    for (CUevent &ev : done)
+        if (e == CUDA_SUCCESS)
+            e = cu->cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING);
+    if (e != CUDA_SUCCESS)
+        ret = fail(e, "creating the capture's streams and events");
+    if (ret == 0) {
+        e = cu->cuStreamBeginCapture(capture, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+        ret = e == CUDA_SUCCESS ? enqueue_branches(slot, capture, branch, ready, done)
+                                : fail(e, "beginning a capture");
+        e = cu->cuStreamEndCapture(capture, &graph);
+        if (ret == 0 && e != CUDA_SUCCESS)
+            ret = fail(e, "capturing the frame graph");
+    }
+    if (ret == 0) {
+        e = cu->cuGraphInstantiate(&slot.graph, graph, 0);
+        if (e != CUDA_SUCCESS)
+            ret = fail(e, "instantiating the frame graph");
+    }
+    if (graph)
+        cu->cuGraphDestroy(graph);
+    for (CUevent ev : ready)
+        if (ev)
+            cu->cuEventDestroy(ev);
+    for (CUevent ev : done)
+        if (ev)
+            cu->cuEventDestroy(ev);
+    for (CUstream st : branch)
+        if (st)
+            cu->cuStreamDestroy(st);
+    if (capture)
+        cu->cuStreamDestroy(capture);
+    return ret;
+}
+
+/* The frame's kernels after its planes (and their upload) are on the stream. */
+int FloatAdmCudaContext::launch_frame(Slot &slot)
+{
+    slot.profiled = profiling;
+    if (slot.profiled)
+        CU_TRY(cu->cuEventRecord(slot.stage[0], stream), "cuEventRecord");
+    /* Scale 0 takes the frame's planes as its argument: launched directly, so that the
+     * graph after it is the same for every frame. */
+    CU_TRY(launch_dwt_decouple(*cu, *kernels, pipeline, 0, slot.planes, stream),
+           "launching the DWT/decouple kernel");
+    if (slot.profiled) {
+        CU_TRY(cu->cuEventRecord(slot.stage[1], stream), "cuEventRecord");
+        int ret = enqueue_profiled(slot);
+        if (ret < 0)
+            return ret;
+    } else {
+        CU_TRY(cu->cuGraphLaunch(slot.graph, stream), "launching the frame graph");
+    }
+    CU_TRY(cu->cuEventRecord(slot.stage[kNumEvents - 1], stream), "cuEventRecord");
+    queue_count++;
+    return 0;
+}
