@@ -6,15 +6,15 @@
 # tiled for 2160p), --backend cuda vs --backend cpu --threads 16, in the page cache.
 #
 # Usage, from the top of the source tree after make (a build with the CUDA backend):
-#   [BUILD=build] [OUT=...] sh scripts/cuda/check_cli_backend.sh
-# Logs go to $OUT (scripts/cuda/lib.sh).
+#   [BUILD=build] [RESULTS=...] sh scripts/cuda/check_cli_backend.sh
+# Logs go to $RESULTS (scripts/cuda/lib.sh).
 # Environment: FRAMES_1080 (300), FRAMES_2160 (200), RUNS (3).
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
 . "$(dirname "$0")/lib.sh"
 need bin/float_adm_score
 bin=$(cd "$BUILD/bin" && pwd)/float_adm_score
-OUT=$(cd "$OUT" && pwd)
+RESULTS=$(cd "$RESULTS" && pwd)
 FRAMES_1080=${FRAMES_1080:-300}
 FRAMES_2160=${FRAMES_2160:-200}
 RUNS=${RUNS:-3}
@@ -26,8 +26,8 @@ nproc
 
 echo "==== tests/cli/test_cli.sh ===="
 (cd "$work" && sh "$root/tests/cli/test_cli.sh" "$bin" "$root/tests/corpus") \
-    > "$OUT/test_cli.log" 2>&1 || status=1
-tail -n 3 "$OUT/test_cli.log"
+    > "$RESULTS/test_cli.log" 2>&1 || status=1
+tail -n 3 "$RESULTS/test_cli.log"
 
 echo "==== cuda vs cpu logs ===="
 for clip in coins_384x304_yuv420p10le_x265 camera_512x384_yuv444p12le_noise \

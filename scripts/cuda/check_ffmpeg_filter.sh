@@ -8,8 +8,8 @@
 #       null, and the CPU path at 4K with -filter_threads 16, for the ratio.
 #
 # Usage, from the top of the source tree after make (the embedded ffmpeg with the
-# CUDA backend): [BUILD=build] [OUT=...] sh scripts/cuda/check_ffmpeg_filter.sh
-# Logs go to $OUT (scripts/cuda/lib.sh); FFMPEG names another ffmpeg.
+# CUDA backend): [BUILD=build] [RESULTS=...] sh scripts/cuda/check_ffmpeg_filter.sh
+# Logs go to $RESULTS (scripts/cuda/lib.sh); FFMPEG names another ffmpeg.
 # The corpus clips come with the tree (tests/corpus/*.yuv.xz).
 # Environment: BENCH_FRAMES (300).
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -52,10 +52,10 @@ parity() {
     name=$1 size=${2}x$3 pix=$4 dist=$5 ref=$6 fmt=$7
     raw="-f rawvideo -pix_fmt $pix -s $size"
     ff $raw -i "$dist" $raw -i "$ref" -lavfi \
-        "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$OUT/$name.cpu.json" \
+        "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$RESULTS/$name.cpu.json" \
         -f null - 2> "$WORK/$name.cpu.log" || { note "FAIL $name cpu: $(tail -n 3 "$WORK/$name.cpu.log")"; status=1; }
     ff $raw -i "$dist" $raw -i "$ref" -lavfi \
-        "[0:v]format=$fmt,hwupload_cuda[d];[1:v]format=$fmt,hwupload_cuda[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$OUT/$name.cuda.json" \
+        "[0:v]format=$fmt,hwupload_cuda[d];[1:v]format=$fmt,hwupload_cuda[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$RESULTS/$name.cuda.json" \
         -f null - 2> "$WORK/$name.cuda.log" || { note "FAIL $name cuda: $(grep -m 3 -i 'error\|float_adm' "$WORK/$name.cuda.log")"; status=1; }
     ff $raw -i "$dist" $raw -i "$ref" -lavfi \
         "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]float_adm=debug=1:backend=cuda:log_fmt=json:log_path=$WORK/$name.upload.json" \
@@ -63,9 +63,9 @@ parity() {
     ff -init_hw_device cuda=gpu -filter_hw_device gpu $raw -i "$dist" $raw -i "$ref" -lavfi \
         "[0:v]format=$fmt,hwupload[d];[1:v]format=$fmt,hwupload[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$WORK/$name.shared.json" \
         -f null - 2> "$WORK/$name.shared.log" || { note "FAIL $name hwupload: $(grep -m 3 -i 'error\|float_adm' "$WORK/$name.shared.log")"; status=1; }
-    compare "$name hwupload_cuda (two contexts) vs cpu" "$OUT/$name.cuda.json" "$OUT/$name.cpu.json"
-    compare "$name hwupload (one context) vs cpu" "$WORK/$name.shared.json" "$OUT/$name.cpu.json"
-    compare "$name backend=cuda (upload) vs cpu" "$WORK/$name.upload.json" "$OUT/$name.cpu.json"
+    compare "$name hwupload_cuda (two contexts) vs cpu" "$RESULTS/$name.cuda.json" "$RESULTS/$name.cpu.json"
+    compare "$name hwupload (one context) vs cpu" "$WORK/$name.shared.json" "$RESULTS/$name.cpu.json"
+    compare "$name backend=cuda (upload) vs cpu" "$WORK/$name.upload.json" "$RESULTS/$name.cpu.json"
 }
 
 echo "==== (a) parity ===="
@@ -95,12 +95,12 @@ ff $raw -i $a.dis.yuv -c:v mpeg2video -q:v 4 "$WORK/dist.mkv" 2> /dev/null
 ff $raw -i $a.ref.yuv -c:v mpeg2video -q:v 1 "$WORK/ref.mkv" 2> /dev/null
 hw="-hwaccel cuda -hwaccel_output_format cuda"
 ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
-    "[0:v][1:v]float_adm=debug=1:log_fmt=json:log_path=$OUT/nvdec.cuda.json" -f null - \
+    "[0:v][1:v]float_adm=debug=1:log_fmt=json:log_path=$RESULTS/nvdec.cuda.json" -f null - \
     2> "$WORK/nvdec.cuda.log" || { note "FAIL nvdec cuda: $(tail -n 3 "$WORK/nvdec.cuda.log")"; status=1; }
 ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
-    "[0:v]hwdownload,format=nv12[d];[1:v]hwdownload,format=nv12[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$OUT/nvdec.cpu.json" \
+    "[0:v]hwdownload,format=nv12[d];[1:v]hwdownload,format=nv12[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$RESULTS/nvdec.cpu.json" \
     -f null - 2> "$WORK/nvdec.cpu.log" || { note "FAIL nvdec cpu: $(tail -n 3 "$WORK/nvdec.cpu.log")"; status=1; }
-compare "nvdec (mpeg2) cuda vs cpu" "$OUT/nvdec.cuda.json" "$OUT/nvdec.cpu.json"
+compare "nvdec (mpeg2) cuda vs cpu" "$RESULTS/nvdec.cuda.json" "$RESULTS/nvdec.cpu.json"
 # Output frames stay CUDA frames and carry the metadata, in order.
 ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
     "[0:v][1:v]float_adm,hwdownload,format=nv12,metadata=print:file=$WORK/meta.txt" -f null - 2> /dev/null

@@ -6,7 +6,7 @@
 # 2.5, 4, 7.3 and 20), the robustness checks (device out of memory, 2000 frames without
 # memory growth), and the benchmark's medians at 1920x1080 and 3840x2160 (CUDA events).
 #
-# Usage: [BUILD=build] [OUT=...] [BENCH_FRAMES=300] sh scripts/cuda/check_parity_and_timing.sh
+# Usage: [BUILD=build] [RESULTS=...] [BENCH_FRAMES=300] sh scripts/cuda/check_parity_and_timing.sh
 # from the top of the source tree (the corpus is tests/corpus), after `make` (or with
 # BUILD naming a build tree copied from another machine).  About 5 minutes on an H200.
 # Where $BUILD/nvcc holds the same programs built with --cuda-kernels=nvcc, their
@@ -36,7 +36,7 @@ step "out of memory (cuda_robust)" robust.log 60 "$BUILD/tests/cuda_robust"
 
 # Clocks and load once a second while the benchmarks run (the card as found).
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu,power.draw \
-    --format=csv -l 1 > "$OUT/bench_clocks.csv" 2>&1 &
+    --format=csv -l 1 > "$RESULTS/bench_clocks.csv" 2>&1 &
 smi=$!
 step "benchmark (clang PTX)" bench.log 150 "$BUILD/bench/cuda_bench" --frames "$BENCH_FRAMES" \
     --size 1920x1080:8 --size 3840x2160:8 --size 3840x2160:10
@@ -61,18 +61,18 @@ fi
 
 # Each GPU program skips where it finds no usable device: here that is a failure.
 for log in parity.log parity_p_norms.log robust.log bench.log robust_long.log; do
-    if grep -q 'no CUDA device' "$OUT/$log" 2>/dev/null; then
-        note "FAIL $log: $(grep -m1 'no CUDA device' "$OUT/$log")"
+    if grep -q 'no CUDA device' "$RESULTS/$log" 2>/dev/null; then
+        note "FAIL $log: $(grep -m1 'no CUDA device' "$RESULTS/$log")"
         status=1
     fi
 done
 
 section results
 {
-    grep -h SUMMARY "$OUT/parity.log" "$OUT/parity_p_norms.log" 2>/dev/null
-    grep -h "^SUMMARY" "$OUT/robust_long.log" 2>/dev/null
+    grep -h SUMMARY "$RESULTS/parity.log" "$RESULTS/parity_p_norms.log" 2>/dev/null
+    grep -h "^SUMMARY" "$RESULTS/robust_long.log" 2>/dev/null
     for b in bench bench_nvcc; do
-        [ -f "$OUT/$b.log" ] && { echo "$b:"; grep -hA4 '^size ' "$OUT/$b.log"; }
+        [ -f "$RESULTS/$b.log" ] && { echo "$b:"; grep -hA4 '^size ' "$RESULTS/$b.log"; }
     done
 } | tee -a "$summary"
 finish

@@ -7,7 +7,7 @@
 #
 # Usage, from the top of the source tree after make (a build with the CUDA backend,
 # and the CUDA toolkit for build/tests/cuda_powf_check, a test program nvcc builds):
-#   [BUILD=build] [OUT=...] sh scripts/cuda/check_powf_model.sh
+#   [BUILD=build] [RESULTS=...] sh scripts/cuda/check_powf_model.sh
 # Environment: POWF_P (1,1.5,2.5,4,7.3,20), PARITY_P (1.5,2.5,4,7.3,20), SKIP_SSE2=1 (only
 # the build the processor runs), SKIP_SANITIZER=1.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -28,7 +28,7 @@ printf '==== environment ====\n'
     echo "CPU fma: $(grep -qw fma /proc/cpuinfo && echo yes || echo no), avx2: $(grep -qw avx2 /proc/cpuinfo && echo yes || echo no)"
     echo "kernel: $(uname -r); $(ldd --version | head -1)"
     cat "$BUILD/BUILD_INFO" 2>/dev/null
-} 2>&1 | tee "$OUT/environment.txt"
+} 2>&1 | tee "$RESULTS/environment.txt"
 
 step "unit tests PowfModel (default build)" unit_powf.log 60 \
     "$BIN/unit_tests" --gtest_filter='PowfModel.*'
@@ -53,10 +53,10 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
 fi
 
 printf '\n==== summary ====\n'
-grep -h '^host probe\|^device' "$OUT/exhaustive_default.log" 2>/dev/null
+grep -h '^host probe\|^device' "$RESULTS/exhaustive_default.log" 2>/dev/null
 for f in exhaustive_default exhaustive_sse2; do
-    [ -f "$OUT/$f.log" ] && { echo "$f:"; sed -n '/^p /,/^$/p' "$OUT/$f.log"; }
+    [ -f "$RESULTS/$f.log" ] && { echo "$f:"; sed -n '/^p /,/^$/p' "$RESULTS/$f.log"; }
 done
-grep -h '^device arithmetic\|^SUMMARY' "$OUT"/parity_powf*.log 2>/dev/null
+grep -h '^device arithmetic\|^SUMMARY' "$RESULTS"/parity_powf*.log 2>/dev/null
 cat "$summary"
 exit $status

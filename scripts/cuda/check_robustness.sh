@@ -16,8 +16,8 @@
 # Usage, from the top of the source tree, after make and a test build of ffmpeg with
 # the memory-limit hook (compiled only into test builds; (1) needs it in ffmpeg):
 #   make BUILD=build/hooks EXTRA_CXXFLAGS=-DFLOAT_ADM_TEST_HOOKS build/hooks/bin/ffmpeg
-#   [BUILD=build] [OUT=...] FFMPEG=build/hooks/bin/ffmpeg sh scripts/cuda/check_robustness.sh
-# Writes 7 files to $OUT (scripts/cuda/lib.sh); the summary is printed last.
+#   [BUILD=build] [RESULTS=...] FFMPEG=build/hooks/bin/ffmpeg sh scripts/cuda/check_robustness.sh
+# Writes 7 files to $RESULTS (scripts/cuda/lib.sh); the summary is printed last.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -34,15 +34,15 @@ fail() { note "FAIL $*"; status=1; }
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader
     echo "host CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
     echo "kernel: $(uname -r)"
-} > "$OUT/environment.txt" 2>&1
-cat "$OUT/environment.txt" | tee -a "$summary"
+} > "$RESULTS/environment.txt" 2>&1
+cat "$RESULTS/environment.txt" | tee -a "$summary"
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 
 echo "==== (1) device out of memory, injected ===="
-if timeout 60 "$BIN/cuda_robust" > "$OUT/robust_oom.log" 2>&1; then
-    note "PASS C API: $(grep -m1 -E "limit 1048576|SKIP" "$OUT/robust_oom.log")"
+if timeout 60 "$BIN/cuda_robust" > "$RESULTS/robust_oom.log" 2>&1; then
+    note "PASS C API: $(grep -m1 -E "limit 1048576|SKIP" "$RESULTS/robust_oom.log")"
 else
-    fail "C API out-of-memory checks: $(grep FAIL "$OUT/robust_oom.log" | head -n 3)"
+    fail "C API out-of-memory checks: $(grep FAIL "$RESULTS/robust_oom.log" | head -n 3)"
 fi
 
 # expect_error NAME TEXT ARGS...: ffmpeg fails, says TEXT, and its log file got no frame.
@@ -50,7 +50,7 @@ expect_error() {
     name=$1 text=$2
     shift 2
     rm -f "$WORK/scores.json"
-    echo "---- $name" >> "$OUT/ffmpeg_errors.log"
+    echo "---- $name" >> "$RESULTS/ffmpeg_errors.log"
     if timeout 60 "$FFMPEG" -hide_banner -nostdin -y -v error "$@" -f null - > "$WORK/err.log" 2>&1; then
         fail "$name: ffmpeg exited 0"
     elif grep -q "frameNum" "$WORK/scores.json" 2>/dev/null; then
@@ -60,7 +60,7 @@ expect_error() {
     else
         fail "$name: $(head -n 2 "$WORK/err.log")"
     fi
-    cat "$WORK/err.log" >> "$OUT/ffmpeg_errors.log"
+    cat "$WORK/err.log" >> "$RESULTS/ffmpeg_errors.log"
 }
 src="testsrc2=s=1920x1080:d=0.2"
 adm="float_adm=log_fmt=json:log_path=$WORK/scores.json"
@@ -101,18 +101,18 @@ else
 fi
 
 echo "==== (3) long runs ===="
-timeout 120 "$BIN/cuda_robust" --long-run "$LONG_FRAMES" > "$OUT/robust_long.log" 2>&1 ||
+timeout 120 "$BIN/cuda_robust" --long-run "$LONG_FRAMES" > "$RESULTS/robust_long.log" 2>&1 ||
     status=1
-note "$(grep -E 'SUMMARY|FAIL|PASSED' "$OUT/robust_long.log" | tr '\n' ' ')"
-grep '^frame' "$OUT/robust_long.log" | tee -a "$summary"
+note "$(grep -E 'SUMMARY|FAIL|PASSED' "$RESULTS/robust_long.log" | tr '\n' ' ')"
+grep '^frame' "$RESULTS/robust_long.log" | tee -a "$summary"
 
 # One testsrc2, the distorted copy mirrored; frames counted through -progress.  Run
 # directly (not through ff) so that $! is ffmpeg's own pid, whose RSS is sampled.
 "$FFMPEG" -hide_banner -nostdin -y -v error -progress "$WORK/progress.txt" -filter_threads 4 -lavfi \
     "testsrc2=s=1920x1080:r=60,format=nv12,split[a][b];[b]hflip[c];[a]hwupload_cuda[d];[c]hwupload_cuda[r];[d][r]float_adm" \
-    -frames:v "$FFMPEG_FRAMES" -f null - > "$OUT/ffmpeg_long.log" 2>&1 &
+    -frames:v "$FFMPEG_FRAMES" -f null - > "$RESULTS/ffmpeg_long.log" 2>&1 &
 ffpid=$!
-echo "seconds,frame,pid_used_MiB,gpu0_used_MiB,rss_KiB" > "$OUT/ffmpeg_long.csv"
+echo "seconds,frame,pid_used_MiB,gpu0_used_MiB,rss_KiB" > "$RESULTS/ffmpeg_long.csv"
 start=$(date +%s)
 while kill -0 "$ffpid" 2>/dev/null && [ $(( $(date +%s) - start )) -lt 150 ]; do
     frame=$(grep '^frame=' "$WORK/progress.txt" 2>/dev/null | tail -n 1 | cut -d= -f2)
@@ -120,7 +120,7 @@ while kill -0 "$ffpid" 2>/dev/null && [ $(( $(date +%s) - start )) -lt 150 ]; do
               awk -F', ' -v p="$ffpid" '$1 == p { print $2 }')
     gpu_mem=$(nvidia-smi -i 0 --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null)
     rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$ffpid/status" 2>/dev/null)
-    echo "$(( $(date +%s) - start )),${frame:-0},${pid_mem:-},${gpu_mem:-},${rss:-}" >> "$OUT/ffmpeg_long.csv"
+    echo "$(( $(date +%s) - start )),${frame:-0},${pid_mem:-},${gpu_mem:-},${rss:-}" >> "$RESULTS/ffmpeg_long.csv"
     sleep 1
 done
 kill "$ffpid" 2>/dev/null
@@ -128,11 +128,11 @@ wait "$ffpid"
 rc=$?
 frames=$(grep '^frame=' "$WORK/progress.txt" | tail -n 1 | cut -d= -f2)
 # The first sample past 500 frames (warmed up) against the last one.
-first=$(awk -F, 'NR > 1 && $2 >= 500 && $5 != "" { print; exit }' "$OUT/ffmpeg_long.csv")
-last=$(awk -F, 'NR > 1 && $5 != "" { l = $0 } END { print l }' "$OUT/ffmpeg_long.csv")
+first=$(awk -F, 'NR > 1 && $2 >= 500 && $5 != "" { print; exit }' "$RESULTS/ffmpeg_long.csv")
+last=$(awk -F, 'NR > 1 && $5 != "" { l = $0 } END { print l }' "$RESULTS/ffmpeg_long.csv")
 note "ffmpeg long run: exit $rc, $frames frames; first sample (s,frame,pid MiB,GPU0 MiB,RSS KiB) $first; last $last"
 if [ "$rc" -ne 0 ] || [ "${frames:-0}" -ne "$FFMPEG_FRAMES" ] || [ -z "$first" ]; then
-    fail "ffmpeg long run did not complete: $(tail -n 2 "$OUT/ffmpeg_long.log")"
+    fail "ffmpeg long run did not complete: $(tail -n 2 "$RESULTS/ffmpeg_long.log")"
 else
     echo "$first $last" | awk -F'[ ,]' '{
         gpu = $9 - $4; rss = $10 - $5

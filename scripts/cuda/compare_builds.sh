@@ -3,7 +3,7 @@
 # baseline build (each a build tree holding tests/cuda_parity and bench/cuda_bench: make
 # BUILD=DIR ..., or scripts/cuda/bundle_build.sh from another machine), stage by stage.
 #
-#   [OUT=...] sh scripts/cuda/compare_builds.sh CANDIDATE_BUILD [BASELINE_BUILD]
+#   [RESULTS=...] sh scripts/cuda/compare_builds.sh CANDIDATE_BUILD [BASELINE_BUILD]
 #
 # In order: the baseline's benchmark (CUDA events, per-stage medians); the candidate's
 # parity (every output's 64 bits against the CPU: corpus, generated sizes, p_norm
@@ -11,7 +11,7 @@
 # each build, where ncu is installed (speed of light, occupancy, launch statistics,
 # warp stalls; clocks left as found); compute-sanitizer memcheck and racecheck on the
 # candidate, the generated sizes up to 322x182 (every edge case of the tiling) and one
-# case whose rows span several chunks.  Logs go to $OUT; a summary is printed last.
+# case whose rows span several chunks.  Logs go to $RESULTS; a summary is printed last.
 # Environment: BENCH_FRAMES (300), BENCH_SIZES ("1920x1080:8 3840x2160:8 3840x2160:10"),
 # SKIP_NCU=1, SKIP_SANITIZER=1, SKIP_PARITY=1.
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -44,10 +44,10 @@ section environment
     echo "host CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
     for d in "$cand" $base; do [ -f "$d/BUILD_INFO" ] && { echo "$d:"; cat "$d/BUILD_INFO"; }; done
     command -v ncu >/dev/null && ncu --version | tail -1
-} 2>&1 | tee "$OUT/perf_environment.txt"
+} 2>&1 | tee "$RESULTS/perf_environment.txt"
 
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu,power.draw \
-    --format=csv -l 1 > "$OUT/perf_clocks.csv" 2>&1 &
+    --format=csv -l 1 > "$RESULTS/perf_clocks.csv" 2>&1 &
 smi=$!
 [ -n "$base" ] && bench "$base" bench_baseline.log
 if [ "${SKIP_PARITY:-0}" != 1 ]; then
@@ -70,13 +70,13 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
 fi
 
 section summary
-awk -F, 'NR > 1 { print $2 "," $3 }' "$OUT/perf_clocks.csv" | sort | uniq -c | sort -rn | head -3
-grep -h SUMMARY "$OUT/parity.log" 2>/dev/null
+awk -F, 'NR > 1 { print $2 "," $3 }' "$RESULTS/perf_clocks.csv" | sort | uniq -c | sort -rn | head -3
+grep -h SUMMARY "$RESULTS/parity.log" 2>/dev/null
 for log in bench_baseline.log bench_candidate.log; do
-    [ -f "$OUT/$log" ] || continue
+    [ -f "$RESULTS/$log" ] || continue
     echo "-- $log"
-    grep -hE '^  (dwt|row|frame)|stages' "$OUT/$log"
-    grep -hA4 '^size ' "$OUT/$log"
+    grep -hE '^  (dwt|row|frame)|stages' "$RESULTS/$log"
+    grep -hA4 '^size ' "$RESULTS/$log"
 done
 cat "$summary"
 exit $status

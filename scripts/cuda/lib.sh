@@ -1,14 +1,14 @@
 # Shared steps of the GPU scripts in scripts/cuda/ (sourced, not run).  Each script
-# writes its logs and a summary.txt into $OUT and exits non-zero when a step failed.
+# writes its logs and a summary.txt into $RESULTS and exits non-zero when a step failed.
 #   BUILD  the build tree whose programs run [build]: `make` there first, or copy one
 #          built elsewhere (the CUDA backend needs only the NVIDIA driver at run time)
-#   OUT    where the logs go [$BUILD/cuda-results]
+#   RESULTS where the logs go [$BUILD/cuda-results]
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 BUILD=${BUILD:-build}
-OUT=${OUT:-$BUILD/cuda-results}
-mkdir -p "$OUT"
-summary="$OUT/summary.txt"
+RESULTS=${RESULTS:-$BUILD/cuda-results}
+mkdir -p "$RESULTS"
+summary="$RESULTS/summary.txt"
 : > "$summary"
 status=0
 
@@ -24,16 +24,16 @@ verdict() {
     printf '%-40s %-18s %4ss  %s\n' "$1" "$v" "$3" "$4" >> "$summary"
 }
 
-# step NAME LOG TIMEOUT COMMAND...: runs it with its output in $OUT/LOG, shows the
+# step NAME LOG TIMEOUT COMMAND...: runs it with its output in $RESULTS/LOG, shows the
 # log's end, and notes the verdict.
 step() {
     name=$1 log=$2 limit=$3
     shift 3
     section "$name"
     start=$(date +%s)
-    timeout "$limit" "$@" > "$OUT/$log" 2>&1
+    timeout "$limit" "$@" > "$RESULTS/$log" 2>&1
     rc=$?
-    tail -n 30 "$OUT/$log"
+    tail -n 30 "$RESULTS/$log"
     verdict "$name" "$rc" "$(( $(date +%s) - start ))" "$log"
 }
 
@@ -44,7 +44,7 @@ need() {
     done
 }
 
-# The machine, the driver, the GPU, into $OUT/environment.txt.
+# The machine, the driver, the GPU, into $RESULTS/environment.txt.
 environment() {
     section environment
     {
@@ -53,7 +53,7 @@ environment() {
         echo "host CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
         echo "kernel: $(uname -r); $(ldd --version 2>&1 | head -1)"
         [ -f "$BUILD/BUILD_INFO" ] && cat "$BUILD/BUILD_INFO"
-    } 2>&1 | tee "$OUT/environment.txt"
+    } 2>&1 | tee "$RESULTS/environment.txt"
 }
 
 # The summary, last.
