@@ -208,8 +208,7 @@ bool holds_log(const char *path)
     }
     unsigned long first, next;
     int consumed = 0;
-    return std::sscanf(start, "{%lu}{%lu}frame: %n", &first, &next, &consumed) == 2 &&
-           consumed > 0;
+    return std::sscanf(start, "{%lu}{%lu}frame: %n", &first, &next, &consumed) == 2 && consumed > 0;
 }
 
 /* Opens path for writing; a regular file is truncated only once it is known to be
@@ -501,8 +500,4 @@ int float_adm_log_close(FloatAdmLog **plog, char *errbuf, size_t errbuf_size)
 } // extern "C"
 
 /* A log on a pipe cannot take its footer back once written (adm_log_registry.cpp). */
-bool adm::log_is_on_pipe(const FloatAdmLog *log)
-{
-    return log->file && !log->regular;
-}
-
+bool adm::log_is_on_pipe(const FloatAdmLog *log) { return log->file && !log->regular; }
