@@ -18,6 +18,7 @@ log written here and float_adm_score's of the same frames are the same bytes, th
 fps aside.
 """
 
+import contextlib
 import ctypes
 import json
 import math
@@ -113,15 +114,13 @@ def _temporary_beside(path):
             continue
 
 
-def write_atomically(path, text):
-    """Write text to path through a temporary file in its directory and a rename, so
-    that path is either absent or complete."""
+@contextlib.contextmanager
+def _replacing(path):
+    """A temporary file name beside path: renamed to path when the block ends, removed
+    when it raises, so that path is either absent or complete."""
     tmp = _temporary_beside(path)
     try:
-        with open(tmp, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
+        yield tmp
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -129,6 +128,15 @@ def write_atomically(path, text):
         except OSError:
             pass
         raise
+
+
+def write_atomically(path, text):
+    """Write text to path through a temporary file in its directory and a rename, so
+    that path is either absent or complete."""
+    with _replacing(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
 
 
 class Results:
@@ -219,10 +227,9 @@ class Results:
         from .scorer import Error
         lib = _lib.core()
         opts = self._log_options()
-        tmp = _temporary_beside(path)
         log = ctypes.c_void_p()
         errbuf = ctypes.create_string_buffer(_ERRBUF)
-        try:
+        with _replacing(path) as tmp:
             err = lib.float_adm_log_open(ctypes.byref(log), os.fsencode(tmp), log_format,
                                          ctypes.byref(opts), self.width or 0, self.height or 0,
                                          errbuf, _ERRBUF)
@@ -249,13 +256,6 @@ class Results:
                 closed = lib.float_adm_log_close(ctypes.byref(log), errbuf, _ERRBUF)
             if closed < 0:
                 raise Error(_lib.text(errbuf.value), closed)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
 
     def _log_text(self, log_format):
         import tempfile
