@@ -333,6 +333,55 @@ int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
 
 void float_adm_context_free(FloatAdmContext **ctx);
 
+/* ---- Maps: where in the picture detail is lost (docs/maps.md) ---- */
+
+/*
+ * A map cuts the picture into blocks of FLOAT_ADM_MAP_BLOCK_SIZE x
+ * FLOAT_ADM_MAP_BLOCK_SIZE pixels, columns = ceil(width / size) by rows =
+ * ceil(height / size), stored row by row (the last column and row may reach past
+ * the picture).  Each block holds its share of every scale's denominator and DLM
+ * numerator sums: the terms the frame's sums add, of the coefficients whose pixels
+ * lie in the block (a coefficient (i, j) of scale s covers the pixels from
+ * (2^(s+1) i, 2^(s+1) j) on), added in double in a fixed order.  The loss of a block
+ * is 1 minus its adm2, computed from its sums as adm2 is from the frame's, floored
+ * at 0: 0 where nothing is lost (everywhere for identical pictures), towards 1
+ * where the detail is gone.  The scores do not change with a map.
+ */
+#define FLOAT_ADM_MAP_BLOCK_SIZE 32
+
+/**
+ * Compute a map of every frame ctx scores from now on.  Before the first
+ * float_adm_score_frame of ctx (else FLOAT_ADM_ERROR_INVALID); calling it again
+ * is harmless.  FLOAT_ADM_ERROR_NOMEM where the map's buffers cannot be had.
+ */
+int float_adm_context_enable_map(FloatAdmContext *ctx);
+
+/**
+ * The size of ctx's maps: block columns and rows, and the block size in pixels
+ * (FLOAT_ADM_MAP_BLOCK_SIZE).  Any output pointer may be NULL; NULL ctx:
+ * FLOAT_ADM_ERROR_INVALID.
+ */
+int float_adm_map_size(const FloatAdmContext *ctx, int *columns, int *rows, int *block_size);
+
+/**
+ * The loss of each block of the last frame ctx scored, columns x rows floats in
+ * 0..1, row by row, into loss (count floats).  FLOAT_ADM_ERROR_INVALID for a NULL
+ * ctx or loss, a count below columns x rows, a context without a map, or before a
+ * frame was scored whole (a failed float_adm_score_frame leaves no map).
+ */
+int float_adm_map_loss(const FloatAdmContext *ctx, float *loss, size_t count);
+
+/**
+ * The last frame's sums of scale `scale` (0..3) per block, columns x rows doubles
+ * each, row by row: num the DLM numerator's, den the denominator's, each the h, v
+ * and d bands' sums added in that order (either pointer may be NULL).  Added over
+ * the blocks they give the frame's sums of that scale (to rounding: the frame adds
+ * in fp32).  Errors as float_adm_map_loss, and FLOAT_ADM_ERROR_INVALID for a
+ * scale outside 0..3.  Under adm_skip_scale0, scale 0's sums are 0.
+ */
+int float_adm_map_sums(const FloatAdmContext *ctx, int scale, double *num, double *den,
+                       size_t count);
+
 /* ---- CPU code path: SIMD levels (every level gives the same bits) ---- */
 
 /**

@@ -48,6 +48,19 @@ void Engine::allocate()
     job_row_stride_ = band_stride(frame_.width) + kRowPadding;
     const int rows = kRingRow + kRingSlots * kRingSlotRows;
     scratch_.assign(nb_jobs_, std::vector<float>(rows * (size_t)job_row_stride_));
+    if (map_)
+        map_->set_jobs(nb_jobs_);
+}
+
+int Engine::enable_map()
+{
+    if (scored_)
+        return FLOAT_ADM_ERROR_INVALID;
+    if (!map_) {
+        map_ = std::make_unique<FrameMap>(frame_, opts_);
+        map_->set_jobs(nb_jobs_);
+    }
+    return 0;
 }
 
 int Engine::set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs)
@@ -200,17 +213,23 @@ void Engine::fused_sum_row(int s, int i, int job)
     args.masking = frame_.masking;
     args.cube = frame_.cube;
     args.p = frame_.p;
+    if (map_) {
+        for (int k = 0; k < kNumMapTerms; k++)
+            args.column_terms[k] = map_->job_terms(job)[k];
+    }
     float inner[kNumRowSums];
     kernels_->row_sums(args, inner);
     for (int k = 0; k < kNumRowSums; k++)
         row_sums_[k][i] = inner[k];
+    if (map_)
+        map_->add_row(s, i, job);
 }
 
 /* Fold the rows in order; the band sums then pool as adm_pooling.h says. */
-ScaleSums Engine::fold_scale(int s) const
+ScaleSums Engine::fold_scale(int s)
 {
     const Region &r = scales_[s].sums;
-    float accum[kNumRowSums];
+    float *accum = band_sums_[s];
     for (int k = 0; k < kNumRowSums; k++) {
         accum[k] = 0.0f;
         for (int i = r.top; i < r.bottom; i++)
@@ -223,6 +242,9 @@ int Engine::score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmS
 {
     input_[kRef] = ref;
     input_[kDist] = dist;
+    scored_ = true;
+    if (map_)
+        map_->start();
     ScaleSums sums[kNumScales];
     int err = 0; /* an executor's error is the frame's */
     for (int s = 0; s < kNumScales; s++) {
@@ -236,6 +258,8 @@ int Engine::score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmS
     input_[kRef] = input_[kDist] = FloatAdmPlane{};
     if (err < 0)
         return err;
+    if (map_)
+        map_->finish();
     pool_scales(sums, frame_.width, frame_.height, opts_, out);
     return 0;
 }

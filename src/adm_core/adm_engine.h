@@ -13,9 +13,11 @@
 #ifndef ADM_ENGINE_H
 #define ADM_ENGINE_H
 
+#include <memory>
 #include <vector>
 
 #include "adm_frame.h"
+#include "adm_map.h"
 #include "adm_pooling.h"
 #include "adm_simd.h"
 #include "float_adm.h"
@@ -48,6 +50,14 @@ public:
     int jobs() const { return nb_jobs_; }
     int score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmScores *out);
 
+    /* A map of every frame from the first on (adm_map.h): 0, FLOAT_ADM_ERROR_INVALID once a
+     * frame was scored, FLOAT_ADM_ERROR_NOMEM. */
+    int enable_map();
+    /* Null without a map. */
+    const FrameMap *map() const { return map_.get(); }
+    /* The last frame's fp32 band sums of scale s, in RowSum order. */
+    const float *band_sums(int s) const { return band_sums_[s]; }
+
     const FrameSetup &frame() const { return frame_; }
     const ScaleSetup &scale(int s) const { return scales_[s]; }
 
@@ -76,7 +86,7 @@ private:
     /* 0, or the executor's error. */
     template <class F> int parallel_rows(int first, int last, F &&work);
 
-    ScaleSums fold_scale(int s) const;
+    ScaleSums fold_scale(int s);
 
     float *job_row(int job, int index) { return scratch_[job].data() + index * job_row_stride_; }
     float *ring_row(int job, int row, int kind)
@@ -100,6 +110,10 @@ private:
     std::vector<std::vector<float>> scratch_; /* per job: the JobRow rows */
     ptrdiff_t job_row_stride_ = 0;
 
+    std::unique_ptr<FrameMap> map_;
+    bool scored_ = false;
+    float band_sums_[kNumScales][kNumRowSums] = {};
+
     /* The planes of the frame being scored (valid during score()). */
     FloatAdmPlane input_[2] = {};
 
@@ -107,6 +121,9 @@ private:
     void *execute_opaque_ = nullptr;
     int nb_jobs_ = 1;
 };
+
+/* The engine of a context of the C API (float_adm.cpp's). */
+Engine &context_engine(FloatAdmContext &ctx);
 
 } // namespace adm
 

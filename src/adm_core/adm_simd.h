@@ -54,6 +54,9 @@ struct SumRowArgs {
     float factor[3];
     bool masking, cube;
     float p;
+    /* Null, or rows that receive each column's terms of the denominator and DLM
+     * numerator sums, in RowSum order (den h, v, d, num h, v, d): the map's input. */
+    float *column_terms[6] = {};
 };
 
 struct SimdKernels {

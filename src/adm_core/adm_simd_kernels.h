@@ -372,6 +372,10 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSums]
             term[3 + b] = masked_term<V>(column(args.weighted[0][b], 0), thr[1], args.cube, args.p);
             term[6 + b] = masked_term<V>(column(args.weighted[1][b], 0), thr[0], args.cube, args.p);
         }
+        if (args.column_terms[0] && count == N) {
+            for (int s = 0; s < kNumBands * 2; s++)
+                V::store(args.column_terms[s] + j, term[s]);
+        }
         /* Columns in order, each sum on its own. */
         if (count == N) {
             sums8 = V::sums8_add_columns(sums8, term);
@@ -383,6 +387,10 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSums]
         V::sums8_store(sums8, acc); /* the last chunk of the row */
         for (int s = 0; s < kNumRowSums; s++)
             V::store(terms[s], term[s]);
+        if (args.column_terms[0]) {
+            for (int s = 0; s < kNumBands * 2; s++)
+                memcpy(args.column_terms[s] + j, terms[s], count * sizeof(float));
+        }
         for (int k = 0; k < count; k++)
             for (int s = 0; s < kNumRowSums; s++)
                 acc[s] += terms[s][k];

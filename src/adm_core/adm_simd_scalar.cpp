@@ -125,9 +125,15 @@ void row_sums(const SumRowArgs &args, float sums[kNumRowSums])
             }
         }
         for (int b = 0; b < kNumBands; b++) {
-            inner[kDenSum + b] += reference_term(args.factor[b], args.ref[b][j], args.cube, args.p);
-            inner[kNumSum + b] += masked_term(args.weighted[0][b][j], thr[1], args.cube, args.p);
+            const float den = reference_term(args.factor[b], args.ref[b][j], args.cube, args.p);
+            const float num = masked_term(args.weighted[0][b][j], thr[1], args.cube, args.p);
+            inner[kDenSum + b] += den;
+            inner[kNumSum + b] += num;
             inner[kAimSum + b] += masked_term(args.weighted[1][b][j], thr[0], args.cube, args.p);
+            if (args.column_terms[0]) {
+                args.column_terms[kDenSum + b][j] = den;
+                args.column_terms[kNumSum + b][j] = num;
+            }
         }
     }
     for (int k = 0; k < kNumRowSums; k++)

@@ -20,6 +20,12 @@ struct FloatAdmContext {
     std::unique_ptr<adm::ThreadPool> threads;
 };
 
+namespace adm {
+
+Engine &context_engine(FloatAdmContext &ctx) { return ctx.engine; }
+
+} // namespace adm
+
 namespace {
 
 /* Any stride goes (rows may run backwards); the layout is adm_frame.h's rule. */

@@ -1,0 +1,303 @@
+/*
+ * Maps (float_adm.h, "Maps"): the loss lies where the picture was distorted,
+ * nothing is lost between identical pictures, the blocks add up to the frame's
+ * sums, and a map changes no score.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "adm_engine.h"
+#include "adm_simd.h"
+#include "content.h"
+#include "fixture.h"
+#include "float_adm.h"
+
+namespace {
+
+using testsupport::FramePair;
+using testsupport::OptionSet;
+
+struct Map {
+    int columns = 0, rows = 0;
+    std::vector<float> loss;
+    std::vector<double> num[4], den[4];
+};
+
+FloatAdmContext *make_context(const FramePair &f, const FloatAdmOptions &opts, bool map)
+{
+    char err[256] = "";
+    FloatAdmContext *ctx = nullptr;
+    EXPECT_EQ(0, float_adm_context_create(&ctx, f.width(), f.height(), f.ref.geometry.depth, &opts,
+                                          err, sizeof(err)))
+        << err;
+    if (ctx && map) {
+        EXPECT_EQ(0, float_adm_context_enable_map(ctx));
+    }
+    return ctx;
+}
+
+Map read_map(const FloatAdmContext *ctx)
+{
+    Map m;
+    int block = 0;
+    EXPECT_EQ(0, float_adm_map_size(ctx, &m.columns, &m.rows, &block));
+    EXPECT_EQ(FLOAT_ADM_MAP_BLOCK_SIZE, block);
+    const size_t n = (size_t)m.columns * m.rows;
+    m.loss.assign(n, -1.0f);
+    EXPECT_EQ(0, float_adm_map_loss(ctx, m.loss.data(), n));
+    for (int s = 0; s < 4; s++) {
+        m.num[s].assign(n, -1.0);
+        m.den[s].assign(n, -1.0);
+        EXPECT_EQ(0, float_adm_map_sums(ctx, s, m.num[s].data(), m.den[s].data(), n));
+    }
+    return m;
+}
+
+/* Scores and map of one frame pair. */
+FloatAdmScores score(const FramePair &f, const FloatAdmOptions &opts, bool with_map,
+                     Map *map = nullptr, const char *level = nullptr, int threads = 1)
+{
+    FloatAdmContext *ctx = make_context(f, opts, with_map);
+    FloatAdmScores s = {};
+    if (!ctx)
+        return s;
+    EXPECT_EQ(0, float_adm_context_set_simd_level(ctx, level));
+    EXPECT_EQ(0, float_adm_context_set_threads(ctx, threads));
+    const FloatAdmPlane ref = f.ref.view(), dist = f.dist.view();
+    EXPECT_EQ(0, float_adm_score_frame(ctx, &ref, &dist, &s));
+    if (map)
+        *map = read_map(ctx);
+    float_adm_context_free(&ctx);
+    return s;
+}
+
+FloatAdmOptions options_of(const OptionSet &set)
+{
+    FloatAdmOptions opts;
+    std::string error;
+    EXPECT_TRUE(testsupport::apply_options(set, &opts, &error)) << error;
+    opts.debug = 1;
+    return opts;
+}
+
+const testjson::Value &golden()
+{
+    static const testjson::Value g = testsupport::read_json(testsupport::golden_path());
+    return g;
+}
+
+FloatAdmOptions defaults()
+{
+    FloatAdmOptions opts;
+    float_adm_options_default(&opts);
+    opts.debug = 1;
+    return opts;
+}
+
+/* The reference with its left half taken from the distorted picture of the pair. */
+FramePair left_half_distorted(int width, int height, uint32_t seed)
+{
+    FramePair f = testsupport::make_frame_pair(testsupport::FrameGeometry{width, height, 8}, seed);
+    FramePair out{f.ref, f.ref};
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width / 2; x++)
+            out.dist.set_sample(x, y, f.dist.sample(x, y));
+    return out;
+}
+
+TEST(Map, LossLiesWhereThePictureWasDistorted)
+{
+    const int width = 512, height = 192;
+    const FramePair f = left_half_distorted(width, height, 11);
+    Map m;
+    score(f, defaults(), true, &m);
+    ASSERT_EQ(16, m.columns);
+    ASSERT_EQ(6, m.rows);
+    double left = 0, right = 0;
+    for (int r = 0; r < m.rows; r++)
+        for (int c = 0; c < m.columns; c++) {
+            const float loss = m.loss[r * m.columns + c];
+            EXPECT_GE(loss, 0.0f);
+            EXPECT_LE(loss, 1.0f);
+            (c < m.columns / 2 ? left : right) += loss;
+            /* Past the reach of the coarsest wavelet and its masking: nothing differs. */
+            if (c * FLOAT_ADM_MAP_BLOCK_SIZE >= width / 2 + 96) {
+                EXPECT_EQ(0.0f, loss) << "clean block " << r << ", " << c;
+            }
+        }
+    EXPECT_GT(left / (m.rows * m.columns / 2), 0.05) << "the distorted half shows its loss";
+    EXPECT_GT(left, 20 * right) << "left " << left << ", right " << right;
+}
+
+TEST(Map, IdenticalPicturesLoseNothingAnywhere)
+{
+    const std::pair<int, int> sizes[] = {{17, 17}, {63, 65}, {333, 171}, {576, 324}};
+    uint32_t seed = 30;
+    for (const OptionSet &set : testsupport::option_sets(golden()))
+        for (auto size : sizes) {
+            FramePair f = testsupport::make_frame_pair(
+                testsupport::FrameGeometry{size.first, size.second, 10}, seed++);
+            f.dist = f.ref;
+            Map m;
+            score(f, options_of(set), true, &m);
+            for (size_t k = 0; k < m.loss.size(); k++)
+                ASSERT_EQ(0.0f, m.loss[k]) << testsupport::describe(set) << " " << size.first << "x"
+                                           << size.second << " block " << k;
+        }
+}
+
+/*
+ * Every case of the corpus, on its first frame: the blocks' sums of each scale, added in
+ * double, are the frame's fp32 sums of that scale within 1e-6 relative.  The frame adds
+ * each row's columns, then the rows, in fp32, so its own rounding can exceed that: where
+ * it may, the comparison allows that rounding's bound, (columns + rows) * 2^-24 of the
+ * sum of the (non-negative) terms, and says so.
+ */
+TEST(Map, BlocksAddUpToTheFrameSumsForEveryCorpusCase)
+{
+    const std::string dir = testsupport::golden_path().substr(
+        0, testsupport::golden_path().find_last_of('/') + 1);
+    std::map<std::string, std::pair<testsupport::LumaPlane, testsupport::LumaPlane>> frames;
+    int checked = 0;
+    for (const auto &c : golden()["cases"].items) {
+        const testjson::Value &fx = testsupport::find_fixture(golden(), c["fixture"].text);
+        const std::string name = fx["name"].text;
+        if (!frames.count(name)) {
+            const auto g = testsupport::fixture_geometry(fx);
+            /* The first frame of each: the .yuv.xz files of tests/corpus. */
+            auto ref = testsupport::load_luma_frames(dir + fx["ref"].text, g);
+            auto dis = testsupport::load_luma_frames(dir + fx["dis"].text, g);
+            frames.emplace(name, std::make_pair(ref[0], dis[0]));
+        }
+        const FramePair f{frames.at(name).first, frames.at(name).second};
+        const OptionSet set = testsupport::option_set(c["options"]);
+        FloatAdmContext *ctx = make_context(f, options_of(set), true);
+        ASSERT_TRUE(ctx);
+        const FloatAdmPlane ref = f.ref.view(), dist = f.dist.view();
+        FloatAdmScores s;
+        ASSERT_EQ(0, float_adm_score_frame(ctx, &ref, &dist, &s));
+        const Map m = read_map(ctx);
+        const adm::Engine &engine = adm::context_engine(*ctx);
+        for (int sc = engine.frame().skip_scale0 ? 1 : 0; sc < adm::kNumScales; sc++) {
+            const float *band = engine.band_sums(sc);
+            const double frame_den = (double)band[adm::kDenSum] + band[adm::kDenSum + 1] +
+                                     band[adm::kDenSum + 2];
+            const double frame_num = (double)band[adm::kNumSum] + band[adm::kNumSum + 1] +
+                                     band[adm::kNumSum + 2];
+            double den = 0, num = 0;
+            for (size_t k = 0; k < m.loss.size(); k++) {
+                den += m.den[sc][k];
+                num += m.num[sc][k];
+            }
+            const std::string what = name + " " + testsupport::describe(set) + " scale " +
+                                     std::to_string(sc);
+            const adm::Region &r = engine.frame().scale[sc].sums;
+            const double fp32_rounding = (r.right - r.left + r.bottom - r.top) * 0x1p-24;
+            for (auto sums : {std::make_pair(den, frame_den), std::make_pair(num, frame_num)}) {
+                const double diff = std::fabs(sums.first - sums.second);
+                if (diff <= 1e-6 * sums.second)
+                    continue;
+                std::printf("%s: blocks %.17g, frame %.17g: %.3g relative, within the "
+                            "frame's fp32 rounding bound %.3g\n",
+                            what.c_str(), sums.first, sums.second, diff / sums.second,
+                            fp32_rounding);
+                EXPECT_LE(diff, fp32_rounding * sums.first) << what;
+            }
+        }
+        float_adm_context_free(&ctx);
+        checked++;
+    }
+    EXPECT_EQ(golden()["cases"].items.size(), (size_t)checked);
+}
+
+bool same_bits(const void *a, const void *b, size_t size) { return memcmp(a, b, size) == 0; }
+
+/* At every level and 1 or 3 threads: the scores with a map are those without, bit for
+ * bit, and the map is the same everywhere. */
+TEST(Map, ScoresAndMapAreTheSameAtEveryLevelAndThreadCount)
+{
+    uint32_t seed = 50;
+    for (const OptionSet &set : testsupport::option_sets(golden())) {
+        const FramePair f = testsupport::make_frame_pair(testsupport::FrameGeometry{161, 97, 8},
+                                                         seed++);
+        const FloatAdmOptions opts = options_of(set);
+        Map want;
+        score(f, opts, true, &want, "scalar");
+        for (int l = 0; l < adm::kNumSimdLevels; l++) {
+            if (!adm::simd_level_supported((adm::SimdLevel)l))
+                continue;
+            const char *level = adm::simd_level_name((adm::SimdLevel)l);
+            for (int threads : {1, 3}) {
+                const std::string what = testsupport::describe(set) + " " + level + " threads " +
+                                         std::to_string(threads);
+                const FloatAdmScores plain = score(f, opts, false, nullptr, level, threads);
+                Map got;
+                const FloatAdmScores mapped = score(f, opts, true, &got, level, threads);
+                EXPECT_TRUE(same_bits(&plain, &mapped, sizeof(plain))) << what;
+                EXPECT_TRUE(
+                    same_bits(want.loss.data(), got.loss.data(), want.loss.size() * sizeof(float)))
+                    << what;
+                for (int s = 0; s < 4; s++) {
+                    EXPECT_TRUE(same_bits(want.num[s].data(), got.num[s].data(),
+                                          want.num[s].size() * sizeof(double)))
+                        << what << " scale " << s;
+                    EXPECT_TRUE(same_bits(want.den[s].data(), got.den[s].data(),
+                                          want.den[s].size() * sizeof(double)))
+                        << what << " scale " << s;
+                }
+            }
+        }
+    }
+}
+
+TEST(Map, ApiRefusesWhatItCannotAnswer)
+{
+    const FramePair f = testsupport::make_frame_pair(testsupport::FrameGeometry{100, 65, 8}, 3);
+    const FloatAdmOptions opts = defaults();
+    int columns = 0, rows = 0, block = 0;
+    float loss[16];
+    double sums[16];
+
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_context_enable_map(nullptr));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_size(nullptr, &columns, &rows, &block));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_loss(nullptr, loss, 16));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_sums(nullptr, 0, sums, sums, 16));
+
+    FloatAdmContext *ctx = make_context(f, opts, false);
+    ASSERT_TRUE(ctx);
+    EXPECT_EQ(0, float_adm_map_size(ctx, &columns, &rows, nullptr));
+    EXPECT_EQ(4, columns); /* ceil(100 / 32) */
+    EXPECT_EQ(3, rows);    /* ceil(65 / 32) */
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_loss(ctx, loss, 16)) << "no map enabled";
+    EXPECT_EQ(0, float_adm_context_enable_map(ctx));
+    EXPECT_EQ(0, float_adm_context_enable_map(ctx)) << "again: harmless";
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_loss(ctx, loss, 16)) << "no frame yet";
+
+    const FloatAdmPlane ref = f.ref.view(), dist = f.dist.view();
+    FloatAdmScores s;
+    ASSERT_EQ(0, float_adm_score_frame(ctx, &ref, &dist, &s));
+    EXPECT_EQ(0, float_adm_map_loss(ctx, loss, 12));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_loss(ctx, loss, 11)) << "too small";
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_loss(ctx, nullptr, 12));
+    EXPECT_EQ(0, float_adm_map_sums(ctx, 3, sums, nullptr, 12));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_sums(ctx, 3, sums, sums, 11));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_sums(ctx, 4, sums, sums, 12));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_sums(ctx, -1, sums, sums, 12));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_context_enable_map(ctx))
+        << "a context that scored without a map does not start one halfway";
+    float_adm_context_free(&ctx);
+
+    ctx = make_context(f, opts, false);
+    ASSERT_EQ(0, float_adm_score_frame(ctx, &ref, &dist, &s));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_context_enable_map(ctx));
+    float_adm_context_free(&ctx);
+}
+
+} // namespace
