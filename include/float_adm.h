@@ -382,6 +382,26 @@ int float_adm_map_loss(const FloatAdmContext *ctx, float *loss, size_t count);
 int float_adm_map_sums(const FloatAdmContext *ctx, int scale, double *num, double *den,
                        size_t count);
 
+/**
+ * Check a pattern of map file names: any text with exactly one frame number
+ * conversion, %d or %0Nd (N 1..20: zero-padded to N digits), and "%%" for a '%';
+ * any other '%' is refused.  0, or FLOAT_ADM_ERROR_INVALID with a message.
+ */
+int float_adm_map_pattern_check(const char *pattern, char *errbuf, size_t errbuf_size);
+
+/**
+ * Write the loss of ctx's last frame (float_adm_map_loss) as a PFM file: "Pf",
+ * columns rows, -1.0 (little-endian), then the rows of 32-bit floats from the
+ * bottom row up, as PFM orders them.  The path is the pattern with frame_num in
+ * place of its conversion.  As a log: a regular file open in this process (an
+ * input) or non-empty and not a PFM is refused (FLOAT_ADM_ERROR_INVALID) before
+ * anything is truncated; an earlier map is replaced.  A failed write is
+ * FLOAT_ADM_ERROR_IO with "PATH: cannot write: <OS error>"; errors of
+ * float_adm_map_loss and float_adm_map_pattern_check as they say.
+ */
+int float_adm_map_write_pfm(const FloatAdmContext *ctx, const char *pattern, uint64_t frame_num,
+                            char *errbuf, size_t errbuf_size);
+
 /* ---- CPU code path: SIMD levels (every level gives the same bits) ---- */
 
 /**

@@ -8,6 +8,7 @@
 #include <cstdarg>
 #include <cstddef>
 #include <cstdio>
+#include <sys/stat.h>
 
 #include "float_adm.h"
 
@@ -25,6 +26,11 @@ inline void format_error(char *buf, size_t size, const char *fmt, ...)
     vsnprintf(buf, size, fmt, ap);
     va_end(ap);
 }
+
+/* A descriptor of this process, other than except (and, with skip_std, other than
+ * stdin, stdout and stderr), open on the file st describes (adm_log.cpp): a file
+ * that writing would destroy. */
+bool open_in_process(const struct stat &st, int except, bool skip_std = false);
 
 /* Whether a log writes to a pipe (or terminal): a footer written there is final. */
 bool log_is_on_pipe(const FloatAdmLog *log);

@@ -166,9 +166,11 @@ int write_entry(FloatAdmLog *log, const std::string &entry, char *errbuf, size_t
     return ret;
 }
 
+} // namespace
+
 /* A descriptor of this process, other than except (and, with skip_std, other than
  * stdin, stdout and stderr), open on the file st describes. */
-bool open_in_process(const struct stat &st, int except, bool skip_std = false)
+bool adm::open_in_process(const struct stat &st, int except, bool skip_std)
 {
     DIR *dir = opendir("/proc/self/fd");
     if (!dir)
@@ -191,6 +193,8 @@ bool open_in_process(const struct stat &st, int except, bool skip_std = false)
     closedir(dir);
     return found;
 }
+
+namespace {
 
 /* The file begins as a log of any format does, libvmaf's included. */
 bool holds_log(const char *path)
@@ -231,7 +235,7 @@ int open_file(FloatAdmLog *log, const char *path, char *errbuf, size_t errbuf_si
     log->regular = S_ISREG(st.st_mode);
     log->layout.fps_padded = log->regular;
     /* Devices and pipes are not destroyed by a log; a regular file would be. */
-    if (log->regular && open_in_process(st, fd)) {
+    if (log->regular && adm::open_in_process(st, fd)) {
         adm::format_error(errbuf, errbuf_size,
                           "%s: refusing to write the log there: the file is open in this "
                           "process (an input or output?) and would be destroyed", path);
@@ -286,7 +290,7 @@ int use_stdout(FloatAdmLog *log, char *errbuf, size_t errbuf_size)
     if (fstat(STDOUT_FILENO, &st) != 0)
         return 0;
     log->regular = S_ISREG(st.st_mode);
-    if ((!S_ISCHR(st.st_mode) || isatty(STDOUT_FILENO)) && open_in_process(st, -1, true)) {
+    if ((!S_ISCHR(st.st_mode) || isatty(STDOUT_FILENO)) && adm::open_in_process(st, -1, true)) {
         adm::format_error(errbuf, errbuf_size,
                           "refusing to write the log to stdout: this process has stdout open "
                           "for something else too (an output?), which the log would be "

@@ -115,6 +115,7 @@ enum class Arg {
     NoPrediction,
     LogFormat,
     Backend,
+    MapPath,
 };
 
 struct ArgSpec {
@@ -143,6 +144,7 @@ const ArgSpec arg_specs[] = {
     {"subsample", 0, Arg::Subsample, true},
     {"threads", 0, Arg::Threads, true},
     {"backend", 0, Arg::Backend, true},
+    {"map-path", 0, Arg::MapPath, true},
     /* vmaf's flags that add a model or other features. */
     {"model", 'm', Arg::NotFloatAdm, true},
     {"aom_ctc", 0, Arg::NotFloatAdm, true},
@@ -308,6 +310,13 @@ void apply_arg(CommandLine &command_line, const ArgSpec &spec, const std::string
             throw CliError(flag + ": '" + value + "' is not cpu, cuda or auto");
         command_line.backend = value;
         break;
+    case Arg::MapPath: {
+        set_path_once(command_line.map_path, flag, value);
+        char message[256] = "";
+        if (float_adm_map_pattern_check(value.c_str(), message, sizeof(message)) < 0)
+            throw CliError(flag + ": " + message);
+        break;
+    }
     case Arg::NotFloatAdm:
         throw CliError(flag + ": " + program_name +
                        " computes float ADM only, without a "

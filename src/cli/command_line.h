@@ -68,6 +68,7 @@ struct CommandLine {
     bool version = false;
     bool list_options = false;
     bool per_frame = false; /* --per-frame: the table of every frame on stdout */
+    std::string map_path;   /* --map-path: a PFM file name pattern; empty: no maps */
     /* Given in vmaf's dialect (a short flag, or a long one only vmaf has): frames
      * are then read as vmaf reads them (see frames_to_score). */
     bool vmaf_dialect = false;

@@ -81,10 +81,19 @@ void finish_stdout()
 
 
 /* --backend: whether frames go to a CUDA device; auto falls back to the CPU. */
-bool use_cuda(const std::string &backend)
+bool use_cuda(const std::string &backend, bool maps)
 {
     if (backend == "cpu")
         return false;
+    if (maps) {
+        if (backend == "cuda")
+            throw CliError("--map-path: the CUDA backend computes no maps; give --backend cpu");
+        std::fprintf(stderr,
+                     "%s: --backend auto: --map-path is computed on the CPU; scoring on "
+                     "the CPU\n",
+                     program_name);
+        return false;
+    }
 #ifdef FLOAT_ADM_CLI_CUDA
     std::string why;
     if (cuda_backend_available(why))
@@ -127,7 +136,8 @@ int score(const CommandLine &command_line)
         frames_to_score(command_line, {&reference, &distorted}, geometry);
     reference.skip_frames(command_line.skip[0]);
     distorted.skip_frames(command_line.skip[1]);
-    const bool on_cuda = use_cuda(command_line.backend);
+    const bool maps = !command_line.map_path.empty();
+    const bool on_cuda = use_cuda(command_line.backend, maps);
 
     ContextPtr context = on_cuda ? nullptr : create_context(geometry, options);
     if (!on_cuda && command_line.threads > 1) {
@@ -136,6 +146,8 @@ int score(const CommandLine &command_line)
             throw CliError(string_printf("--threads %d: %s", command_line.threads,
                                          float_adm_strerror(err)));
     }
+    if (maps && float_adm_context_enable_map(context.get()) < 0)
+        throw CliError("--map-path: no memory for the maps of " + geometry.describe());
     const unsigned long long scored = (frame_count + command_line.subsample - 1) /
                                       command_line.subsample;
     ScoreOutputs outputs(command_line, options, geometry, reference, distorted, scored);
@@ -170,6 +182,12 @@ int score(const CommandLine &command_line)
             throw CliError(string_printf("frame %llu: scoring failed: %s", frame,
                                          float_adm_strerror(err)));
         outputs.add(frame, scores);
+        if (maps) {
+            char message[512] = "";
+            if (float_adm_map_write_pfm(context.get(), command_line.map_path.c_str(), frame,
+                                        message, sizeof(message)) < 0)
+                throw CliError(std::string("--map-path: ") + message);
+        }
     }
 #ifdef FLOAT_ADM_CLI_CUDA
     for (FloatAdmScores scores; cuda && cuda->receive(&scored_frame, &scores);)

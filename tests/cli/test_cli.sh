@@ -563,6 +563,55 @@ expect_error "unknown short flag" "unknown argument '-x'" $long_form -x
 expect_error "--json PATH beside -o" "beside -o, --json takes no value" $long_form \
     --json extra.json -o main.xml
 
+# ---- --map-path: one PFM of the loss per 32x32 block per scored frame ----
+astro_args="-r $astro.ref.yuv -d $astro.dis.yuv -w 576 -h 324 -p 420 -b 8 -q"
+pfm_bytes=$((14 + 18 * 11 * 4))   # "Pf\n18 11\n-1.0\n", 18 x 11 floats
+mkdir -p maps
+expect_ok "map: scores" $astro_args --json plain.json
+expect_ok "map: scores and maps" $astro_args --json mapped.json --map-path maps/m_%03d.pfm
+same_file "map: the log is the same with maps" plain.json mapped.json
+tests=$((tests + 1))
+[ "$(ls maps | tr '\n' ' ')" = "m_000.pfm m_001.pfm m_002.pfm m_003.pfm m_004.pfm m_005.pfm " ] ||
+    fail "map: one file per frame, numbered as the log numbers them: $(ls maps)"
+for f in maps/*.pfm; do
+    tests=$((tests + 1))
+    [ "$(head -n 3 "$f" | tr '\n' ' ')" = "Pf 18 11 -1.0 " ] && [ "$(wc -c <"$f")" -eq $pfm_bytes ] ||
+        fail "map: $f is no 18x11 little-endian PFM"
+    tests=$((tests + 1))
+    tail -c $((18 * 11 * 4)) "$f" | od -An -v -tf4 | tr -s ' ' '\n' | sed '/^$/d' |
+        awk '$1 < 0 || $1 > 1 { bad = 1 } $1 > 0 { lost = 1 } END { exit bad || !lost }' ||
+        fail "map: $f's losses are not in 0..1 with some detail lost"
+done
+expect_ok "map: identical pictures" -r $astro.ref.yuv -d $astro.ref.yuv -w 576 -h 324 -p 420 \
+    -b 8 -q --frames 1 --map-path same%d.pfm
+tests=$((tests + 1))
+[ -z "$(tail -c $((18 * 11 * 4)) same0.pfm | od -An -v -tx1 | tr -d ' 0\n')" ] ||
+    fail "map: identical pictures lose something"
+expect_ok "map: an earlier map is replaced" $astro_args --frames 1 --map-path maps/m_%03d.pfm
+for pattern in 'x.pfm' 'a%d%d.pfm' '%s.pfm' '%n%d.pfm' '%5d.pfm' '%-5d.pfm' '%021d.pfm' \
+    '%ld.pfm' '%d%.pfm'; do
+    expect_error "map: pattern $pattern refused" "map pattern '$pattern'" $astro_args \
+        --map-path "$pattern"
+done
+tests=$((tests + 1))
+[ ! -e x.pfm ] && [ ! -e a0.pfm ] || fail "map: a refused pattern wrote a file"
+expect_error "map: a missing directory" "nonexistent/m0.pfm: cannot write" $astro_args \
+    --map-path nonexistent/m%d.pfm
+ln -sf /dev/full full0.pfm
+expect_error "map: a failed write" "full0.pfm: cannot write" $astro_args --map-path full%d.pfm
+printf 'notes\n' >keep0.pfm
+expect_error "map: not over another file" "refusing to write the map there" $astro_args \
+    --map-path keep%d.pfm
+tests=$((tests + 1))
+[ "$(cat keep0.pfm)" = notes ] || fail "map: another file was overwritten"
+cp $astro.ref.yuv in0.yuv
+expect_error "map: not over an input" "open in this process" -r in0.yuv -d $astro.dis.yuv \
+    -w 576 -h 324 -p 420 -b 8 -q --map-path in%d.yuv
+tests=$((tests + 1))
+cmp -s in0.yuv $astro.ref.yuv || fail "map: an input was overwritten"
+expect_error "map: not on the CUDA backend" "the CUDA backend computes no maps" $astro_args \
+    --backend cuda --map-path m%d.pfm
+
 # ---- the corpus scores (needs python3): bit for bit against golden.json, or
 # tests/corpus/hosts/FINGERPRINT.json for a processor whose RCPSS differs; without
 # either, against golden.json within a relative tolerance (docs/exactness.md).

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "adm_engine.h"
 #include "adm_simd.h"
 #include "content.h"
@@ -297,6 +299,39 @@ TEST(Map, ApiRefusesWhatItCannotAnswer)
     ctx = make_context(f, opts, false);
     ASSERT_EQ(0, float_adm_score_frame(ctx, &ref, &dist, &s));
     EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_context_enable_map(ctx));
+    float_adm_context_free(&ctx);
+}
+
+/* The PFM holds the loss grid bit for bit, its rows from the bottom up. */
+TEST(Map, PfmFileHoldsTheLossGrid)
+{
+    const FramePair f = left_half_distorted(100, 70, 5);
+    FloatAdmContext *ctx = make_context(f, defaults(), true);
+    ASSERT_TRUE(ctx);
+    const FloatAdmPlane ref = f.ref.view(), dist = f.dist.view();
+    FloatAdmScores s;
+    ASSERT_EQ(0, float_adm_score_frame(ctx, &ref, &dist, &s));
+    const Map m = read_map(ctx);
+    char dir[] = "/tmp/float_adm_map_XXXXXX";
+    ASSERT_TRUE(mkdtemp(dir));
+    const std::string pattern = std::string(dir) + "/m%%_%04d.pfm";
+    char err[512] = "";
+    ASSERT_EQ(0, float_adm_map_write_pfm(ctx, pattern.c_str(), 17, err, sizeof(err))) << err;
+    const std::string path = std::string(dir) + "/m%_0017.pfm";
+    const std::string bytes = testsupport::read_file(path);
+    const std::string header = "Pf\n4 3\n-1.0\n";
+    ASSERT_EQ(header.size() + 4 * 3 * sizeof(float), bytes.size());
+    EXPECT_EQ(header, bytes.substr(0, header.size()));
+    for (int r = 0; r < 3; r++) {
+        float row[4];
+        std::memcpy(row, bytes.data() + header.size() + (2 - r) * sizeof(row), sizeof(row));
+        EXPECT_EQ(0, std::memcmp(row, &m.loss[r * 4], sizeof(row))) << "row " << r;
+    }
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_write_pfm(ctx, nullptr, 0, err, sizeof(err)));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_pattern_check(nullptr, err, sizeof(err)));
+    EXPECT_EQ(0, float_adm_map_pattern_check("%d", nullptr, 0));
+    std::remove(path.c_str());
+    rmdir(dir);
     float_adm_context_free(&ctx);
 }
 

@@ -1,0 +1,220 @@
+/*
+ * float_adm: map files: the pattern of their names and the PFM a frame's loss is
+ * written to (float_adm.h, "Maps"); float_adm_score and the filter write with it.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "adm_internal.h"
+
+namespace {
+
+/* The most digits a frame number is padded to (UINT64_MAX has 20). */
+constexpr int kMaxPadding = 20;
+
+/* A pattern cut at its conversion: text before, the padding, text after ("%%" undone). */
+struct Pattern {
+    std::string before, after;
+    int width = 0; /* %0Nd: N; %d: 0 */
+};
+
+int parse_pattern(const char *pattern, Pattern *out, char *errbuf, size_t errbuf_size)
+{
+    if (!pattern || !*pattern) {
+        adm::format_error(errbuf, errbuf_size,
+                          "map pattern: empty; give a file name with %%d "
+                          "or %%05d for the frame number");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    int conversions = 0;
+    for (const char *c = pattern; *c; c++) {
+        std::string &text = conversions ? out->after : out->before;
+        if (*c != '%') {
+            text += *c;
+            continue;
+        }
+        if (c[1] == '%') {
+            text += '%';
+            c++;
+            continue;
+        }
+        const char *spec = c + 1;
+        int width = 0;
+        if (*spec == '0') {
+            spec++;
+            while (*spec >= '0' && *spec <= '9' && width <= kMaxPadding)
+                width = width * 10 + (*spec++ - '0');
+            if (width < 1 || width > kMaxPadding) {
+                adm::format_error(errbuf, errbuf_size,
+                                  "map pattern '%s': the frame number's padding must be 1 to "
+                                  "%d digits (%%0Nd)",
+                                  pattern, kMaxPadding);
+                return FLOAT_ADM_ERROR_INVALID;
+            }
+        }
+        if (*spec != 'd') {
+            adm::format_error(errbuf, errbuf_size,
+                              "map pattern '%s': only %%d or %%0Nd (the frame number) and %%%% "
+                              "may follow a '%%'",
+                              pattern);
+            return FLOAT_ADM_ERROR_INVALID;
+        }
+        if (++conversions > 1) {
+            adm::format_error(errbuf, errbuf_size,
+                              "map pattern '%s': more than one frame number conversion", pattern);
+            return FLOAT_ADM_ERROR_INVALID;
+        }
+        out->width = width;
+        c = spec;
+    }
+    if (!conversions) {
+        adm::format_error(errbuf, errbuf_size,
+                          "map pattern '%s': no frame number (%%d or %%05d): every frame "
+                          "would overwrite the last",
+                          pattern);
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    return 0;
+}
+
+/* The file begins as a PFM map does. */
+bool holds_pfm(const std::string &path)
+{
+    char start[3] = "";
+    FILE *file = std::fopen(path.c_str(), "rb");
+    if (!file)
+        return false;
+    const size_t size = std::fread(start, 1, sizeof(start), file);
+    std::fclose(file);
+    return size == sizeof(start) && !std::memcmp(start, "Pf\n", sizeof(start));
+}
+
+int cannot_write(const std::string &path, int err, char *errbuf, size_t errbuf_size)
+{
+    adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path.c_str(),
+                      std::strerror(err ? err : EIO));
+    return FLOAT_ADM_ERROR_IO;
+}
+
+/* Writes the PFM to path, refusing what a log refuses to overwrite. */
+int write_pfm(const std::string &path, const std::vector<float> &loss, int columns, int rows,
+              char *errbuf, size_t errbuf_size)
+{
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return cannot_write(path, errno, errbuf, errbuf_size);
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        const int err = errno;
+        close(fd);
+        return cannot_write(path, err, errbuf, errbuf_size);
+    }
+    const bool regular = S_ISREG(st.st_mode);
+    const char *refusal = nullptr;
+    if (regular && adm::open_in_process(st, fd))
+        refusal = "the file is open in this process (an input or output?) and would be "
+                  "destroyed";
+    else if (regular && st.st_size > 0 && !holds_pfm(path))
+        refusal = "the file holds something other than a PFM map (an input?) and would be "
+                  "destroyed; remove it first if it is to go";
+    if (refusal) {
+        adm::format_error(errbuf, errbuf_size, "%s: refusing to write the map there: %s",
+                          path.c_str(), refusal);
+        close(fd);
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    if (regular && ftruncate(fd, 0) != 0) {
+        const int err = errno;
+        close(fd);
+        return cannot_write(path, err, errbuf, errbuf_size);
+    }
+    FILE *file = fdopen(fd, "wb");
+    if (!file) {
+        const int err = errno;
+        close(fd);
+        return cannot_write(path, err, errbuf, errbuf_size);
+    }
+    errno = 0;
+    std::fprintf(file, "Pf\n%d %d\n-1.0\n", columns, rows);
+    /* PFM rows run from the bottom of the picture up; -1.0: little-endian floats. */
+    for (int r = rows - 1; r >= 0; r--) {
+        for (int c = 0; c < columns; c++) {
+            const float v = loss[(size_t)r * columns + c];
+            uint8_t bytes[4];
+            uint32_t bits;
+            std::memcpy(&bits, &v, sizeof(bits));
+            for (int k = 0; k < 4; k++)
+                bytes[k] = (uint8_t)(bits >> (8 * k));
+            std::fwrite(bytes, 1, sizeof(bytes), file);
+        }
+    }
+    const bool failed = std::fflush(file) != 0 || std::ferror(file);
+    const int err = errno;
+    if (std::fclose(file) != 0 || failed)
+        return cannot_write(path, failed ? err : errno, errbuf, errbuf_size);
+    return 0;
+}
+
+int write_map(const FloatAdmContext *ctx, const char *pattern, uint64_t frame_num, char *errbuf,
+              size_t errbuf_size)
+{
+    Pattern parsed;
+    int ret = parse_pattern(pattern, &parsed, errbuf, errbuf_size);
+    if (ret < 0)
+        return ret;
+    int columns = 0, rows = 0;
+    ret = float_adm_map_size(ctx, &columns, &rows, nullptr);
+    std::vector<float> loss;
+    if (ret >= 0) {
+        loss.resize((size_t)columns * rows);
+        ret = float_adm_map_loss(ctx, loss.data(), loss.size());
+    }
+    if (ret < 0) {
+        adm::format_error(errbuf, errbuf_size,
+                          "no map to write: the context has no map enabled or no frame "
+                          "scored whole");
+        return ret;
+    }
+    char number[32];
+    std::snprintf(number, sizeof(number), "%0*" PRIu64, parsed.width, frame_num);
+    return write_pfm(parsed.before + number + parsed.after, loss, columns, rows, errbuf,
+                     errbuf_size);
+}
+
+} // namespace
+
+extern "C" {
+
+int float_adm_map_pattern_check(const char *pattern, char *errbuf, size_t errbuf_size)
+{
+    try {
+        Pattern parsed;
+        return parse_pattern(pattern, &parsed, errbuf, errbuf_size);
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory for a map pattern");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+int float_adm_map_write_pfm(const FloatAdmContext *ctx, const char *pattern, uint64_t frame_num,
+                            char *errbuf, size_t errbuf_size)
+{
+    try {
+        return write_map(ctx, pattern, frame_num, errbuf, errbuf_size);
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory for a map");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+} // extern "C"
