@@ -73,19 +73,24 @@ int Engine::set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs)
 }
 
 /* Split rows [first, last) into at most nb_jobs_ contiguous ranges run by the executor. */
-template <class F> int Engine::parallel_rows(int first, int last, F &&work)
+template <class F> int Engine::parallel_rows(int first, int last, int align, F &&work)
 {
     int rows = last - first;
     if (rows <= 0)
         return 0;
     struct Task {
         F *work;
-        int first, rows;
-    } task = {&work, first, rows};
+        int first, rows, align;
+        int bound(int job, int nb_jobs) const
+        {
+            const int at = (int)((long long)rows * job / nb_jobs);
+            return first + (job == nb_jobs ? rows : at - at % align);
+        }
+    } task = {&work, first, rows, align};
     FloatAdmJobFn run = [](void *arg, int job, int nb_jobs) -> int {
         Task *t = static_cast<Task *>(arg);
-        int begin = t->first + (int)((long long)t->rows * job / nb_jobs);
-        int end = t->first + (int)((long long)t->rows * (job + 1) / nb_jobs);
+        int begin = t->bound(job, nb_jobs);
+        int end = t->bound(job + 1, nb_jobs);
         if (begin < end)
             (*t->work)(begin, end, job);
         return 0;
@@ -213,10 +218,8 @@ void Engine::fused_sum_row(int s, int i, int job)
     args.masking = frame_.masking;
     args.cube = frame_.cube;
     args.p = frame_.p;
-    if (map_) {
-        for (int k = 0; k < kNumMapTerms; k++)
-            args.column_terms[k] = map_->job_terms(job)[k];
-    }
+    if (map_)
+        map_->column_sums(s, i, job, args.column_sums, &args.column_sums_start);
     float inner[kNumRowSums];
     kernels_->row_sums(args, inner);
     for (int k = 0; k < kNumRowSums; k++)
@@ -249,8 +252,11 @@ int Engine::score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmS
     int err = 0; /* an executor's error is the frame's */
     for (int s = 0; s < kNumScales; s++) {
         const ScaleSetup &sc = scales_[s];
-        err = parallel_rows(
-            0, sc.h, [this, s](int first, int last, int job) { fused_rows(s, first, last, job); });
+        /* A map's blocks are whole in one job: it adds their rows in order. */
+        const int align = map_ ? map_->block_rows(s) : 1;
+        err = parallel_rows(0, sc.h, align, [this, s](int first, int last, int job) {
+            fused_rows(s, first, last, job);
+        });
         if (err < 0)
             break;
         sums[s] = s == 0 && frame_.skip_scale0 ? skipped_scale_sums() : fold_scale(s);

@@ -83,8 +83,8 @@ private:
     };
 
     void allocate();
-    /* 0, or the executor's error. */
-    template <class F> int parallel_rows(int first, int last, F &&work);
+    /* 0, or the executor's error.  Each job's rows start at a multiple of align. */
+    template <class F> int parallel_rows(int first, int last, int align, F &&work);
 
     ScaleSums fold_scale(int s);
 

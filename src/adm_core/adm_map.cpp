@@ -11,9 +11,6 @@
 namespace adm {
 namespace {
 
-/* Coefficients of scale s per block side: a coefficient of scale s covers 2^(s+1) pixels. */
-int block_coefficients(int s) { return FLOAT_ADM_MAP_BLOCK_SIZE >> (s + 1); }
-
 static_assert(FLOAT_ADM_MAP_BLOCK_SIZE % (2 << (kNumScales - 1)) == 0,
               "a block holds whole coefficients of every scale");
 
@@ -26,84 +23,72 @@ int clamp_to(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 } // namespace
 
 FrameMap::FrameMap(const FrameSetup &frame, const FloatAdmOptions &opts)
-    : frame_(frame), inv_p_(1.0 / opts.p_norm), noise_weight_(opts.noise_weight),
+    : frame_(frame), inv_p_(1.0 / opts.p_norm),
       columns_((frame.width + FLOAT_ADM_MAP_BLOCK_SIZE - 1) / FLOAT_ADM_MAP_BLOCK_SIZE),
-      rows_((frame.height + FLOAT_ADM_MAP_BLOCK_SIZE - 1) / FLOAT_ADM_MAP_BLOCK_SIZE)
+      rows_((frame.height + FLOAT_ADM_MAP_BLOCK_SIZE - 1) / FLOAT_ADM_MAP_BLOCK_SIZE),
+      stride_(band_stride(frame.scale[0].w) + kRowPadding)
 {
-    for (int s = 0; s < kNumScales; s++) {
-        row_partials_[s].assign((size_t)frame_.scale[s].h * columns_ * kNumMapTerms, 0.0);
-        blocks_[s].assign((size_t)rows_ * columns_ * kNumMapTerms, 0.0);
-    }
+    for (int s = 0; s < kNumScales; s++)
+        blocks_[s].assign((size_t)rows_ * columns_ * kNumMapSums, 0.0);
     loss_.assign((size_t)rows_ * columns_, 0.0f);
+    const int most = block_rows(0) * block_rows(0);
+    for (int n = 0; n <= most; n++)
+        noise_floor_.push_back(pow(3.0 * n * opts.noise_weight, inv_p_));
     set_jobs(1);
 }
 
 void FrameMap::set_jobs(int nb_jobs)
 {
-    const ptrdiff_t stride = band_stride(frame_.scale[0].w) + kRowPadding;
-    job_storage_.assign(nb_jobs, std::vector<float>(kNumMapTerms * (size_t)stride));
-    job_rows_.assign(nb_jobs, std::vector<float *>(kNumMapTerms));
-    for (int job = 0; job < nb_jobs; job++)
-        for (int k = 0; k < kNumMapTerms; k++)
-            job_rows_[job][k] = job_storage_[job].data() + k * stride;
+    job_sums_.assign(nb_jobs, std::vector<double>(kNumMapSums * (size_t)stride_, 0.0));
 }
 
-/* Per block column, each term's columns added left to right from 0. */
+void FrameMap::column_sums(int s, int i, int job, double *sums[kNumMapSums], bool *start)
+{
+    for (int k = 0; k < kNumMapSums; k++)
+        sums[k] = job_sums_[job].data() + k * stride_;
+    *start = i == frame_.scale[s].sums.top || i % block_rows(s) == 0;
+}
+
 void FrameMap::add_row(int s, int i, int job)
 {
-    const Region &r = frame_.scale[s].sums;
-    const int bc = block_coefficients(s);
-    float *const *terms = job_rows_[job].data();
-    double *out = &row_partials_[s][(size_t)i * columns_ * kNumMapTerms];
-    for (int c = r.left / bc; c < columns_ && c * bc < r.right; c++) {
-        const int first = clamp_to(c * bc, r.left, r.right);
-        const int last = clamp_to((c + 1) * bc, r.left, r.right);
-        for (int k = 0; k < kNumMapTerms; k++) {
-            double sum = 0.0;
+    const Region &reg = frame_.scale[s].sums;
+    const int bc = block_rows(s);
+    if (i + 1 != reg.bottom && (i + 1) % bc != 0)
+        return;
+    /* The block row is complete: each block's columns left to right from 0. */
+    const int r = i / bc;
+    for (int c = reg.left / bc; c < columns_ && c * bc < reg.right; c++) {
+        const int first = clamp_to(c * bc, reg.left, reg.right);
+        const int last = clamp_to((c + 1) * bc, reg.left, reg.right);
+        double *block = &blocks_[s][((size_t)r * columns_ + c) * kNumMapSums];
+        for (int k = 0; k < kNumMapSums; k++) {
+            const double *sum = job_sums_[job].data() + k * stride_;
+            double total = 0.0;
             for (int j = first; j < last; j++)
-                sum += (double)terms[k][j];
-            out[c * kNumMapTerms + k] = sum;
+                total += sum[j];
+            block[k] = total;
         }
     }
 }
 
 void FrameMap::finish()
 {
-    /* Each block's rows added top to bottom from 0. */
-    for (int s = 0; s < kNumScales; s++) {
-        const Region &reg = frame_.scale[s].sums;
-        const int bc = block_coefficients(s);
-        for (int r = 0; r < rows_; r++) {
-            const int first = clamp_to(r * bc, reg.top, reg.bottom);
-            const int last = clamp_to((r + 1) * bc, reg.top, reg.bottom);
-            for (int c = 0; c < columns_; c++) {
-                for (int k = 0; k < kNumMapTerms; k++) {
-                    double sum = 0.0;
-                    for (int i = first; i < last; i++)
-                        sum += row_partials_[s][((size_t)i * columns_ + c) * kNumMapTerms + k];
-                    blocks_[s][((size_t)r * columns_ + c) * kNumMapTerms + k] = sum;
-                }
-            }
-        }
-    }
-
-    /* The block's adm2 as the frame's: per band sum^(1/p) plus the noise floor of the
-     * block's coefficients, scales added in order; the loss is what it falls short of 1. */
+    /* The block's adm2, as the frame's from its sums: per scale sum^(1/p) plus the
+     * noise floor of the block's coefficients of the three bands, scales added in
+     * order; the loss is what it falls short of 1. */
     for (int r = 0; r < rows_; r++) {
         for (int c = 0; c < columns_; c++) {
             double num = 0.0, den = 0.0;
             for (int s = frame_.skip_scale0 ? 1 : 0; s < kNumScales; s++) {
                 const Region &reg = frame_.scale[s].sums;
-                const int bc = block_coefficients(s);
+                const int bc = block_rows(s);
                 const int w = clamp_to((c + 1) * bc, reg.left, reg.right) -
                               clamp_to(c * bc, reg.left, reg.right);
                 const int h = clamp_to((r + 1) * bc, reg.top, reg.bottom) -
                               clamp_to(r * bc, reg.top, reg.bottom);
-                const double noise = pow((double)w * h * noise_weight_, inv_p_);
-                for (int b = 0; b < kNumBands; b++) {
-                    den += pow(block_sum(s, r, c, kDenSum + b), inv_p_) + noise;
-                    num += pow(block_sum(s, r, c, kNumSum + b), inv_p_) + noise;
-                }
+                const double noise = noise_floor_[w * h];
+                den += pow(block_sum(s, r, c, kMapDen), inv_p_) + noise;
+                num += pow(block_sum(s, r, c, kMapNum), inv_p_) + noise;
             }
             const double loss = den > 0.0 ? 1.0 - num / den : 0.0;
             loss_[(size_t)r * columns_ + c] = loss >= kLossFloor ? (float)loss : 0.0f;

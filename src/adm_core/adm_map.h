@@ -1,10 +1,12 @@
 /*
  * float_adm: the map of a frame, where in the picture detail is lost
  * (docs/maps.md).  The frame's denominator and DLM numerator sums split over
- * blocks of FLOAT_ADM_MAP_BLOCK_SIZE pixels: the row kernels hand over each
- * column's terms (SumRowArgs::column_terms), the very fp32 values the frame's
- * sums add, and the map adds them in double in a fixed order, so that neither
- * the SIMD level nor the job count changes a bit.
+ * blocks of FLOAT_ADM_MAP_BLOCK_SIZE pixels: the row kernels add each column's
+ * terms, the very fp32 values the frame's sums add, in fp64 down each column of
+ * a block (SumRowArgs::column_sums), and at the block's last row the map adds
+ * its columns left to right, so that neither the SIMD level nor the job count
+ * changes a bit.  A block's rows are one job's (the engine splits rows at
+ * multiples of block_rows).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef ADM_MAP_H
@@ -17,8 +19,8 @@
 
 namespace adm {
 
-/* The terms a map adds, in RowSum order: den h, v, d, then DLM num h, v, d. */
-constexpr int kNumMapTerms = 2 * kNumBands;
+/* The sums a map keeps: the denominator's and the DLM numerator's. */
+enum MapSum { kMapDen = 0, kMapNum = 1, kNumMapSums = 2 };
 
 class FrameMap {
 public:
@@ -26,38 +28,43 @@ public:
 
     int columns() const { return columns_; }
     int rows() const { return rows_; }
+    /* Coefficient rows (and columns) of scale s a block covers. */
+    static int block_rows(int s) { return FLOAT_ADM_MAP_BLOCK_SIZE >> (s + 1); }
 
-    /* Term rows of each job (kNumMapTerms rows of the widest band each). */
+    /* Each job's column sums: kNumMapSums rows of the widest band. */
     void set_jobs(int nb_jobs);
-    float *const *job_terms(int job) { return job_rows_[job].data(); }
+    /* The row kernel's column_sums for row i of scale s in a job: whether the row
+     * starts a block. */
+    void column_sums(int s, int i, int job, double *sums[kNumMapSums], bool *start);
 
     /* A frame begins: no map is readable until finish. */
     void start() { ready_ = false; }
-    /* Row i of scale s: the block columns' partial sums of the job's term rows. */
+    /* After the row kernel: at the last row of a block, the block's columns added. */
     void add_row(int s, int i, int job);
-    /* Every row of every scale added: fold the rows of each block, then the loss. */
+    /* Every row of every scale added: the loss of each block. */
     void finish();
     bool ready() const { return ready_; }
 
-    /* Block (r, c) of scale s, term k (kNumMapTerms order). */
+    /* Block (r, c) of scale s: sum k (MapSum). */
     double block_sum(int s, int r, int c, int k) const
     {
-        return blocks_[s][((size_t)r * columns_ + c) * kNumMapTerms + k];
+        return blocks_[s][((size_t)r * columns_ + c) * kNumMapSums + k];
     }
     const float *loss() const { return loss_.data(); }
 
 private:
     FrameSetup frame_;
-    double inv_p_, noise_weight_;
+    double inv_p_;
     int columns_, rows_;
     bool ready_ = false;
-    /* Per scale: [row][block column][term], the row partials. */
-    std::vector<double> row_partials_[kNumScales];
-    /* Per scale: [block row][block column][term]. */
+    /* Per scale: [block row][block column][MapSum]. */
     std::vector<double> blocks_[kNumScales];
     std::vector<float> loss_;
-    std::vector<std::vector<float>> job_storage_;
-    std::vector<std::vector<float *>> job_rows_;
+    /* The noise floor of a block of n coefficients per band: (3 n nw)^(1/p). */
+    std::vector<double> noise_floor_;
+    /* Per job: [MapSum][column], the sums of the block row being added. */
+    std::vector<std::vector<double>> job_sums_;
+    ptrdiff_t stride_; /* of a job's rows */
 };
 
 } // namespace adm

@@ -71,15 +71,10 @@ int float_adm_map_sums(const FloatAdmContext *ctx, int scale, double *num, doubl
     for (int r = 0; r < map->rows(); r++) {
         for (int c = 0; c < map->columns(); c++) {
             const size_t at = (size_t)r * map->columns() + c;
-            double n = 0.0, d = 0.0;
-            for (int b = 0; b < adm::kNumBands; b++) {
-                n += map->block_sum(scale, r, c, adm::kNumSum + b);
-                d += map->block_sum(scale, r, c, adm::kDenSum + b);
-            }
             if (num)
-                num[at] = n;
+                num[at] = map->block_sum(scale, r, c, adm::kMapNum);
             if (den)
-                den[at] = d;
+                den[at] = map->block_sum(scale, r, c, adm::kMapDen);
         }
     }
     return 0;

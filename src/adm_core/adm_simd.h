@@ -54,9 +54,11 @@ struct SumRowArgs {
     float factor[3];
     bool masking, cube;
     float p;
-    /* Null, or rows that receive each column's terms of the denominator and DLM
-     * numerator sums, in RowSum order (den h, v, d, num h, v, d): the map's input. */
-    float *column_terms[6] = {};
+    /* Null, or a map's column sums (adm_map.h): [0] the denominator's, [1] the DLM
+     * numerator's.  Column j's terms of the h, v and d bands, each widened to fp64,
+     * added as (h + v) + d, then added to (start: stored in) column_sums[k][j]. */
+    double *column_sums[2] = {};
+    bool column_sums_start = false;
 };
 
 struct SimdKernels {

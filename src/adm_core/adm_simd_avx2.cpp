@@ -50,6 +50,8 @@ struct Avx2 {
                                     _mm256_cvtpd_ps(hi), 1);
     }
     static D dset1(double x) { return _mm256_set1_pd(x); }
+    static D dload(const double *p) { return _mm256_loadu_pd(p); }
+    static void dstore(double *p, D v) { _mm256_storeu_pd(p, v); }
     static D dadd(D a, D b) { return _mm256_add_pd(a, b); }
     static D dmul(D a, D b) { return _mm256_mul_pd(a, b); }
     static D dmin(D a, D b) { return _mm256_min_pd(a, b); }

@@ -59,6 +59,8 @@ struct Avx512 {
     }
     static F narrow(D lo, D hi) { return join(_mm512_cvtpd_ps(lo), _mm512_cvtpd_ps(hi)); }
     static D dset1(double x) { return _mm512_set1_pd(x); }
+    static D dload(const double *p) { return _mm512_loadu_pd(p); }
+    static void dstore(double *p, D v) { _mm512_storeu_pd(p, v); }
     static D dadd(D a, D b) { return _mm512_add_pd(a, b); }
     static D dmul(D a, D b) { return _mm512_mul_pd(a, b); }
     static D dmin(D a, D b) { return _mm512_min_pd(a, b); }

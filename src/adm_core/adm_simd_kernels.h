@@ -372,9 +372,23 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSums]
             term[3 + b] = masked_term<V>(column(args.weighted[0][b], 0), thr[1], args.cube, args.p);
             term[6 + b] = masked_term<V>(column(args.weighted[1][b], 0), thr[0], args.cube, args.p);
         }
-        if (args.column_terms[0] && count == N) {
-            for (int s = 0; s < kNumBands * 2; s++)
-                V::store(args.column_terms[s] + j, term[s]);
+        if (args.column_sums[0] && count == N) {
+            /* A map's column sums, lane by lane in fp64: (h + v) + d (adm_map.h). */
+            for (int k = 0; k < 2; k++) {
+                typename V::D lo, hi, lo1, hi1, lo2, hi2;
+                V::widen(term[k * 3], lo, hi);
+                V::widen(term[k * 3 + 1], lo1, hi1);
+                V::widen(term[k * 3 + 2], lo2, hi2);
+                lo = V::dadd(V::dadd(lo, lo1), lo2);
+                hi = V::dadd(V::dadd(hi, hi1), hi2);
+                double *sum = args.column_sums[k] + j;
+                if (!args.column_sums_start) {
+                    lo = V::dadd(V::dload(sum), lo);
+                    hi = V::dadd(V::dload(sum + N / 2), hi);
+                }
+                V::dstore(sum, lo);
+                V::dstore(sum + N / 2, hi);
+            }
         }
         /* Columns in order, each sum on its own. */
         if (count == N) {
@@ -387,9 +401,13 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSums]
         V::sums8_store(sums8, acc); /* the last chunk of the row */
         for (int s = 0; s < kNumRowSums; s++)
             V::store(terms[s], term[s]);
-        if (args.column_terms[0]) {
-            for (int s = 0; s < kNumBands * 2; s++)
-                memcpy(args.column_terms[s] + j, terms[s], count * sizeof(float));
+        for (int m = 0; args.column_sums[0] && m < 2; m++) {
+            for (int k = 0; k < count; k++) {
+                const double column = (double)terms[m * 3][k] + (double)terms[m * 3 + 1][k] +
+                                      (double)terms[m * 3 + 2][k];
+                double *sum = &args.column_sums[m][j + k];
+                *sum = args.column_sums_start ? column : *sum + column;
+            }
         }
         for (int k = 0; k < count; k++)
             for (int s = 0; s < kNumRowSums; s++)

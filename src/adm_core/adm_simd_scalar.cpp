@@ -105,6 +105,14 @@ void decouple_csf(const DecoupleRowArgs &args)
     }
 }
 
+/* A map's column sum k (SumRowArgs::column_sums) of the terms of h, v and d. */
+void add_to_column(const SumRowArgs &args, int k, int j, const float terms[kNumBands])
+{
+    const double column = (double)terms[0] + (double)terms[1] + (double)terms[2];
+    double *sum = &args.column_sums[k][j];
+    *sum = args.column_sums_start ? column : *sum + column;
+}
+
 void row_sums(const SumRowArgs &args, float sums[kNumRowSums])
 {
     float inner[kNumRowSums] = {};
@@ -124,17 +132,18 @@ void row_sums(const SumRowArgs &args, float sums[kNumRowSums])
                 thr[m] = threshold_sum(band_thr[0], band_thr[1], band_thr[2]);
             }
         }
+        float terms[2][kNumBands]; /* den, num of h, v, d: a map's */
         for (int b = 0; b < kNumBands; b++) {
             const float den = reference_term(args.factor[b], args.ref[b][j], args.cube, args.p);
             const float num = masked_term(args.weighted[0][b][j], thr[1], args.cube, args.p);
             inner[kDenSum + b] += den;
             inner[kNumSum + b] += num;
             inner[kAimSum + b] += masked_term(args.weighted[1][b][j], thr[0], args.cube, args.p);
-            if (args.column_terms[0]) {
-                args.column_terms[kDenSum + b][j] = den;
-                args.column_terms[kNumSum + b][j] = num;
-            }
+            terms[0][b] = den;
+            terms[1][b] = num;
         }
+        for (int k = 0; args.column_sums[0] && k < 2; k++)
+            add_to_column(args, k, j, terms[k]);
     }
     for (int k = 0; k < kNumRowSums; k++)
         sums[k] = inner[k];

@@ -44,6 +44,8 @@ struct Sse2 {
     }
     static F narrow(D lo, D hi) { return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)); }
     static D dset1(double x) { return _mm_set1_pd(x); }
+    static D dload(const double *p) { return _mm_loadu_pd(p); }
+    static void dstore(double *p, D v) { _mm_storeu_pd(p, v); }
     static D dadd(D a, D b) { return _mm_add_pd(a, b); }
     static D dmul(D a, D b) { return _mm_mul_pd(a, b); }
     static D dmin(D a, D b) { return _mm_min_pd(a, b); }

@@ -1,0 +1,56 @@
+/*
+ * Benchmark: what a map (float_adm_context_enable_map) costs per frame: the same
+ * frames scored with and without one, at the best level and at scalar, 1 thread.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "bench_support.h"
+
+namespace {
+
+/* args: width, height, map (0 or 1), level (0: scalar, 1: the best here). */
+void BM_Map(benchmark::State &state)
+{
+    const int w = (int)state.range(0), h = (int)state.range(1);
+    const bool map = state.range(2) != 0;
+    const testsupport::FramePair frames = bench::frames(w, h);
+    const bench::ScoringContext ctx(w, h, 1);
+    if (!ctx.ok() || (map && float_adm_context_enable_map(ctx.get()) < 0)) {
+        state.SkipWithError("no context");
+        return;
+    }
+    float_adm_context_set_simd_level(ctx.get(), state.range(3) ? "auto" : "scalar");
+    int columns = 0, rows = 0;
+    float_adm_map_size(ctx.get(), &columns, &rows, nullptr);
+    std::vector<float> loss((size_t)columns * rows);
+    const FloatAdmPlane ref = frames.ref.view(), dist = frames.dist.view();
+    FloatAdmScores scores;
+    for (auto _ : state) {
+        if (float_adm_score_frame(ctx.get(), &ref, &dist, &scores) < 0 ||
+            (map && float_adm_map_loss(ctx.get(), loss.data(), loss.size()) < 0)) {
+            state.SkipWithError("scoring failed");
+            break;
+        }
+        benchmark::DoNotOptimize(scores);
+        benchmark::DoNotOptimize(loss.data());
+    }
+    char label[64];
+    snprintf(label, sizeof(label), "%dx%d, %s, map %s", w, h,
+             float_adm_context_simd_level(ctx.get()), map ? "on" : "off");
+    state.SetLabel(label);
+}
+
+BENCHMARK(BM_Map)
+    ->ArgNames({"w", "h", "map", "best"})
+    ->Args({1920, 1080, 0, 1})
+    ->Args({1920, 1080, 1, 1})
+    ->Args({1920, 1080, 0, 0})
+    ->Args({1920, 1080, 1, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+} // namespace
