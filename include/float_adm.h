@@ -338,14 +338,15 @@ void float_adm_context_free(FloatAdmContext **ctx);
 /*
  * A map cuts the picture into blocks of FLOAT_ADM_MAP_BLOCK_SIZE x
  * FLOAT_ADM_MAP_BLOCK_SIZE pixels, columns = ceil(width / size) by rows =
- * ceil(height / size), stored row by row (the last column and row may reach past
- * the picture).  Each block holds its share of every scale's denominator and DLM
- * numerator sums: the terms the frame's sums add, of the coefficients whose pixels
- * lie in the block (a coefficient (i, j) of scale s covers the pixels from
- * (2^(s+1) i, 2^(s+1) j) on), added in double in a fixed order.  The loss of a block
- * is 1 minus its adm2, computed from its sums as adm2 is from the frame's, floored
- * at 0: 0 where nothing is lost (everywhere for identical pictures), towards 1
- * where the detail is gone.  The scores do not change with a map.
+ * ceil(height / size), stored row by row from the top (the last column and row may
+ * reach past the picture).  Each block holds its share of every scale's denominator
+ * and DLM numerator sums: the terms the frame's sums add, of the coefficients of the
+ * frame's sum region whose pixels lie in the block (a coefficient (i, j) of scale s
+ * covers the pixels from (2^(s+1) i, 2^(s+1) j) on), added in double in a fixed
+ * order (docs/maps.md).  The loss of a block is 1 minus its adm2, computed from its
+ * sums as adm2 is from the frame's, in 0..1: 0 where nothing is lost (everywhere for
+ * identical pictures), towards 1 where the detail is gone.  The scores do not change
+ * with a map.  The CPU computes maps; the CUDA backend does not.
  */
 #define FLOAT_ADM_MAP_BLOCK_SIZE 32
 
@@ -373,11 +374,11 @@ int float_adm_map_loss(const FloatAdmContext *ctx, float *loss, size_t count);
 
 /**
  * The last frame's sums of scale `scale` (0..3) per block, columns x rows doubles
- * each, row by row: num the DLM numerator's, den the denominator's, each the h, v
- * and d bands' sums added in that order (either pointer may be NULL).  Added over
- * the blocks they give the frame's sums of that scale (to rounding: the frame adds
- * in fp32).  Errors as float_adm_map_loss, and FLOAT_ADM_ERROR_INVALID for a
- * scale outside 0..3.  Under adm_skip_scale0, scale 0's sums are 0.
+ * each, row by row: num the DLM numerator's, den the denominator's, of the h, v
+ * and d bands' terms (either pointer may be NULL).  Added over the blocks they give
+ * the frame's sums of that scale, h + v + d (to rounding: the frame adds in fp32).
+ * Errors as float_adm_map_loss, and FLOAT_ADM_ERROR_INVALID for a scale outside
+ * 0..3.  Under adm_skip_scale0, scale 0's sums are 0.
  */
 int float_adm_map_sums(const FloatAdmContext *ctx, int scale, double *num, double *den,
                        size_t count);
