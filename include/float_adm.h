@@ -53,10 +53,10 @@ extern "C" {
 #endif
 
 #define FLOAT_ADM_VERSION_MAJOR 1
-#define FLOAT_ADM_VERSION_MINOR 1
+#define FLOAT_ADM_VERSION_MINOR 2
 #define FLOAT_ADM_VERSION_PATCH 0
 
-/** "1.1.0": the version of the library linked in. */
+/** "1.2.0": the version of the library linked in. */
 const char *float_adm_version(void);
 
 /*
