@@ -55,6 +55,7 @@ typedef struct FloatAdmFilterContext {
     FloatAdmOptions opts;
     char *log_path;
     int log_fmt;
+    char *map_path;
     int n_subsample;
     int backend;
     char *metadata_prefix;
@@ -109,6 +110,7 @@ static const AVOption float_adm_options[] = {
         { "csv",  "libvmaf's CSV layout",  0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_CSV  }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "xml",  "libvmaf's XML layout",  0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_XML  }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "sub",  "libvmaf's subtitle layout", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_SUB }, 0, 0, FLAGS, .unit = "log_fmt" },
+    { "map_path", "Set the file name pattern (%d: the frame number) of a PFM map per frame of where detail is lost.", OFFSET(map_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "on_corrupt", "Set what to do with frames the decoder flagged as corrupt.", OFFSET(on_corrupt), AV_OPT_TYPE_INT, { .i64 = FLOAT_ADM_ON_CORRUPT_SCORE }, FLOAT_ADM_ON_CORRUPT_SCORE, FLOAT_ADM_ON_CORRUPT_FAIL, FLAGS, .unit = "on_corrupt" },
         { "score", "score them, with a warning per run of frames", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_ON_CORRUPT_SCORE }, 0, 0, FLAGS, .unit = "on_corrupt" },
         { "skip",  "pass them on unscored; the log says so",       0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_ON_CORRUPT_SKIP  }, 0, 0, FLAGS, .unit = "on_corrupt" },
@@ -385,6 +387,7 @@ static int do_float_adm(FFFrameSync *fs)
     AVFrame *dist, *ref;
     FloatAdmPlane dist_plane, ref_plane;
     FloatAdmScores scores;
+    char errbuf[512] = "";
     uint64_t index;
     int skip, ret;
 
@@ -430,6 +433,11 @@ static int do_float_adm(FFFrameSync *fs)
                index, float_adm_strerror(ret));
         goto fail;
     }
+    if (s->map_path &&
+        (ret = float_adm_map_write_pfm(s->adm, s->map_path, index, errbuf, sizeof(errbuf))) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
+        goto fail;
+    }
 
     return emit_frame(ctx, dist, index, &scores, NULL);
 fail:
@@ -447,6 +455,10 @@ static av_cold int init(AVFilterContext *ctx)
     if (ret < 0) {
         av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
         return ret;
+    }
+    if (s->map_path && float_adm_map_pattern_check(s->map_path, errbuf, sizeof(errbuf)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "map_path: %s\n", errbuf);
+        return AVERROR(EINVAL);
     }
     s->nb_outputs = s->opts.debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
     s->fs.on_event = do_float_adm;
@@ -568,6 +580,11 @@ static int config_output(AVFilterLink *outlink)
                mainlink->time_base.num, mainlink->time_base.den,
                reflink->time_base.num, reflink->time_base.den);
 
+    if (use_cuda && s->map_path) {
+        av_log(ctx, AV_LOG_ERROR, "map_path: maps are computed on the CPU; give backend=cpu "
+               "with software frames.\n");
+        return AVERROR(EINVAL);
+    }
     if (use_cuda) {
         if ((ret = ff_float_adm_cuda_init(ctx, &s->cuda, &s->opts, s->width, s->height,
                                           depth, s->plane_layout)) < 0)
@@ -580,6 +597,8 @@ static int config_output(AVFilterLink *outlink)
             return ret;
         }
         s->nb_jobs = ff_filter_get_nb_threads(ctx);
+        if (s->map_path && (ret = float_adm_context_enable_map(s->adm)) < 0)
+            return ret;
     }
     if (s->nb_jobs > 1) {
         s->job_rets = av_calloc(s->nb_jobs, sizeof(*s->job_rets));

@@ -69,6 +69,10 @@ FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-range
 fate-float-adm-error-range: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=adm_p_norm=0.5"
 FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-log-path
 fate-float-adm-error-log-path: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=log_path=/nonexistent-dir/adm.json"
+FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-map-pattern
+fate-float-adm-error-map-pattern: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=map_path=adm%s.pfm"
+FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-map-path
+fate-float-adm-error-map-path: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=map_path=/nonexistent-dir/adm%d.pfm"
 FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-cuda-no-device
 fate-float-adm-error-cuda-no-device: CMD = float_adm_fail_without_cuda -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=backend=cuda"
 
