@@ -251,6 +251,20 @@ ADM_HD float reference_term(float factor, float ref, bool cube, float p_float, P
     return norm_term(fabsf(factor * ref), cube, p_float, pow);
 }
 
+/* ---- Maps (docs/maps.md): a coefficient's terms in fp64 ---- */
+
+/* The h, v and d terms of one coefficient (denominator or DLM numerator), widened. */
+ADM_HD double map_coefficient(float h, float v, float d)
+{
+    return (double)h + (double)v + (double)d;
+}
+
+/* A block's column sum down its rows: the first row starts it. */
+ADM_HD double map_column_add(double sum, double coefficient, bool first_row)
+{
+    return first_row ? coefficient : sum + coefficient;
+}
+
 } // namespace adm
 
 #endif /* ADM_ARITH_H */

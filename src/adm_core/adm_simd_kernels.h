@@ -373,7 +373,7 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSums]
             term[6 + b] = masked_term<V>(column(args.weighted[1][b], 0), thr[0], args.cube, args.p);
         }
         if (args.column_sums[0] && count == N) {
-            /* A map's column sums, lane by lane in fp64: (h + v) + d (adm_map.h). */
+            /* A map's column sums: map_coefficient and map_column_add, lane by lane. */
             for (int k = 0; k < 2; k++) {
                 typename V::D lo, hi, lo1, hi1, lo2, hi2;
                 V::widen(term[k * 3], lo, hi);
@@ -403,10 +403,11 @@ template <class V> void row_sums(const SumRowArgs &args, float sums[kNumRowSums]
             V::store(terms[s], term[s]);
         for (int m = 0; args.column_sums[0] && m < 2; m++) {
             for (int k = 0; k < count; k++) {
-                const double column = (double)terms[m * 3][k] + (double)terms[m * 3 + 1][k] +
-                                      (double)terms[m * 3 + 2][k];
                 double *sum = &args.column_sums[m][j + k];
-                *sum = args.column_sums_start ? column : *sum + column;
+                *sum = map_column_add(
+                    *sum,
+                    map_coefficient(terms[m * 3][k], terms[m * 3 + 1][k], terms[m * 3 + 2][k]),
+                    args.column_sums_start);
             }
         }
         for (int k = 0; k < count; k++)

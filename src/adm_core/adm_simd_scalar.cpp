@@ -108,9 +108,9 @@ void decouple_csf(const DecoupleRowArgs &args)
 /* A map's column sum k (SumRowArgs::column_sums) of the terms of h, v and d. */
 void add_to_column(const SumRowArgs &args, int k, int j, const float terms[kNumBands])
 {
-    const double column = (double)terms[0] + (double)terms[1] + (double)terms[2];
     double *sum = &args.column_sums[k][j];
-    *sum = args.column_sums_start ? column : *sum + column;
+    *sum = map_column_add(*sum, map_coefficient(terms[0], terms[1], terms[2]),
+                          args.column_sums_start);
 }
 
 void row_sums(const SumRowArgs &args, float sums[kNumRowSums])
