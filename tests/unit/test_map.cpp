@@ -302,6 +302,71 @@ TEST(Map, ApiRefusesWhatItCannotAnswer)
     float_adm_context_free(&ctx);
 }
 
+/* Each level's row kernel adds a map's column sums as the scalar level does, bit for bit,
+ * over any column range (partial vectors, edges) and whether the row starts a block. */
+TEST(Map, RowKernelsAddColumnSumsAsTheScalarLevel)
+{
+    testsupport::Lcg rng{21};
+    auto value = [&rng]() {
+        const float magnitude = (float)rng.unit() * (rng.next() % 2 ? 40.0f : 1e-3f);
+        return rng.next() % 2 ? magnitude : -magnitude;
+    };
+    for (int w = 2; w <= 200; w += w < 40 ? 1 : 37) {
+        const ptrdiff_t stride = w + adm::kRowPadding;
+        /* ref, weighted [signal][band], filtered [signal][band][row]. */
+        std::vector<float> in(27 * stride);
+        for (int r = 0; r < 27; r++)
+            for (int j = 0; j < w; j++)
+                in[r * stride + j] = r >= 9 ? std::fabs(value()) / 30.0f : value();
+        adm::SumRowArgs args;
+        for (int b = 0; b < 3; b++) {
+            args.ref[b] = &in[b * stride];
+            args.factor[b] = b == 2 ? 0.0083f : 0.0178f;
+            for (int m = 0; m < 2; m++) {
+                args.weighted[m][b] = &in[(3 + m * 3 + b) * stride];
+                for (int r = 0; r < 3; r++)
+                    args.filtered[m][b][r] = &in[(9 + (m * 3 + b) * 3 + r) * stride];
+            }
+        }
+        args.w = w;
+        for (int variant = 0; variant < 8; variant++) {
+            args.left = variant % 2 ? 0 : w / 7;
+            args.right = variant % 2 ? w : w - w / 9;
+            args.masking = variant / 2 % 2 == 0;
+            args.cube = variant < 4;
+            args.p = args.cube ? 3.0f : 2.5f;
+            std::vector<double> start(2 * stride);
+            for (double &v : start)
+                v = rng.unit();
+            std::vector<double> want[2];
+            for (int level = 0; level < adm::kNumSimdLevels; level++) {
+                const adm::SimdKernels *k = adm::simd_kernels((adm::SimdLevel)level);
+                if (!k)
+                    continue;
+                for (int first_row = 0; first_row < 2; first_row++) {
+                    std::vector<double> got = start;
+                    args.column_sums[0] = got.data();
+                    args.column_sums[1] = got.data() + stride;
+                    args.column_sums_start = first_row;
+                    float sums[adm::kNumRowSums];
+                    k->row_sums(args, sums);
+                    if (level == 0)
+                        want[first_row] = got;
+                    EXPECT_EQ(
+                        0, memcmp(want[first_row].data(), got.data(), got.size() * sizeof(double)))
+                        << adm::simd_level_name((adm::SimdLevel)level) << " w " << w << " variant "
+                        << variant << " first row " << first_row;
+                    EXPECT_EQ(0, memcmp(start.data() + args.right, got.data() + args.right,
+                                        (stride - args.right) * sizeof(double)))
+                        << "written past the range";
+                    EXPECT_EQ(0, memcmp(start.data(), got.data(), args.left * sizeof(double)))
+                        << "written before the range";
+                }
+            }
+        }
+    }
+}
+
 /* The PFM holds the loss grid bit for bit, its rows from the bottom up. */
 TEST(Map, PfmFileHoldsTheLossGrid)
 {
