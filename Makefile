@@ -96,6 +96,7 @@ help:
 	@echo 'make check-sanitize    unit and corpus tests under ASan + UBSan'
 	@echo 'make check-no-rcpss    unit, corpus and CLI tests with the --disable-rcpss division'
 	@echo 'make check-ffmpeg-all  FATE and FFmpeg checks of the series on FFmpeg 7.1, 8.1 and 9.0'
+	@echo 'make check-fate-other-host  the FATE tests of the series, by an ffmpeg that scores as another CPU does'
 	@echo 'make fuzz              the libFuzzer targets, FUZZ_SECONDS each'
 	@echo 'make bench             Google Benchmark (BENCH_ARGS=...)'
 	@echo 'make deps              the packages the build needs (apt-get as root, else the command to run)'
