@@ -16,7 +16,7 @@
 #                                    carries only its own code, and the option
 #                                    table of include/float_adm.h is spelled out
 #                                    (a newer libfloatadm cannot change the options)
-#   doc/float_adm.texi               its section of doc/filters.texi
+#   patches/src/float_adm.texi       its section of doc/filters.texi
 #   tests/fate/float_adm.mak, tests/fate/ref/, tests/fate/float_adm-fate-run.sh
 #                                    the FATE tests (the last goes into fate-run.sh)
 #   patches/src/*.txt                the commit messages
@@ -280,8 +280,15 @@ def edit_allfilters(t, p):
     return t[:m.start()] + f"extern const {m.group(1)} ff_vf_float_adm;\n" + t[m.start():]
 
 
+def filter_doc():
+    """The filter's texinfo without the markers of its generated option block
+    (scripts/gen-options.py's, this tree's alone)."""
+    return "".join(line for line in read("patches/src/float_adm.texi").splitlines(True)
+                   if not line.startswith(("@c begin: generated", "@c end: generated")))
+
+
 def edit_filters_doc(t, p):
-    return insert_before(t, "@section floodfill\n", read("doc/float_adm.texi"), p)
+    return insert_before(t, "@section floodfill\n", filter_doc(), p)
 
 
 def edit_tests_makefile(t, p):
