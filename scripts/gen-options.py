@@ -125,11 +125,18 @@ def texi_escape(text):
     return re.sub(r"([@{}])", r"@\1", text)
 
 
+def sentence(help):
+    """help as a sentence starts: capitalized, unless its first word is a name
+    ("adm3", "p") that must keep its case."""
+    first = help.split(" ", 1)[0]
+    return help[:1].upper() + help[1:] if len(first) > 1 and first.isalpha() else help
+
+
 def texi_items(table):
     out = []
     for o in table:
         out.append(f"@item {o.name}" + (f", {o.alias}" if o.alias else ""))
-        help = texi_escape(o.help)
+        help = texi_escape(sentence(o.help))
         if o.kind == "bool":
             out.append(f"{help}. Default is {'enabled' if o.default else 'disabled'}.")
         else:
