@@ -68,7 +68,7 @@ demo: $(DEPS_STAMP)
 deps: $(DEPS_STAMP)
 
 # What is made from the option table (FLOAT_ADM_OPTIONS in include/float_adm.h), written
-# between its markers: FloatAdmOptions, the options tables of README.md and
+# between its markers: FloatAdmOptions and its ctypes copy, the options tables of README.md and
 # docs/ffmpeg.md, the filter's texinfo, the man page.  check-option-docs fails on a stale one.
 option-docs:
 	/usr/bin/python3 scripts/gen-options.py

@@ -138,7 +138,8 @@ const char *float_adm_error_name(int err);
  * The values of the options, one member per field of FLOAT_ADM_OPTIONS, typed by its
  * rows (DOUBLE: double; INT and BOOL: int; the per-scale rows: an array).  The members
  * stay where libfloatadm 1.0 put them (the ABI; tests/unit/test_options_layout.cpp pins
- * it) and a new field goes at the end: scripts/gen-options.py writes them so.
+ * it) and a new field goes at the end: scripts/gen-options.py writes them so, and the
+ * Python package's ctypes copy.
  */
 typedef struct FloatAdmOptions {
     /* begin: generated from FLOAT_ADM_OPTIONS in include/float_adm.h by `make option-docs` */

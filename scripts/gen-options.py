@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # Write every text made from the option table (FLOAT_ADM_OPTIONS in
 # include/float_adm.h) between its markers: the members of FloatAdmOptions in
-# the header, README.md's and docs/ffmpeg.md's options tables, the filter's
+# the header and in the Python package's ctypes copy (python/floatadm/_lib.py),
+# README.md's and docs/ffmpeg.md's options tables, the filter's
 # texinfo @items (patches/src/float_adm.texi) and the man page's FLOAT_ADM
 # OPTIONS (docs/man/float_adm_score.1).  Changing an option is one edit of the
 # table, then `make option-docs`.
@@ -106,6 +107,27 @@ def struct_members(table, current, path):
     return out
 
 
+def current_members(root):
+    """The member lines of FloatAdmOptions as the header has them now."""
+    path, begin, end = HEADER, HEADER_BEGIN, HEADER_END
+    with open(os.path.join(root, path), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    try:
+        first = lines.index(begin)
+        return lines[first + 1:lines.index(end, first)]
+    except ValueError:
+        fail(f"{path}: no '{begin}' ... '{end}' block")
+
+
+def ctypes_fields(members):
+    out = []
+    for line in members:
+        ctype, name, length = MEMBER.match(line).groups()
+        field = f"ctypes.c_{ctype}" + (f" * {length}" if length else "")
+        out.append(f'        ("{name}", {field}),')
+    return out
+
+
 # ---- the documents ----
 
 def md_table(table):
@@ -167,11 +189,16 @@ def man_items(table):
 
 
 GENERATED = "generated from FLOAT_ADM_OPTIONS in include/float_adm.h by `make option-docs`"
+HEADER_BEGIN = "    /* begin: " + GENERATED + " */"
+HEADER_END = "    /* end: generated */"
 
-# (path, begin marker, end marker, the lines between them)
-def blocks(table):
+
+def blocks(table, members):
+    """(path, begin marker, end marker, the lines between them) of each text."""
     return [
-        (HEADER, "    /* begin: " + GENERATED + " */", "    /* end: generated */", None),
+        (HEADER, HEADER_BEGIN, HEADER_END, members),
+        ("python/floatadm/_lib.py", "        # begin: " + GENERATED, "        # end: generated",
+         ctypes_fields(members)),
         ("README.md", f"<!-- begin: {GENERATED} -->", "<!-- end: generated -->", md_table(table)),
         ("docs/ffmpeg.md", f"<!-- begin: {GENERATED} -->", "<!-- end: generated -->",
          md_table(table)),
@@ -182,7 +209,7 @@ def blocks(table):
     ]
 
 
-def regenerate(text, path, begin, end, lines, table):
+def regenerate(text, path, begin, end, lines):
     """text with the lines between its markers replaced."""
     old = text.split("\n")
     try:
@@ -190,8 +217,6 @@ def regenerate(text, path, begin, end, lines, table):
         last = old.index(end, first)
     except ValueError:
         fail(f"{path}: no '{begin}' ... '{end}' block")
-    if lines is None:
-        lines = struct_members(table, old[first + 1:last], path)
     return "\n".join(old[:first + 1] + lines + old[last:])
 
 
@@ -202,12 +227,14 @@ def main():
     ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     args = ap.parse_args()
     table = read_table(args.root)
+    members = struct_members(table, current_members(args.root), HEADER)
+    texts = blocks(table, members)
     stale = []
-    for path, begin, end, lines in blocks(table):
+    for path, begin, end, lines in texts:
         full = os.path.join(args.root, path)
         with open(full, encoding="utf-8") as f:
             text = f.read()
-        new = regenerate(text, path, begin, end, lines, table)
+        new = regenerate(text, path, begin, end, lines)
         if new == text:
             continue
         if args.check:
@@ -220,7 +247,7 @@ def main():
         print(f"FAIL: {path}: its option block is not what the option table "
               f"({HEADER}) makes; run `make option-docs`", file=sys.stderr)
     if args.check and not stale:
-        print(f"ok: {len(blocks(table))} files hold the option table's {len(table)} options")
+        print(f"ok: {len(texts)} files hold the option table's {len(table)} options")
     return 1 if stale else 0
 
 

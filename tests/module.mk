@@ -5,7 +5,8 @@ include tests/support/module.mk
 include tests/unit/module.mk
 include tests/corpus/module.mk
 
-# What is made from the option table (scripts/gen-options.py: FloatAdmOptions, README.md,
+# What is made from the option table (scripts/gen-options.py: FloatAdmOptions and its
+# ctypes copy in python/floatadm/_lib.py, README.md,
 # docs/ffmpeg.md, the filter's texinfo, the man page) must be what it makes now; the
 # check must catch a stale block in each (test_option_docs.sh); float_adm_score
 # --list-options and, where $(BUILD)/bin/ffmpeg exists (it is brought up to date
