@@ -14,7 +14,7 @@ include tests/corpus/module.mk
 .PHONY: check-option-docs
 check-option-docs: $(CLI_BIN) $(wildcard $(BUILD)/bin/ffmpeg)
 	sh tests/docs/test_option_docs.sh
-	/usr/bin/python3 tests/docs/check_option_docs.py --score $(CLI_BIN) \
+	/usr/bin/python3 tests/docs/check_option_docs.py --self-test --score $(CLI_BIN) \
 	    $(addprefix --ffmpeg ,$(filter %/bin/ffmpeg,$^))
 
 check: check-option-docs

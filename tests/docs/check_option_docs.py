@@ -7,7 +7,9 @@
 # order, with its alias, type, default and range (the filter's own options, log_path
 # and the rest, are not the table's and are left alone).
 #
-# Usage: check_option_docs.py --score FLOAT_ADM_SCORE [--ffmpeg FFMPEG]
+# Usage: check_option_docs.py --score FLOAT_ADM_SCORE [--ffmpeg FFMPEG] [--self-test]
+# --self-test also checks that each listing, changed in a few ways (a default, an
+# alias, a range, a missing option), fails: the check itself cannot go blind.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import argparse
@@ -46,16 +48,18 @@ def header_table():
             for o in load_generator().read_table(ROOT)]
 
 
-def list_options(score):
-    out = subprocess.run([score, "--list-options"], check=True, capture_output=True,
-                         text=True).stdout
+def run(*command):
+    return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+
+
+def parse_list_options(text, label):
     listed = []
-    for lineno, line in enumerate(out.splitlines(), 1):
+    for lineno, line in enumerate(text.splitlines(), 1):
         name, alias, kind, default, lo, hi = line.split("\t")
         bounds = "bool" if kind == "bool" else (float(lo), float(hi))
         listed.append(Option(name, alias or None, kind, float(default), bounds,
-                             f"{score} --list-options:{lineno}"))
-    return listed
+                             f"{label}:{lineno}"))
+    return listed, []
 
 
 def number(text):
@@ -71,11 +75,6 @@ def number(text):
 
 
 # ---- ffmpeg -h filter=float_adm ----
-
-def ffmpeg_help(ffmpeg):
-    return subprocess.run([ffmpeg, "-hide_banner", "-h", "filter=float_adm"], check=True,
-                          capture_output=True, text=True).stdout
-
 
 def parse_ffmpeg_help(text, label):
     """One Option per name; a row whose key is the table's alias of the row before is
@@ -162,26 +161,53 @@ def compare(label, documented, table):
     return errors
 
 
+def check(label, text, parser, table):
+    options, errors = parser(text, label)
+    if parser is parse_ffmpeg_help:
+        options, more = merge_aliases(options, table)
+        errors += more
+    return errors + compare(label, options, table)
+
+
+# Each must make every program's listing fail: a default, an alias, a range, a missing
+# option.
+MUTATIONS = [
+    ("a default", lambda t: t.replace("0.03125", "0.0625", 1)),
+    ("an alias", lambda t: re.sub(r"\bdlmw\b", "dlw", t)),
+    ("a range", lambda t: t.replace("4320", "4321")),
+    ("a missing option", lambda t: "\n".join(l for l in t.splitlines() if "adm_p_norm" not in l)),
+]
+
+
 def main():
     ap = argparse.ArgumentParser(description="Check what is made from the option table.")
     ap.add_argument("--score", required=True, help="float_adm_score (for --list-options)")
     ap.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter")
+    ap.add_argument("--self-test", action="store_true",
+                    help="also check that each listing, changed in a few ways, fails")
     args = ap.parse_args()
     failed = subprocess.run([sys.executable, GEN, "--check"]).returncode != 0
     table = header_table()
-    sources = [(f"{args.score} --list-options", list_options(args.score), [])]
+    sources = [(f"{args.score} --list-options", run(args.score, "--list-options"),
+                parse_list_options)]
     if args.ffmpeg:
-        label = f"{args.ffmpeg} -h filter=float_adm"
-        rows, errors = parse_ffmpeg_help(ffmpeg_help(args.ffmpeg), label)
-        options, more = merge_aliases(rows, table)
-        sources.append((label, options, errors + more))
-    for label, options, errors in sources:
-        errors = errors + compare(label, options, table)
+        sources.append((f"{args.ffmpeg} -h filter=float_adm",
+                        run(args.ffmpeg, "-hide_banner", "-h", "filter=float_adm"),
+                        parse_ffmpeg_help))
+    for label, text, parser in sources:
+        errors = check(label, text, parser, table)
         for e in errors:
             print(f"FAIL: {e}")
         if not errors:
             print(f"ok: {label}: {len(table)} options as the table says")
         failed |= bool(errors)
+        for what, mutate in MUTATIONS if args.self_test else []:
+            changed = mutate(text)
+            if changed == text or not check(label, changed, parser, table):
+                print(f"FAIL: self-test: {label} with {what} changed still passes")
+                failed = True
+    if args.self_test and not failed:
+        print(f"ok: self-test: {len(MUTATIONS)} changes to each listing are caught")
     return 1 if failed else 0
 
 
