@@ -134,8 +134,15 @@ const char *float_adm_error_name(int err);
         "leave this scale out of aim (-1: none)")                                                  \
     OPT("adm_skip_scale0", "ssz", skip_scale0, BOOL, 0, 0, 1, "skip scale 0")
 
-/* The values of the options; FLOAT_ADM_OPTIONS says which row each field belongs to. */
+/*
+ * The values of the options, one member per field of FLOAT_ADM_OPTIONS, typed by its
+ * rows (DOUBLE: double; INT and BOOL: int; the per-scale rows: an array).  The members
+ * stay where libfloatadm 1.0 put them (the ABI; tests/unit/test_options_layout.cpp pins
+ * it) and a new field goes at the end: scripts/gen-options.py writes them so, and the
+ * Python package's ctypes copy.
+ */
 typedef struct FloatAdmOptions {
+    /* begin: generated from FLOAT_ADM_OPTIONS in include/float_adm.h by `make option-docs` */
     int debug;
     double enhn_gain_limit;
     double norm_view_dist;
@@ -153,6 +160,7 @@ typedef struct FloatAdmOptions {
     double f2s[4];
     int skip_aim_scale;
     int skip_scale0;
+    /* end: generated */
 } FloatAdmOptions;
 
 enum FloatAdmOptionType {
