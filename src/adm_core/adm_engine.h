@@ -43,8 +43,12 @@ public:
 
     int set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs);
     /* Runs `wanted`, capped to the best supported level at or below it. */
-    void set_level(SimdLevel wanted) { kernels_ = simd_kernels(simd_level_capped(wanted)); }
-    SimdLevel level() const { return kernels_->level; }
+    void set_level(SimdLevel wanted)
+    {
+        level_ = simd_level_capped(wanted);
+        kernels_ = simd_kernels(level_);
+    }
+    SimdLevel level() const { return level_; }
     int jobs() const { return nb_jobs_; }
     int score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmScores *out);
 
@@ -92,7 +96,8 @@ private:
     FrameSetup frame_;
     ScaleSetup scales_[kNumScales];
 
-    const SimdKernels *kernels_; /* the level's; never null */
+    SimdLevel level_;
+    const SimdKernels *kernels_; /* level_'s; never null */
 
     std::vector<float> storage_;
     Band approx_[2][kNumScales];          /* band a of each image and scale */

@@ -204,8 +204,7 @@ int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
 
 const char *float_adm_simd_level_name(int index)
 {
-    return index >= 0 && index < adm::kNumSimdLevels ? adm::simd_level_name((adm::SimdLevel)index)
-                                                     : nullptr;
+    return adm::simd_level_name((adm::SimdLevel)index);
 }
 
 int float_adm_context_set_simd_level(FloatAdmContext *ctx, const char *level)
