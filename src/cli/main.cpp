@@ -47,7 +47,7 @@ struct ContextDeleter {
 };
 using ContextPtr = std::unique_ptr<FloatAdmContext, ContextDeleter>;
 
-ContextPtr create_context(const FrameGeometry &geometry, const FloatAdmOptions &options)
+ContextPtr create_context(const InputGeometry &geometry, const FloatAdmOptions &options)
 {
     char message[256] = "";
     FloatAdmContext *context = nullptr;
@@ -130,7 +130,7 @@ int score(const CommandLine &command_line)
     VideoReader distorted(command_line.distorted);
     warn_about(reference);
     warn_about(distorted);
-    const FrameGeometry geometry = resolve_geometry(command_line, reference, distorted);
+    const InputGeometry geometry = resolve_geometry(command_line, reference, distorted);
 
     /* The files are sized up before the context is made: a header announcing a
      * huge frame over a few bytes must fail at once, not after allocating it. */

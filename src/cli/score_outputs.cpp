@@ -62,7 +62,7 @@ void check_distinct(const LogRequest &first, const LogRequest &second)
 /* Logs are opened before scoring, so that a bad path fails at once.  An empty
  * path: no file, the pooling alone. */
 LogPtr open_log(const LogRequest &request, const FloatAdmOptions &options,
-                const FrameGeometry &geometry)
+                const InputGeometry &geometry)
 {
     char message[512] = "";
     FloatAdmLog *log = nullptr;
@@ -84,7 +84,7 @@ void check_log(int err, const char *message, const std::string &path)
 } // namespace
 
 ScoreOutputs::ScoreOutputs(const CommandLine &command_line, const FloatAdmOptions &options,
-                           const FrameGeometry &geometry, const VideoReader &reference,
+                           const InputGeometry &geometry, const VideoReader &reference,
                            const VideoReader &distorted, unsigned long long frame_count)
     : frame_count_(frame_count)
 {

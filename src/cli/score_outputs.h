@@ -43,7 +43,7 @@ public:
     /** Checks the logs asked for (never an input, one per file) and opens them, so
      *  that a bad path fails before any frame is scored.  Throws CliError. */
     ScoreOutputs(const CommandLine &command_line, const FloatAdmOptions &options,
-                 const FrameGeometry &geometry, const VideoReader &reference,
+                 const InputGeometry &geometry, const VideoReader &reference,
                  const VideoReader &distorted, unsigned long long frame_count);
 
     /** One scored frame, in order, whichever backend scored it. */
