@@ -15,7 +15,13 @@
  */
 
 /*
- * The C API of the float ADM core: the shim FFmpeg's vf_float_adm calls.
+ * libfloatadm's API: everything a program needs to compute float ADM as libvmaf
+ * does, in C.  Scoring (contexts, options, the SIMD level and threads), the pooling
+ * of each output over frames (summaries), libvmaf's log layouts and the names of
+ * its outputs, and the reader of raw and y4m files all live here, once; every
+ * program calls them rather than keeping a copy: FFmpeg's float_adm filter,
+ * float_adm_score, the Python package (floatadm, through ctypes) and the
+ * benchmarks.  The CUDA backend adds float_adm_cuda.h.
  *
  * Typical use:
  *   FloatAdmOptions opts;
@@ -25,7 +31,7 @@
  *   float_adm_context_create(&ctx, width, height, bit_depth, &opts, err, sizeof(err));
  *   per frame: float_adm_score_frame(ctx, &ref_plane, &dist_plane, &scores);
  *   float_adm_context_free(&ctx);
- * A libvmaf-style log with pooling (float_adm_log_*, below):
+ * A libvmaf-style log, with its summary over frames (float_adm_log_*, below):
  *   float_adm_log_open(&log, "out.json", FLOAT_ADM_LOG_JSON, &opts, width, height,
  *                      err, sizeof(err));
  *   per frame: float_adm_log_frame(log, frame_num, &scores, err, sizeof(err));

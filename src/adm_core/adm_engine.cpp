@@ -206,7 +206,7 @@ void Engine::fused_sum_row(int s, int i, int job)
         row_sums_[k][i] = inner[k];
 }
 
-/* Fold the rows in order; the band sums then pool as adm_pooling.h says. */
+/* Fold the rows in order; the band sums then pool as adm_scale_pooling.h says. */
 ScaleSums Engine::fold_scale(int s) const
 {
     const Region &r = scales_[s].sums;

@@ -15,8 +15,8 @@
 
 #include <vector>
 
-#include "adm_frame.h"
-#include "adm_pooling.h"
+#include "adm_context_setup.h"
+#include "adm_scale_pooling.h"
 #include "adm_simd.h"
 #include "float_adm.h"
 
@@ -31,7 +31,7 @@ struct Band {
     float *row(int i) const { return data + i * stride; }
 };
 
-/* One scale's geometry and weights (adm_frame.h), with the CPU's column taps. */
+/* One scale's geometry and weights (adm_context_setup.h), with the CPU's column taps. */
 struct ScaleSetup : ScaleGeometry {
     std::vector<int> column_taps[4]; /* horizontal source index of tap t for output j */
 };

@@ -33,7 +33,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "adm_internal.h"
+#include "adm_error_message.h"
+#include "adm_log.h"
 #include "adm_log_layout.h"
 #include "adm_names.h"
 #include "adm_summary.h"

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "adm_internal.h"
+#include "adm_error_message.h"
 #include "adm_names.h"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "adm_internal.h"
+#include "adm_error_message.h"
 
 namespace {
 

@@ -21,8 +21,8 @@
 #include <cstring>
 #include <string>
 
-#include "adm_frame.h"
-#include "adm_internal.h"
+#include "adm_context_setup.h"
+#include "adm_error_message.h"
 #include "adm_pixel_format.h"
 
 namespace adm {

@@ -29,7 +29,7 @@
 
 #include <sys/stat.h>
 
-#include "adm_internal.h"
+#include "adm_error_message.h"
 #include "adm_pixel_format.h"
 
 /* The core takes 16-bit samples in host order; the files are little-endian. */

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "adm_frame.h"
+#include "adm_context_setup.h"
 
 namespace adm {
 

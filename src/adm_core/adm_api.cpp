@@ -1,5 +1,6 @@
 /*
- * float_adm: the C API over the C++ engine.
+ * float_adm: the C API of the contexts (float_adm_context_*, the SIMD level, threads,
+ * executors, scoring) and of the errors and version, over the C++ engine.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <cstdint>
@@ -9,7 +10,7 @@
 #include <system_error>
 
 #include "adm_engine.h"
-#include "adm_internal.h"
+#include "adm_error_message.h"
 #include "adm_rcp.h"
 #include "adm_thread_pool.h"
 
@@ -22,7 +23,7 @@ struct FloatAdmContext {
 
 namespace {
 
-/* Any stride goes (rows may run backwards); the layout is adm_frame.h's rule. */
+/* Any stride goes (rows may run backwards); the layout is adm_context_setup.h's rule. */
 int check_plane(const FloatAdmContext *ctx, const FloatAdmPlane *p, const char *which)
 {
     if (!p || !p->data)

@@ -1,15 +1,13 @@
 /*
- * float_adm: internal declarations of the C++ core.
+ * float_adm: the messages of the C API's errors, written into the caller's buffer.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#ifndef ADM_INTERNAL_H
-#define ADM_INTERNAL_H
+#ifndef ADM_ERROR_MESSAGE_H
+#define ADM_ERROR_MESSAGE_H
 
 #include <cstdarg>
 #include <cstddef>
 #include <cstdio>
-
-#include "float_adm.h"
 
 namespace adm {
 
@@ -26,9 +24,6 @@ inline void format_error(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Whether a log writes to a pipe (or terminal): a footer written there is final. */
-bool log_is_on_pipe(const FloatAdmLog *log);
-
 } // namespace adm
 
-#endif /* ADM_INTERNAL_H */
+#endif /* ADM_ERROR_MESSAGE_H */
