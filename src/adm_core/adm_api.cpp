@@ -13,6 +13,7 @@
 #include "adm_error_message.h"
 #include "adm_rcp.h"
 #include "adm_thread_pool.h"
+#include "float_adm.h"
 
 struct FloatAdmContext {
     adm::Engine engine;
@@ -171,16 +172,16 @@ int float_adm_context_set_threads(FloatAdmContext *ctx, int threads)
     if (!ctx || threads < 1 || threads > FLOAT_ADM_MAX_THREADS)
         return FLOAT_ADM_ERROR_INVALID;
     try {
-        /* The old pool stops only after the engine has let go of it. */
-        std::unique_ptr<adm::ThreadPool> pool;
+        /* The old thread pool stops only after the engine has let go of it. */
+        std::unique_ptr<adm::ThreadPool> thread_pool;
         if (threads > 1)
-            pool = std::make_unique<adm::ThreadPool>(threads);
-        const int ret = pool ? ctx->engine.set_executor(adm::ThreadPool::execute, pool.get(),
-                                                        threads)
-                             : ctx->engine.set_executor(nullptr, nullptr, 1);
+            thread_pool = std::make_unique<adm::ThreadPool>(threads);
+        const int ret = thread_pool ? ctx->engine.set_executor(adm::ThreadPool::execute,
+                                                               thread_pool.get(), threads)
+                                    : ctx->engine.set_executor(nullptr, nullptr, 1);
         if (ret < 0)
             return ret;
-        ctx->threads.swap(pool);
+        ctx->threads.swap(thread_pool);
         return 0;
     } catch (const std::bad_alloc &) {
         return FLOAT_ADM_ERROR_NOMEM;

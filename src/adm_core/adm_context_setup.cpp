@@ -4,9 +4,10 @@
  */
 #include <cmath>
 
-#include "adm_csf.h"
 #include "adm_context_setup.h"
+#include "adm_csf.h"
 #include "adm_error_message.h"
+#include "float_adm.h"
 
 namespace adm {
 namespace {

@@ -29,6 +29,7 @@
 #include "adm_error_message.h"
 #include "adm_log.h"
 #include "adm_log_registry.h"
+#include "float_adm.h"
 
 namespace adm {
 
@@ -66,8 +67,8 @@ LogRegistry::Entry *LogRegistry::find(const char *path)
 }
 
 int LogRegistry::acquire(FloatAdmLog **out, const char *path, enum FloatAdmLogFormat format,
-                         const FloatAdmOptions *opts, int width, int height,
-                         uint64_t *next_frame, char *errbuf, size_t errbuf_size)
+                         const FloatAdmOptions *opts, int width, int height, uint64_t *next_frame,
+                         char *errbuf, size_t errbuf_size)
 {
     std::lock_guard<std::mutex> hold(lock_);
     if (Entry *entry = find(path)) {
@@ -99,8 +100,7 @@ int LogRegistry::acquire(FloatAdmLog **out, const char *path, enum FloatAdmLogFo
     return 0;
 }
 
-int LogRegistry::release(FloatAdmLog **plog, uint64_t next_frame, char *errbuf,
-                         size_t errbuf_size)
+int LogRegistry::release(FloatAdmLog **plog, uint64_t next_frame, char *errbuf, size_t errbuf_size)
 {
     /* A pipe cannot take its footer back: the next user goes on and finishes it. */
     const int ret = log_is_on_pipe(*plog) ? 0 : float_adm_log_finish(*plog, errbuf, errbuf_size);

@@ -27,6 +27,7 @@
 
 #include "adm_error_message.h"
 #include "adm_names.h"
+#include "float_adm.h"
 
 namespace {
 

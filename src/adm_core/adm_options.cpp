@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "adm_error_message.h"
+#include "float_adm.h"
 
 namespace {
 

@@ -24,6 +24,7 @@
 #include "adm_context_setup.h"
 #include "adm_error_message.h"
 #include "adm_pixel_format.h"
+#include "float_adm.h"
 
 namespace adm {
 namespace {

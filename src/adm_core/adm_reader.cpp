@@ -31,6 +31,7 @@
 
 #include "adm_error_message.h"
 #include "adm_pixel_format.h"
+#include "float_adm.h"
 
 /* The core takes 16-bit samples in host order; the files are little-endian. */
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__

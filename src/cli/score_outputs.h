@@ -56,7 +56,7 @@ private:
     void show_progress(bool last);
 
     std::vector<std::pair<const LogRequest *, LogPtr>> logs_;
-    LogPtr summary_; /* the pooling and the names, whatever logs were asked for */
+    LogPtr summary_; /* the summary and the names, whatever logs were asked for */
     bool print_summary_ = false;
     bool print_table_ = false;
     bool show_progress_ = false; /* stderr is a terminal */

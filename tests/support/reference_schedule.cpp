@@ -6,8 +6,8 @@
 #include <cstring>
 #include <vector>
 
-#include "adm_frame.h"
-#include "adm_pooling.h"
+#include "adm_context_setup.h"
+#include "adm_scale_pooling.h"
 #include "adm_rcp.h"
 #include "reference_schedule.h"
 
