@@ -9,7 +9,7 @@ BUILD ?= build
 # scripts/ensure-packages.sh has run: as root it apt-get installs what is missing.
 DEPS_STAMP := $(BUILD)/.deps-installed
 # Goals that need neither the packages nor config.mak.
-CONFIG_FREE_GOALS := clean help deps
+CONFIG_FREE_GOALS := clean help deps option-docs
 # Under make -n the package step is printed, not run.  GNU make still remakes the
 # included config.mak for real, but ./configure only writes that file.
 DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
@@ -44,7 +44,7 @@ LDFLAGS_ALL  := -pthread $(SAN_FLAGS) $(EXTRA_LDFLAGS)
 CORE_PRIVATE_LIBS := -lstdc++ -lm -lpthread
 
 .PHONY: all deps check check-unit check-corpus check-sanitize check-no-rcpss demo install clean \
-        bench help
+        bench help option-docs
 all: $(DEPS_STAMP)
 
 include src/adm_core/module.mk
@@ -66,6 +66,12 @@ check: $(DEPS_STAMP) check-unit check-corpus
 demo: $(DEPS_STAMP)
 
 deps: $(DEPS_STAMP)
+
+# What is made from the option table (FLOAT_ADM_OPTIONS in include/float_adm.h), written
+# between its markers: FloatAdmOptions and its ctypes copy, the options tables of README.md and
+# docs/ffmpeg.md, the filter's texinfo, the man page.  check-option-docs fails on a stale one.
+option-docs:
+	/usr/bin/python3 scripts/gen-options.py
 
 # The unit and corpus tests again, built with ASan + UBSan in their own tree.
 check-sanitize:
@@ -93,9 +99,13 @@ help:
 	@echo 'make check-cli         the float_adm_score tests'
 	@echo 'make check-fate        FATE tests of the filter: the series and the corpus'
 	@echo 'make check-python      the floatadm Python package: ctypes, Dask, the HTML report'
+	@echo 'make check-option-docs what is made from the option table, against the table'
 	@echo 'make check-sanitize    unit and corpus tests under ASan + UBSan'
 	@echo 'make check-no-rcpss    unit, corpus and CLI tests with the --disable-rcpss division'
 	@echo 'make check-ffmpeg-all  FATE and FFmpeg checks of the series on FFmpeg 7.1, 8.1 and 9.0'
+	@echo 'make check-fate-other-host  the FATE tests of the series, by an ffmpeg that scores as another CPU does'
+	@echo 'make option-docs       rewrite what is made from the option table (docs, FloatAdmOptions)'
+	@echo 'make patches           regenerate the FFmpeg series under patches/'
 	@echo 'make fuzz              the libFuzzer targets, FUZZ_SECONDS each'
 	@echo 'make bench             Google Benchmark (BENCH_ARGS=...)'
 	@echo 'make deps              the packages the build needs (apt-get as root, else the command to run)'

@@ -33,12 +33,8 @@ $(FUZZ_DIR)/obj/src/cli/main_as_function.o: src/cli/main.cpp
 	@mkdir -p $(dir $@)
 	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -Dmain=float_adm_score_main -MMD -MP -c $< -o $@
 
-# The vector kernels need their own -m flags, as in src/adm_core/module.mk.
-ifneq ($(filter x86_64-% i386-% i486-% i586-% i686-%,$(shell $(FUZZ_CXX) -dumpmachine 2>/dev/null)),)
-$(FUZZ_DIR)/obj/src/adm_core/adm_simd_sse2.o: FUZZ_ARCH_FLAGS := -msse2
-$(FUZZ_DIR)/obj/src/adm_core/adm_simd_avx2.o: FUZZ_ARCH_FLAGS := -mavx2
-$(FUZZ_DIR)/obj/src/adm_core/adm_simd_avx512.o: FUZZ_ARCH_FLAGS := -mavx512f
-endif
+# The vector kernels need their own -m flags, SIMD_FLAGS_<level> of src/adm_core/module.mk.
+$(call simd_flags_of,$(FUZZ_DIR)/obj,FUZZ_ARCH_FLAGS,$(FUZZ_CXX))
 
 $(FUZZ_DIR)/fuzz_c_api: $(FUZZ_DIR)/obj/fuzz/fuzz_c_api.o $(FUZZ_CORE_OBJS)
 	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer $^ -o $@

@@ -15,7 +15,13 @@
  */
 
 /*
- * The C API of the float ADM core: the shim FFmpeg's vf_float_adm calls.
+ * libfloatadm's API: everything a program needs to compute float ADM as libvmaf
+ * does, in C.  Scoring (contexts, options, the SIMD level and threads), the pooling
+ * of each output over frames (summaries), libvmaf's log layouts and the names of
+ * its outputs, and the reader of raw and y4m files all live here, once; every
+ * program calls them rather than keeping a copy: FFmpeg's float_adm filter,
+ * float_adm_score, the Python package (floatadm, through ctypes) and the
+ * benchmarks.  The CUDA backend adds float_adm_cuda.h.
  *
  * Typical use:
  *   FloatAdmOptions opts;
@@ -25,7 +31,7 @@
  *   float_adm_context_create(&ctx, width, height, bit_depth, &opts, err, sizeof(err));
  *   per frame: float_adm_score_frame(ctx, &ref_plane, &dist_plane, &scores);
  *   float_adm_context_free(&ctx);
- * A libvmaf-style log with pooling (float_adm_log_*, below):
+ * A libvmaf-style log, with its summary over frames (float_adm_log_*, below):
  *   float_adm_log_open(&log, "out.json", FLOAT_ADM_LOG_JSON, &opts, width, height,
  *                      err, sizeof(err));
  *   per frame: float_adm_log_frame(log, frame_num, &scores, err, sizeof(err));
@@ -134,8 +140,15 @@ const char *float_adm_error_name(int err);
         "leave this scale out of aim (-1: none)")                                                  \
     OPT("adm_skip_scale0", "ssz", skip_scale0, BOOL, 0, 0, 1, "skip scale 0")
 
-/* The values of the options; FLOAT_ADM_OPTIONS says which row each field belongs to. */
+/*
+ * The values of the options, one member per field of FLOAT_ADM_OPTIONS, typed by its
+ * rows (DOUBLE: double; INT and BOOL: int; the per-scale rows: an array).  The members
+ * stay where libfloatadm 1.0 put them (the ABI; tests/unit/test_options_layout.cpp pins
+ * it) and a new field goes at the end: scripts/gen-options.py writes them so, and the
+ * Python package's ctypes copy.
+ */
 typedef struct FloatAdmOptions {
+    /* begin: generated from FLOAT_ADM_OPTIONS in include/float_adm.h by `make option-docs` */
     int debug;
     double enhn_gain_limit;
     double norm_view_dist;
@@ -153,6 +166,7 @@ typedef struct FloatAdmOptions {
     double f2s[4];
     int skip_aim_scale;
     int skip_scale0;
+    /* end: generated */
 } FloatAdmOptions;
 
 enum FloatAdmOptionType {

@@ -48,7 +48,7 @@ enum Backend {
     BACKEND_CUDA,
 };
 
-typedef struct FloatAdmFilterContext {
+typedef struct ADMContext {
     const AVClass *class;
     FFFrameSync fs;
 
@@ -62,25 +62,25 @@ typedef struct FloatAdmFilterContext {
 
     FloatAdmContext *adm;
     int width, height;              /* the size the context was made for */
-    FloatAdmPlane plane_layout[2];  /* main, reference: sample size and shift */
+    FloatAdmPlane plane_layout[NB_INPUTS]; /* sample size and shift of each input */
     int nb_outputs;
     int *job_rets;
     int nb_jobs;
 
     int on_corrupt;
 
-    FloatAdmLog *log;               /* the file's, or pooling only without log_path */
+    FloatAdmLog *log;               /* the file's, or the summary only without log_path */
     int shared_log;                 /* log is the file's, shared with later instances */
     int log_finished;
     uint64_t frame_index;           /* frames seen on the first input */
     uint64_t nb_scored;
-    FloatAdmPairChecks checks;
+    ADMPairChecks checks;
     int warned_key_collision;
 
-    FloatAdmCuda *cuda;            /* the CUDA path, where it scores */
-} FloatAdmFilterContext;
+    ADMCudaPath *cuda;              /* the CUDA path, where it scores */
+} ADMContext;
 
-#define OFFSET(x) offsetof(FloatAdmFilterContext, x)
+#define OFFSET(x) offsetof(ADMContext, x)
 #define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
 
 /*
@@ -111,10 +111,10 @@ static const AVOption float_adm_options[] = {
         { "xml",  "libvmaf's XML layout",  0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_XML  }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "sub",  "libvmaf's subtitle layout", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_SUB }, 0, 0, FLAGS, .unit = "log_fmt" },
     { "map_path", "Set the file name pattern (%d: the frame number) of a PFM map per frame of where detail is lost.", OFFSET(map_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "on_corrupt", "Set what to do with frames the decoder flagged as corrupt.", OFFSET(on_corrupt), AV_OPT_TYPE_INT, { .i64 = FLOAT_ADM_ON_CORRUPT_SCORE }, FLOAT_ADM_ON_CORRUPT_SCORE, FLOAT_ADM_ON_CORRUPT_FAIL, FLAGS, .unit = "on_corrupt" },
-        { "score", "score them, with a warning per run of frames", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_ON_CORRUPT_SCORE }, 0, 0, FLAGS, .unit = "on_corrupt" },
-        { "skip",  "pass them on unscored; the log says so",       0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_ON_CORRUPT_SKIP  }, 0, 0, FLAGS, .unit = "on_corrupt" },
-        { "fail",  "stop with an error",                           0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_ON_CORRUPT_FAIL  }, 0, 0, FLAGS, .unit = "on_corrupt" },
+    { "on_corrupt", "Set what to do with frames the decoder flagged as corrupt.", OFFSET(on_corrupt), AV_OPT_TYPE_INT, { .i64 = ON_CORRUPT_SCORE }, ON_CORRUPT_SCORE, ON_CORRUPT_FAIL, FLAGS, .unit = "on_corrupt" },
+        { "score", "score them, with a warning per run of frames", 0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_SCORE }, 0, 0, FLAGS, .unit = "on_corrupt" },
+        { "skip",  "pass them on unscored; the log says so",       0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_SKIP  }, 0, 0, FLAGS, .unit = "on_corrupt" },
+        { "fail",  "stop with an error",                           0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_FAIL  }, 0, 0, FLAGS, .unit = "on_corrupt" },
     { "n_subsample", "Score every n-th frame.", OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
     { "backend", "Set where the scores are computed.", OFFSET(backend), AV_OPT_TYPE_INT, { .i64 = BACKEND_AUTO }, BACKEND_AUTO, BACKEND_CUDA, FLAGS, .unit = "backend" },
         { "auto", "CUDA on CUDA frames, the CPU on software frames", 0, AV_OPT_TYPE_CONST, { .i64 = BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
@@ -205,7 +205,7 @@ static int query_formats(const AVFilterContext av_unused *ctx,
  * would otherwise set them when it is configured, over the user's. */
 static av_cold int preinit(AVFilterContext *ctx)
 {
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
 
     ff_framesync_preinit(&s->fs);
     return 0;
@@ -217,7 +217,7 @@ static av_cold int preinit(AVFilterContext *ctx)
  * go on counting. */
 static int acquire_log(AVFilterContext *ctx, int width, int height)
 {
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     char errbuf[256] = "";
     int ret;
 
@@ -242,7 +242,7 @@ static int acquire_log(AVFilterContext *ctx, int width, int height)
  * even if no other instance follows; the next one truncates it and goes on. */
 static int finish_log(AVFilterContext *ctx)
 {
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     char errbuf[256] = "";
     int ret;
 
@@ -260,7 +260,7 @@ static int finish_log(AVFilterContext *ctx)
  * end of the stream by whichever instance sees it. */
 static void release_log(AVFilterContext *ctx, uint64_t dropped)
 {
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     char errbuf[256] = "";
 
     if (!s->shared_log) {
@@ -290,7 +290,7 @@ static int set_meta(AVDictionary **metadata, const char *prefix, const char *nam
  * eval=frame) may reconfigure the link under us. */
 static int check_frame_size(AVFilterContext *ctx, const AVFrame *frame, int input)
 {
-    const FloatAdmFilterContext *s = ctx->priv;
+    const ADMContext *s = ctx->priv;
 
     if (frame->width == s->width && frame->height == s->height)
         return 0;
@@ -303,7 +303,7 @@ static int check_frame_size(AVFilterContext *ctx, const AVFrame *frame, int inpu
 /* Chained instances with one prefix would overwrite each other's keys. */
 static void warn_key_collision(AVFilterContext *ctx, const AVFrame *dist)
 {
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     char *key;
 
     if (s->warned_key_collision || !dist->metadata)
@@ -319,12 +319,12 @@ static void warn_key_collision(AVFilterContext *ctx, const AVFrame *dist)
 }
 
 /* Each frame leaves here, in order: its scores go to the frame's metadata, the
- * pooling and the log, or the log says why it has none.  A log that cannot be
+ * summary and the log, or the log says why it has none.  A log that cannot be
  * written fails the frame: no score is lost silently. */
 static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
                       const FloatAdmScores *scores, const char *skipped)
 {
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     char errbuf[256] = "";
     int ret = 0;
 
@@ -356,8 +356,8 @@ static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
 /* The CUDA path's frames whose turn has come, in order (with wait, all of them). */
 static int emit_cuda_frames(AVFilterContext *ctx, int wait)
 {
-    FloatAdmFilterContext *s = ctx->priv;
-    FloatAdmCudaFrame done;
+    ADMContext *s = ctx->priv;
+    ADMCudaFrame done;
     int ret;
 
     while ((ret = ff_float_adm_cuda_receive(s->cuda, wait, &done)) > 0)
@@ -371,7 +371,7 @@ static int emit_cuda_frames(AVFilterContext *ctx, int wait)
 static int pass_frame(AVFilterContext *ctx, AVFrame *frame, uint64_t index,
                       const char *skipped)
 {
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     int ret;
 
     if (s->cuda)
@@ -383,7 +383,7 @@ static int pass_frame(AVFilterContext *ctx, AVFrame *frame, uint64_t index,
 static int do_float_adm(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     AVFrame *dist, *ref;
     FloatAdmPlane dist_plane, ref_plane;
     FloatAdmScores scores;
@@ -396,7 +396,7 @@ static int do_float_adm(FFFrameSync *fs)
         return ret;
     /* The main input has ended, and framesync goes on with its last frame for
      * each later reference frame: that frame is scored (and passed on) once. */
-    if (dist && fs->in[0].sync == 0) {
+    if (dist && fs->in[INPUT_MAIN].sync == 0) {
         ff_float_adm_note_after_main(ctx, &s->checks, fs, dist);
         av_frame_free(&dist);
         ff_filter_set_ready(ctx, 100);
@@ -410,8 +410,8 @@ static int do_float_adm(FFFrameSync *fs)
     if (!ref || index % s->n_subsample)
         return pass_frame(ctx, dist, index, NULL);
 
-    if ((ret = check_frame_size(ctx, dist, 0)) < 0 ||
-        (ret = check_frame_size(ctx, ref, 1)) < 0 ||
+    if ((ret = check_frame_size(ctx, dist, INPUT_MAIN)) < 0 ||
+        (ret = check_frame_size(ctx, ref, INPUT_REFERENCE)) < 0 ||
         (ret = ff_float_adm_check_pair(ctx, &s->checks, fs, dist, ref, index, &skip)) < 0)
         goto fail;
     warn_key_collision(ctx, dist);
@@ -421,10 +421,10 @@ static int do_float_adm(FFFrameSync *fs)
     if (s->cuda)
         return (ret = ff_float_adm_cuda_submit(s->cuda, dist, ref, index)) < 0 ? ret :
                emit_cuda_frames(ctx, 0);
-    dist_plane        = s->plane_layout[0];
+    dist_plane        = s->plane_layout[INPUT_MAIN];
     dist_plane.data   = dist->data[0];
     dist_plane.stride = dist->linesize[0];
-    ref_plane         = s->plane_layout[1];
+    ref_plane         = s->plane_layout[INPUT_REFERENCE];
     ref_plane.data    = ref->data[0];
     ref_plane.stride  = ref->linesize[0];
     ret = float_adm_score_frame(s->adm, &ref_plane, &dist_plane, &scores);
@@ -447,7 +447,7 @@ fail:
 
 static av_cold int init(AVFilterContext *ctx)
 {
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     char errbuf[256];
     int ret;
 
@@ -490,7 +490,7 @@ static int run_job(AVFilterContext av_unused *ctx, void *arg, int jobnr, int nb_
 static int execute_jobs(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs)
 {
     AVFilterContext *ctx = opaque;
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     JobData jd = { .job = job, .arg = arg };
 
     if (nb_jobs > s->nb_jobs)
@@ -513,13 +513,14 @@ static const AVPixFmtDescriptor *link_sw_desc(const AVFilterLink *link)
 
 /* auto: CUDA where the frames are (a software input beside CUDA frames is
  * uploaded); cuda: software frames are uploaded. */
-static av_cold int select_backend(AVFilterContext *ctx, const AVPixFmtDescriptor *const descs[2],
+static av_cold int select_backend(AVFilterContext *ctx,
+                                  const AVPixFmtDescriptor *const descs[NB_INPUTS],
                                   int *use_cuda)
 {
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     int any_hw = 0;
 
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < NB_INPUTS; i++) {
         const enum AVPixelFormat fmt = av_pix_fmt_desc_get_id(descs[i]);
         int supported = 0;
 
@@ -536,7 +537,7 @@ static av_cold int select_backend(AVFilterContext *ctx, const AVPixFmtDescriptor
     }
     if (any_hw && s->backend == BACKEND_CPU) {
         av_log(ctx, AV_LOG_ERROR, "backend=cpu needs software frames: drop backend=cpu, or "
-               "add hwdownload,format=%s to the CUDA input.\n", descs[0]->name);
+               "add hwdownload,format=%s to the CUDA input.\n", descs[INPUT_MAIN]->name);
         return AVERROR(EINVAL);
     }
     *use_cuda = any_hw || s->backend == BACKEND_CUDA;
@@ -546,9 +547,9 @@ static av_cold int select_backend(AVFilterContext *ctx, const AVPixFmtDescriptor
 static int config_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
-    FloatAdmFilterContext *s = ctx->priv;
-    AVFilterLink *mainlink = ctx->inputs[0];
-    AVFilterLink *reflink  = ctx->inputs[1];
+    ADMContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[INPUT_MAIN];
+    AVFilterLink *reflink  = ctx->inputs[INPUT_REFERENCE];
     const AVPixFmtDescriptor *main_desc = link_sw_desc(mainlink);
     const AVPixFmtDescriptor *ref_desc  = link_sw_desc(reflink);
     const int depth = main_desc->comp[0].depth;
@@ -565,13 +566,14 @@ static int config_output(AVFilterLink *outlink)
         return AVERROR(EINVAL);
     }
 
-    if ((ret = select_backend(ctx, (const AVPixFmtDescriptor *[2]){ main_desc, ref_desc },
+    if ((ret = select_backend(ctx, (const AVPixFmtDescriptor *[NB_INPUTS]){
+                                  [INPUT_MAIN] = main_desc, [INPUT_REFERENCE] = ref_desc },
                               &use_cuda)) < 0)
         return ret;
     s->width  = mainlink->w;
     s->height = mainlink->h;
-    s->plane_layout[0] = plane_layout(main_desc);
-    s->plane_layout[1] = plane_layout(ref_desc);
+    s->plane_layout[INPUT_MAIN]      = plane_layout(main_desc);
+    s->plane_layout[INPUT_REFERENCE] = plane_layout(ref_desc);
     ff_float_adm_pairs_init(&s->checks, s->on_corrupt, main_desc, ref_desc);
     /* Said only at -v verbose: pairs in doubt are warned about one by one. */
     if (av_cmp_q(mainlink->time_base, reflink->time_base))
@@ -632,7 +634,7 @@ static int config_output(AVFilterLink *outlink)
 
 static int activate(AVFilterContext *ctx)
 {
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     int ret = ff_framesync_activate(&s->fs);
 
     /* framesync has just marked the output's end; the frames still waiting for
@@ -648,15 +650,15 @@ static int activate(AVFilterContext *ctx)
 
 static av_cold void uninit(AVFilterContext *ctx)
 {
-    FloatAdmFilterContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     FloatAdmPooled pooled;
     uint64_t queued;
 
     ff_float_adm_pairs_report(ctx, &s->checks);
     /* Closed before the end: ffmpeg rebuilt the graph mid-stream, or stopped
      * on an error, and drops what was on its way. */
-    queued = ctx->inputs[0] ? ff_inlink_queued_frames(ctx->inputs[0]) : 0;
-    queued += s->fs.in && s->fs.in[0].frame_next;
+    queued = ctx->inputs[INPUT_MAIN] ? ff_inlink_queued_frames(ctx->inputs[INPUT_MAIN]) : 0;
+    queued += s->fs.in && s->fs.in[INPUT_MAIN].frame_next;
     if (queued && !s->fs.eof)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames of the main input were still queued when "
                "this filter instance was closed: they are not scored.\n", queued);
@@ -718,7 +720,7 @@ const AVFilter ff_vf_float_adm = {
     .init          = init,
     .uninit        = uninit,
     .activate      = activate,
-    .priv_size     = sizeof(FloatAdmFilterContext),
+    .priv_size     = sizeof(ADMContext),
     FILTER_INPUTS(float_adm_inputs),
     FILTER_OUTPUTS(float_adm_outputs),
     FILTER_QUERY_FUNC2(query_formats),

@@ -58,16 +58,16 @@ typedef struct QueuedFrame {
     const char *skipped;    /* why it is not scored, for the log */
 } QueuedFrame;
 
-struct FloatAdmCuda {
+struct ADMCudaPath {
     AVFilterContext *ctx;
     FloatAdmCudaContext *adm;
     int width, height;
-    FloatAdmPlane layout[2];        /* main, reference */
+    FloatAdmPlane layout[NB_INPUTS]; /* per input */
     AVBufferRef *device;
     AVCUDADeviceContext *hwctx;
     CUstream stream;
     int own_stream;
-    int luma_source[2];             /* per input: a LumaSource */
+    int luma_source[NB_INPUTS];      /* per input: a LumaSource */
     AVBufferRef *ref_device;        /* the reference's, where its CUDA context is another */
     uint8_t *staging;               /* the reference's luma on its way between contexts */
     size_t staging_pitch;
@@ -79,7 +79,7 @@ struct FloatAdmCuda {
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(c->ctx, c->hwctx->internal->cuda_dl, x)
 
-static int cuda_fail(FloatAdmCuda *c, const char *what, uint64_t index, int err)
+static int cuda_fail(ADMCudaPath *c, const char *what, uint64_t index, int err)
 {
     av_log(c->ctx, AV_LOG_ERROR, "%s frame %"PRIu64" on the GPU failed: %s (%s)\n", what,
            index, float_adm_cuda_strerror(err), float_adm_cuda_last_error(c->adm));
@@ -87,12 +87,12 @@ static int cuda_fail(FloatAdmCuda *c, const char *what, uint64_t index, int err)
 }
 
 /* The CUDA context of the reference's frames, current while their luma is downloaded. */
-static int cuda_push(FloatAdmCuda *c, AVCUDADeviceContext *hwctx)
+static int cuda_push(ADMCudaPath *c, AVCUDADeviceContext *hwctx)
 {
     return CHECK_CU(c->hwctx->internal->cuda_dl->cuCtxPushCurrent(hwctx->cuda_ctx));
 }
 
-static void cuda_pop(FloatAdmCuda *c)
+static void cuda_pop(ADMCudaPath *c)
 {
     CUcontext dummy;
 
@@ -102,7 +102,7 @@ static void cuda_pop(FloatAdmCuda *c)
 /* The frame's luma as the library reads it: in device memory in place, or in
  * host memory (a software frame, or a CUDA frame of another context downloaded
  * into the staging buffer), which the library stages and uploads. */
-static int luma_plane(FloatAdmCuda *c, const AVFrame *frame, int input,
+static int luma_plane(ADMCudaPath *c, const AVFrame *frame, int input,
                       FloatAdmCudaPlane *plane)
 {
     *plane = (FloatAdmCudaPlane) {
@@ -144,7 +144,7 @@ static int luma_plane(FloatAdmCuda *c, const AVFrame *frame, int input,
 }
 
 /* The index of the oldest queued frame whose scores are still on the GPU. */
-static uint64_t oldest_in_flight(FloatAdmCuda *c)
+static uint64_t oldest_in_flight(ADMCudaPath *c)
 {
     QueuedFrame qf = { 0 };
 
@@ -154,11 +154,11 @@ static uint64_t oldest_in_flight(FloatAdmCuda *c)
     return qf.index;
 }
 
-int ff_float_adm_cuda_submit(FloatAdmCuda *c, AVFrame *dist, const AVFrame *ref,
+int ff_float_adm_cuda_submit(ADMCudaPath *c, AVFrame *dist, const AVFrame *ref,
                              uint64_t index)
 {
-    const AVFrame *frames[2] = { dist, ref };
-    FloatAdmCudaPlane planes[2];
+    const AVFrame *frames[NB_INPUTS] = { [INPUT_MAIN] = dist, [INPUT_REFERENCE] = ref };
+    FloatAdmCudaPlane planes[NB_INPUTS];
     QueuedFrame qf = { .dist = dist, .index = index };
     int ret;
 
@@ -181,10 +181,10 @@ int ff_float_adm_cuda_submit(FloatAdmCuda *c, AVFrame *dist, const AVFrame *ref,
         goto fail;
     }
 
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < NB_INPUTS; i++)
         if ((ret = luma_plane(c, frames[i], i, &planes[i])) < 0)
             goto fail;
-    if ((ret = float_adm_cuda_submit(c->adm, &planes[1], &planes[0])) < 0) {
+    if ((ret = float_adm_cuda_submit(c->adm, &planes[INPUT_REFERENCE], &planes[INPUT_MAIN])) < 0) {
         cuda_fail(c, "Submitting", index, ret);
         goto fail;
     }
@@ -197,7 +197,7 @@ fail:
     return ret;
 }
 
-int ff_float_adm_cuda_pass(FloatAdmCuda *c, AVFrame *dist, uint64_t index,
+int ff_float_adm_cuda_pass(ADMCudaPath *c, AVFrame *dist, uint64_t index,
                            const char *skipped)
 {
     const QueuedFrame qf = { .dist = dist, .index = index, .skipped = skipped };
@@ -208,15 +208,15 @@ int ff_float_adm_cuda_pass(FloatAdmCuda *c, AVFrame *dist, uint64_t index,
     return ret;
 }
 
-int ff_float_adm_cuda_receive(FloatAdmCuda *c, int wait, FloatAdmCudaFrame *out)
+int ff_float_adm_cuda_receive(ADMCudaPath *c, int wait, ADMCudaFrame *out)
 {
     QueuedFrame qf;
     int ret;
 
     if (av_fifo_peek(c->queue, &qf, 1, 0) < 0)
         return 0;
-    *out = (FloatAdmCudaFrame) { .index = qf.index, .scored = !!qf.ref,
-                                 .skipped = qf.skipped };
+    *out = (ADMCudaFrame) { .index = qf.index, .scored = !!qf.ref,
+                            .skipped = qf.skipped };
     if (out->scored) {
         if (c->nb_collected) {
             out->scores = c->collected[c->collected_head];
@@ -256,18 +256,21 @@ static int no_cuda_device(AVFilterContext *ctx, const char *why)
  * the filtergraph's (-filter_hw_device), else the default CUDA device.  A
  * software input beside a CUDA one (a loopback decoder without hwaccel) is
  * uploaded. */
-static int open_device(FloatAdmCuda *c)
+static int open_device(ADMCudaPath *c)
 {
     AVFilterContext *ctx = c->ctx;
-    const AVHWFramesContext *frames[2] = { hw_frames(ctx->inputs[0]), hw_frames(ctx->inputs[1]) };
+    const AVHWFramesContext *frames[NB_INPUTS] = {
+        [INPUT_MAIN]      = hw_frames(ctx->inputs[INPUT_MAIN]),
+        [INPUT_REFERENCE] = hw_frames(ctx->inputs[INPUT_REFERENCE]),
+    };
     char why[256] = "";
     int count, ret;
 
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < NB_INPUTS; i++)
         c->luma_source[i] = frames[i] ? LUMA_ON_DEVICE : LUMA_FROM_HOST;
-    if (frames[0] && frames[1]) {
-        const AVCUDADeviceContext *main_dev = frames[0]->device_ctx->hwctx;
-        const AVCUDADeviceContext *ref_dev  = frames[1]->device_ctx->hwctx;
+    if (frames[INPUT_MAIN] && frames[INPUT_REFERENCE]) {
+        const AVCUDADeviceContext *main_dev = frames[INPUT_MAIN]->device_ctx->hwctx;
+        const AVCUDADeviceContext *ref_dev  = frames[INPUT_REFERENCE]->device_ctx->hwctx;
 
         if (main_dev->internal->cuda_device != ref_dev->internal->cuda_device) {
             av_log(ctx, AV_LOG_ERROR, "The inputs' CUDA frames are on different devices "
@@ -281,17 +284,19 @@ static int open_device(FloatAdmCuda *c)
             av_log(ctx, AV_LOG_VERBOSE, "The inputs' CUDA frames come from two CUDA contexts "
                    "(two hwupload_cuda?): the reference's luma is copied through the host. "
                    "hwupload with -filter_hw_device, or NVDEC, shares one context.\n");
-            c->luma_source[1] = LUMA_FROM_CONTEXT;
-            if (!(c->ref_device = av_buffer_ref(frames[1]->device_ref)))
+            c->luma_source[INPUT_REFERENCE] = LUMA_FROM_CONTEXT;
+            if (!(c->ref_device = av_buffer_ref(frames[INPUT_REFERENCE]->device_ref)))
                 return AVERROR(ENOMEM);
         }
     }
-    if (frames[0] || frames[1]) {
-        if (!frames[0] || !frames[1])
+    if (frames[INPUT_MAIN] || frames[INPUT_REFERENCE]) {
+        const int hw_input = frames[INPUT_MAIN] ? INPUT_MAIN : INPUT_REFERENCE;
+
+        if (!frames[INPUT_MAIN] || !frames[INPUT_REFERENCE])
             av_log(ctx, AV_LOG_VERBOSE, "The %s input has software frames: its luma is "
                    "uploaded to the other input's CUDA device.\n",
-                   frames[0] ? "reference (second)" : "main (first)");
-        c->device = av_buffer_ref((frames[0] ? frames[0] : frames[1])->device_ref);
+                   ff_float_adm_input_name(hw_input == INPUT_MAIN ? INPUT_REFERENCE : INPUT_MAIN));
+        c->device = av_buffer_ref(frames[hw_input]->device_ref);
         return c->device ? 0 : AVERROR(ENOMEM);
     }
 
@@ -310,7 +315,7 @@ static int open_device(FloatAdmCuda *c)
     return 0;
 }
 
-static int setup(FloatAdmCuda *c, const FloatAdmOptions *opts, int depth)
+static int setup(ADMCudaPath *c, const FloatAdmOptions *opts, int depth)
 {
     CudaFunctions *cu;
     char errbuf[1024];
@@ -323,8 +328,8 @@ static int setup(FloatAdmCuda *c, const FloatAdmOptions *opts, int depth)
     if (!(c->queue = av_fifo_alloc2(2 * CUDA_MAX_IN_FLIGHT, sizeof(QueuedFrame),
                                     AV_FIFO_FLAG_AUTO_GROW)))
         return AVERROR(ENOMEM);
-    if (c->luma_source[1] == LUMA_FROM_CONTEXT) {
-        c->staging_pitch = FFALIGN((size_t)c->width * c->layout[1].bytes_per_sample, 64);
+    if (c->luma_source[INPUT_REFERENCE] == LUMA_FROM_CONTEXT) {
+        c->staging_pitch = FFALIGN((size_t)c->width * c->layout[INPUT_REFERENCE].bytes_per_sample, 64);
         if (!(c->staging = av_malloc(c->staging_pitch * c->height)))
             return AVERROR(ENOMEM);
     }
@@ -349,8 +354,8 @@ static int setup(FloatAdmCuda *c, const FloatAdmOptions *opts, int depth)
     cuda_pop(c);
     if (ret >= 0) {
         const int exact = float_adm_cuda_is_exact(c->adm, errbuf, sizeof(errbuf));
-        const int uploads = c->luma_source[0] != LUMA_ON_DEVICE ||
-                            c->luma_source[1] != LUMA_ON_DEVICE;
+        const int uploads = c->luma_source[INPUT_MAIN] != LUMA_ON_DEVICE ||
+                            c->luma_source[INPUT_REFERENCE] != LUMA_ON_DEVICE;
 
         av_log(c->ctx, exact ? AV_LOG_VERBOSE : AV_LOG_WARNING, "CUDA backend%s: %s\n",
                uploads ? " (software frames uploaded)" : "", errbuf);
@@ -358,18 +363,18 @@ static int setup(FloatAdmCuda *c, const FloatAdmOptions *opts, int depth)
     return ret;
 }
 
-av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
+av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
                                    const FloatAdmOptions *opts, int width, int height, int depth,
-                                   const FloatAdmPlane layout[2])
+                                   const FloatAdmPlane layout[NB_INPUTS])
 {
-    FloatAdmCuda *c = av_mallocz(sizeof(*c));
+    ADMCudaPath *c = av_mallocz(sizeof(*c));
     int ret;
 
     if (!c)
         return AVERROR(ENOMEM);
-    *c = (FloatAdmCuda) {
+    *c = (ADMCudaPath) {
         .ctx = ctx, .width = width, .height = height,
-        .layout = { layout[0], layout[1] },
+        .layout = { layout[INPUT_MAIN], layout[INPUT_REFERENCE] },
     };
     *cuda = c;
     if ((ret = setup(c, opts, depth)) < 0)
@@ -377,9 +382,9 @@ av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
     return ret;
 }
 
-av_cold void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda)
+av_cold void ff_float_adm_cuda_uninit(ADMCudaPath **cuda)
 {
-    FloatAdmCuda *c = *cuda;
+    ADMCudaPath *c = *cuda;
     QueuedFrame qf;
 
     if (!c)
@@ -403,9 +408,9 @@ av_cold void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda)
 
 #else /* !HAVE_LIBFLOATADM_CUDA */
 
-av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
+av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
                                    const FloatAdmOptions *opts, int width, int height, int depth,
-                                   const FloatAdmPlane layout[2])
+                                   const FloatAdmPlane layout[NB_INPUTS])
 {
     av_log(ctx, AV_LOG_ERROR, "backend=cuda: no usable CUDA device.\n");
     av_log(ctx, AV_LOG_ERROR, "This FFmpeg was built without float_adm's CUDA backend "
@@ -413,24 +418,24 @@ av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
     return AVERROR(ENODEV);
 }
 
-int ff_float_adm_cuda_submit(FloatAdmCuda *cuda, AVFrame *dist, const AVFrame *ref,
+int ff_float_adm_cuda_submit(ADMCudaPath *cuda, AVFrame *dist, const AVFrame *ref,
                              uint64_t index)
 {
     return AVERROR_BUG;
 }
 
-int ff_float_adm_cuda_pass(FloatAdmCuda *cuda, AVFrame *dist, uint64_t index,
+int ff_float_adm_cuda_pass(ADMCudaPath *cuda, AVFrame *dist, uint64_t index,
                            const char *skipped)
 {
     return AVERROR_BUG;
 }
 
-int ff_float_adm_cuda_receive(FloatAdmCuda *cuda, int wait, FloatAdmCudaFrame *out)
+int ff_float_adm_cuda_receive(ADMCudaPath *cuda, int wait, ADMCudaFrame *out)
 {
     return 0;
 }
 
-av_cold void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda)
+av_cold void ff_float_adm_cuda_uninit(ADMCudaPath **cuda)
 {
 }
 

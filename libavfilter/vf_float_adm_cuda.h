@@ -36,33 +36,34 @@
 #include <float_adm.h>
 
 #include "avfilter.h"
+#include "vf_float_adm_pairs.h"
 
-typedef struct FloatAdmCuda FloatAdmCuda;
+typedef struct ADMCudaPath ADMCudaPath;
 
 /** A frame whose turn to leave has come. */
-typedef struct FloatAdmCudaFrame {
+typedef struct ADMCudaFrame {
     AVFrame       *dist;
     uint64_t       index;
     int            scored;  /**< scores holds its scores */
     FloatAdmScores scores;
     const char    *skipped; /**< unscored: why, for the log, or NULL */
-} FloatAdmCudaFrame;
+} ADMCudaFrame;
 
 /**
  * Set up scoring on the GPU of the inputs' CUDA frames (or of the graph's, or
  * the default, CUDA device); software inputs have their luma uploaded.
  * layout: the main and reference planes' sample size and shift.
  */
-int ff_float_adm_cuda_init(AVFilterContext *ctx, FloatAdmCuda **cuda,
+int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
                            const FloatAdmOptions *opts, int width, int height, int depth,
-                           const FloatAdmPlane layout[2]);
+                           const FloatAdmPlane layout[NB_INPUTS]);
 
 /** Queue the pair; takes dist, which ff_float_adm_cuda_receive gives back. */
-int ff_float_adm_cuda_submit(FloatAdmCuda *cuda, AVFrame *dist, const AVFrame *ref,
+int ff_float_adm_cuda_submit(ADMCudaPath *cuda, AVFrame *dist, const AVFrame *ref,
                              uint64_t index);
 
 /** Queue an unscored frame behind the frames being scored; takes dist. */
-int ff_float_adm_cuda_pass(FloatAdmCuda *cuda, AVFrame *dist, uint64_t index,
+int ff_float_adm_cuda_pass(ADMCudaPath *cuda, AVFrame *dist, uint64_t index,
                            const char *skipped);
 
 /**
@@ -70,8 +71,8 @@ int ff_float_adm_cuda_pass(FloatAdmCuda *cuda, AVFrame *dist, uint64_t index,
  * them): 1 with *out filled (the caller owns out->dist), 0 when no frame is
  * ready (or none is queued), or a negative error.
  */
-int ff_float_adm_cuda_receive(FloatAdmCuda *cuda, int wait, FloatAdmCudaFrame *out);
+int ff_float_adm_cuda_receive(ADMCudaPath *cuda, int wait, ADMCudaFrame *out);
 
-void ff_float_adm_cuda_uninit(FloatAdmCuda **cuda);
+void ff_float_adm_cuda_uninit(ADMCudaPath **cuda);
 
 #endif /* AVFILTER_FLOAT_ADM_CUDA_H */

@@ -29,11 +29,11 @@
 #include "filters.h"
 #include "vf_float_adm_pairs.h"
 
-av_cold void ff_float_adm_pairs_init(FloatAdmPairChecks *c, int on_corrupt,
+av_cold void ff_float_adm_pairs_init(ADMPairChecks *c, int on_corrupt,
                                      const AVPixFmtDescriptor *main_desc,
                                      const AVPixFmtDescriptor *ref_desc)
 {
-    *c = (FloatAdmPairChecks) {
+    *c = (ADMPairChecks) {
         .on_corrupt = on_corrupt,
         .desc       = { main_desc, ref_desc },
         .corrupt    = { { .first = -1 }, { .first = -1 } },
@@ -46,9 +46,9 @@ static int frame_is_corrupt(const AVFrame *frame)
 }
 
 /* One warning per run of consecutive flagged frames, when the run ends. */
-static void report_corrupt_run(AVFilterContext *ctx, FloatAdmPairChecks *c, int input)
+static void report_corrupt_run(AVFilterContext *ctx, ADMPairChecks *c, int input)
 {
-    const int skip = c->on_corrupt == FLOAT_ADM_ON_CORRUPT_SKIP;
+    const int skip = c->on_corrupt == ON_CORRUPT_SKIP;
 
     if (c->corrupt[input].first < 0)
         return;
@@ -62,16 +62,16 @@ static void report_corrupt_run(AVFilterContext *ctx, FloatAdmPairChecks *c, int 
 
 /* Decoders flag frames they concealed.  A metric exists to measure that damage,
  * so by default such frames are scored, and said to be. */
-static int check_corrupt(AVFilterContext *ctx, FloatAdmPairChecks *c,
-                         const AVFrame *const frames[2], uint64_t index, int *skip)
+static int check_corrupt(AVFilterContext *ctx, ADMPairChecks *c,
+                         const AVFrame *const frames[NB_INPUTS], uint64_t index, int *skip)
 {
     *skip = 0;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < NB_INPUTS; i++) {
         if (!frame_is_corrupt(frames[i])) {
             report_corrupt_run(ctx, c, i);
             continue;
         }
-        if (c->on_corrupt == FLOAT_ADM_ON_CORRUPT_FAIL) {
+        if (c->on_corrupt == ON_CORRUPT_FAIL) {
             av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64" of the %s input was flagged corrupt "
                    "by the decoder (on_corrupt=fail).\n", index, ff_float_adm_input_name(i));
             return AVERROR_INVALIDDATA;
@@ -81,7 +81,7 @@ static int check_corrupt(AVFilterContext *ctx, FloatAdmPairChecks *c,
         if (c->corrupt[i].first < 0)
             c->corrupt[i].first = index;
         c->corrupt[i].last = index;
-        *skip |= c->on_corrupt == FLOAT_ADM_ON_CORRUPT_SKIP;
+        *skip |= c->on_corrupt == ON_CORRUPT_SKIP;
     }
     return 0;
 }
@@ -90,7 +90,7 @@ static int check_corrupt(AVFilterContext *ctx, FloatAdmPairChecks *c,
  * link's frame rate's; 0 where neither is known. */
 static int64_t frame_duration(AVFilterContext *ctx, const FFFrameSync *fs, const AVFrame *frame)
 {
-    const AVFilterLink *mainlink = ctx->inputs[0];
+    const AVFilterLink *mainlink = ctx->inputs[INPUT_MAIN];
     const AVRational frame_rate = ff_filter_link((AVFilterLink *)mainlink)->frame_rate;
 
     if (frame->duration > 0)
@@ -102,10 +102,10 @@ static int64_t frame_duration(AVFilterContext *ctx, const FFFrameSync *fs, const
 
 /* Half a frame apart or more, the reference is another picture than the one
  * meant: an input with a frame missing, a shifted start, mismatched rates. */
-static void check_pair_distance(AVFilterContext *ctx, FloatAdmPairChecks *c,
+static void check_pair_distance(AVFilterContext *ctx, ADMPairChecks *c,
                                 const FFFrameSync *fs, const AVFrame *dist, uint64_t index)
 {
-    const int64_t dist_pts = fs->in[0].pts, ref_pts = fs->in[1].pts;
+    const int64_t dist_pts = fs->in[INPUT_MAIN].pts, ref_pts = fs->in[INPUT_REFERENCE].pts;
     const int64_t duration = frame_duration(ctx, fs, dist);
 
     if (dist_pts == AV_NOPTS_VALUE || ref_pts == AV_NOPTS_VALUE || !duration)
@@ -124,10 +124,10 @@ static void check_pair_distance(AVFilterContext *ctx, FloatAdmPairChecks *c,
 /* framesync holds an input's last frame while the other goes on (the input
  * ended, or has fewer frames per second): a pair with a picture already scored
  * compares against a stale one.  Timestamps say which picture it is. */
-static void warn_repeated_frame(AVFilterContext *ctx, FloatAdmPairChecks *c,
+static void warn_repeated_frame(AVFilterContext *ctx, ADMPairChecks *c,
                                 const FFFrameSync *fs, uint64_t index)
 {
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < NB_INPUTS; i++) {
         const int64_t pts = fs->in[i].pts;
 
         if (c->nb_checked && pts != AV_NOPTS_VALUE && pts == c->last_pts[i] &&
@@ -151,11 +151,11 @@ static enum AVColorRange effective_range(const AVFrame *frame, const AVPixFmtDes
     return av_strstart(desc->name, "yuvj", NULL) ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
 }
 
-static void check_color_range(AVFilterContext *ctx, FloatAdmPairChecks *c,
+static void check_color_range(AVFilterContext *ctx, ADMPairChecks *c,
                               const AVFrame *dist, const AVFrame *ref)
 {
-    const enum AVColorRange dist_range = effective_range(dist, c->desc[0]);
-    const enum AVColorRange ref_range  = effective_range(ref, c->desc[1]);
+    const enum AVColorRange dist_range = effective_range(dist, c->desc[INPUT_MAIN]);
+    const enum AVColorRange ref_range  = effective_range(ref, c->desc[INPUT_REFERENCE]);
 
     if (c->warned_range || dist_range == ref_range)
         return;
@@ -166,11 +166,11 @@ static void check_color_range(AVFilterContext *ctx, FloatAdmPairChecks *c,
     c->warned_range = 1;
 }
 
-int ff_float_adm_check_pair(AVFilterContext *ctx, FloatAdmPairChecks *c, const FFFrameSync *fs,
+int ff_float_adm_check_pair(AVFilterContext *ctx, ADMPairChecks *c, const FFFrameSync *fs,
                             const AVFrame *dist, const AVFrame *ref, uint64_t index,
                             int *skip)
 {
-    int ret = check_corrupt(ctx, c, (const AVFrame *[2]){ dist, ref }, index, skip);
+    int ret = check_corrupt(ctx, c, (const AVFrame *[NB_INPUTS]){ [INPUT_MAIN] = dist, [INPUT_REFERENCE] = ref }, index, skip);
 
     if (ret < 0)
         return ret;
@@ -184,7 +184,7 @@ int ff_float_adm_check_pair(AVFilterContext *ctx, FloatAdmPairChecks *c, const F
 /* A main frame before the reference's first (a later start, or a graph
  * rebuilt by ffmpeg while the reference's frames were on their way) has
  * nothing to be compared with: it passes unscored, and says so. */
-void ff_float_adm_note_unpaired(AVFilterContext *ctx, FloatAdmPairChecks *c, uint64_t index)
+void ff_float_adm_note_unpaired(AVFilterContext *ctx, ADMPairChecks *c, uint64_t index)
 {
     if (!c->nb_unpaired++)
         av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" has no reference frame to be paired "
@@ -194,23 +194,23 @@ void ff_float_adm_note_unpaired(AVFilterContext *ctx, FloatAdmPairChecks *c, uin
 
 /* A reference frame within the main's last frame (a reference of twice the
  * rate) is no frame without a partner; one after it is. */
-void ff_float_adm_note_after_main(AVFilterContext *ctx, FloatAdmPairChecks *c,
+void ff_float_adm_note_after_main(AVFilterContext *ctx, ADMPairChecks *c,
                                   const FFFrameSync *fs, const AVFrame *dist)
 {
-    const int64_t dist_pts = fs->in[0].pts, ref_pts = fs->in[1].pts;
+    const int64_t dist_pts = fs->in[INPUT_MAIN].pts, ref_pts = fs->in[INPUT_REFERENCE].pts;
 
     if (dist_pts == AV_NOPTS_VALUE || ref_pts == AV_NOPTS_VALUE ||
         ref_pts >= dist_pts + frame_duration(ctx, fs, dist))
         c->nb_ref_after_main++;
 }
 
-void ff_float_adm_pairs_report(AVFilterContext *ctx, FloatAdmPairChecks *c)
+void ff_float_adm_pairs_report(AVFilterContext *ctx, ADMPairChecks *c)
 {
     /* An instance never configured (ffmpeg parses a graph once to learn its
      * inputs) saw no frame. */
-    if (!c->desc[0])
+    if (!c->desc[INPUT_MAIN])
         return;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < NB_INPUTS; i++)
         report_corrupt_run(ctx, c, i);
     if (c->nb_unpaired)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames had no reference frame and were not "

@@ -36,34 +36,43 @@
 #include "avfilter.h"
 #include "framesync.h"
 
-enum FloatAdmOnCorrupt {
-    FLOAT_ADM_ON_CORRUPT_SCORE,
-    FLOAT_ADM_ON_CORRUPT_SKIP,
-    FLOAT_ADM_ON_CORRUPT_FAIL,
+/* The filter's inputs, in the order of its pads: the main (distorted) video, which
+ * leaves with the scores, then the reference.  The library takes (reference,
+ * distorted), so each call names its slots. */
+enum ADMInput {
+    INPUT_MAIN,
+    INPUT_REFERENCE,
+    NB_INPUTS,
 };
 
-typedef struct FloatAdmPairChecks {
-    int on_corrupt;                     /* enum FloatAdmOnCorrupt */
-    const AVPixFmtDescriptor *desc[2];  /* main, reference: the (software) format */
+enum OnCorrupt {
+    ON_CORRUPT_SCORE,
+    ON_CORRUPT_SKIP,
+    ON_CORRUPT_FAIL,
+};
+
+typedef struct ADMPairChecks {
+    int on_corrupt;                     /* enum OnCorrupt */
+    const AVPixFmtDescriptor *desc[NB_INPUTS]; /* per input: the (software) format */
     struct {
         int64_t first, last;            /* a run of flagged frames; first < 0: none */
-    } corrupt[2];
+    } corrupt[NB_INPUTS];
     uint64_t nb_checked;
-    int64_t last_pts[2];                /* the last pair's timestamps, in the framesync's */
+    int64_t last_pts[NB_INPUTS];        /* the last pair's timestamps, in the framesync's */
     int warned_repeat;
     int warned_range;
     uint64_t nb_unpaired;               /* main frames without a reference frame */
     uint64_t nb_far_pairs;              /* pairs further apart than half a frame */
     int64_t first_far_pair;
     uint64_t nb_ref_after_main;         /* reference frames after the main's last */
-} FloatAdmPairChecks;
+} ADMPairChecks;
 
 static inline const char *ff_float_adm_input_name(int input)
 {
-    return input ? "reference (second)" : "main (first)";
+    return input == INPUT_REFERENCE ? "reference (second)" : "main (first)";
 }
 
-void ff_float_adm_pairs_init(FloatAdmPairChecks *c, int on_corrupt,
+void ff_float_adm_pairs_init(ADMPairChecks *c, int on_corrupt,
                              const AVPixFmtDescriptor *main_desc,
                              const AVPixFmtDescriptor *ref_desc);
 
@@ -72,21 +81,21 @@ void ff_float_adm_pairs_init(FloatAdmPairChecks *c, int on_corrupt,
  * an error only for a flagged frame with on_corrupt=fail.  *skip: leave the
  * pair unscored (a flagged frame with on_corrupt=skip).
  */
-int ff_float_adm_check_pair(AVFilterContext *ctx, FloatAdmPairChecks *c, const FFFrameSync *fs,
+int ff_float_adm_check_pair(AVFilterContext *ctx, ADMPairChecks *c, const FFFrameSync *fs,
                             const AVFrame *dist, const AVFrame *ref, uint64_t index,
                             int *skip);
 
 /** A main frame with no reference frame to be paired with. */
-void ff_float_adm_note_unpaired(AVFilterContext *ctx, FloatAdmPairChecks *c, uint64_t index);
+void ff_float_adm_note_unpaired(AVFilterContext *ctx, ADMPairChecks *c, uint64_t index);
 
 /**
  * The main input has ended and framesync gives its last frame (dist) again
  * with a later reference frame: counted where that frame starts after it.
  */
-void ff_float_adm_note_after_main(AVFilterContext *ctx, FloatAdmPairChecks *c,
+void ff_float_adm_note_after_main(AVFilterContext *ctx, ADMPairChecks *c,
                                   const FFFrameSync *fs, const AVFrame *dist);
 
 /** The end: the open run of flagged frames, and the counts. */
-void ff_float_adm_pairs_report(AVFilterContext *ctx, FloatAdmPairChecks *c);
+void ff_float_adm_pairs_report(AVFilterContext *ctx, ADMPairChecks *c);
 
 #endif /* AVFILTER_FLOAT_ADM_PAIRS_H */

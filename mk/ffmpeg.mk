@@ -42,7 +42,7 @@ FF_HOST_MAK   := $(FF_SRC)/tests/fate/float_adm_host.mak
 FATE_RELTOL   := 1e-6
 FF_JOBS        = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
 
-.PHONY: ffmpeg check-fate check-ffmpeg-plain check-ffmpeg-all fate-samples ff-always
+.PHONY: ffmpeg check-fate check-ffmpeg-plain check-fate-other-host check-ffmpeg-all fate-samples ff-always
 .PRECIOUS: $(FF_DIR)/.prepared
 
 all: $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe
@@ -171,6 +171,26 @@ check-ffmpeg-plain: ffmpeg
 	$(MAKE) -C $(FF_OBJ) fate-source
 	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) $(patsubst %,%.o,$(filter %.h,$(FF_FILTER_FILES)))
 	! $(MAKE) -C $(FF_OBJ) -n -B checkheaders CONFIG_LIBFLOATADM= 2>/dev/null | grep -q 'vf_float_adm_cuda\.h'
+
+# The series' FATE tests as a processor whose scores differ from the refs'
+# runs them: this release's FFmpeg build relinked, as ffmpeg-other-host,
+# against the core built with the division of processors without RCPSS (its
+# values differ from this host's in the last bits, as another CPU's do).
+# Nothing in the tree changes; first it proves the two programs score the tests' content differently,
+# so the run cannot pass by comparing the same bits.
+OTHER_HOST_BUILD := $(BUILD)/no-rcpss
+OTHER_HOST_PROBE  = -f lavfi -i testsrc2=size=300x200:rate=1:duration=5 \
+                    -lavfi "split[ref][tmp];[tmp]avgblur=4[enc];[enc][ref]float_adm=debug=1,metadata=print:file=-" -f null -
+check-fate-other-host: ffmpeg
+	$(MAKE) BUILD=$(OTHER_HOST_BUILD) RCPSS=no $(OTHER_HOST_BUILD)/lib/libfloatadm.a
+	libs=$$(sed -n 's/^EXTRALIBS-avfilter=//p' $(FF_OBJ)/ffbuild/config.mak) && \
+	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) PROGSSUF=-other-host \
+	    EXTRALIBS-avfilter="-L$(abspath $(OTHER_HOST_BUILD))/lib $$libs" ffmpeg-other-host
+	$(FF_OBJ)/ffmpeg -v error $(OTHER_HOST_PROBE) > $(FF_DIR)/this-host.txt
+	$(FF_OBJ)/ffmpeg-other-host -v error $(OTHER_HOST_PROBE) > $(FF_DIR)/other-host.txt
+	@if cmp -s $(FF_DIR)/this-host.txt $(FF_DIR)/other-host.txt; then \
+	    echo "ffmpeg-other-host scores as this host does: the run would prove nothing" >&2; exit 1; fi
+	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) -k PROGSSUF=-other-host fate-float-adm
 
 # Other versions fetch their own pinned release: FFMPEG_SOURCE names one tree.
 check-ffmpeg-all:

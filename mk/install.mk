@@ -41,7 +41,7 @@ INSTALL_PROGRAMS := $(CLI_BIN)
 INSTALL_FFMPEG := $(wildcard $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe)
 # Each embedded program's name on PATH.
 FFMPEG_ENTRY_POINTS := $(patsubst %,floatadm-%,$(notdir $(INSTALL_FFMPEG)))
-INSTALL_MAN1 := doc/float_adm_score.1
+INSTALL_MAN1 := docs/man/float_adm_score.1
 # Each shared library's links: its SONAME and the name -l finds.
 shlib_links = $(foreach lib,$(notdir $(INSTALL_SHLIBS)), \
                 $(firstword $(subst .so., ,$(lib))).so.$(CORE_SOVERSION) \

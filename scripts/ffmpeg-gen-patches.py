@@ -16,12 +16,20 @@
 #                                    carries only its own code, and the option
 #                                    table of include/float_adm.h is spelled out
 #                                    (a newer libfloatadm cannot change the options)
-#   doc/float_adm.texi               its section of doc/filters.texi
+#   patches/src/float_adm.texi       its section of doc/filters.texi (without the
+#                                    markers of its generated option block)
 #   tests/fate/float_adm.mak, tests/fate/ref/, tests/fate/float_adm-fate-run.sh
 #                                    the FATE tests (the last goes into fate-run.sh)
+#   patches/src/edits/<path>         the lines the series adds to FFmpeg's <path>
+#                                    (configure, Changelog, libavfilter/Makefile,
+#                                    libavfilter/allfilters.c, tests/Makefile), each
+#                                    block under the line it goes before or after
 #   patches/src/*.txt                the commit messages
 # Each edit of an FFmpeg file is anchored on a line every supported release
 # has; the script fails loudly when an anchor is missing rather than guess.
+# What is computed, not written out: libavfilter/version.h's minor version
+# bump, and the texinfo and the FATE helpers going in above the sections
+# that follow them alphabetically.
 # The output depends only on its inputs (fixed author, dates and commit ids),
 # so that `make check-patches` can regenerate it and compare.
 
@@ -59,12 +67,6 @@ def insert_before(text, anchor, new, path):
     if anchor not in text:
         fail(f"{path}: anchor not found: {anchor!r}")
     return text.replace(anchor, new + anchor, 1)
-
-
-def insert_after(text, anchor, new, path):
-    if anchor not in text:
-        fail(f"{path}: anchor not found: {anchor!r}")
-    return text.replace(anchor, anchor + new, 1)
 
 
 def library_version():
@@ -222,37 +224,31 @@ def fate_files():
 
 # ---- edits of the release's files ----
 
-def edit_configure(t, p):
-    pin = "floatadm >= " + library_version()
-    t = insert_after(t, "  --enable-libflite        enable flite (voice synthesis) support via libflite [no]\n",
-                     "  --enable-libfloatadm     enable the float_adm filter via libfloatadm [no]\n", p)
-    t = insert_after(t, "    libflite\n", "    libfloatadm\n", p)
-    t = insert_after(t, "    libdrm_getfb2\n", "    libfloatadm_cuda\n", p)
-    t = insert_before(t, 'flite_filter_deps="libflite threads"\n',
-                      'float_adm_filter_deps="libfloatadm"\n'
-                      'float_adm_filter_suggest="libfloatadm_cuda"\n'
-                      'libfloatadm_cuda_deps="cuda"\n', p)
-    m = re.search(r"^enabled libflite .*\n", t, re.M)
-    if not m:
-        fail(f"{p}: anchor not found: enabled libflite")
-    # The CUDA path where libfloatadm has one and FFmpeg has the CUDA
-    # hwcontext.  floatadm_cuda.pc says nonfree=no when the library links
-    # nothing under NVIDIA's licence (kernels as PTX, driver API loaded at run
-    # time, as FFmpeg's own CUDA filters); otherwise it takes --enable-nonfree.
-    cuda = ("enabled libfloatadm       && enabled cuda && check_pkg_config libfloatadm_cuda \"floatadm_cuda >= %s\" float_adm_cuda.h float_adm_cuda_device_count &&\n"
-            "                             { test \"$($pkg_config --variable=nonfree floatadm_cuda)\" = no || enabled nonfree ||\n"
-            "                               { warn \"libfloatadm_cuda is not free (floatadm_cuda.pc: nonfree=no is missing): float_adm without CUDA; --enable-nonfree to use it\"; disable libfloatadm_cuda; }; }\n"
-            % library_version())
-    return (t[:m.end()] +
-            "enabled libfloatadm       && require_pkg_config libfloatadm \"%s\" float_adm.h float_adm_version\n" % pin +
-            cuda + t[m.end():])
+EDITS = "patches/src/edits"
 
 
-def edit_changelog(t, p):
-    m = re.search(r"^version ", t, re.M)
-    if not m:
-        fail(f"{p}: no version entry")
-    return t[:m.start()] + "version <next>:\n- float_adm filter\n\n\n" + t[m.start():]
+def edits_of(path):
+    """The insertions patches/src/edits/PATH makes in the release's PATH: after
+    its description, blocks of `@@ before REGEX` or `@@ after REGEX` and the
+    lines to insert, where REGEX matches a whole line of the release's file,
+    \\1... in the lines stand for its groups and @FLOAT_ADM_VERSION@ for the
+    library's version."""
+    parts = re.split(r"^@@ (before|after) (.*)\n", read(f"{EDITS}/{path}"), flags=re.M)
+    if len(parts) < 4:
+        fail(f"{EDITS}/{path}: no @@ before/after block")
+    return [(parts[i], parts[i + 1], parts[i + 2]) for i in range(1, len(parts), 3)]
+
+
+def edit_from_file(t, p):
+    for where, anchor, new in edits_of(p):
+        m = re.search(r"^(?:%s)\n" % anchor, t, re.M)
+        if not m:
+            fail(f"{p}: no line matches the anchor {anchor!r} of {EDITS}/{p}")
+        new = re.sub(r"\\(\d)", lambda g: m.group(int(g.group(1))), new)
+        new = new.replace("@FLOAT_ADM_VERSION@", library_version())
+        at = m.start() if where == "before" else m.end()
+        t = t[:at] + new + t[at:]
+    return t
 
 
 def edit_version(t, p):
@@ -266,27 +262,15 @@ def edit_version(t, p):
     return t[:n.start(2)] + "100" + t[n.end(2):]
 
 
-def edit_makefile(t, p):
-    t = insert_before(t, "OBJS-$(CONFIG_FLOODFILL_FILTER)",
-                      "OBJS-$(CONFIG_FLOAT_ADM_FILTER)              += vf_float_adm.o vf_float_adm_cuda.o vf_float_adm_pairs.o framesync.o\n", p)
-    return insert_after(t, "SKIPHEADERS-$(CONFIG_LIBVIDSTAB)             += vidstabutils.h\n",
-                        "SKIPHEADERS-$(CONFIG_LIBFLOATADM)            += vf_float_adm_cuda.h\n", p)
-
-
-def edit_allfilters(t, p):
-    m = re.search(r"^extern const (\w+) ff_vf_floodfill;\n", t, re.M)
-    if not m:
-        fail(f"{p}: anchor not found: ff_vf_floodfill")
-    return t[:m.start()] + f"extern const {m.group(1)} ff_vf_float_adm;\n" + t[m.start():]
+def filter_doc():
+    """The filter's texinfo without the markers of its generated option block
+    (scripts/gen-options.py's, this tree's alone)."""
+    return "".join(line for line in read("patches/src/float_adm.texi").splitlines(True)
+                   if not line.startswith(("@c begin: generated", "@c end: generated")))
 
 
 def edit_filters_doc(t, p):
-    return insert_before(t, "@section floodfill\n", read("doc/float_adm.texi"), p)
-
-
-def edit_tests_makefile(t, p):
-    return insert_after(t, "include $(SRC_PATH)/tests/fate/flac.mak\n",
-                        "include $(SRC_PATH)/tests/fate/float_adm.mak\n", p)
+    return insert_before(t, "@section floodfill\n", filter_doc(), p)
 
 
 def edit_fate_run(t, p):
@@ -296,12 +280,12 @@ def edit_fate_run(t, p):
 # (commit message file, edits of the release's files, the files it adds)
 PATCHES = [
     ("patches/src/0001-avfilter-add-float_adm-filter.txt",
-     [("configure", edit_configure), ("Changelog", edit_changelog),
-      ("doc/filters.texi", edit_filters_doc), ("libavfilter/Makefile", edit_makefile),
-      ("libavfilter/allfilters.c", edit_allfilters), ("libavfilter/version.h", edit_version)],
+     [("configure", edit_from_file), ("Changelog", edit_from_file),
+      ("doc/filters.texi", edit_filters_doc), ("libavfilter/Makefile", edit_from_file),
+      ("libavfilter/allfilters.c", edit_from_file), ("libavfilter/version.h", edit_version)],
      "filter"),
     ("patches/src/0002-fate-add-float_adm-tests.txt",
-     [("tests/Makefile", edit_tests_makefile), ("tests/fate-run.sh", edit_fate_run)],
+     [("tests/Makefile", edit_from_file), ("tests/fate-run.sh", edit_fate_run)],
      "fate"),
 ]
 

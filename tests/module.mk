@@ -5,11 +5,15 @@ include tests/support/module.mk
 include tests/unit/module.mk
 include tests/corpus/module.mk
 
-# The option table against its documentation: README.md, docs/ffmpeg.md, the filter's
-# texinfo in doc/float_adm.texi and, where $(BUILD)/bin/ffmpeg exists (it is
-# brought up to date first), its `-h filter=float_adm`.
+# What is made from the option table (scripts/gen-options.py: FloatAdmOptions and its
+# ctypes copy in python/floatadm/_lib.py, README.md,
+# docs/ffmpeg.md, the filter's texinfo, the man page) must be what it makes now; the
+# check must catch a stale block in each (test_option_docs.sh); float_adm_score
+# --list-options and, where $(BUILD)/bin/ffmpeg exists (it is brought up to date
+# first), its `-h filter=float_adm` must list the table.
 .PHONY: check-option-docs
 check-option-docs: $(CLI_BIN) $(wildcard $(BUILD)/bin/ffmpeg)
+	sh tests/docs/test_option_docs.sh
 	/usr/bin/python3 tests/docs/check_option_docs.py --self-test --score $(CLI_BIN) \
 	    $(addprefix --ffmpeg ,$(filter %/bin/ffmpeg,$^))
 

@@ -23,8 +23,8 @@
 #include "scores.h"
 #include "thread_pool.h"
 
+using cuda_test::CurrentPrimaryContext;
 using cuda_test::DevicePlane;
-using cuda_test::PrimaryContext;
 using namespace adm_cuda;
 using testsupport::FrameGeometry;
 using testsupport::LumaPlane;
@@ -226,12 +226,12 @@ int main(int argc, char **argv)
 {
     int frames = 300, cpu_frames = 20;
     int threads = (int)std::thread::hardware_concurrency();
-    struct Size {
+    struct BenchSize {
         int w, h, depth;
     };
-    std::vector<Size> sizes;
+    std::vector<BenchSize> sizes;
     for (int i = 1; i < argc; i++) {
-        Size s;
+        BenchSize s;
         if (!strcmp(argv[i], "--frames") && i + 1 < argc)
             frames = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cpu-frames") && i + 1 < argc)
@@ -257,7 +257,8 @@ int main(int argc, char **argv)
         printf("SKIP: no CUDA device (%s)\n", why);
         return 0;
     }
-    PrimaryContext primary; /* the library's contexts and the benchmark's stream work in it */
+    CurrentPrimaryContext
+        primary; /* the library's contexts and the benchmark's stream work in it */
     const CudaDriver *cu = primary.driver();
     if (!cu) {
         fprintf(stderr, "no CUDA context on device 0\n");
@@ -274,7 +275,7 @@ int main(int argc, char **argv)
            name, sms, float_adm_cuda_build(), threads, frames, kRotation);
     ThreadPool pool(threads);
     std::vector<Result> results;
-    for (const Size &s : sizes) {
+    for (const BenchSize &s : sizes) {
         results.push_back(bench_size(*cu, s.w, s.h, s.depth, frames, cpu_frames, pool, threads));
         const Result &r = results.back();
         printf("\n%s: stages (median ms, with stage events):\n", r.label.c_str());

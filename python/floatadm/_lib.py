@@ -40,6 +40,7 @@ class FloatAdmOptions(ctypes.Structure):
     """struct FloatAdmOptions."""
 
     _fields_ = [
+        # begin: generated from FLOAT_ADM_OPTIONS in include/float_adm.h by `make option-docs`
         ("debug", ctypes.c_int),
         ("enhn_gain_limit", ctypes.c_double),
         ("norm_view_dist", ctypes.c_double),
@@ -57,6 +58,7 @@ class FloatAdmOptions(ctypes.Structure):
         ("f2s", ctypes.c_double * 4),
         ("skip_aim_scale", ctypes.c_int),
         ("skip_scale0", ctypes.c_int),
+        # end: generated
     ]
 
 

@@ -228,7 +228,7 @@ void Engine::fused_sum_row(int s, int i, int job)
         map_->add_row(s, i, job);
 }
 
-/* Fold the rows in order; the band sums then pool as adm_pooling.h says. */
+/* Fold the rows in order; the band sums then pool as adm_scale_pooling.h says. */
 ScaleSums Engine::fold_scale(int s)
 {
     const Region &r = scales_[s].sums;

@@ -16,9 +16,9 @@
 #include <memory>
 #include <vector>
 
-#include "adm_frame.h"
+#include "adm_context_setup.h"
 #include "adm_map.h"
-#include "adm_pooling.h"
+#include "adm_scale_pooling.h"
 #include "adm_simd.h"
 #include "float_adm.h"
 
@@ -33,7 +33,7 @@ struct Band {
     float *row(int i) const { return data + i * stride; }
 };
 
-/* One scale's geometry and weights (adm_frame.h), with the CPU's column taps. */
+/* One scale's geometry and weights (adm_context_setup.h), with the CPU's column taps. */
 struct ScaleSetup : ScaleGeometry {
     std::vector<int> column_taps[4]; /* horizontal source index of tap t for output j */
 };
@@ -45,8 +45,12 @@ public:
 
     int set_executor(FloatAdmExecuteFn execute, void *opaque, int nb_jobs);
     /* Runs `wanted`, capped to the best supported level at or below it. */
-    void set_level(SimdLevel wanted) { kernels_ = simd_kernels(simd_level_capped(wanted)); }
-    SimdLevel level() const { return kernels_->level; }
+    void set_level(SimdLevel wanted)
+    {
+        level_ = simd_level_capped(wanted);
+        kernels_ = simd_kernels(level_);
+    }
+    SimdLevel level() const { return level_; }
     int jobs() const { return nb_jobs_; }
     int score(const FloatAdmPlane &ref, const FloatAdmPlane &dist, FloatAdmScores *out);
 
@@ -102,7 +106,8 @@ private:
     FrameSetup frame_;
     ScaleSetup scales_[kNumScales];
 
-    const SimdKernels *kernels_; /* the level's; never null */
+    SimdLevel level_;
+    const SimdKernels *kernels_; /* level_'s; never null */
 
     std::vector<float> storage_;
     Band approx_[2][kNumScales];          /* band a of each image and scale */
@@ -122,7 +127,7 @@ private:
     int nb_jobs_ = 1;
 };
 
-/* The engine of a context of the C API (float_adm.cpp's). */
+/* The engine of a context of the C API (adm_api.cpp's). */
 Engine &context_engine(FloatAdmContext &ctx);
 
 } // namespace adm

@@ -1,7 +1,7 @@
 /*
  * float_adm: per-frame logs: the file a log writes (created, checked, finished and
  * reopened) and the C API of float_adm_log_*; the layouts are adm_log_layout.cpp's,
- * the names adm_names.cpp's, the pooling adm_summary.cpp's.
+ * the names adm_names.cpp's, the summary over frames adm_summary.cpp's.
  *
  * Copyright (c) 2026 the float_adm authors
  *
@@ -33,17 +33,19 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "adm_internal.h"
+#include "adm_error_message.h"
+#include "adm_log.h"
 #include "adm_log_layout.h"
 #include "adm_names.h"
 #include "adm_summary.h"
+#include "float_adm.h"
 
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
 
 struct FloatAdmLog {
-    FILE *file = nullptr; /* null: pooling only */
+    FILE *file = nullptr; /* null: the summary only */
     bool is_stdout = false;
     bool regular = false; /* a regular file: fsync, and seek back after finish */
     std::string name;     /* the path, or "stdout", for messages */

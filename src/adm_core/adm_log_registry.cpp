@@ -1,9 +1,6 @@
 /*
- * float_adm: logs shared by the filters of one process, one after another: FFmpeg
- * rebuilds its filter graph, and so the filter, when an input changes size, and
- * the new filter must go on with the old one's file and pooling
- * (float_adm_log_acquire, float_adm_log_release).  One entry per file, kept to
- * the end of the process.
+ * float_adm: the log registry (adm_log_registry.h) and the C API over it,
+ * float_adm_log_acquire and float_adm_log_release.
  *
  * Copyright (c) 2026 the float_adm authors
  *
@@ -29,11 +26,14 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "adm_internal.h"
+#include "adm_error_message.h"
+#include "adm_log.h"
+#include "adm_log_registry.h"
+#include "float_adm.h"
 
-namespace {
+namespace adm {
 
-struct SharedLog {
+struct LogRegistry::Entry {
     std::string path;
     dev_t dev = 0;
     ino_t ino = 0;
@@ -43,17 +43,22 @@ struct SharedLog {
     uint64_t next_frame = 0;
 };
 
-std::mutex shared_logs_lock;
-std::vector<SharedLog> *shared_logs;
+LogRegistry &LogRegistry::process()
+{
+    /* Never freed: a filter may release its log from a destructor that runs after
+     * static objects are gone, and a later graph must still find the entry. */
+    static LogRegistry *const registry = new LogRegistry;
+    return *registry;
+}
 
-SharedLog *find_shared(const char *path)
+LogRegistry::Entry *LogRegistry::find(const char *path)
 {
     struct stat st;
     const bool is_file = std::strcmp(path, "-") != 0 && stat(path, &st) == 0;
     /* A device (/dev/null) keeps no file that two logs could garble: each has its own. */
     if (is_file && S_ISCHR(st.st_mode))
         return nullptr;
-    for (SharedLog &entry : *shared_logs) {
+    for (Entry &entry : entries_) {
         if (is_file ? entry.is_file && entry.dev == st.st_dev && entry.ino == st.st_ino
                     : !entry.is_file && entry.path == path)
             return &entry;
@@ -61,7 +66,56 @@ SharedLog *find_shared(const char *path)
     return nullptr;
 }
 
-} // namespace
+int LogRegistry::acquire(FloatAdmLog **out, const char *path, enum FloatAdmLogFormat format,
+                         const FloatAdmOptions *opts, int width, int height, uint64_t *next_frame,
+                         char *errbuf, size_t errbuf_size)
+{
+    std::lock_guard<std::mutex> hold(lock_);
+    if (Entry *entry = find(path)) {
+        if (entry->held) {
+            format_error(errbuf, errbuf_size, "%s: another log of this process writes this file",
+                         path);
+            return FLOAT_ADM_ERROR_BUSY;
+        }
+        entry->held = true;
+        *next_frame = entry->next_frame;
+        *out = entry->log;
+        return 0;
+    }
+    Entry entry;
+    const int ret = float_adm_log_open(&entry.log, path, format, opts, width, height, errbuf,
+                                       errbuf_size);
+    if (ret < 0)
+        return ret;
+    struct stat st;
+    entry.path = path;
+    entry.is_file = std::strcmp(path, "-") != 0 && stat(path, &st) == 0;
+    if (entry.is_file) {
+        entry.dev = st.st_dev;
+        entry.ino = st.st_ino;
+    }
+    entry.held = true;
+    entries_.push_back(entry);
+    *out = entry.log;
+    return 0;
+}
+
+int LogRegistry::release(FloatAdmLog **plog, uint64_t next_frame, char *errbuf, size_t errbuf_size)
+{
+    /* A pipe cannot take its footer back: the next user goes on and finishes it. */
+    const int ret = log_is_on_pipe(*plog) ? 0 : float_adm_log_finish(*plog, errbuf, errbuf_size);
+    std::lock_guard<std::mutex> hold(lock_);
+    for (Entry &entry : entries_) {
+        if (entry.log == *plog) {
+            entry.held = false;
+            entry.next_frame = next_frame;
+        }
+    }
+    *plog = nullptr;
+    return ret;
+}
+
+} // namespace adm
 
 extern "C" {
 
@@ -76,36 +130,8 @@ int float_adm_log_acquire(FloatAdmLog **out, const char *path, enum FloatAdmLogF
     *out = nullptr;
     *next_frame = 0;
     try {
-        std::lock_guard<std::mutex> lock(shared_logs_lock);
-        if (!shared_logs)
-            shared_logs = new std::vector<SharedLog>;
-        if (SharedLog *entry = find_shared(path)) {
-            if (entry->held) {
-                adm::format_error(errbuf, errbuf_size,
-                                  "%s: another log of this process writes this file", path);
-                return FLOAT_ADM_ERROR_BUSY;
-            }
-            entry->held = true;
-            *next_frame = entry->next_frame;
-            *out = entry->log;
-            return 0;
-        }
-        SharedLog entry;
-        const int ret = float_adm_log_open(&entry.log, path, format, opts, width, height, errbuf,
-                                           errbuf_size);
-        if (ret < 0)
-            return ret;
-        struct stat st;
-        entry.path = path;
-        entry.is_file = std::strcmp(path, "-") != 0 && stat(path, &st) == 0;
-        if (entry.is_file) {
-            entry.dev = st.st_dev;
-            entry.ino = st.st_ino;
-        }
-        entry.held = true;
-        shared_logs->push_back(entry);
-        *out = entry.log;
-        return 0;
+        return adm::LogRegistry::process().acquire(out, path, format, opts, width, height,
+                                                   next_frame, errbuf, errbuf_size);
     } catch (const std::bad_alloc &) {
         adm::format_error(errbuf, errbuf_size, "out of memory opening the log");
         return FLOAT_ADM_ERROR_NOMEM;
@@ -116,18 +142,7 @@ int float_adm_log_release(FloatAdmLog **plog, uint64_t next_frame, char *errbuf,
 {
     if (!plog || !*plog)
         return 0;
-    /* A pipe cannot take its footer back: the next user goes on and finishes it. */
-    const int ret = adm::log_is_on_pipe(*plog) ? 0
-                                               : float_adm_log_finish(*plog, errbuf, errbuf_size);
-    std::lock_guard<std::mutex> lock(shared_logs_lock);
-    for (SharedLog &entry : *shared_logs) {
-        if (entry.log == *plog) {
-            entry.held = false;
-            entry.next_frame = next_frame;
-        }
-    }
-    *plog = nullptr;
-    return ret;
+    return adm::LogRegistry::process().release(plog, next_frame, errbuf, errbuf_size);
 }
 
 } // extern "C"

@@ -14,7 +14,7 @@
 
 #include <vector>
 
-#include "adm_frame.h"
+#include "adm_context_setup.h"
 #include "float_adm.h"
 
 namespace adm {

@@ -15,7 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "adm_internal.h"
+#include "adm_error_message.h"
+#include "adm_log.h"
+#include "float_adm.h"
 
 namespace {
 

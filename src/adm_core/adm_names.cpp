@@ -25,8 +25,9 @@
 #include <utility>
 #include <vector>
 
-#include "adm_internal.h"
+#include "adm_error_message.h"
 #include "adm_names.h"
+#include "float_adm.h"
 
 namespace {
 

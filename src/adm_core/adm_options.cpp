@@ -11,7 +11,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "adm_internal.h"
+#include "adm_error_message.h"
+#include "float_adm.h"
 
 namespace {
 

@@ -21,9 +21,10 @@
 #include <cstring>
 #include <string>
 
-#include "adm_frame.h"
-#include "adm_internal.h"
+#include "adm_context_setup.h"
+#include "adm_error_message.h"
 #include "adm_pixel_format.h"
+#include "float_adm.h"
 
 namespace adm {
 namespace {

@@ -29,8 +29,9 @@
 
 #include <sys/stat.h>
 
-#include "adm_internal.h"
+#include "adm_error_message.h"
 #include "adm_pixel_format.h"
+#include "float_adm.h"
 
 /* The core takes 16-bit samples in host order; the files are little-endian. */
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__

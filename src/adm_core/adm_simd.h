@@ -15,12 +15,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "adm_frame.h"
+#include "adm_context_setup.h"
 
 namespace adm {
 
-enum class SimdLevel { kScalar = 0, kSse2 = 1, kAvx2 = 2, kAvx512 = 3 };
-constexpr int kNumSimdLevels = 4;
+/* A level is its index in the table of adm_simd_dispatch.cpp, slowest first; the scalar
+ * level is 0 and the others are named there alone. */
+enum class SimdLevel : int { kScalar = 0 };
 
 /* Floats readable past the end of every row a kernel reads (wide loads, tails). */
 constexpr int kRowPadding = 64;
@@ -62,7 +63,6 @@ struct SumRowArgs {
 };
 
 struct SimdKernels {
-    SimdLevel level;
     /* The reciprocal estimate, exposed so that tests can hold it to RCPSS. */
     void (*reciprocal)(const float *in, float *out, size_t n);
     void (*dwt_vertical_float)(const float *const rows[4], int n, float *lo, float *hi);
@@ -76,8 +76,11 @@ struct SimdKernels {
     void (*row_sums)(const SumRowArgs &args, float sums[kNumRowSums]);
 };
 
+/* How many levels this build names, supported here or not. */
+int simd_level_count();
+/* "scalar", "sse2", ...; null for an index past the table. */
 const char *simd_level_name(SimdLevel level);
-/* "scalar", "sse2", "avx2", "avx512"; false for anything else. */
+/* A name of simd_level_name; false for anything else. */
 bool simd_level_parse(const char *name, SimdLevel *level);
 /* Built in, run by this processor, and its reciprocal estimate equals RCPSS (the
  * scalar level: always). */

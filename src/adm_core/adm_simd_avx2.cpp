@@ -97,7 +97,7 @@ struct Avx2 {
 
 const SimdKernels *simd_kernels_avx2()
 {
-    static const SimdKernels kernels = simd::make_kernels<Avx2>(SimdLevel::kAvx2);
+    static const SimdKernels kernels = simd::make_kernels<Avx2>();
     return &kernels;
 }
 

@@ -120,7 +120,7 @@ private:
 
 const SimdKernels *simd_kernels_avx512()
 {
-    static const SimdKernels kernels = simd::make_kernels<Avx512>(SimdLevel::kAvx512);
+    static const SimdKernels kernels = simd::make_kernels<Avx512>();
     return &kernels;
 }
 

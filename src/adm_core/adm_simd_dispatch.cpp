@@ -9,39 +9,49 @@
 
 namespace adm {
 
+/*
+ * The vector levels, slowest first: the name (adm_simd_<name>.cpp defines
+ * simd_kernels_<name>() and is built with SIMD_FLAGS_<name> of src/adm_core/module.mk)
+ * and the processor feature __builtin_cpu_supports tests.  Adding a level is one entry.
+ */
+#define ADM_VECTOR_LEVELS(LEVEL)                                                                   \
+    LEVEL(sse2, "sse2")                                                                            \
+    LEVEL(avx2, "avx2")                                                                            \
+    LEVEL(avx512, "avx512f")
+
 /* Each in its own translation unit, built for its level. */
 const SimdKernels *simd_kernels_scalar();
 #if ADM_HAVE_RCPSS
-const SimdKernels *simd_kernels_sse2();
-const SimdKernels *simd_kernels_avx2();
-const SimdKernels *simd_kernels_avx512();
+#define DECLARE_KERNELS(name, feature) const SimdKernels *simd_kernels_##name();
+ADM_VECTOR_LEVELS(DECLARE_KERNELS)
+#undef DECLARE_KERNELS
 #endif
 
 namespace {
 
-const char *const kLevelNames[kNumSimdLevels] = {"scalar", "sse2", "avx2", "avx512"};
+struct LevelEntry {
+    const char *name;
+#if ADM_HAVE_RCPSS
+    bool (*cpu_runs)();
+    const SimdKernels *(*kernels)();
+#endif
+};
 
 #if ADM_HAVE_RCPSS
-bool cpu_runs(SimdLevel level)
-{
-    switch (level) {
-    case SimdLevel::kSse2: return __builtin_cpu_supports("sse2");
-    case SimdLevel::kAvx2: return __builtin_cpu_supports("avx2");
-    case SimdLevel::kAvx512: return __builtin_cpu_supports("avx512f");
-    default: return true;
-    }
-}
+#define LEVEL_ENTRY(level, feature)                                                                \
+    {#level, [] { return __builtin_cpu_supports(feature) != 0; }, simd_kernels_##level},
+const LevelEntry kLevels[] = {{"scalar", [] { return true; }, simd_kernels_scalar},
+                              ADM_VECTOR_LEVELS(LEVEL_ENTRY)};
+#else
+/* The vector levels keep their names: a context asked for one runs the scalar level. */
+#define LEVEL_ENTRY(level, feature) {#level},
+const LevelEntry kLevels[] = {{"scalar"}, ADM_VECTOR_LEVELS(LEVEL_ENTRY)};
+#endif
+#undef LEVEL_ENTRY
 
-const SimdKernels *kernels_of(SimdLevel level)
-{
-    switch (level) {
-    case SimdLevel::kSse2: return simd_kernels_sse2();
-    case SimdLevel::kAvx2: return simd_kernels_avx2();
-    case SimdLevel::kAvx512: return simd_kernels_avx512();
-    default: return simd_kernels_scalar();
-    }
-}
+constexpr int kNumLevels = (int)(sizeof(kLevels) / sizeof(kLevels[0]));
 
+#if ADM_HAVE_RCPSS
 /*
  * The scores follow RCPSS, so a level is used only where its vector estimate gives
  * the same bits: probed here on every mantissa with its top 16 bits set freely, at
@@ -69,13 +79,11 @@ bool reciprocal_matches_rcpss(const SimdKernels &kernels)
 
 /* The scalar level computes RCPSS itself and is always usable. */
 struct Availability {
-    bool usable[kNumSimdLevels] = {true, false, false, false};
+    bool usable[kNumLevels] = {true};
     Availability()
     {
-        for (int l = 1; l < kNumSimdLevels; l++) {
-            SimdLevel level = (SimdLevel)l;
-            usable[l] = cpu_runs(level) && reciprocal_matches_rcpss(*kernels_of(level));
-        }
+        for (int l = 1; l < kNumLevels; l++)
+            usable[l] = kLevels[l].cpu_runs() && reciprocal_matches_rcpss(*kLevels[l].kernels());
     }
 };
 
@@ -88,16 +96,18 @@ const Availability &availability()
 
 } // namespace
 
+int simd_level_count() { return kNumLevels; }
+
 const char *simd_level_name(SimdLevel level)
 {
     int l = (int)level;
-    return l >= 0 && l < kNumSimdLevels ? kLevelNames[l] : "unknown";
+    return l >= 0 && l < kNumLevels ? kLevels[l].name : nullptr;
 }
 
 bool simd_level_parse(const char *name, SimdLevel *level)
 {
-    for (int l = 0; l < kNumSimdLevels; l++) {
-        if (name && strcmp(name, kLevelNames[l]) == 0) {
+    for (int l = 0; l < kNumLevels; l++) {
+        if (name && strcmp(name, kLevels[l].name) == 0) {
             *level = (SimdLevel)l;
             return true;
         }
@@ -108,7 +118,7 @@ bool simd_level_parse(const char *name, SimdLevel *level)
 bool simd_level_supported(SimdLevel level)
 {
     int l = (int)level;
-    if (l < 0 || l >= kNumSimdLevels)
+    if (l < 0 || l >= kNumLevels)
         return false;
 #if ADM_HAVE_RCPSS
     return availability().usable[l];
@@ -118,7 +128,7 @@ bool simd_level_supported(SimdLevel level)
 #endif
 }
 
-SimdLevel simd_level_best() { return simd_level_capped((SimdLevel)(kNumSimdLevels - 1)); }
+SimdLevel simd_level_best() { return simd_level_capped((SimdLevel)(kNumLevels - 1)); }
 
 SimdLevel simd_level_capped(SimdLevel wanted)
 {
@@ -133,7 +143,7 @@ const SimdKernels *simd_kernels(SimdLevel level)
     if (!simd_level_supported(level))
         return nullptr;
 #if ADM_HAVE_RCPSS
-    return kernels_of(level);
+    return kLevels[(int)level].kernels();
 #else
     return simd_kernels_scalar();
 #endif

@@ -434,10 +434,9 @@ template <class V> void reciprocal(const float *in, float *out, size_t n)
     }
 }
 
-template <class V> SimdKernels make_kernels(SimdLevel level)
+template <class V> SimdKernels make_kernels()
 {
     SimdKernels k;
-    k.level = level;
     k.reciprocal = reciprocal<V>;
     k.dwt_vertical_float = dwt_vertical_float<V>;
     k.dwt_vertical_u8 = dwt_vertical_u8<V>;

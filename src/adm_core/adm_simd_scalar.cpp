@@ -155,7 +155,6 @@ const SimdKernels *simd_kernels_scalar()
 {
     static const SimdKernels kernels = [] {
         SimdKernels k;
-        k.level = SimdLevel::kScalar;
         k.reciprocal = reciprocal;
         k.dwt_vertical_float = dwt_vertical_float;
         k.dwt_vertical_u8 = dwt_vertical_u8;

@@ -102,7 +102,7 @@ struct Sse2 {
 
 const SimdKernels *simd_kernels_sse2()
 {
-    static const SimdKernels kernels = simd::make_kernels<Sse2>(SimdLevel::kSse2);
+    static const SimdKernels kernels = simd::make_kernels<Sse2>();
     return &kernels;
 }
 

@@ -1,6 +1,6 @@
 /*
- * float_adm: libvmaf's pooling of one output over frames: min, max, mean and
- * harmonic mean, the sums in frame order.
+ * float_adm: the summary of one output over frames, libvmaf's pooling: min, max,
+ * mean and harmonic mean, the sums in frame order.
  *
  * Copyright (c) 2026 the float_adm authors
  *

@@ -1,5 +1,5 @@
 /*
- * float_adm: libvmaf's pooling of one output over frames (see float_adm.h).
+ * float_adm: the summary of one output over frames, libvmaf's pooling (see float_adm.h).
  *
  * Copyright (c) 2026 the float_adm authors
  *

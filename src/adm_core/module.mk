@@ -24,14 +24,20 @@ $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) -Iinclude -Isrc/adm_core -MMD -MP -c $< -o $@
 
-# The vector kernels: one translation unit per level, each with only its own -m
-# flags (never -mfma; -ffp-contract=off keeps AVX-512's FMA unused).  The
-# dispatcher runs a level only where the processor has it.
-ifneq ($(filter x86_64-% i386-% i486-% i586-% i686-%,$(shell $(CXX) -dumpmachine)),)
-$(BUILD)/obj/src/adm_core/adm_simd_sse2.o: CXXFLAGS_ALL += -msse2
-$(BUILD)/obj/src/adm_core/adm_simd_avx2.o: CXXFLAGS_ALL += -mavx2
-$(BUILD)/obj/src/adm_core/adm_simd_avx512.o: CXXFLAGS_ALL += -mavx512f
-endif
+# The vector kernels: one translation unit per level, adm_simd_<level>.cpp, each built
+# with SIMD_FLAGS_<level> alone (never -mfma; -ffp-contract=off keeps AVX-512's FMA
+# unused).  Every build of the core (fuzz/module.mk too) takes the flags from here;
+# the dispatcher runs a level only where the processor has it.
+SIMD_FLAGS_sse2   := -msse2
+SIMD_FLAGS_avx2   := -mavx2
+SIMD_FLAGS_avx512 := -mavx512f
+SIMD_VECTOR_LEVELS := $(patsubst SIMD_FLAGS_%,%,$(filter SIMD_FLAGS_%,$(.VARIABLES)))
+# simd_flags_of(OBJDIR,VARIABLE,COMPILER): VARIABLE += the level's flags on each
+# kernel object under OBJDIR, where COMPILER targets x86.
+simd_flags_of = $(if $(filter x86_64-% i386-% i486-% i586-% i686-%,$(shell $(3) -dumpmachine 2>/dev/null)), \
+    $(foreach level,$(SIMD_VECTOR_LEVELS), \
+        $(eval $(1)/src/adm_core/adm_simd_$(level).o: $(2) += $(SIMD_FLAGS_$(level)))))
+$(call simd_flags_of,$(BUILD)/obj,CXXFLAGS_ALL,$(CXX))
 
 # Everything is hidden but the C API, which float_adm.h declares with default visibility.
 $(CORE_OBJS): CXXFLAGS_ALL += -fvisibility=hidden

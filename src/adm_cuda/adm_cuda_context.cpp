@@ -111,7 +111,7 @@ int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOption
         CU_TRY(cu->cuMemHostAlloc(&host, kAccumFloats * sizeof(float), CU_MEMHOSTALLOC_DEVICEMAP),
                "allocating pinned memory");
         slot.host_accum = static_cast<float *>(host);
-        /* A skipped scale 0 is never written; pool() does not read it either. */
+        /* A skipped scale 0 is never written; pool_scales() does not read it either. */
         for (int k = 0; k < kAccumFloats; k++)
             slot.host_accum[k] = 0.0f;
         CU_TRY(cu->cuMemHostGetDevicePointer(&slot.device_accum, host, 0), "mapping pinned memory");

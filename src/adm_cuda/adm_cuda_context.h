@@ -15,7 +15,7 @@
 
 #include "adm_cuda_driver.h"
 #include "adm_cuda_launch.h"
-#include "adm_frame.h"
+#include "adm_context_setup.h"
 #include "adm_powf_model.h"
 #include "adm_rcp_model.h"
 #include "float_adm_cuda.h"
@@ -116,7 +116,7 @@ struct FloatAdmCudaContext {
                     const char *which, bool device);
     int stage_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane);
     int launch_frame(Slot &slot);
-    void pool(const float *accum, FloatAdmScores *out) const;
+    void pool_scales(const float *accum, FloatAdmScores *out) const;
     void release();
 };
 

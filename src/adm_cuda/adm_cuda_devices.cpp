@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "adm_cuda_context.h"
-#include "adm_internal.h"
+#include "adm_error_message.h"
 
 namespace {
 

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "adm_arith.h"
-#include "adm_frame.h"
+#include "adm_context_setup.h"
 #include "adm_rcp_model.h"
 
 namespace adm_cuda {

@@ -8,7 +8,7 @@
 
 #include "adm_cuda_driver.h"
 #include "adm_cuda_kernels.h"
-#include "adm_frame.h"
+#include "adm_context_setup.h"
 
 namespace adm_cuda {
 

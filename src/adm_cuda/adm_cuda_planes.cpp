@@ -15,7 +15,7 @@ constexpr size_t kUploadAlign = 256;
 } // namespace
 
 /*
- * The layout is adm_frame.h's; device rows must run forwards, a whole row apart (host
+ * The layout is adm_context_setup.h's; device rows must run forwards, a whole row apart (host
  * rows may run backwards: they are staged row by row).
  */
 int FloatAdmCudaContext::check_plane(const void *data, ptrdiff_t pitch, int bytes_per_sample,

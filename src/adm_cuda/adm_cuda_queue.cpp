@@ -4,10 +4,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "adm_cuda_context.h"
-#include "adm_pooling.h"
+#include "adm_scale_pooling.h"
 
 /* The device's per-scale band sums, pooled exactly as the CPU engine pools its own. */
-void FloatAdmCudaContext::pool(const float *accum, FloatAdmScores *out) const
+void FloatAdmCudaContext::pool_scales(const float *accum, FloatAdmScores *out) const
 {
     adm::ScaleSums sums[kNumScales];
     for (int s = 0; s < kNumScales; s++)
@@ -109,7 +109,7 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
         }
     }
     *scores = FloatAdmScores{};
-    ctx->pool(slot.host_accum, scores);
+    ctx->pool_scales(slot.host_accum, scores);
     return 0;
 }
 

@@ -35,7 +35,7 @@ NVCC_FLAGS := -std=c++17 -O3 --fmad=false -prec-div=true -prec-sqrt=true -ftz=fa
 CUDA_LIBS := -ldl -lpthread
 
 CUDA_OBJ_DIR := $(BUILD)/obj/src/adm_cuda
-CUDA_HOST_SRCS := src/adm_cuda/float_adm_cuda.cpp src/adm_cuda/adm_cuda_devices.cpp \
+CUDA_HOST_SRCS := src/adm_cuda/adm_cuda_api.cpp src/adm_cuda/adm_cuda_devices.cpp \
                   src/adm_cuda/adm_cuda_context.cpp src/adm_cuda/adm_cuda_planes.cpp \
                   src/adm_cuda/adm_cuda_enqueue.cpp src/adm_cuda/adm_cuda_queue.cpp \
                   src/adm_cuda/adm_cuda_errors.cpp src/adm_cuda/adm_cuda_driver.cpp \

@@ -95,7 +95,7 @@ enum class Arg {
     Width,
     Height,
     PixFmt,
-    PixelFormat,
+    InputPixelFormat,
     Bitdepth,
     Output,
     Option,
@@ -132,7 +132,7 @@ const ArgSpec arg_specs[] = {
     {"width", 'w', Arg::Width, true},
     {"height", 'h', Arg::Height, true},
     {"pix-fmt", 0, Arg::PixFmt, true},
-    {"pixel_format", 'p', Arg::PixelFormat, true},
+    {"pixel_format", 'p', Arg::InputPixelFormat, true},
     {"bitdepth", 'b', Arg::Bitdepth, true},
     {"output", 'o', Arg::Output, true},
     {"option", 0, Arg::Option, true},
@@ -270,7 +270,7 @@ void apply_arg(CommandLine &command_line, const ArgSpec &spec, const std::string
             throw CliError("unknown pixel format '" + value +
                            "'; supported: " + supported_pixel_formats());
         break;
-    case Arg::PixelFormat:
+    case Arg::InputPixelFormat:
         if (value != "420" && value != "422" && value != "444" && value != "400")
             throw CliError(flag + ": '" + value + "' is not 420, 422, 444 or 400");
         command_line.vmaf_layout = value;

@@ -47,7 +47,7 @@ struct CommandLine {
     std::string distorted;
     int width = 0; /* 0: not given */
     int height = 0;
-    const PixelFormat *pixel_format = nullptr;
+    const InputPixelFormat *pixel_format = nullptr;
     std::string pixel_format_flag = "--pix-fmt"; /* what gave it, for messages */
     std::string vmaf_layout; /* -p: "420", "422", "444", "400"; empty: not given */
     int vmaf_bitdepth = 0;   /* -b; 0: not given */

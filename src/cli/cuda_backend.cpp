@@ -45,7 +45,7 @@ bool cuda_backend_available(std::string &why)
     return true;
 }
 
-CudaScorer::CudaScorer(const FrameGeometry &geometry, const FloatAdmOptions &options)
+CudaScorer::CudaScorer(const InputGeometry &geometry, const FloatAdmOptions &options)
 {
     char message[1024] = "";
     const int err = float_adm_cuda_context_create(&context_, geometry.width, geometry.height,

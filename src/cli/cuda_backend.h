@@ -40,7 +40,7 @@ bool cuda_backend_available(std::string &why);
  */
 class CudaScorer {
 public:
-    CudaScorer(const FrameGeometry &geometry, const FloatAdmOptions &options);
+    CudaScorer(const InputGeometry &geometry, const FloatAdmOptions &options);
     ~CudaScorer();
     CudaScorer(const CudaScorer &) = delete;
     CudaScorer &operator=(const CudaScorer &) = delete;

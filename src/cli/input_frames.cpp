@@ -29,7 +29,7 @@ namespace {
 /* A y4m header and the command line must not disagree about the frames. */
 void check_header_agrees(const CommandLine &command_line, const VideoReader &reader)
 {
-    const FrameGeometry &header = reader.header_geometry();
+    const InputGeometry &header = reader.header_geometry();
     const char *disagreement = nullptr;
     std::string given;
     if (command_line.width && command_line.width != header.width) {
@@ -51,7 +51,7 @@ void check_header_agrees(const CommandLine &command_line, const VideoReader &rea
 } // namespace
 
 /* The frame geometry: from the y4m headers, else from the command line. */
-FrameGeometry resolve_geometry(const CommandLine &command_line, const VideoReader &reference,
+InputGeometry resolve_geometry(const CommandLine &command_line, const VideoReader &reference,
                                const VideoReader &distorted)
 {
     const VideoReader *y4m = nullptr;
@@ -59,9 +59,9 @@ FrameGeometry resolve_geometry(const CommandLine &command_line, const VideoReade
         if (!reader->is_y4m())
             continue;
         check_header_agrees(command_line, *reader);
-        const FrameGeometry &header = reader->header_geometry();
+        const InputGeometry &header = reader->header_geometry();
         if (y4m) {
-            const FrameGeometry &first = y4m->header_geometry();
+            const InputGeometry &first = y4m->header_geometry();
             if (header.width != first.width || header.height != first.height ||
                 !same_layout(*header.format, *first.format))
                 throw CliError("reference and distorted differ: " + y4m->path() + " is " +
@@ -83,7 +83,7 @@ FrameGeometry resolve_geometry(const CommandLine &command_line, const VideoReade
     if (!missing.empty())
         throw CliError("missing" + missing + ": raw YUV input (" + reference.path() +
                        ") has no header to say the frame size and pixel format");
-    FrameGeometry geometry;
+    InputGeometry geometry;
     geometry.width = command_line.width;
     geometry.height = command_line.height;
     geometry.format = command_line.pixel_format;
@@ -96,7 +96,7 @@ FrameGeometry resolve_geometry(const CommandLine &command_line, const VideoReade
  * frame, which both must hold alike. */
 unsigned long long frames_to_score(const CommandLine &command_line,
                                    const std::array<const VideoReader *, 2> &inputs,
-                                   const FrameGeometry &geometry)
+                                   const InputGeometry &geometry)
 {
     const char *const skip_flags[2] = {"--frame_skip_ref", "--frame_skip_dist"};
     unsigned long long available[2];

@@ -30,7 +30,7 @@
 
 /** The frame geometry: from the y4m headers, which must agree with each other and
  *  with the command line, else from the command line.  Throws CliError. */
-FrameGeometry resolve_geometry(const CommandLine &command_line, const VideoReader &reference,
+InputGeometry resolve_geometry(const CommandLine &command_line, const VideoReader &reference,
                                const VideoReader &distorted);
 
 /** How many frames to go through, after the skipped ones (the readers started):
@@ -38,6 +38,6 @@ FrameGeometry resolve_geometry(const CommandLine &command_line, const VideoReade
  *  where the files do not hold them. */
 unsigned long long frames_to_score(const CommandLine &command_line,
                                    const std::array<const VideoReader *, 2> &inputs,
-                                   const FrameGeometry &geometry);
+                                   const InputGeometry &geometry);
 
 #endif /* FLOAT_ADM_CLI_INPUT_FRAMES_H */

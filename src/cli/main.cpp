@@ -47,7 +47,7 @@ struct ContextDeleter {
 };
 using ContextPtr = std::unique_ptr<FloatAdmContext, ContextDeleter>;
 
-ContextPtr create_context(const FrameGeometry &geometry, const FloatAdmOptions &options)
+ContextPtr create_context(const InputGeometry &geometry, const FloatAdmOptions &options)
 {
     char message[256] = "";
     FloatAdmContext *context = nullptr;
@@ -68,6 +68,19 @@ ContextPtr create_context(const FrameGeometry &geometry, const FloatAdmOptions &
                        ")");
     }
     return owned;
+}
+
+/* The level a context starts at here: the best this processor runs exactly. */
+const char *best_simd_level()
+{
+    FloatAdmOptions options;
+    float_adm_options_default(&options);
+    FloatAdmContext *context = nullptr;
+    if (float_adm_context_create(&context, 64, 64, 8, &options, nullptr, 0) < 0)
+        return "unknown";
+    const char *level = float_adm_context_simd_level(context);
+    float_adm_context_free(&context);
+    return level;
 }
 
 /* Everything printed must have reached stdout before the tool says it succeeded. */
@@ -126,7 +139,7 @@ int score(const CommandLine &command_line)
     VideoReader distorted(command_line.distorted);
     warn_about(reference);
     warn_about(distorted);
-    const FrameGeometry geometry = resolve_geometry(command_line, reference, distorted);
+    const InputGeometry geometry = resolve_geometry(command_line, reference, distorted);
 
     /* The files are sized up before the context is made: a header announcing a
      * huge frame over a few bytes must fail at once, not after allocating it. */
@@ -217,7 +230,10 @@ int main(int argc, char **argv)
         if (command_line.version) {
             char fingerprint[65];
             float_adm_rcp_fingerprint(fingerprint);
-            std::printf("%s %s\nrcpss fingerprint: %s\n", program_name, float_adm_version(),
+            std::printf("%s %s\nsimd levels:", program_name, float_adm_version());
+            for (int i = 0; float_adm_simd_level_name(i); i++)
+                std::printf(" %s", float_adm_simd_level_name(i));
+            std::printf(" (best here: %s)\nrcpss fingerprint: %s\n", best_simd_level(),
                         fingerprint);
             finish_stdout();
             return 0;

@@ -25,10 +25,10 @@
 namespace {
 
 /* The library's formats, each with the depth its frame format gives. */
-const std::vector<PixelFormat> &pixel_formats()
+const std::vector<InputPixelFormat> &pixel_formats()
 {
-    static const std::vector<PixelFormat> formats = [] {
-        std::vector<PixelFormat> list;
+    static const std::vector<InputPixelFormat> formats = [] {
+        std::vector<InputPixelFormat> list;
         for (int i = 0; const char *name = float_adm_pixel_format_name(i); i++) {
             FloatAdmFrameFormat format;
             if (float_adm_frame_format(&format, FLOAT_ADM_MIN_SIZE, FLOAT_ADM_MIN_SIZE, name,
@@ -42,9 +42,9 @@ const std::vector<PixelFormat> &pixel_formats()
 
 } // namespace
 
-const PixelFormat *find_pixel_format(const std::string &name)
+const InputPixelFormat *find_pixel_format(const std::string &name)
 {
-    for (const PixelFormat &format : pixel_formats())
+    for (const InputPixelFormat &format : pixel_formats())
         if (name == format.name)
             return &format;
     return nullptr;
@@ -53,17 +53,17 @@ const PixelFormat *find_pixel_format(const std::string &name)
 std::string supported_pixel_formats()
 {
     std::string names;
-    for (const PixelFormat &format : pixel_formats())
+    for (const InputPixelFormat &format : pixel_formats())
         names += std::string(names.empty() ? "" : ", ") + format.name;
     return names;
 }
 
-bool same_layout(const PixelFormat &a, const PixelFormat &b)
+bool same_layout(const InputPixelFormat &a, const InputPixelFormat &b)
 {
     return float_adm_pixel_format_same_layout(a.name, b.name) == 1;
 }
 
-FloatAdmFrameFormat FrameGeometry::frame_format() const
+FloatAdmFrameFormat InputGeometry::frame_format() const
 {
     FloatAdmFrameFormat result;
     char message[512] = "";
@@ -72,7 +72,7 @@ FloatAdmFrameFormat FrameGeometry::frame_format() const
     return result;
 }
 
-std::string FrameGeometry::describe() const
+std::string InputGeometry::describe() const
 {
     return string_printf("%dx%d %s", width, height, format->name);
 }

@@ -27,25 +27,25 @@
 
 #include "float_adm.h"
 
-struct PixelFormat {
+struct InputPixelFormat {
     const char *name; /* FFmpeg's name, e.g. "yuv420p10le" */
     int bit_depth;
 };
 
 /** The format called name, or nullptr. */
-const PixelFormat *find_pixel_format(const std::string &name);
+const InputPixelFormat *find_pixel_format(const std::string &name);
 
 /** "yuv420p, yuv422p, ...": every supported name, for the usage and messages. */
 std::string supported_pixel_formats();
 
 /** Whether two formats store frames identically (yuvj420p and yuv420p do). */
-bool same_layout(const PixelFormat &a, const PixelFormat &b);
+bool same_layout(const InputPixelFormat &a, const InputPixelFormat &b);
 
 /** The size of one frame: its geometry and what it takes on disk. */
-struct FrameGeometry {
+struct InputGeometry {
     int width = 0;
     int height = 0;
-    const PixelFormat *format = nullptr;
+    const InputPixelFormat *format = nullptr;
 
     int bytes_per_sample() const { return format->bit_depth > 8 ? 2 : 1; }
     /** The library's description of these frames; throws CliError for a size it refuses. */

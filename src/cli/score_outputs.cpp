@@ -60,9 +60,9 @@ void check_distinct(const LogRequest &first, const LogRequest &second)
 }
 
 /* Logs are opened before scoring, so that a bad path fails at once.  An empty
- * path: no file, the pooling alone. */
+ * path: no file, the summary over frames alone. */
 LogPtr open_log(const LogRequest &request, const FloatAdmOptions &options,
-                const FrameGeometry &geometry)
+                const InputGeometry &geometry)
 {
     char message[512] = "";
     FloatAdmLog *log = nullptr;
@@ -84,7 +84,7 @@ void check_log(int err, const char *message, const std::string &path)
 } // namespace
 
 ScoreOutputs::ScoreOutputs(const CommandLine &command_line, const FloatAdmOptions &options,
-                           const FrameGeometry &geometry, const VideoReader &reference,
+                           const InputGeometry &geometry, const VideoReader &reference,
                            const VideoReader &distorted, unsigned long long frame_count)
     : frame_count_(frame_count)
 {
@@ -99,8 +99,8 @@ ScoreOutputs::ScoreOutputs(const CommandLine &command_line, const FloatAdmOption
         logs_.emplace_back(&request, open_log(request, options, geometry));
         log_to_stdout |= request.path == "-";
     }
-    const LogRequest pooling{"", FLOAT_ADM_LOG_JSON, ""};
-    summary_ = open_log(pooling, options, geometry);
+    const LogRequest summary_only{"", FLOAT_ADM_LOG_JSON, ""};
+    summary_ = open_log(summary_only, options, geometry);
     print_summary_ = !command_line.quiet && !log_to_stdout;
     print_table_ = print_summary_ && command_line.per_frame;
     /* As vmaf: a counter on a terminal, nothing in a pipe or a file. */

@@ -43,7 +43,7 @@ public:
     /** Checks the logs asked for (never an input, one per file) and opens them, so
      *  that a bad path fails before any frame is scored.  Throws CliError. */
     ScoreOutputs(const CommandLine &command_line, const FloatAdmOptions &options,
-                 const FrameGeometry &geometry, const VideoReader &reference,
+                 const InputGeometry &geometry, const VideoReader &reference,
                  const VideoReader &distorted, unsigned long long frame_count);
 
     /** One scored frame, in order, whichever backend scored it. */
@@ -56,7 +56,7 @@ private:
     void show_progress(bool last);
 
     std::vector<std::pair<const LogRequest *, LogPtr>> logs_;
-    LogPtr summary_; /* the pooling and the names, whatever logs were asked for */
+    LogPtr summary_; /* the summary and the names, whatever logs were asked for */
     bool print_summary_ = false;
     bool print_table_ = false;
     bool show_progress_ = false; /* stderr is a terminal */

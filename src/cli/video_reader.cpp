@@ -38,7 +38,7 @@ VideoReader::VideoReader(const std::string &path) : path_(path)
 
 VideoReader::~VideoReader() { float_adm_reader_free(&reader_); }
 
-void VideoReader::start(const FrameGeometry &geometry)
+void VideoReader::start(const InputGeometry &geometry)
 {
     geometry_ = geometry;
     const FloatAdmFrameFormat format = geometry.frame_format();

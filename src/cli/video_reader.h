@@ -40,13 +40,13 @@ public:
     const std::string &path() const { return path_; }
     bool is_y4m() const { return is_y4m_; }
     /** What the y4m header announces; only meaningful for y4m files. */
-    const FrameGeometry &header_geometry() const { return header_; }
+    const InputGeometry &header_geometry() const { return header_; }
     /** What the user must be told about the file (an interlaced y4m); empty: nothing. */
     const std::string &warning() const { return warning_; }
 
     /** Fixes the geometry of every frame and counts the whole frames; reading then
      *  starts at frame 0. */
-    void start(const FrameGeometry &geometry);
+    void start(const InputGeometry &geometry);
     uint64_t frame_count() const { return frame_count_; }
     /** How the file ends inside a frame after the whole ones; empty: it does not. */
     const std::string &incomplete() const { return incomplete_; }
@@ -63,9 +63,9 @@ private:
     std::string path_;
     FloatAdmReader *reader_ = nullptr;
     bool is_y4m_ = false;
-    FrameGeometry header_;
+    InputGeometry header_;
     std::string warning_;
-    FrameGeometry geometry_;
+    InputGeometry geometry_;
     uint64_t frame_count_ = 0;
     std::string incomplete_;
     uint64_t next_frame_ = 0;

@@ -47,7 +47,7 @@ def is_g17(text):
         return False
 
 
-class Log:
+class ComparedLog:
     """One log reduced to what is compared: per frame (number, [(name, text)]), and the
     pooled [(name, [(method, text)])]; the layout checks run while reading."""
 
@@ -64,7 +64,7 @@ class Log:
 
 
 def read_json(path, label):
-    log = Log(label)
+    log = ComparedLog(label)
     text = open(path).read()
     doc = json.loads(text, parse_float=str, parse_int=str,
                      object_pairs_hook=lambda pairs: pairs)
@@ -87,7 +87,7 @@ def read_json(path, label):
 
 
 def read_xml(path, label):
-    log = Log(label)
+    log = ComparedLog(label)
     root = ElementTree.parse(path).getroot()
     check(root.tag == "VMAF" and list(root.attrib) == ["version"],
           f"{label}: root <{root.tag} {list(root.attrib)}>")
@@ -119,7 +119,7 @@ def read_xml(path, label):
 
 
 def read_csv(path, label):
-    log = Log(label)
+    log = ComparedLog(label)
     lines = open(path).read().split("\n")
     check(lines[-1] == "", f"{label}: no newline at the end")
     header = lines[0].split(",")
@@ -138,7 +138,7 @@ SUB_LINE = re.compile(r"^\{([0-9]+)\}\{([0-9]+)\}frame: ([0-9]+)\|(.*)$")
 
 
 def read_sub(path, label):
-    log = Log(label)
+    log = ComparedLog(label)
     lines = open(path).read().split("\n")
     check(lines[-1] == "", f"{label}: no newline at the end")
     for line in lines[:-1]:

@@ -24,10 +24,14 @@ $(CORPUS_TEST): $(CORPUS_TEST_OBJ) $(TESTSUPPORT_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) $^ $(LDFLAGS_ALL) -lgtest -lgtest_main -o $@
 
-# At every dispatch level (a level the processor lacks falls back to the best below it).
-SIMD_LEVELS := scalar sse2 avx2 avx512
+# At every dispatch level the library names (float_adm_score --version lists them; a
+# level the processor lacks falls back to the best below it), or at SIMD_LEVELS alone.
+SIMD_LEVELS ?=
 check-corpus: $(CORPUS_TEST) $(CLI_BIN) $(CORPUS_YUV) $(CORPUS_DIR)/golden.json
-	for level in $(SIMD_LEVELS); do \
+	levels='$(SIMD_LEVELS)'; \
+	[ -n "$$levels" ] || levels=$$($(CLI_BIN) --version | sed -n 's/^simd levels: \([^(]*\) (.*/\1/p'); \
+	[ -n "$$levels" ] || { echo "check-corpus: $(CLI_BIN) --version names no SIMD level"; exit 1; }; \
+	for level in $$levels; do \
 	    echo "== golden corpus, FLOAT_ADM_SIMD=$$level"; \
 	    FLOAT_ADM_SIMD=$$level FLOAT_ADM_CORPUS_DIR=$(CORPUS_DIR) FLOAT_ADM_SCORE=$(CLI_BIN) \
 	        $(CORPUS_TEST) || exit 1; \

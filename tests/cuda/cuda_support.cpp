@@ -27,14 +27,14 @@ CUcontext retained_primary(const CudaDriver *cu)
 
 } // namespace
 
-PrimaryContext::PrimaryContext()
+CurrentPrimaryContext::CurrentPrimaryContext()
 {
     cu_ = cuda_driver(nullptr, nullptr);
     CUcontext ctx = cu_ ? retained_primary(cu_) : nullptr;
     pushed_ = ctx && cu_->cuCtxPushCurrent(ctx) == CUDA_SUCCESS;
 }
 
-PrimaryContext::~PrimaryContext()
+CurrentPrimaryContext::~CurrentPrimaryContext()
 {
     CUcontext popped;
     if (pushed_)
@@ -43,14 +43,14 @@ PrimaryContext::~PrimaryContext()
 
 DevicePlane::~DevicePlane()
 {
-    PrimaryContext ctx;
+    CurrentPrimaryContext ctx;
     if (data_ && ctx.driver())
         ctx.driver()->cuMemFree(data_);
 }
 
 bool DevicePlane::upload(const testsupport::LumaPlane &plane, std::string *error)
 {
-    PrimaryContext ctx;
+    CurrentPrimaryContext ctx;
     const CudaDriver *cu = ctx.driver();
     if (!cu) {
         *error = "uploading a plane: no CUDA context";
@@ -89,7 +89,7 @@ bool DevicePlane::upload(const testsupport::LumaPlane &plane, std::string *error
 
 size_t device_free_bytes()
 {
-    PrimaryContext ctx;
+    CurrentPrimaryContext ctx;
     size_t free_bytes = 0, total = 0;
     return ctx.driver() && ctx.driver()->cuMemGetInfo(&free_bytes, &total) == CUDA_SUCCESS
                ? free_bytes

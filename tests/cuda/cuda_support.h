@@ -22,12 +22,12 @@ namespace cuda_test {
  * driver).  It is retained once for the whole program, so that memory allocated in it
  * outlives the object.
  */
-class PrimaryContext {
+class CurrentPrimaryContext {
 public:
-    PrimaryContext();
-    PrimaryContext(const PrimaryContext &) = delete;
-    PrimaryContext &operator=(const PrimaryContext &) = delete;
-    ~PrimaryContext();
+    CurrentPrimaryContext();
+    CurrentPrimaryContext(const CurrentPrimaryContext &) = delete;
+    CurrentPrimaryContext &operator=(const CurrentPrimaryContext &) = delete;
+    ~CurrentPrimaryContext();
     /* The driver, where the context is current; nullptr otherwise. */
     const adm_cuda::CudaDriver *driver() const { return pushed_ ? cu_ : nullptr; }
 

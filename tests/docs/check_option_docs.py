@@ -1,25 +1,34 @@
 #!/usr/bin/env python3
-# The option table (FLOAT_ADM_OPTIONS in include/float_adm.h, as printed by
-# float_adm_score --list-options) against every place that documents it:
-# README.md's and docs/ffmpeg.md's options tables, the filter's texinfo @items in
-# doc/float_adm.texi, and `ffmpeg -h filter=float_adm` where an ffmpeg
-# is given.  Each must list every option of the table, in its order, with its
-# alias, default and range (and type, where it gives one); a documented adm_*
-# option that the table lacks is an error too.  Options of the filter alone
-# (log_path, ...) are not the table's and are left alone.
+# The option table (FLOAT_ADM_OPTIONS in include/float_adm.h) against what is made
+# from it: the texts scripts/gen-options.py writes (FloatAdmOptions, README.md's and
+# docs/ffmpeg.md's tables, the filter's texinfo, the man page) must be what it writes
+# now; `float_adm_score --list-options` must print the table; and, where an ffmpeg is
+# given, `ffmpeg -h filter=float_adm` must list every option of the table, in its
+# order, with its alias, type, default and range (the filter's own options, log_path
+# and the rest, are not the table's and are left alone).
 #
 # Usage: check_option_docs.py --score FLOAT_ADM_SCORE [--ffmpeg FFMPEG] [--self-test]
-# --self-test also checks that each source, changed in a few ways (a default, an
+# --self-test also checks that each listing, changed in a few ways (a default, an
 # alias, a range, a missing option), fails: the check itself cannot go blind.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import argparse
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GEN = os.path.join(ROOT, "scripts", "gen-options.py")
+HEADER = "include/float_adm.h"
+
+
+def load_generator():
+    spec = importlib.util.spec_from_file_location("gen_options", GEN)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 class Option:
@@ -32,17 +41,25 @@ class Option:
         self.where = where
 
 
-def load_table(score):
-    out = subprocess.run([score, "--list-options"], check=True, capture_output=True,
-                         text=True).stdout
-    table = []
-    for line in out.splitlines():
+def header_table():
+    """The table as the header defines it (read as gen-options.py reads it)."""
+    return [Option(o.name, o.alias, o.kind, float(o.default),
+                   "bool" if o.kind == "bool" else (float(o.min), float(o.max)), HEADER)
+            for o in load_generator().read_table(ROOT)]
+
+
+def run(*command):
+    return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+
+
+def parse_list_options(text, label):
+    listed = []
+    for lineno, line in enumerate(text.splitlines(), 1):
         name, alias, kind, default, lo, hi = line.split("\t")
         bounds = "bool" if kind == "bool" else (float(lo), float(hi))
-        table.append(Option(name, alias or None, kind, float(default), bounds, "table"))
-    if not table:
-        sys.exit(f"{score} --list-options printed no options")
-    return table
+        listed.append(Option(name, alias or None, kind, float(default), bounds,
+                             f"{label}:{lineno}"))
+    return listed, []
 
 
 def number(text):
@@ -57,132 +74,7 @@ def number(text):
         return None
 
 
-def series(first, last=None, count=None):
-    """adm_f1s0 ... adm_f1s3: the names from first to last (or count names from first)."""
-    m = re.fullmatch(r"(.*?)(\d+)", first)
-    if not m:
-        return [first]
-    start = int(m.group(2))
-    if last is not None:
-        n = re.fullmatch(re.escape(m.group(1)) + r"(\d+)", last)
-        if not n:
-            return [first, last]
-        count = int(n.group(1)) - start + 1
-    return [m.group(1) + str(start + k) for k in range(count or 1)]
-
-
-# ---- Markdown: the first table after a "## Options" heading ----
-
-def parse_markdown(text, label):
-    lines = text.splitlines()
-    try:
-        start = next(i for i, l in enumerate(lines) if l.strip() == "## Options")
-    except StopIteration:
-        return [], [f"{label}: no '## Options' section"]
-    rows = []
-    header = None
-    for i in range(start + 1, len(lines)):
-        line = lines[i].strip()
-        if not line.startswith("|"):
-            if header:
-                break
-            continue
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        if header is None:
-            header = [c.lower() for c in cells]
-        elif not set(line) <= set("|-: "):
-            rows.append((i + 1, dict(zip(header, cells))))
-    options = []
-    for lineno, row in rows:
-        where = f"{label}:{lineno}"
-        names = re.findall(r"`([^`]+)`", row.get("option", ""))
-        if not names:
-            continue
-        aliases = re.findall(r"`([^`]+)`", row.get("alias", ""))
-        if "…" in row.get("option", "") and len(names) == 2:
-            names = series(names[0], names[1])
-        if len(aliases) == 2 and "…" in row.get("alias", ""):
-            aliases = series(aliases[0], aliases[1])
-        elif len(aliases) == 1 and len(names) > 1:
-            aliases = series(aliases[0], count=len(names))
-        kind = row.get("type")
-        bounds = row.get("range", "").strip()
-        if bounds == "bool" or (not bounds and kind == "bool"):
-            bounds = "bool"
-        else:
-            m = re.fullmatch(r"(-?[\d.]+)\s*[–—]\s*(-?[\d.]+)", bounds)
-            bounds = (float(m.group(1)), float(m.group(2))) if m else bounds or None
-        for k, name in enumerate(names):
-            alias = aliases[k] if k < len(aliases) else None
-            options.append(Option(name, alias, kind, number(row.get("default", "")), bounds,
-                                  where))
-    return options, []
-
-
-# ---- Texinfo: the @items of the filter's @table @option ----
-
-def filter_doc():
-    with open(os.path.join(ROOT, "doc", "float_adm.texi"), encoding="utf-8") as f:
-        return f.read()
-
-
-def parse_texinfo(text, label):
-    options = []
-    depth = 0
-    group = []        # (name, alias, line) of the @item/@itemx lines being described
-    described = []   # their description
-    def flush():
-        if not group:
-            return
-        body = re.sub(r"@\w+\{([^}]*)\}", r"\1", " ".join(described))
-        m = re.search(r"in \[(-?[\d.]+), (-?[\d.]+)\]", body)
-        bounds = (float(m.group(1)), float(m.group(2))) if m else None
-        m = re.search(r"Default is (-?\d+(?:\.\d+)?|disabled|enabled)", body)
-        default = number(m.group(1)) if m else None
-        if bounds is None and m and m.group(1) in ("disabled", "enabled"):
-            bounds = "bool"
-        for name, alias, lineno in group:
-            options.append(Option(name, alias, None, default, bounds, f"{label}:{lineno}"))
-        group.clear()
-        described.clear()
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if line.startswith("@table"):
-            depth += 1
-            if depth == 1:
-                continue
-        elif line.startswith("@end table"):
-            depth -= 1
-            if depth == 0:
-                flush()
-                break
-        if depth != 1:
-            if depth > 1:
-                described.append(line)
-            continue
-        m = re.match(r"@itemx? (.*)$", line)
-        if m:
-            if described:
-                flush()
-            parts = [p.strip() for p in m.group(1).split("@dots{}")]
-            pairs = [[x.strip() for x in p.split(",")] for p in parts]
-            names = [p[0] for p in pairs]
-            aliases = [p[1] if len(p) > 1 else None for p in pairs]
-            if len(pairs) == 2:
-                names = series(names[0], names[1])
-                aliases = series(aliases[0], aliases[1]) if aliases[0] else [None] * len(names)
-            for name, alias in zip(names, aliases):
-                group.append((name, alias, lineno))
-        elif line.strip():
-            described.append(line)
-    return options, []
-
-
 # ---- ffmpeg -h filter=float_adm ----
-
-def ffmpeg_help(ffmpeg):
-    return subprocess.run([ffmpeg, "-hide_banner", "-h", "filter=float_adm"], check=True,
-                          capture_output=True, text=True).stdout
-
 
 def parse_ffmpeg_help(text, label):
     """One Option per name; a row whose key is the table's alias of the row before is
@@ -269,18 +161,6 @@ def compare(label, documented, table):
     return errors
 
 
-def sources(ffmpeg):
-    """(label, text, parser) of each place that documents the options."""
-    out = []
-    for path in ("README.md", "docs/ffmpeg.md"):
-        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
-            out.append((path, f.read(), parse_markdown))
-    out.append(("doc/float_adm.texi", filter_doc(), parse_texinfo))
-    if ffmpeg:
-        out.append((f"{ffmpeg} -h filter=float_adm", ffmpeg_help(ffmpeg), parse_ffmpeg_help))
-    return out
-
-
 def check(label, text, parser, table):
     options, errors = parser(text, label)
     if parser is parse_ffmpeg_help:
@@ -289,7 +169,8 @@ def check(label, text, parser, table):
     return errors + compare(label, options, table)
 
 
-# Each must make every source fail: a default, an alias, a range, a missing option.
+# Each must make every program's listing fail: a default, an alias, a range, a missing
+# option.
 MUTATIONS = [
     ("a default", lambda t: t.replace("0.03125", "0.0625", 1)),
     ("an alias", lambda t: re.sub(r"\bdlmw\b", "dlw", t)),
@@ -299,28 +180,34 @@ MUTATIONS = [
 
 
 def main():
-    ap = argparse.ArgumentParser(description="Check the option docs against the table.")
+    ap = argparse.ArgumentParser(description="Check what is made from the option table.")
     ap.add_argument("--score", required=True, help="float_adm_score (for --list-options)")
     ap.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter")
-    ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("--self-test", action="store_true",
+                    help="also check that each listing, changed in a few ways, fails")
     args = ap.parse_args()
-    table = load_table(args.score)
-    failed = False
-    for label, text, parser in sources(args.ffmpeg):
+    failed = subprocess.run([sys.executable, GEN, "--check"]).returncode != 0
+    table = header_table()
+    sources = [(f"{args.score} --list-options", run(args.score, "--list-options"),
+                parse_list_options)]
+    if args.ffmpeg:
+        sources.append((f"{args.ffmpeg} -h filter=float_adm",
+                        run(args.ffmpeg, "-hide_banner", "-h", "filter=float_adm"),
+                        parse_ffmpeg_help))
+    for label, text, parser in sources:
         errors = check(label, text, parser, table)
         for e in errors:
             print(f"FAIL: {e}")
-        failed |= bool(errors)
         if not errors:
             print(f"ok: {label}: {len(table)} options as the table says")
-        if args.self_test:
-            for what, mutate in MUTATIONS:
-                changed = mutate(text)
-                if changed == text or not check(label, changed, parser, table):
-                    print(f"FAIL: self-test: {label} with {what} changed still passes")
-                    failed = True
+        failed |= bool(errors)
+        for what, mutate in MUTATIONS if args.self_test else []:
+            changed = mutate(text)
+            if changed == text or not check(label, changed, parser, table):
+                print(f"FAIL: self-test: {label} with {what} changed still passes")
+                failed = True
     if args.self_test and not failed:
-        print(f"ok: self-test: {len(MUTATIONS)} changes to each source are caught")
+        print(f"ok: self-test: {len(MUTATIONS)} changes to each listing are caught")
     return 1 if failed else 0
 
 

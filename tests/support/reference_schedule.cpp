@@ -6,8 +6,8 @@
 #include <cstring>
 #include <vector>
 
-#include "adm_frame.h"
-#include "adm_pooling.h"
+#include "adm_context_setup.h"
+#include "adm_scale_pooling.h"
 #include "adm_rcp.h"
 #include "reference_schedule.h"
 
@@ -17,7 +17,7 @@ namespace {
 using namespace adm;
 
 /* A w x h float image inside a buffer with a row stride in floats. */
-struct Band {
+struct OwnedBand {
     std::vector<float> data;
     int w = 0, h = 0;
     ptrdiff_t stride = 0;
@@ -51,7 +51,7 @@ struct LumaReader {
     }
 };
 
-enum Image { kRef = 0, kDist = 1 };
+enum Picture { kRef = 0, kDist = 1 };
 enum Signal { kRestored = 0, kAdditive = 1 };
 
 class ReferenceSchedule {
@@ -109,7 +109,7 @@ private:
             const FloatAdmPlane &in = input_[img];
             LumaReader luma = {static_cast<const uint8_t *>(in.data), in.stride,
                                in.bytes_per_sample == 2, in.shift, frame_.input_scaler};
-            Band *prev = s > 0 ? &approx_[img][s - 1] : nullptr;
+            OwnedBand *prev = s > 0 ? &approx_[img][s - 1] : nullptr;
             for (int i = 0; i < sc.h; i++) {
                 int y[4];
                 for (int t = 0; t < 4; t++)
@@ -179,7 +179,7 @@ private:
                     for (int m = 0; m < 2; m++) {
                         float band_thr[kNumBands];
                         for (int b = 0; b < kNumBands; b++) {
-                            Band &f = filtered_[m][b];
+                            OwnedBand &f = filtered_[m][b];
                             const float *ru = f.row(up), *ri = f.row(i), *rd = f.row(down);
                             band_thr[b] = threshold_band(ru[jl], ru[j], ru[jr], ri[jl],
                                                          weighted_[m][b].row(i)[j], ri[jr], rd[jl],
@@ -212,10 +212,10 @@ private:
     FloatAdmOptions opts_;
     FrameSetup frame_;
     FloatAdmPlane input_[2] = {};
-    Band approx_[2][kNumScales];
-    Band detail_[2][kNumBands];   /* h, v, d of the current scale */
-    Band weighted_[2][kNumBands]; /* CSF of the restored / additive signal */
-    Band filtered_[2][kNumBands]; /* their 1/30 magnitudes (masking input) */
+    OwnedBand approx_[2][kNumScales];
+    OwnedBand detail_[2][kNumBands];   /* h, v, d of the current scale */
+    OwnedBand weighted_[2][kNumBands]; /* CSF of the restored / additive signal */
+    OwnedBand filtered_[2][kNumBands]; /* their 1/30 magnitudes (masking input) */
     std::vector<float> lo_, hi_;  /* the vertical pass of one row */
 };
 

@@ -18,15 +18,15 @@ namespace {
 const int kWidth = 33;
 const int kHeight = 21;
 
-struct Context {
+struct DefaultContext {
     FloatAdmContext *ctx = nullptr;
-    Context()
+    DefaultContext()
     {
         FloatAdmOptions opts;
         float_adm_options_default(&opts);
         EXPECT_EQ(float_adm_context_create(&ctx, kWidth, kHeight, 8, &opts, nullptr, 0), 0);
     }
-    ~Context() { float_adm_context_free(&ctx); }
+    ~DefaultContext() { float_adm_context_free(&ctx); }
 };
 
 std::vector<uint8_t> ramp(size_t size, int step)
@@ -45,7 +45,7 @@ bool same_bits(const FloatAdmScores &a, const FloatAdmScores &b)
 /* Stride 0 repeats one row: the same frame as that row copied down. */
 TEST(FuzzRegression, ZeroStrideIsOneRowRepeated)
 {
-    Context c;
+    DefaultContext c;
     const std::vector<uint8_t> ref_row = ramp(kWidth, 3), dist_row = ramp(kWidth, 5);
     std::vector<uint8_t> ref(kWidth * kHeight), dist(kWidth * kHeight);
     for (int y = 0; y < kHeight; ++y) {
@@ -65,7 +65,7 @@ TEST(FuzzRegression, ZeroStrideIsOneRowRepeated)
  * gives the same bits. */
 TEST(FuzzRegression, OverlappingRowsReadOnlyWhatTheySpan)
 {
-    Context c;
+    DefaultContext c;
     const ptrdiff_t stride = 4;
     const size_t span = (size_t)(kHeight - 1) * stride + kWidth;
     const std::vector<uint8_t> ref = ramp(span, 3), dist = ramp(span, 7);
@@ -134,7 +134,7 @@ int failing_executor(void *, FloatAdmJobFn, void *, int)
 /* An executor's error is the frame's error; the context scores on after it. */
 TEST(FuzzRegression, ExecutorErrorsReachTheCaller)
 {
-    Context c;
+    DefaultContext c;
     const std::vector<uint8_t> ref = ramp(kWidth * kHeight, 3), dist = ramp(kWidth * kHeight, 5);
     const FloatAdmPlane r{ref.data(), kWidth, 1, 0}, d{dist.data(), kWidth, 1, 0};
     FloatAdmScores serial, after;

@@ -232,7 +232,7 @@ TEST(Map, ScoresAndMapAreTheSameAtEveryLevelAndThreadCount)
         const FloatAdmOptions opts = options_of(set);
         Map want;
         score(f, opts, true, &want, "scalar");
-        for (int l = 0; l < adm::kNumSimdLevels; l++) {
+        for (int l = 0; l < adm::simd_level_count(); l++) {
             if (!adm::simd_level_supported((adm::SimdLevel)l))
                 continue;
             const char *level = adm::simd_level_name((adm::SimdLevel)l);
@@ -339,7 +339,7 @@ TEST(Map, RowKernelsAddColumnSumsAsTheScalarLevel)
             for (double &v : start)
                 v = rng.unit();
             std::vector<double> want[2];
-            for (int level = 0; level < adm::kNumSimdLevels; level++) {
+            for (int level = 0; level < adm::simd_level_count(); level++) {
                 const adm::SimdKernels *k = adm::simd_kernels((adm::SimdLevel)level);
                 if (!k)
                     continue;

@@ -30,7 +30,7 @@ using adm::SimdLevel;
 std::vector<SimdLevel> levels()
 {
     std::vector<SimdLevel> supported;
-    for (int l = 0; l < adm::kNumSimdLevels; l++)
+    for (int l = 0; l < adm::simd_level_count(); l++)
         if (adm::simd_level_supported((SimdLevel)l))
             supported.push_back((SimdLevel)l);
     return supported;
@@ -174,9 +174,12 @@ TEST(Simd, ReportsLevels)
     printf("levels on this host:%s\n", names.c_str());
 #if ADM_HAVE_RCPSS
     /* A level the processor runs but leaves out means its RCPPS differs from RCPSS. */
-    EXPECT_TRUE(adm::simd_level_supported(SimdLevel::kSse2));
-    EXPECT_EQ(adm::simd_level_supported(SimdLevel::kAvx2), (bool)__builtin_cpu_supports("avx2"));
-    EXPECT_EQ(adm::simd_level_supported(SimdLevel::kAvx512), (bool)__builtin_cpu_supports("avx512f"));
+    SimdLevel sse2, avx2, avx512;
+    ASSERT_TRUE(adm::simd_level_parse("sse2", &sse2) && adm::simd_level_parse("avx2", &avx2) &&
+                adm::simd_level_parse("avx512", &avx512));
+    EXPECT_TRUE(adm::simd_level_supported(sse2));
+    EXPECT_EQ(adm::simd_level_supported(avx2), (bool)__builtin_cpu_supports("avx2"));
+    EXPECT_EQ(adm::simd_level_supported(avx512), (bool)__builtin_cpu_supports("avx512f"));
 #else
     /* The vector kernels estimate; a build that divides runs the scalar code only. */
     EXPECT_EQ(adm::simd_level_best(), SimdLevel::kScalar);
@@ -192,7 +195,7 @@ TEST(Simd, ApiPicksAndCapsLevel)
     ASSERT_EQ(float_adm_context_create(&ctx, 64, 48, 8, &opts, nullptr, 0), 0);
     const char *best = adm::simd_level_name(adm::simd_level_best());
     EXPECT_STREQ(float_adm_context_simd_level(ctx), best) << "a context starts at the best level";
-    for (int l = 0; l < adm::kNumSimdLevels; l++) {
+    for (int l = 0; l < adm::simd_level_count(); l++) {
         const char *name = float_adm_simd_level_name(l);
         ASSERT_NE(name, nullptr);
         EXPECT_STREQ(name, adm::simd_level_name((SimdLevel)l));
@@ -203,7 +206,7 @@ TEST(Simd, ApiPicksAndCapsLevel)
         EXPECT_EQ(capped == (SimdLevel)l, adm::simd_level_supported((SimdLevel)l)) << name;
         EXPECT_LE((int)capped, l) << name;
     }
-    EXPECT_EQ(float_adm_simd_level_name(adm::kNumSimdLevels), nullptr);
+    EXPECT_EQ(float_adm_simd_level_name(adm::simd_level_count()), nullptr);
     EXPECT_EQ(float_adm_simd_level_name(-1), nullptr);
 
     ASSERT_EQ(float_adm_context_set_simd_level(ctx, "scalar"), 0);

@@ -1,5 +1,6 @@
 /*
- * float_adm: the C API over the C++ engine.
+ * float_adm: the C API of the contexts (float_adm_context_*, the SIMD level, threads,
+ * executors, scoring) and of the errors and version, over the C++ engine.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <cstdint>
@@ -9,9 +10,10 @@
 #include <system_error>
 
 #include "adm_engine.h"
-#include "adm_internal.h"
+#include "adm_error_message.h"
 #include "adm_rcp.h"
 #include "adm_thread_pool.h"
+#include "float_adm.h"
 
 struct FloatAdmContext {
     adm::Engine engine;
@@ -28,7 +30,7 @@ Engine &context_engine(FloatAdmContext &ctx) { return ctx.engine; }
 
 namespace {
 
-/* Any stride goes (rows may run backwards); the layout is adm_frame.h's rule. */
+/* Any stride goes (rows may run backwards); the layout is adm_context_setup.h's rule. */
 int check_plane(const FloatAdmContext *ctx, const FloatAdmPlane *p, const char *which)
 {
     if (!p || !p->data)
@@ -176,16 +178,16 @@ int float_adm_context_set_threads(FloatAdmContext *ctx, int threads)
     if (!ctx || threads < 1 || threads > FLOAT_ADM_MAX_THREADS)
         return FLOAT_ADM_ERROR_INVALID;
     try {
-        /* The old pool stops only after the engine has let go of it. */
-        std::unique_ptr<adm::ThreadPool> pool;
+        /* The old thread pool stops only after the engine has let go of it. */
+        std::unique_ptr<adm::ThreadPool> thread_pool;
         if (threads > 1)
-            pool = std::make_unique<adm::ThreadPool>(threads);
-        const int ret = pool ? ctx->engine.set_executor(adm::ThreadPool::execute, pool.get(),
-                                                        threads)
-                             : ctx->engine.set_executor(nullptr, nullptr, 1);
+            thread_pool = std::make_unique<adm::ThreadPool>(threads);
+        const int ret = thread_pool ? ctx->engine.set_executor(adm::ThreadPool::execute,
+                                                               thread_pool.get(), threads)
+                                    : ctx->engine.set_executor(nullptr, nullptr, 1);
         if (ret < 0)
             return ret;
-        ctx->threads.swap(pool);
+        ctx->threads.swap(thread_pool);
         return 0;
     } catch (const std::bad_alloc &) {
         return FLOAT_ADM_ERROR_NOMEM;
@@ -210,8 +212,7 @@ int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
 
 const char *float_adm_simd_level_name(int index)
 {
-    return index >= 0 && index < adm::kNumSimdLevels ? adm::simd_level_name((adm::SimdLevel)index)
-                                                     : nullptr;
+    return adm::simd_level_name((adm::SimdLevel)index);
 }
 
 int float_adm_context_set_simd_level(FloatAdmContext *ctx, const char *level)

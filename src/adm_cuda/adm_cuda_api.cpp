@@ -6,7 +6,7 @@
 #include <new>
 
 #include "adm_cuda_context.h"
-#include "adm_internal.h"
+#include "adm_error_message.h"
 
 namespace {
 

@@ -1,8 +1,8 @@
 /*
- * float_adm: pooling (see adm_pooling.h).
+ * float_adm: the pooling over scales (see adm_scale_pooling.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "adm_pooling.h"
+#include "adm_scale_pooling.h"
 
 namespace adm {
 

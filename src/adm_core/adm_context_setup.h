@@ -1,13 +1,13 @@
 /*
- * float_adm: the setup of a frame, shared by the CPU engine and the CUDA backend.
+ * float_adm: the setup of a context, shared by the CPU engine and the CUDA backend.
  * What a context accepts (size, bit depth, options, the planes' layout), each
  * refusal with a message that says why, and what follows from it once per
  * context: every scale's band sizes, regions, strides and CSF weights, and the
  * per-context constants of the arithmetic.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#ifndef ADM_FRAME_H
-#define ADM_FRAME_H
+#ifndef ADM_CONTEXT_SETUP_H
+#define ADM_CONTEXT_SETUP_H
 
 #include <stddef.h>
 
@@ -75,4 +75,4 @@ int check_plane_layout(const FrameSetup &frame, const char *which, int bytes_per
 
 } // namespace adm
 
-#endif /* ADM_FRAME_H */
+#endif /* ADM_CONTEXT_SETUP_H */

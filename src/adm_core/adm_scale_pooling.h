@@ -4,10 +4,10 @@
  * the device's accumulators), so both report the same doubles.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#ifndef ADM_POOLING_H
-#define ADM_POOLING_H
+#ifndef ADM_SCALE_POOLING_H
+#define ADM_SCALE_POOLING_H
 
-#include "adm_frame.h"
+#include "adm_context_setup.h"
 #include "float_adm.h"
 
 namespace adm {
@@ -30,4 +30,4 @@ void pool_scales(const ScaleSums sums[kNumScales], int width, int height,
 
 } // namespace adm
 
-#endif /* ADM_POOLING_H */
+#endif /* ADM_SCALE_POOLING_H */

@@ -1,12 +1,13 @@
 /*
- * float_adm: the setup of a frame (see adm_frame.h).
+ * float_adm: the setup of a context (see adm_context_setup.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <cmath>
 
+#include "adm_context_setup.h"
 #include "adm_csf.h"
-#include "adm_frame.h"
-#include "adm_internal.h"
+#include "adm_error_message.h"
+#include "float_adm.h"
 
 namespace adm {
 namespace {

@@ -1,0 +1,25 @@
+/*
+ * float_adm: what a log (adm_log.cpp) tells the rest of the core beyond the C API.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef ADM_LOG_H
+#define ADM_LOG_H
+
+#include <sys/stat.h>
+
+#include "float_adm.h"
+
+namespace adm {
+
+/* A descriptor of this process, other than except (and, with skip_std, other than
+ * stdin, stdout and stderr), open on the file st describes: a file that writing
+ * would destroy (logs, and maps: adm_map_file.cpp). */
+bool open_in_process(const struct stat &st, int except, bool skip_std = false);
+
+/* Whether a log writes to a pipe (or terminal): a footer written there is final,
+ * so the log registry leaves it to the log's last user. */
+bool log_is_on_pipe(const FloatAdmLog *log);
+
+} // namespace adm
+
+#endif /* ADM_LOG_H */
