@@ -420,8 +420,9 @@ int float_adm_map_write_pfm(const FloatAdmContext *ctx, const char *pattern, uin
 /* ---- CPU code path: SIMD levels (every level gives the same bits) ---- */
 
 /**
- * The names of the SIMD levels, slowest first: "scalar", "sse2", "avx2", "avx512"
- * (index 0..3); NULL past the last.
+ * The name of the index-th SIMD level this build has, slowest first, starting with
+ * "scalar" (on x86-64 today: "sse2", "avx2", "avx512" follow); NULL past the last.
+ * Iterate until NULL rather than assuming the list.
  */
 const char *float_adm_simd_level_name(int index);
 
