@@ -39,8 +39,15 @@
 #include "filters.h"
 #include "formats.h"
 #include "framesync.h"
+#include "video.h"
 #include "vf_float_adm_cuda.h"
 #include "vf_float_adm_pairs.h"
+
+/* The outputs: the main input's frames, and with map=1 the maps' pictures. */
+enum {
+    OUTPUT_MAIN,
+    OUTPUT_MAP,
+};
 
 enum Backend {
     BACKEND_AUTO,
@@ -56,6 +63,7 @@ typedef struct ADMContext {
     char *log_path;
     int log_fmt;
     char *map_path;
+    int map;
     int n_subsample;
     int backend;
     char *metadata_prefix;
@@ -78,6 +86,10 @@ typedef struct ADMContext {
     int warned_key_collision;
 
     ADMCudaPath *cuda;              /* the CUDA path, where it scores */
+
+    float *map_loss;                /* map=1: the loss grid of the frame just scored */
+    int map_columns, map_rows;
+    AVFrame *map_frame;             /* map=1: its picture, repeated for unscored frames */
 } ADMContext;
 
 #define OFFSET(x) offsetof(ADMContext, x)
@@ -111,6 +123,7 @@ static const AVOption float_adm_options[] = {
         { "xml",  "libvmaf's XML layout",  0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_XML  }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "sub",  "libvmaf's subtitle layout", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_SUB }, 0, 0, FLAGS, .unit = "log_fmt" },
     { "map_path", "Set the file name pattern (%d: the frame number) of a PFM map per frame of where detail is lost.", OFFSET(map_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "map", "Add a second output, \"map\": per frame, an RGB24 picture of where detail is lost.", OFFSET(map), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     { "on_corrupt", "Set what to do with frames the decoder flagged as corrupt.", OFFSET(on_corrupt), AV_OPT_TYPE_INT, { .i64 = ON_CORRUPT_SCORE }, ON_CORRUPT_SCORE, ON_CORRUPT_FAIL, FLAGS, .unit = "on_corrupt" },
         { "score", "score them, with a warning per run of frames", 0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_SCORE }, 0, 0, FLAGS, .unit = "on_corrupt" },
         { "skip",  "pass them on unscored; the log says so",       0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_SKIP  }, 0, 0, FLAGS, .unit = "on_corrupt" },
@@ -157,6 +170,8 @@ static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_NONE
 };
 
+static const enum AVPixelFormat map_pix_fmts[] = { AV_PIX_FMT_RGB24, AV_PIX_FMT_NONE };
+
 /* FFmpeg 7.1 (libavfilter 10) has only the untyped list constructor. */
 #if LIBAVFILTER_VERSION_MAJOR < 11
 #define ff_make_pixel_format_list(fmts) ff_make_format_list((const int *)(fmts))
@@ -176,7 +191,7 @@ static AVFilterFormats *input_formats(void)
  * colour range and space, as libvmaf reads the samples as they are: left
  * common, FFmpeg would convert the reference's samples to the main's range
  * before the filter could see (and warn about) the difference. */
-static int query_formats(const AVFilterContext av_unused *ctx,
+static int query_formats(const AVFilterContext *ctx,
                          AVFilterFormatsConfig **cfg_in,
                          AVFilterFormatsConfig **cfg_out)
 {
@@ -194,7 +209,11 @@ static int query_formats(const AVFilterContext av_unused *ctx,
         (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[1]->color_ranges)) < 0 ||
         (ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[1]->color_spaces)) < 0)
         return ret;
-    return ff_formats_ref(input_formats(), &cfg_in[1]->formats);
+    if ((ret = ff_formats_ref(input_formats(), &cfg_in[1]->formats)) < 0)
+        return ret;
+    if (ctx->nb_outputs > OUTPUT_MAP)
+        return ff_formats_ref(ff_make_pixel_format_list(map_pix_fmts), &cfg_out[OUTPUT_MAP]->formats);
+    return 0;
 }
 
 /* Frames are paired by the nearest timestamp (ts_sync_mode's default above):
@@ -318,6 +337,41 @@ static void warn_key_collision(AVFilterContext *ctx, const AVFrame *dist)
     av_free(key);
 }
 
+/* map=1: the picture of this frame's map (float_adm_map_render_rgb24), at the
+ * main input's size and time.  A frame left unscored shows the last scored
+ * frame's map again, or the picture of no loss before the first. */
+static int emit_map(AVFilterContext *ctx, const AVFrame *dist, int scored)
+{
+    ADMContext *s = ctx->priv;
+    AVFilterLink *outlink = ctx->outputs[OUTPUT_MAP];
+    AVFrame *out;
+    int ret;
+
+    /* Nothing downstream wants maps any more; the main output goes on. */
+    if (ff_outlink_get_status(outlink))
+        return 0;
+    if (scored || !s->map_frame) {
+        av_frame_free(&s->map_frame);
+        if (!(s->map_frame = ff_get_video_buffer(outlink, outlink->w, outlink->h)))
+            return AVERROR(ENOMEM);
+        if ((scored && (ret = float_adm_map_loss(s->adm, s->map_loss,
+                                                 (size_t)s->map_columns * s->map_rows)) < 0) ||
+            (ret = float_adm_map_render_rgb24(s->map_loss, s->map_columns, s->map_rows,
+                                              s->map_frame->data[0], outlink->w, outlink->h,
+                                              s->map_frame->linesize[0])) < 0) {
+            av_log(ctx, AV_LOG_ERROR, "The map could not be painted: %s\n",
+                   float_adm_strerror(ret));
+            return AVERROR_BUG;
+        }
+    }
+    if (!(out = av_frame_clone(s->map_frame)))
+        return AVERROR(ENOMEM);
+    out->pts      = av_rescale_q(dist->pts, ctx->outputs[OUTPUT_MAIN]->time_base, outlink->time_base);
+    /* framesync leaves the duration in the main input's time base, the map's. */
+    out->duration = dist->duration;
+    return ff_filter_frame(outlink, out);
+}
+
 /* Each frame leaves here, in order: its scores go to the frame's metadata, the
  * summary and the log, or the log says why it has none.  A log that cannot be
  * written fails the frame: no score is lost silently. */
@@ -343,6 +397,8 @@ static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
         ret = float_adm_log_frame(s->log, index, scores, errbuf, sizeof(errbuf));
     else if (ret >= 0 && skipped)
         ret = float_adm_log_skipped(s->log, index, skipped, errbuf, sizeof(errbuf));
+    if (ret >= 0 && s->map)
+        ret = emit_map(ctx, dist, !!scores);
     if (ret < 0) {
         if (errbuf[0])
             av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
@@ -445,6 +501,20 @@ fail:
     return ret;
 }
 
+/* Configured apart from the main output, maybe before it: everything here
+ * comes from the main input. */
+static int config_map_output(AVFilterLink *outlink)
+{
+    AVFilterLink *mainlink = outlink->src->inputs[INPUT_MAIN];
+
+    outlink->w = mainlink->w;
+    outlink->h = mainlink->h;
+    outlink->time_base = mainlink->time_base;
+    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
+    ff_filter_link(outlink)->frame_rate = ff_filter_link(mainlink)->frame_rate;
+    return 0;
+}
+
 static av_cold int init(AVFilterContext *ctx)
 {
     ADMContext *s = ctx->priv;
@@ -462,6 +532,16 @@ static av_cold int init(AVFilterContext *ctx)
     }
     s->nb_outputs = s->opts.debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
     s->fs.on_event = do_float_adm;
+    if (s->map) {
+        AVFilterPad pad = {
+            .name         = "map",
+            .type         = AVMEDIA_TYPE_VIDEO,
+            .config_props = config_map_output,
+        };
+
+        if ((ret = ff_append_outpad(ctx, &pad)) < 0)
+            return ret;
+    }
     return 0;
 }
 
@@ -554,6 +634,7 @@ static int config_output(AVFilterLink *outlink)
     const AVPixFmtDescriptor *ref_desc  = link_sw_desc(reflink);
     const int depth = main_desc->comp[0].depth;
     char errbuf[256];
+    unsigned nb_pads;
     int use_cuda, ret;
 
     if (mainlink->w != reflink->w || mainlink->h != reflink->h ||
@@ -582,9 +663,9 @@ static int config_output(AVFilterLink *outlink)
                mainlink->time_base.num, mainlink->time_base.den,
                reflink->time_base.num, reflink->time_base.den);
 
-    if (use_cuda && s->map_path) {
-        av_log(ctx, AV_LOG_ERROR, "map_path: maps are computed on the CPU; give backend=cpu "
-               "with software frames.\n");
+    if (use_cuda && (s->map_path || s->map)) {
+        av_log(ctx, AV_LOG_ERROR, "%s: maps are computed on the CPU; give backend=cpu "
+               "with software frames.\n", s->map_path ? "map_path" : "map");
         return AVERROR(EINVAL);
     }
     if (use_cuda) {
@@ -599,8 +680,14 @@ static int config_output(AVFilterLink *outlink)
             return ret;
         }
         s->nb_jobs = ff_filter_get_nb_threads(ctx);
-        if (s->map_path && (ret = float_adm_context_enable_map(s->adm)) < 0)
+        if ((s->map_path || s->map) && (ret = float_adm_context_enable_map(s->adm)) < 0)
             return ret;
+        if (s->map) {
+            float_adm_map_size(s->adm, &s->map_columns, &s->map_rows, NULL);
+            s->map_loss = av_calloc((size_t)s->map_columns * s->map_rows, sizeof(*s->map_loss));
+            if (!s->map_loss)
+                return AVERROR(ENOMEM);
+        }
     }
     if (s->nb_jobs > 1) {
         s->job_rets = av_calloc(s->nb_jobs, sizeof(*s->job_rets));
@@ -617,7 +704,12 @@ static int config_output(AVFilterLink *outlink)
     if ((ret = acquire_log(ctx, mainlink->w, mainlink->h)) < 0)
         return ret;
 
+    /* framesync drives the main output alone and asserts that there is no
+     * other: the map output follows it (activate_map_output). */
+    nb_pads = ctx->nb_outputs;
+    ctx->nb_outputs = OUTPUT_MAIN + 1;
     ret = ff_framesync_init_dualinput(&s->fs, ctx);
+    ctx->nb_outputs = nb_pads;
     if (ret < 0)
         return ret;
     outlink->w = mainlink->w;
@@ -632,6 +724,28 @@ static int config_output(AVFilterLink *outlink)
     return 0;
 }
 
+/* framesync follows the main output alone: the map output ends with it, and
+ * its own wants ask the inputs for frames too (both outputs get each frame). */
+static int activate_map_output(AVFilterContext *ctx)
+{
+    ADMContext *s = ctx->priv;
+    AVFilterLink *outlink = ctx->outputs[OUTPUT_MAP];
+    int64_t pts;
+
+    if (ff_outlink_get_status(outlink))
+        return 0;
+    if (s->fs.eof || ff_outlink_get_status(ctx->outputs[OUTPUT_MAIN])) {
+        pts = av_rescale_q(s->fs.pts, s->fs.time_base, outlink->time_base);
+        ff_outlink_set_status(outlink, AVERROR_EOF, pts);
+        return 0;
+    }
+    if (ff_outlink_frame_wanted(outlink))
+        for (int i = 0; i < NB_INPUTS; i++)
+            if (!ff_outlink_get_status(ctx->inputs[i]) && !ff_inlink_queued_frames(ctx->inputs[i]))
+                ff_inlink_request_frame(ctx->inputs[i]);
+    return 0;
+}
+
 static int activate(AVFilterContext *ctx)
 {
     ADMContext *s = ctx->priv;
@@ -641,6 +755,8 @@ static int activate(AVFilterContext *ctx)
      * their scores are queued on the link before it is seen downstream. */
     if (ret >= 0 && s->fs.eof && s->cuda)
         ret = emit_cuda_frames(ctx, 1);
+    if (ret >= 0 && s->map)
+        ret = activate_map_output(ctx);
     /* The end of the stream, or of what is wanted of it (-frames): a log that
      * cannot be completed fails the run. */
     if (ret >= 0 && (s->fs.eof || ff_outlink_get_status(ctx->outputs[0])))
@@ -677,6 +793,8 @@ static av_cold void uninit(AVFilterContext *ctx)
     ff_framesync_uninit(&s->fs);
     float_adm_context_free(&s->adm);
     av_freep(&s->job_rets);
+    av_freep(&s->map_loss);
+    av_frame_free(&s->map_frame);
 }
 
 static const AVFilterPad float_adm_inputs[] = {
@@ -698,9 +816,12 @@ static const AVFilterPad float_adm_outputs[] = {
     },
 };
 
-/* HWDEVICE: backend=cuda uploads to the graph's device (-filter_hw_device). */
+/* HWDEVICE: backend=cuda uploads to the graph's device (-filter_hw_device).
+ * DYNAMIC_OUTPUTS: map=1 adds the "map" output, whose frames are new pictures
+ * (METADATA_ONLY is said of the main output, which passes its input on). */
 #define FLOAT_ADM_FLAGS (AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL | AVFILTER_FLAG_SLICE_THREADS | \
-                         AVFILTER_FLAG_METADATA_ONLY | (HAVE_LIBFLOATADM_CUDA ? AVFILTER_FLAG_HWDEVICE : 0))
+                         AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_DYNAMIC_OUTPUTS | \
+                         (HAVE_LIBFLOATADM_CUDA ? AVFILTER_FLAG_HWDEVICE : 0))
 
 /* FFmpeg 8 (libavfilter 11) wraps the public AVFilter in FFFilter. */
 #if LIBAVFILTER_VERSION_MAJOR >= 11

@@ -41,6 +41,43 @@ float_adm_log(){
         -f null /dev/null | sed -e 's/float_adm [0-9.]*/float_adm X/' -e 's/-*[0-9][0-9]*\.[0-9][0-9]*\(e[-+][0-9][0-9]*\)*/N/g'
 }
 
+# $1: float_adm options with map=1.  testsrc2 in the left half of a black
+# picture, against the same with the left half blurred; the map output's frames are checked for what holds on any processor
+# (a block's colour may differ in its last bit where its loss does): one map
+# frame per main frame with the main frame's timestamps, the frames named by
+# their content (A, B, ...: unscored frames repeat the last map), and per frame
+# whether the blocks 96 pixels clear of the blurred half are black (no loss) and
+# most blocks of the blurred half painted.
+float_adm_map(){
+    mainfile="${outdir}/${test}.main"
+    hashfile="${outdir}/${test}.map"
+    rawfile="${outdir}/${test}.rgb"
+    cleanfiles="$cleanfiles $mainfile $hashfile $rawfile"
+    ffmpeg $FLAGS -filter_complex "testsrc2=size=160x96:rate=25:duration=0.24,format=yuv420p,split[left][blur];[left]pad=320:96[ref];[blur]avgblur=4,pad=320:96[dist];[dist][ref]float_adm=$1[main][map];[map]split[hash][raw]" \
+        -map "[main]" -c:v wrapped_avframe -f framemd5 $(target_path $mainfile) \
+        -map "[hash]" -c:v rawvideo -f framemd5 $(target_path $hashfile) \
+        -map "[raw]" -c:v rawvideo -f rawvideo $(target_path $rawfile) || return
+    grep -v '^#' $mainfile | cut -d, -f1-4 > $mainfile.ts
+    grep -v '^#' $hashfile | cut -d, -f1-4 | diff $mainfile.ts - >&2 || return
+    echo "$(grep -c . $mainfile.ts) map frames, with the main frames' timestamps"
+    rm -f $mainfile.ts
+    grep '^#dimensions' $hashfile
+    grep -v '^#' $hashfile | awk -F', *' '!($6 in name) { name[$6] = sprintf("%c", 65 + n++) } { printf "%s", name[$6] } END { print "" }'
+    od -An -v -tu1 -w960 $rawfile | awk '
+        { y = (NR - 1) % 96 }
+        y % 32 == 16 {
+            for (c = 0; c < 10; c++) {
+                painted = $(c * 96 + 49) + $(c * 96 + 50) + $(c * 96 + 51) > 0
+                if (c < 5) { half++; lossy += painted } else if (c >= 8) clean += painted
+            }
+        }
+        y == 95 {
+            printf("frame %d: blocks clear of the blur %s, blurred half %s\n", (NR - 1) / 96,
+                   clean ? "painted" : "black", lossy * 2 > half ? "mostly painted" : "mostly black")
+            half = lossy = clean = 0
+        }'
+}
+
 float_adm_fail(){
     errlog="${outdir}/${test}.log"
     cleanfiles="$cleanfiles $errlog"

@@ -56,6 +56,22 @@ fate-float-adm-log-sub: CMD = float_adm_log log_fmt=sub
 FATE_FLOAT_ADM-$(call ALLYES, FLOAT_ADM_FILTER TESTSRC2_FILTER SPLIT_FILTER AVGBLUR_FILTER \
                               WRAPPED_AVFRAME_ENCODER NULL_MUXER PIPE_PROTOCOL) += $(FATE_FLOAT_ADM_LOG)
 
+# The map output (map=1): identical inputs lose nothing, so every map frame is
+# black on any processor; a half-blurred input's maps are checked by what holds
+# on any processor (float_adm-fate-run.sh, float_adm_map), every frame scored
+# and every other one.
+FATE_FLOAT_ADM_MAP += fate-float-adm-map-identical
+fate-float-adm-map-identical: CMD = framecrc -filter_complex "testsrc2=size=100x70:rate=25:duration=0.2,format=yuv420p,split[ref][dist];[dist][ref]float_adm=map=1[main][map]" -map "[main]" -c:v wrapped_avframe -f null /dev/null -map "[map]" -c:v rawvideo
+FATE_FLOAT_ADM_MAP += fate-float-adm-map-blur
+fate-float-adm-map-blur: CMD = float_adm_map map=1
+FATE_FLOAT_ADM_MAP += fate-float-adm-map-subsample
+fate-float-adm-map-subsample: CMD = float_adm_map map=1:n_subsample=2
+
+FATE_FLOAT_ADM-$(call ALLYES, FLOAT_ADM_FILTER TESTSRC2_FILTER FORMAT_FILTER SPLIT_FILTER PAD_FILTER \
+                              AVGBLUR_FILTER RAWVIDEO_ENCODER WRAPPED_AVFRAME_ENCODER \
+                              FRAMECRC_MUXER FRAMEMD5_MUXER RAWVIDEO_MUXER NULL_MUXER PIPE_PROTOCOL \
+                              FILE_PROTOCOL) += $(FATE_FLOAT_ADM_MAP)
+
 # Errors: the first message about the filter.
 FLOAT_ADM_LAVFI_DEPS = FLOAT_ADM_FILTER TESTSRC2_FILTER FORMAT_FILTER NULL_MUXER WRAPPED_AVFRAME_ENCODER
 
@@ -73,6 +89,8 @@ FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-map-pattern
 fate-float-adm-error-map-pattern: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=map_path=adm%s.pfm"
 FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-map-path
 fate-float-adm-error-map-path: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=map_path=/nonexistent-dir/adm%d.pfm"
+FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-map-cuda
+fate-float-adm-error-map-cuda: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=backend=cuda:map=1"
 FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-cuda-no-device
 fate-float-adm-error-cuda-no-device: CMD = float_adm_fail_without_cuda -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=backend=cuda"
 
