@@ -417,6 +417,27 @@ int float_adm_map_pattern_check(const char *pattern, char *errbuf, size_t errbuf
 int float_adm_map_write_pfm(const FloatAdmContext *ctx, const char *pattern, uint64_t frame_num,
                             char *errbuf, size_t errbuf_size);
 
+/**
+ * Paint a loss grid (columns x rows floats, row by row, as float_adm_map_loss
+ * gives it) as a width x height RGB24 picture, 3 bytes per pixel (R, G, B), stride
+ * bytes from one row to the next: pixel (x, y) takes the colour of block
+ * (x / FLOAT_ADM_MAP_BLOCK_SIZE, y / FLOAT_ADM_MAP_BLOCK_SIZE), so the picture is
+ * the one the grid was computed on (float_adm_map_size's columns and rows are
+ * ceil(width / size) and ceil(height / size)).  The palette is fixed and its
+ * brightness rises with the loss, piecewise linear between these stops:
+ *
+ *     loss  0     0.05   0.15   0.4      1
+ *           black blue   red    yellow   white
+ *           0,0,0 0,0,255 255,0,0 255,255,0 255,255,255
+ *
+ * each channel rounded to the nearest integer; a loss of 0 (nothing lost) is
+ * black, a loss below 0 or NaN reads as 0, above 1 as 1 (docs/maps.md).
+ * FLOAT_ADM_ERROR_INVALID for a NULL loss or rgb, a size <= 0, a grid that is not
+ * the picture's, or a stride below 3 x width.
+ */
+int float_adm_map_render_rgb24(const float *loss, int columns, int rows, uint8_t *rgb, int width,
+                               int height, ptrdiff_t stride);
+
 /* ---- CPU code path: SIMD levels (every level gives the same bits) ---- */
 
 /**
