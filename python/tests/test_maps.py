@@ -134,3 +134,29 @@ def test_score_files_maps_equal_the_command_pfm_files(pair, score_bin, tmp_path)
     assert sorted(loaded) == [f["frame"] for f in results.frames]
     assert all(loaded[f["frame"]].tobytes() == results.maps[i].tobytes()
                for i, f in enumerate(results.frames))
+
+
+def test_score_video_maps_equal_score_files(pair, ffmpeg, tmp_path, monkeypatch):
+    """score_video(map=True) through the filter's map_path: the same bits as the C API
+    path, in a frame range too, under a temporary directory whose name holds a '%'
+    and a ':' (the pattern and the filtergraph keep them as text)."""
+    reference, distorted = pair(ASTRONAUT)
+    width, height, pix_fmt = fixture_args(ASTRONAUT)
+    raw = ["-f", "rawvideo", "-pix_fmt", pix_fmt, "-video_size", "%dx%d" % (width, height)]
+    hostile = tmp_path / "t%d:x,y"
+    hostile.mkdir()
+    monkeypatch.setenv("TMPDIR", str(hostile))
+    want = floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True)
+    got = floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+                               distorted_args=raw, map=True)
+    assert got.maps.shape == want.maps.shape
+    assert got.maps.tobytes() == want.maps.tobytes()
+    part = floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+                                distorted_args=raw, map=True, start_frame=2, end_frame=4)
+    assert [f["frame"] for f in part.frames] == [2, 3]
+    assert part.maps.tobytes() == want.maps[2:4].tobytes()
+    assert floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+                                distorted_args=raw).maps is None
+    with pytest.raises(floatadm.InvalidError, match="CPU only"):
+        floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+                             distorted_args=raw, map=True, backend="cuda")
