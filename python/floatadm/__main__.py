@@ -60,9 +60,6 @@ def _score(args):
                               progress=args.progress, map=args.maps, **options)
         job.update(width=args.width, height=args.height, pix_fmt=args.pix_fmt,
                    backend=args.backend)
-    elif args.maps:
-        raise SystemExit("floatadm: --maps is computed for raw and y4m files (score_files); "
-                         "for other videos use the filter's map_path option")
     else:
         end = args.end_frame
         if end is None and args.frames is not None:
@@ -71,7 +68,7 @@ def _score(args):
                               start_frame=args.start_frame, end_frame=end,
                               backend=args.backend, threads=args.threads if args.threads > 1
                               else None, progress=args.progress, scale=args.scale,
-                              scale_size=args.scale_size, **options)
+                              scale_size=args.scale_size, map=args.maps, **options)
         job.update(backend=args.backend, ffmpeg=args.ffmpeg, scale=args.scale,
                    scale_size=args.scale_size)
     if args.json:
@@ -188,7 +185,7 @@ def main(argv=None):
                        help="videos: scale both inputs to WxH (with --scale's scaler)")
     score.add_argument("--json", help="write libvmaf's JSON layout here")
     score.add_argument("--maps", action="store_true",
-                       help="raw and y4m files: with --json OUT, write each frame's map "
+                       help="with --json OUT, write each frame's map "
                        "(docs/maps.md) to OUT.maps.npz beside the log, which the report "
                        "draws")
     score.add_argument("--csv", help="write libvmaf's CSV layout here")

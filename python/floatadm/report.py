@@ -630,7 +630,8 @@ def _maps_section(logs):
     adm2 with their maps over them."""
     import numpy as np
     from .map_image import alone, overlay
-    with_maps = [log for log in logs if log.maps]
+    with_maps = [log for log in logs
+                 if log.maps and any(f["frame"] in log.maps for f in log.scored)]
     if not with_maps:
         return ""
     out = ['<section class="map-section"><h2>Where detail is lost</h2>',
@@ -642,11 +643,13 @@ def _maps_section(logs):
         luma = _distorted_frames(log, [f["frame"] for f in worst])
         rows, columns = next(iter(log.maps.values())).shape
         size = next(iter(luma.values())).shape[::-1] if luma else (columns * 32, rows * 32)
-        mean = np.mean(np.stack(list(log.maps.values())), axis=0, dtype=np.float64)
+        # A frame the filter skipped has no map (NaN): the mean is the scored frames'.
+        scored = [log.maps[f["frame"]] for f in log.scored if f["frame"] in log.maps]
+        mean = np.mean(np.stack(scored), axis=0, dtype=np.float64)
         figures = ['<figure class="map mean">%s<figcaption>mean of %d frames</figcaption>'
                    '</figure>' % (_img(alone(mean.astype(np.float32), *size),
                                        "%s: the map averaged over %d frames"
-                                       % (log.label, len(log.maps))), len(log.maps))]
+                                       % (log.label, len(scored))), len(scored))]
         for f in worst:
             n = f["frame"]
             picture = overlay(log.maps[n], luma[n]) if n in luma else alone(log.maps[n], *size)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import floatadm
+import floatadm.report
 from floatadm.results import Results
 
 from conftest import fixture_args, same_bits
@@ -160,3 +161,24 @@ def test_score_video_maps_equal_score_files(pair, ffmpeg, tmp_path, monkeypatch)
     with pytest.raises(floatadm.InvalidError, match="CPU only"):
         floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
                              distorted_args=raw, map=True, backend="cuda")
+
+
+def test_command_line_maps_of_a_video_in_the_report(ffmpeg, tmp_path):
+    """score --json --maps on videos (through the filter) keeps the maps beside the
+    log; the report draws them alone (no frame of a video is read back)."""
+    import sys
+    from conftest import make_clip
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.2)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, seconds=0.2, lossy=True)
+    log = tmp_path / "mpeg2.json"
+    done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r", ref, "-d", dis,
+                           "--json", str(log), "--maps", "--quiet"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    maps = Results.load_maps(str(tmp_path / "mpeg2.maps.npz"))
+    want = floatadm.score_video(ref, dis, map=True)
+    assert sorted(maps) == [f["frame"] for f in want.frames]
+    assert all(maps[f["frame"]].tobytes() == want.maps[i].tobytes()
+               for i, f in enumerate(want.frames))
+    text = floatadm.report.render(floatadm.report.load([str(log)]))
+    assert "the maps alone" in text and text.count('<figure class="map worst"') == 4
