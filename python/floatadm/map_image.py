@@ -16,7 +16,6 @@ The palette is the library's, so the report, the filter and any other tool show 
 loss in the same colour; this module only blends, scales and encodes.
 """
 
-import ctypes
 import struct
 import zlib
 
