@@ -35,6 +35,7 @@ def _options(pairs):
 
 def _score(args):
     from . import score_files, score_video
+    from .results import maps_path
     from .distributed import (FILE_EXTENSIONS, add_results_to_record, job_record,
                               normalise_job, write_log)
     if args.inputs:
@@ -43,6 +44,8 @@ def _score(args):
     if not args.reference or not args.distorted:
         raise SystemExit("floatadm: score needs -r/--reference REF and -d/--distorted DIS")
     options = _options(args.option)
+    if args.maps and not args.json:
+        raise SystemExit("floatadm: --maps writes the maps beside the --json log; give --json")
     scaled = args.scale is not None or args.scale_size is not None
     is_files = not args.video and not scaled and (
         args.width or args.height or args.pix_fmt or
@@ -54,7 +57,7 @@ def _score(args):
                               height=args.height, pix_fmt=args.pix_fmt, frames=args.frames,
                               start_frame=args.start_frame, end_frame=args.end_frame,
                               threads=args.threads, backend=args.backend or "cpu",
-                              progress=args.progress, **options)
+                              progress=args.progress, map=args.maps, **options)
         job.update(width=args.width, height=args.height, pix_fmt=args.pix_fmt,
                    backend=args.backend)
     else:
@@ -65,7 +68,7 @@ def _score(args):
                               start_frame=args.start_frame, end_frame=end,
                               backend=args.backend, threads=args.threads if args.threads > 1
                               else None, progress=args.progress, scale=args.scale,
-                              scale_size=args.scale_size, **options)
+                              scale_size=args.scale_size, map=args.maps, **options)
         job.update(backend=args.backend, ffmpeg=args.ffmpeg, scale=args.scale,
                    scale_size=args.scale_size)
     if args.json:
@@ -74,6 +77,8 @@ def _score(args):
         record["frames"] = {"start": args.start_frame, "end": args.end_frame}
         add_results_to_record(record, results)
         write_log(results, args.json, record)
+        if args.maps:
+            results.save_maps(maps_path(args.json))
     if args.csv:
         results.to_csv(args.csv)
     if not args.quiet:
@@ -179,6 +184,10 @@ def main(argv=None):
     score.add_argument("--scale-size", metavar="WxH",
                        help="videos: scale both inputs to WxH (with --scale's scaler)")
     score.add_argument("--json", help="write libvmaf's JSON layout here")
+    score.add_argument("--maps", action="store_true",
+                       help="with --json OUT, write each frame's map "
+                       "(docs/maps.md) to OUT.maps.npz beside the log, which the report "
+                       "draws")
     score.add_argument("--csv", help="write libvmaf's CSV layout here")
     score.add_argument("--quiet", action="store_true",
                        help="print nothing on stdout (the progress bar is on stderr)")

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import _lib
 from .results import Results
-from .scorer import Scorer
+from .scorer import Scorer, check_map_backend
 
 _ERRBUF = 1024
 
@@ -224,7 +224,7 @@ def frame_count(reference, distorted, width=None, height=None, pix_fmt=None):
 
 def score_files(reference, distorted, width=None, height=None, pix_fmt=None, frames=None,
                 start_frame=0, end_frame=None, threads=1, backend="cpu", progress=False,
-                **options):
+                map=False, **options):
     """Scores a raw YUV or y4m pair as float_adm_score does; returns Results.
 
     width, height, pix_fmt: for raw files (a y4m header says them; given, they must
@@ -233,7 +233,8 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
     whole frames, and no partial one.  start_frame, end_frame: only frames [start, end) (a
     segment; frame numbers stay the title's).  threads, backend and **options (by
     libvmaf name or alias) as Scorer's.  progress: a bar on stderr (True: when it
-    is a terminal).
+    is a terminal).  map=True: every frame's map too, as Results.maps (computed on
+    the CPU: backend "auto" then scores on the CPU, "cuda" is an error).
     """
     from ._progress import ProgressBar
 
@@ -265,18 +266,29 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
         fps = ref.frame_rate or dis.frame_rate
         began = time.monotonic()
         bar = ProgressBar(end - start, enabled=progress)
-        rows = []
+        rows, maps = [], []
+        if map:
+            # As float_adm_score --map-path: "auto" picks the backend that has maps.
+            backend = "cpu" if backend == "auto" else backend
+            check_map_backend(backend)
         with Scorer(geometry.width, geometry.height, geometry.bit_depth, backend=backend,
                     threads=threads, **options) as scorer:
             for index in range(start, end):
                 row = {"frame": index}
                 if fps:
                     row["timestamp"] = index / fps
-                row.update(scorer.score(ref.read_luma(index), dis.read_luma(index)))
+                scores = scorer.score(ref.read_luma(index), dis.read_luma(index), map=map)
+                if map:
+                    scores, frame_map = scores
+                    maps.append(frame_map.loss)
+                row.update(scores)
                 rows.append(row)
                 bar.update(len(rows))
             names = scorer.names
             settings = scorer.options
+            map_shape = scorer.map_shape if map else None
         bar.close()
         return Results(rows, names=names, options=settings, width=geometry.width,
-                       height=geometry.height, elapsed=time.monotonic() - began)
+                       height=geometry.height, elapsed=time.monotonic() - began,
+                       maps=(np.stack(maps) if maps else np.zeros((0,) + map_shape, np.float32))
+                       if map else None)

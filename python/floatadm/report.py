@@ -20,7 +20,11 @@ bitrate and the scaling done.  Then one tab per metric any log holds (adm2
 first; CSS-only tabs): an inline SVG chart with one path per log, whose points
 show their frame and value on hover or keyboard focus, the pooled values of each
 log, and each log's 10 worst frames with their timestamps where the log has
-them.  Nothing is fetched: no scripts, fonts or images from anywhere.  The
+them.  Where a log has maps beside it (NAME.maps.npz: `score --maps`,
+Results.save_maps), where detail is lost: its worst frames by adm2, each with
+its map over it in the library's colours (float_adm_map_render_rgb24), and the
+map averaged over the title.  Nothing is fetched: no scripts, fonts or images
+from anywhere (pictures are inline PNG data).  The
 layout follows the window from phone to laptop width, and the colours follow the
 system's light or dark scheme (prefers-color-scheme).
 """
@@ -43,6 +47,9 @@ PLOT_W, PLOT_H = 1000.0, 400.0
 # Enough points to draw any screen's width; longer logs keep each bucket's extremes.
 MAX_POINTS = 1500
 WORST_COUNT = 10
+# The maps drawn per log: its worst frames by adm2, as pictures this wide at most.
+MAP_WORST_COUNT = 4
+MAP_WIDTH = 480
 
 _CSS = """
 :root {
@@ -120,6 +127,15 @@ thead th { color: var(--muted); font-weight: 600; }
 .worst > div { min-width: 0; }
 h3, p.meta { overflow-wrap: anywhere; }
 .na { color: var(--muted); }
+.maps { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(240px, 100%%), 1fr));
+  gap: 12px; margin: 0 0 8px; }
+figure.map { margin: 0; min-width: 0; }
+figure.map img { display: block; width: 100%%; height: auto; border-radius: 4px; }
+figure.map figcaption { color: var(--muted); font-size: 0.82rem; margin-top: 3px;
+  font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.palette { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px;
+  color: var(--muted); font-size: 0.82rem; margin: 0 0 10px; }
+.palette img { width: min(256px, 60vw); height: 12px; border-radius: 2px; }
 footer { color: var(--muted); font-size: 0.8rem; margin: 24px 0 8px; }
 """
 
@@ -370,6 +386,7 @@ the logs hold), pooled as libvmaf pools them (mean, harmonic mean = n / &Sigma; 
 <div class="panels">
 {panels}
 </div>
+{maps}
 <footer>Made by {made_by}. Hover a value for all 17 digits; hover or focus (Tab) a
 chart's point for its frame and value.</footer>
 </main>
@@ -379,7 +396,8 @@ chart's point for its frame and value.</footer>
            s="" if len(logs) == 1 else "s",
            names=", ".join(html.escape(r.label) for r in logs), radios=radios,
            compared=_compared_table(logs),
-           labels=labels, panels="\n".join(panels), made_by=html.escape(made_by))
+           labels=labels, panels="\n".join(panels), maps=_maps_section(logs),
+           made_by=html.escape(made_by))
 
 
 def _css_id(metric):
@@ -431,6 +449,7 @@ class Log:
             self.frames.append(row)
         self.frames.sort(key=lambda f: f["frame"])
         self.record = read_record(path)
+        self.maps = _read_maps(path)
         self._pooled = None
 
     @property
@@ -549,6 +568,104 @@ def _compared_table(logs):
             '<th>frames</th><th>resolution</th><th>options</th><th>reference</th>'
             '<th>distorted</th><th>scaled</th><th>written by</th></tr></thead>'
             '<tbody>%s</tbody></table></div>' % "".join(rows))
+
+
+def _read_maps(log_path):
+    """{frame: loss} of the maps beside a log (Results.save_maps), or None."""
+    from .results import Results, maps_path
+    try:
+        return Results.load_maps(maps_path(log_path))
+    except FileNotFoundError:
+        return None
+
+
+def _distorted_frames(log, numbers):
+    """{frame: 8-bit luma} of the distorted input's frames, read by the library's
+    reader where the log's record names raw or y4m input that is still there as it
+    was scored (its size and modification time the record's); {} otherwise (the
+    maps are then drawn alone)."""
+    from .files import FileError, Geometry, VideoFile
+    from .map_image import luma_8bit
+    record = log.record or {}
+    settings = record.get("settings", {})
+    entry = record.get("inputs", {}).get("distorted") or {}
+    path = entry.get("path")
+    if not path or settings.get("kind") != "files":
+        return {}
+    try:
+        now = os.stat(path)
+        if (now.st_size, now.st_mtime_ns) != (entry.get("size"), entry.get("mtime_ns")):
+            return {}
+        with VideoFile(path) as video:
+            geometry = video.header or Geometry(settings["width"], settings["height"],
+                                                settings["pix_fmt"])
+            video.start(geometry)
+            return {n: luma_8bit(video.read_luma(n), geometry.bit_depth) for n in numbers
+                    if n < video.frame_count}
+    except (OSError, KeyError, TypeError, ValueError, FileError):
+        return {}
+
+
+def _img(rgb, alt):
+    import base64
+    from .map_image import png, shrink
+    rgb = shrink(rgb, MAP_WIDTH)
+    return ('<img src="data:image/png;base64,%s" width="%d" height="%d" alt="%s">'
+            % (base64.b64encode(png(rgb)).decode(), rgb.shape[1], rgb.shape[0],
+               html.escape(alt)))
+
+
+def _palette():
+    """The library's colours from a loss of 0 to 1, as a strip."""
+    import numpy as np
+    from .map_image import alone
+    steps = 64
+    strip = alone(np.linspace(0, 1, steps, dtype=np.float32)[None, :], steps * 32, 32)
+    return ('<p class="palette">loss 0 %s 1 (the library\'s colours: '
+            'float_adm_map_render_rgb24)</p>' % _img(strip, "the colours of a loss from 0 to 1"))
+
+
+def _maps_section(logs):
+    """Per log with maps: the map averaged over its frames, and its worst frames by
+    adm2 with their maps over them."""
+    import numpy as np
+    from .map_image import alone, overlay
+    with_maps = [log for log in logs
+                 if log.maps and any(f["frame"] in log.maps for f in log.scored)]
+    if not with_maps:
+        return ""
+    out = ['<section class="map-section"><h2>Where detail is lost</h2>',
+           '<p class="meta">Each 32&times;32 block\'s loss, 1 &minus; its adm2 '
+           '(docs/maps.md): the worst %d frames by adm2, the map over the distorted frame, '
+           'and the map averaged over the frames.</p>' % MAP_WORST_COUNT, _palette()]
+    for log in with_maps:
+        worst = [f for f in worst_frames(log, "adm2", MAP_WORST_COUNT) if f["frame"] in log.maps]
+        luma = _distorted_frames(log, [f["frame"] for f in worst])
+        rows, columns = next(iter(log.maps.values())).shape
+        size = next(iter(luma.values())).shape[::-1] if luma else (columns * 32, rows * 32)
+        # A frame the filter skipped has no map (NaN): the mean is the scored frames'.
+        scored = [log.maps[f["frame"]] for f in log.scored if f["frame"] in log.maps]
+        mean = np.mean(np.stack(scored), axis=0, dtype=np.float64)
+        figures = ['<figure class="map mean">%s<figcaption>mean of %d frames</figcaption>'
+                   '</figure>' % (_img(alone(mean.astype(np.float32), *size),
+                                       "%s: the map averaged over %d frames"
+                                       % (log.label, len(scored))), len(scored))]
+        for f in worst:
+            n = f["frame"]
+            picture = overlay(log.maps[n], luma[n]) if n in luma else alone(log.maps[n], *size)
+            when = " &middot; %s" % _fmt_time(f["timestamp"]) if "timestamp" in f else ""
+            figures.append('<figure class="map worst" data-frame="%d">%s<figcaption>frame %d'
+                           '%s &middot; adm2 %s</figcaption></figure>'
+                           % (n, _img(picture, "%s: frame %d%s" % (
+                               log.label, n, ", its map over it" if n in luma else ", its map")),
+                              n, when, _fmt(f["adm2"])))
+        note = "" if luma else (
+            '<p class="meta">The distorted input its record names is not a raw or y4m file '
+            'that is there as it was scored: the maps alone.</p>')
+        out.append('<h3>%s</h3>%s<div class="maps">%s</div>' % (html.escape(log.label), note,
+                                                               "".join(figures)))
+    out.append("</section>")
+    return "\n".join(out)
 
 
 def load(paths):

@@ -130,6 +130,13 @@ def _replacing(path):
         raise
 
 
+def maps_path(log_path):
+    """Where a log's maps lie (Results.save_maps): NAME.maps.npz beside NAME.json."""
+    log_path = os.fspath(log_path)
+    base = log_path[:-len(".json")] if log_path.endswith(".json") else log_path
+    return base + ".maps.npz"
+
+
 def write_atomically(path, text):
     """Write text to path through a temporary file in its directory and a rename, so
     that path is either absent or complete."""
@@ -149,11 +156,22 @@ class Results:
     .pooled: {name: {"min", "max", "mean", "harmonic_mean"}} over the scored frames,
         computed as libvmaf pools (see pool()).
     .feature_names: {name: the name libvmaf gives it for the options used}.
+    .maps: with map=True, a (frames, rows, columns) float32 array, the loss of each
+        32x32 block of each frame (frame i of .frames is maps[i]; docs/maps.md);
+        else None.  save_maps() and load_maps() keep it beside a log.
     """
 
     def __init__(self, frames, names=None, options=None, width=None, height=None,
-                 elapsed=None, feature_names=None, source=None, version=None):
-        self.frames = sorted(frames, key=lambda f: f["frame"])
+                 elapsed=None, feature_names=None, source=None, version=None, maps=None):
+        frames = list(frames)
+        order = sorted(range(len(frames)), key=lambda i: frames[i]["frame"])
+        self.frames = [frames[i] for i in order]
+        self.maps = None
+        if maps is not None:
+            import numpy as np
+            if len(maps) != len(frames):
+                raise ValueError("%d maps for %d frames" % (len(maps), len(frames)))
+            self.maps = np.asarray(maps, np.float32)[order]
         seen = set()
         for f in self.frames:
             if f["frame"] in seen:
@@ -327,9 +345,32 @@ class Results:
                                  % (first.names, p.names))
         frames = [f for p in parts for f in p.frames]
         elapsed = sum(p.elapsed for p in parts) if all(p.elapsed for p in parts) else None
+        maps = None
+        if all(p.maps is not None for p in parts):
+            import numpy as np
+            maps = np.concatenate([p.maps for p in parts])
         return cls(frames, names=first.names, options=first.options, width=first.width,
                    height=first.height, elapsed=elapsed, feature_names=first.feature_names,
-                   version=first.version)
+                   version=first.version, maps=maps)
+
+    def save_maps(self, path):
+        """The maps and their frame numbers as a numpy .npz file (arrays "frames" and
+        "loss"), written atomically; load_maps() reads it back."""
+        import numpy as np
+        if self.maps is None:
+            raise ValueError("these results have no maps (score with map=True)")
+        with _replacing(path) as tmp, open(tmp, "wb") as out:
+            np.savez_compressed(out, frames=np.array([f["frame"] for f in self.frames],
+                                                     np.int64), loss=self.maps)
+            out.flush()
+            os.fsync(out.fileno())
+
+    @staticmethod
+    def load_maps(path):
+        """{frame number: (rows, columns) float32 loss} from a save_maps() file."""
+        import numpy as np
+        with np.load(path, allow_pickle=False) as data:
+            return {int(n): loss for n, loss in zip(data["frames"], data["loss"])}
 
     def to_dict(self):
         """{"frames": [...], "pooled": {...}} (plain Python, e.g. for pickling)."""

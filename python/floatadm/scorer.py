@@ -182,6 +182,32 @@ def _check_plane(array, name, width, height, dtype):
     return a
 
 
+def check_map_backend(backend):
+    """The one place that says which backends compute maps: the CPU's alone (the CUDA
+    backend has none yet); InvalidError for another."""
+    if backend != "cpu":
+        raise InvalidError("map=True: maps are computed on the CPU only; the backend is %r "
+                           "(use backend=\"cpu\")" % (backend,), error_codes()["UNSUPPORTED"])
+
+
+class FrameMap:
+    """One frame's map, as the library computes it (docs/maps.md): blocks of
+    block_size x block_size pixels, rows x columns from the top left.
+
+    .loss: (rows, columns) float32, each block's detail loss in 0..1
+        (float_adm_map_loss: 0 where nothing is lost).
+    .num, .den: (4, rows, columns) float64, each scale's DLM numerator and
+        denominator sums per block (float_adm_map_sums).
+    """
+
+    def __init__(self, loss, num, den, block_size):
+        self.loss, self.num, self.den, self.block_size = loss, num, den, block_size
+
+    def __repr__(self):
+        return "<FrameMap: %dx%d blocks of %d pixels>" % (self.loss.shape[1], self.loss.shape[0],
+                                                         self.block_size)
+
+
 class Scorer:
     """Scores luma planes with libvmaf's float ADM, bit for bit as the C API.
 
@@ -213,6 +239,8 @@ class Scorer:
         self.threads = int(threads)
         self._ctx = ctypes.c_void_p()
         self._cuda_ctx = ctypes.c_void_p()
+        self._map_enabled = False
+        self._frames_scored = 0
         # A context scores one frame at a time: calls from several threads take turns.
         self._lock = threading.Lock()
         if backend == "auto":
@@ -262,17 +290,71 @@ class Scorer:
             return True
         return bool(_lib.cuda().float_adm_cuda_is_exact(self._cuda_ctx, None, 0))
 
-    def score(self, reference, distorted):
+    def score(self, reference, distorted, map=False):
         """Scores one frame pair: 2-D uint8 (8-bit) or uint16 (9-16 bit) luma arrays of
         shape (height, width), any strides.  Returns {name: value} of the 7 outputs
-        (18 with debug), the library's doubles unchanged."""
+        (18 with debug), the library's doubles unchanged.
+
+        map=True: returns (scores, FrameMap), the frame's map (docs/maps.md).  The
+        library computes maps from a context's first frame on, so map=True is asked
+        for with the first frame (or every frame after it may ask); maps are computed
+        on the CPU only."""
         ref = _check_plane(reference, "reference", self.width, self.height, self.dtype)
         dis = _check_plane(distorted, "distorted", self.width, self.height, self.dtype)
         scores = _lib.FloatAdmScores()
         with self._lock:
+            if map and not self._map_enabled:
+                self._enable_map()
             self._score_into(ref, dis, scores)
+            self._frames_scored += 1
+            frame_map = self._read_map() if map else None
         value = _lib.core().float_adm_output_value
-        return {name: value(ctypes.byref(scores), i) for i, name in enumerate(self.names)}
+        named = {name: value(ctypes.byref(scores), i) for i, name in enumerate(self.names)}
+        return (named, frame_map) if map else named
+
+    def _enable_map(self):
+        """Maps from the first frame on, on a backend that computes them."""
+        check_map_backend(self.backend)
+        if not self._ctx:
+            raise Error("the scorer is closed")
+        if self._frames_scored:
+            raise InvalidError("map=True: a map is computed from a scorer's first frame on, "
+                               "and this scorer has scored %d frames without one (ask for "
+                               "map=True with the first frame)" % self._frames_scored)
+        err = _lib.core().float_adm_context_enable_map(self._ctx)
+        if err < 0:
+            _raise(err, "", "map=True: ")
+        self._map_enabled = True
+
+    @property
+    def map_shape(self):
+        """(rows, columns): the blocks of this frame size's maps (float_adm_map_size)."""
+        return self._map_size()[:2]
+
+    def _map_size(self):
+        columns, rows, block = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+        if not self._ctx:
+            raise Error("map: the scorer is closed or not on the CPU")
+        _lib.core().float_adm_map_size(self._ctx, ctypes.byref(columns), ctypes.byref(rows),
+                                       ctypes.byref(block))
+        return rows.value, columns.value, block.value
+
+    def _read_map(self):
+        lib = _lib.core()
+        rows, columns, block = self._map_size()
+        shape = (rows, columns)
+        count = rows * columns
+        loss = np.empty(shape, np.float32)
+        num = np.empty((4,) + shape, np.float64)
+        den = np.empty((4,) + shape, np.float64)
+        err = lib.float_adm_map_loss(self._ctx, loss.ctypes.data, count)
+        for scale in range(4):
+            if err >= 0:
+                err = lib.float_adm_map_sums(self._ctx, scale, num[scale].ctypes.data,
+                                             den[scale].ctypes.data, count)
+        if err < 0:
+            _raise(err, "", "map: ")
+        return FrameMap(loss, num, den, block)
 
     def _score_into(self, ref, dis, scores):
         if self.backend == "cpu":

@@ -41,9 +41,11 @@ import subprocess
 import tempfile
 import time
 
+import numpy as np
+
 from ._progress import ProgressBar
 from .results import Results
-from .scorer import make_options, options as option_table, options_dict
+from .scorer import check_map_backend, make_options, options as option_table, options_dict
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _checked = {}
@@ -381,6 +383,50 @@ def _run_ffmpeg(command, bar):
         return code, errors.read()
 
 
+def _read_pfm(path):
+    """The loss grid of a map file the filter wrote (float_adm_map_write_pfm: "Pf",
+    columns rows, -1.0, little-endian floats from the bottom row up), top row first.
+    The library writes PFM and reads none, so the package reads its own files here,
+    refusing anything else."""
+    with open(path, "rb") as f:
+        data = f.read()
+    parts = data.split(b"\n", 3)
+    if len(parts) == 4 and parts[0] == b"Pf" and parts[2] == b"-1.0":
+        size = parts[1].split(b" ")
+        if len(size) == 2 and all(v.isdigit() for v in size):
+            columns, rows = int(size[0]), int(size[1])
+            if columns * rows * 4 == len(parts[3]):
+                return np.frombuffer(parts[3], "<f4").reshape(rows, columns)[::-1].copy()
+    raise FFmpegError("%s: not a map as the float_adm filter writes it" % path)
+
+
+def _read_maps(directory, frames, end, start):
+    """The maps of the frames the filter logged, one per frame of the results (NaN
+    for a skipped frame, which has none); a scored frame without its file is an
+    error."""
+    maps, shape = [], None
+    for f in frames:
+        local = f["frame"]
+        if end is not None and local >= end - start:
+            continue
+        path = os.path.join(directory, "%d.pfm" % local)
+        if "skipped" in f:
+            maps.append(None)
+            continue
+        if not os.path.exists(path):
+            raise FFmpegError("the float_adm filter scored frame %d but wrote no map of it"
+                              % (local + start))
+        loss = _read_pfm(path)
+        if shape is not None and loss.shape != shape:
+            raise FFmpegError("frame %d: a map of %s blocks after maps of %s (the picture "
+                              "changed size)" % (local + start, loss.shape[::-1], shape[::-1]))
+        shape = loss.shape
+        maps.append(loss)
+    if shape is None:
+        return np.zeros((len(maps), 0, 0), np.float32)
+    return np.stack([np.full(shape, np.nan, np.float32) if m is None else m for m in maps])
+
+
 def _stop(process):
     try:
         os.killpg(process.pid, signal.SIGKILL)
@@ -391,7 +437,7 @@ def _stop(process):
 
 def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None,
                 reference_args=(), distorted_args=(), backend=None, threads=None,
-                progress=None, scale=None, scale_size=None, **options):
+                progress=None, scale=None, scale_size=None, map=False, **options):
     """Scores two videos with the float_adm filter of ffmpeg; returns Results.
 
     reference, distorted: local files (any name), or URLs with ://.
@@ -404,8 +450,10 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     threads.  progress: a bar of frames done / expected on stderr (None: only when
     stderr is a terminal).  scale: a scaler of SCALERS (True: bicubic) that scales
     the distorted to the reference's size, or both to scale_size ("WxH"); without
-    it the sizes must agree.  **options: float_adm's, by libvmaf name or alias,
-    checked by the library first.
+    it the sizes must agree.  map=True: every frame's map too, as Results.maps
+    (the filter's map_path files in the private directory; computed on the CPU, so
+    backend "cuda" is an error).  **options: float_adm's, by libvmaf name or
+    alias, checked by the library first.
     """
     ffmpeg = find_ffmpeg(ffmpeg)
     parts, held = filter_options(options)
@@ -414,7 +462,11 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     if start < 0 or (end is not None and end < start):
         raise ValueError("frames [%d, %s) are not a range" % (start, end))
     if backend is not None:
-        parts.append("backend=" + filter_value(check_backend(ffmpeg, backend)))
+        backend = check_backend(ffmpeg, backend)
+        parts.append("backend=" + filter_value(backend))
+    if map:
+        # The filter's "auto" scores a map on the CPU, as float_adm_score does.
+        check_map_backend("cpu" if backend in (None, "auto") else backend)
     scaler = _scaler(scale)
     if scale_size is not None and scaler is None:
         scaler = DEFAULT_SCALER
@@ -454,6 +506,11 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
             dis_chain.append(scaled)
             if scaling["inputs"] == "both":
                 ref_chain.append(scaled)
+        if map:
+            os.mkdir(os.path.join(work, "maps"))
+            # A '%' of the directory's name is text to the pattern: "%%".
+            pattern = os.path.join(work, "maps").replace("%", "%%") + "/%d.pfm"
+            parts.append("map_path=" + filter_value(pattern))
         adm = ":".join(["log_path=" + filter_value(log), "log_fmt=json"] + parts)
         graph = "[0:v]%s[d];[1:v]%s[r];[d][r]float_adm=%s" % (
             ",".join(dis_chain) or "null", ",".join(ref_chain) or "null", adm)
@@ -475,6 +532,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         elapsed = time.monotonic() - began
         raw = Results.from_json(log)
         times = _timestamps(meta)
+        maps = _read_maps(os.path.join(work, "maps"), raw.frames, end, start) if map else None
 
     frames = []
     for f in raw.frames:
@@ -492,7 +550,8 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
                           % (start, end, distorted, len(frames), start))
     width, height = scored_size or (None, None)
     results = Results(frames, names=raw.names, options=held, width=width, height=height,
-                      elapsed=elapsed, feature_names=raw.feature_names, version=raw.version)
+                      elapsed=elapsed, feature_names=raw.feature_names, version=raw.version,
+                      maps=maps)
     results.stderr = stderr
     results.scale = scaling
     return results

@@ -106,8 +106,10 @@ def test_report_is_self_contained(logs, tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     text = out.read_text()
-    for needle in ("http:", "https:", "<script", "<link", "@import", "url(", " src="):
+    for needle in ("http:", "https:", "<script", "<link", "@import", "url("):
         assert needle not in text, needle
+    # Pictures (the maps) are inline PNG data, never a file or an address.
+    assert all(v.startswith("data:image/png;base64,") for v in re.findall(r' src="([^"]*)"', text))
     assert "vp9 &lt;skip&gt;" in text and "<skip>" not in text
     assert "prefers-color-scheme: dark" in text
 
@@ -310,3 +312,83 @@ def test_chart_points_show_frame_and_value(logs, tmp_path):
     assert html.unescape(body["text"]) == "frame 3 \u00b7 %.6f" % frame3["adm2"]
     assert html.unescape(body["label"]) == "x264 crf36: frame 3, adm2 %.6f" % frame3["adm2"]
     assert ".pt:hover .tip" in text
+
+
+def _png_pixels(data):
+    """The pixels of a PNG the report wrote (8-bit RGB, no filter)."""
+    import struct
+    import zlib
+    import numpy as np
+    width, height = struct.unpack(">II", data[16:24])
+    chunks, pos = b"", 8
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind == b"IDAT":
+            chunks += data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+    rows = np.frombuffer(zlib.decompress(chunks), np.uint8).reshape(height, 1 + 3 * width)
+    assert not rows[:, 0].any()
+    return rows[:, 1:].reshape(height, width, 3)
+
+
+def test_report_draws_maps(pair, tmp_path):
+    """A log scored with --maps: the report shows its worst frames by adm2, each the
+    distorted frame with its map over it in the library's colours, and the map
+    averaged over the title; a log without maps shows none.  Chromium decodes every
+    picture."""
+    import base64
+    import numpy as np
+    from floatadm import map_image
+    from floatadm.report import MAP_WIDTH, MAP_WORST_COUNT
+    ref = write_y4m(pair(ASTRONAUT)[0], str(tmp_path / "ref.y4m"), *fixture_args(ASTRONAUT))
+    dis = write_y4m(pair(ASTRONAUT)[1], str(tmp_path / "dis.y4m"), *fixture_args(ASTRONAUT))
+    log = tmp_path / "x264.json"
+    done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r", ref, "-d", dis,
+                           "--json", str(log), "--maps", "--quiet"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    plain = tmp_path / "plain.json"
+    floatadm.score_files(ref, dis).to_json(plain)
+    logs = floatadm.report.load([str(log), str(plain)])
+    text = render(logs)
+    assert text.count('<section class="map-section">') == 1
+    assert text.count('<figure class="map mean">') == 1  # the log with maps alone
+    shown = [int(n) for n in re.findall(r'<figure class="map worst" data-frame="(\d+)">', text)]
+    worst = worst_frames(logs[0], "adm2", MAP_WORST_COUNT)
+    assert shown == [f["frame"] for f in worst] and len(shown) == MAP_WORST_COUNT
+
+    # The worst frame's picture: that frame of the distorted input, its map over it,
+    # painted by the library.
+    first = re.search(r'data-frame="%d"><img src="data:image/png;base64,([^"]+)"' % shown[0],
+                      text).group(1)
+    maps = Results.load_maps(str(tmp_path / "x264.maps.npz"))
+    with floatadm.files.VideoFile(dis) as video:
+        video.start(video.header)
+        luma = video.read_luma(shown[0])
+    want = map_image.shrink(map_image.overlay(maps[shown[0]], luma), MAP_WIDTH)
+    assert np.array_equal(_png_pixels(base64.b64decode(first)), want)
+    assert maps[shown[0]].any()
+
+    page = tmp_path / "report.html"
+    page.write_text(text)
+    script = """
+  const pictures = [...d.querySelectorAll('figure.map img')];
+  out.pictures = pictures.length;
+  out.decoded = pictures.filter(i => i.complete && i.naturalWidth > 0).length;
+  out.shown = pictures.filter(i => i.getBoundingClientRect().width > 100).length;
+  out.overflow = d.documentElement.scrollWidth > w.innerWidth;
+"""
+    for width in (390, 1100):
+        (tmp_path / "probe.html").write_text(_probe_page(text, width, script))
+        body = parse(run_chromium((tmp_path / "probe.html").as_uri(), (1200, 1000),
+                                  "--dump-dom")).body
+        assert body["pictures"] == str(MAP_WORST_COUNT + 1)
+        assert body["decoded"] == body["shown"] == body["pictures"], body
+        assert body["overflow"] == "false"
+
+    # A distorted input changed since it was scored is not drawn under its maps.
+    st = os.stat(dis)
+    os.utime(dis, ns=(st.st_atime_ns, st.st_mtime_ns + 10 ** 9))
+    text = render(floatadm.report.load([str(log)]))
+    assert "the maps alone" in text and "its map over it" not in text
+    assert text.count('<figure class="map worst"') == MAP_WORST_COUNT

@@ -1,0 +1,184 @@
+# Tests of the maps in Python: Scorer.score(map=True), score_files(map=True) and
+# Results.maps, against float_adm_score --map-path.
+#
+# Copyright (c) 2026 the float_adm authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import floatadm
+import floatadm.report
+from floatadm.results import Results
+
+from conftest import fixture_args, same_bits
+
+ASTRONAUT = "astronaut_576x324_yuv420p_x264"
+WIDTH, HEIGHT = 512, 256
+
+
+def textured_frame(seed=1):
+    """A noise pattern with detail at every scale (8-bit)."""
+    rng = np.random.default_rng(seed)
+    coarse = rng.integers(0, 256, (HEIGHT // 8, WIDTH // 8)).repeat(8, 0).repeat(8, 1)
+    fine = rng.integers(-40, 41, (HEIGHT, WIDTH))
+    return np.clip(coarse + fine, 0, 255).astype(np.uint8)
+
+
+def left_half_blurred(frame):
+    """frame with its left half flattened to each 16x16 square's mean: its detail gone."""
+    out = frame.copy()
+    half = out[:, :WIDTH // 2].astype(np.float64)
+    means = half.reshape(HEIGHT // 16, 16, WIDTH // 32, 16).mean(axis=(1, 3))
+    out[:, :WIDTH // 2] = np.round(means).repeat(16, 0).repeat(16, 1).astype(np.uint8)
+    return out
+
+
+def read_pfm(path):
+    """The loss in a PFM file float_adm_score wrote, as (rows, columns) top row first
+    (a check of the files, not a reader of the package's)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, size, scale, payload = data.split(b"\n", 3)
+    assert magic == b"Pf" and scale == b"-1.0"
+    columns, rows = (int(v) for v in size.split())
+    return np.frombuffer(payload, "<f4").reshape(rows, columns)[::-1]
+
+
+def test_distorted_left_half_loses_detail_on_the_left():
+    ref = textured_frame()
+    with floatadm.Scorer(WIDTH, HEIGHT, 8) as scorer:
+        scores, frame_map = scorer.score(ref, left_half_blurred(ref), map=True)
+    assert frame_map.block_size == 32
+    assert frame_map.loss.shape == (HEIGHT // 32, WIDTH // 32)
+    assert frame_map.loss.dtype == np.float32
+    left, right = frame_map.loss[:, :WIDTH // 64], frame_map.loss[:, WIDTH // 64:]
+    # The sum region leaves out about 10 % of each edge: the blocks inside it.
+    inner_left = frame_map.loss[1:-1, 1:WIDTH // 64 - 1]
+    assert inner_left.min() > 0.3, frame_map.loss
+    assert right[:, 2:].max() == 0.0, frame_map.loss
+    assert left.mean() > 10 * right.mean()
+    assert scores["adm2"] < 1.0
+    assert frame_map.num.shape == frame_map.den.shape == (4, HEIGHT // 32, WIDTH // 32)
+    # The right half's blocks lose nothing: their numerators are their denominators.
+    assert np.array_equal(frame_map.num[:, :, -3:], frame_map.den[:, :, -3:])
+
+
+def test_identical_pictures_give_a_map_of_zeros():
+    ref = textured_frame(2)
+    with floatadm.Scorer(WIDTH, HEIGHT, 8) as scorer:
+        for _ in range(2):
+            _, frame_map = scorer.score(ref, ref.copy(), map=True)
+            assert not frame_map.loss.any()
+
+
+def test_map_false_changes_nothing():
+    ref = textured_frame(3)
+    dis = left_half_blurred(ref)
+    with floatadm.Scorer(WIDTH, HEIGHT, 8) as plain, floatadm.Scorer(WIDTH, HEIGHT, 8) as mapped:
+        without = plain.score(ref, dis)
+        assert isinstance(without, dict)
+        assert plain.score(ref, dis, map=False) == without
+        with_map, _ = mapped.score(ref, dis, map=True)
+    assert list(with_map) == list(without)
+    for name in without:
+        assert same_bits(with_map[name], without[name]), name
+
+
+def test_map_from_the_first_frame_on():
+    ref = textured_frame(4)
+    with floatadm.Scorer(WIDTH, HEIGHT, 8) as scorer:
+        scorer.score(ref, ref)
+        with pytest.raises(floatadm.InvalidError, match="first frame"):
+            scorer.score(ref, ref, map=True)
+
+
+def test_maps_are_computed_on_the_cpu_only(pair):
+    reference, distorted = pair(ASTRONAUT)
+    with pytest.raises(floatadm.InvalidError, match="CPU only"):
+        floatadm.score_files(reference, distorted, *fixture_args(ASTRONAUT), map=True,
+                             backend="cuda")
+
+
+def test_score_files_maps_equal_the_command_pfm_files(pair, score_bin, tmp_path):
+    reference, distorted = pair(ASTRONAUT)
+    width, height, pix_fmt = fixture_args(ASTRONAUT)
+    pattern = str(tmp_path / "map_%03d.pfm")
+    subprocess.run([score_bin, "--reference", reference, "--distorted", distorted, "--width",
+                    str(width), "--height", str(height), "--pix-fmt", pix_fmt, "--map-path",
+                    pattern, "--quiet"], check=True, capture_output=True)
+    results = floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True,
+                                   backend="auto")
+    assert results.maps.shape == (len(results.frames), -(-height // 32), -(-width // 32))
+    assert len(os.listdir(tmp_path)) == len(results.frames) > 1
+    for i, f in enumerate(results.frames):
+        want = read_pfm(pattern % f["frame"])
+        assert want.tobytes() == results.maps[i].tobytes(), f["frame"]
+    assert results.maps.any()
+    # Without map=True the scores are the same, and there are no maps.
+    plain = floatadm.score_files(reference, distorted, width, height, pix_fmt)
+    assert plain.maps is None
+    for got, want in zip(results.frames, plain.frames):
+        assert all(same_bits(got[n], want[n]) for n in plain.names)
+    # A range keeps the title's frame numbers, and merged ranges are the whole.
+    parts = [floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True,
+                                  start_frame=s, end_frame=e)
+             for s, e in ((1, len(results.frames)), (0, 1))]
+    merged = Results.merge(parts)
+    assert merged.maps.tobytes() == results.maps.tobytes()
+    # The maps kept beside a log read back with their frame numbers.
+    results.save_maps(str(tmp_path / "log.maps.npz"))
+    loaded = Results.load_maps(str(tmp_path / "log.maps.npz"))
+    assert sorted(loaded) == [f["frame"] for f in results.frames]
+    assert all(loaded[f["frame"]].tobytes() == results.maps[i].tobytes()
+               for i, f in enumerate(results.frames))
+
+
+def test_score_video_maps_equal_score_files(pair, ffmpeg, tmp_path, monkeypatch):
+    """score_video(map=True) through the filter's map_path: the same bits as the C API
+    path, in a frame range too, under a temporary directory whose name holds a '%'
+    and a ':' (the pattern and the filtergraph keep them as text)."""
+    reference, distorted = pair(ASTRONAUT)
+    width, height, pix_fmt = fixture_args(ASTRONAUT)
+    raw = ["-f", "rawvideo", "-pix_fmt", pix_fmt, "-video_size", "%dx%d" % (width, height)]
+    hostile = tmp_path / "t%d:x,y"
+    hostile.mkdir()
+    monkeypatch.setenv("TMPDIR", str(hostile))
+    want = floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True)
+    got = floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+                               distorted_args=raw, map=True)
+    assert got.maps.shape == want.maps.shape
+    assert got.maps.tobytes() == want.maps.tobytes()
+    part = floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+                                distorted_args=raw, map=True, start_frame=2, end_frame=4)
+    assert [f["frame"] for f in part.frames] == [2, 3]
+    assert part.maps.tobytes() == want.maps[2:4].tobytes()
+    assert floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+                                distorted_args=raw).maps is None
+    with pytest.raises(floatadm.InvalidError, match="CPU only"):
+        floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+                             distorted_args=raw, map=True, backend="cuda")
+
+
+def test_command_line_maps_of_a_video_in_the_report(ffmpeg, tmp_path):
+    """score --json --maps on videos (through the filter) keeps the maps beside the
+    log; the report draws them alone (no frame of a video is read back)."""
+    import sys
+    from conftest import make_clip
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.2)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, seconds=0.2, lossy=True)
+    log = tmp_path / "mpeg2.json"
+    done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r", ref, "-d", dis,
+                           "--json", str(log), "--maps", "--quiet"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    maps = Results.load_maps(str(tmp_path / "mpeg2.maps.npz"))
+    want = floatadm.score_video(ref, dis, map=True)
+    assert sorted(maps) == [f["frame"] for f in want.frames]
+    assert all(maps[f["frame"]].tobytes() == want.maps[i].tobytes()
+               for i, f in enumerate(want.frames))
+    text = floatadm.report.render(floatadm.report.load([str(log)]))
+    assert "the maps alone" in text and text.count('<figure class="map worst"') == 4
