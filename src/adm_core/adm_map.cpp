@@ -25,9 +25,8 @@ int clamp_to(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 } // namespace
 
 FrameMap::FrameMap(const FrameSetup &frame, const FloatAdmOptions &opts)
-    : frame_(frame), inv_p_(1.0 / opts.p_norm),
-      columns_(blocks_across(frame.width)), rows_(blocks_across(frame.height)),
-      stride_(band_stride(frame.scale[0].w) + kRowPadding)
+    : frame_(frame), inv_p_(1.0 / opts.p_norm), columns_(blocks_across(frame.width)),
+      rows_(blocks_across(frame.height)), stride_(band_stride(frame.scale[0].w) + kRowPadding)
 {
     for (int s = 0; s < kNumScales; s++)
         blocks_[s].assign((size_t)rows_ * columns_ * kNumMapSums, 0.0);

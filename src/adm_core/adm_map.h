@@ -82,8 +82,8 @@ private:
  * Writes a frame's loss (columns x rows, row by row from the top) as the PFM file the
  * pattern names for frame_num (float_adm_map_write_pfm; a device backend's maps too).
  */
-int write_map_pfm(const char *pattern, uint64_t frame_num, const float *loss, int columns,
-                  int rows, char *errbuf, size_t errbuf_size);
+int write_map_pfm(const char *pattern, uint64_t frame_num, const float *loss, int columns, int rows,
+                  char *errbuf, size_t errbuf_size);
 
 } // namespace adm
 

@@ -188,16 +188,15 @@ int write_map(const FloatAdmContext *ctx, const char *pattern, uint64_t frame_nu
                           "scored whole");
         return ret;
     }
-    return adm::write_map_pfm(pattern, frame_num, loss.data(), columns, rows, errbuf,
-                              errbuf_size);
+    return adm::write_map_pfm(pattern, frame_num, loss.data(), columns, rows, errbuf, errbuf_size);
 }
 
 } // namespace
 
 namespace adm {
 
-int write_map_pfm(const char *pattern, uint64_t frame_num, const float *loss, int columns,
-                  int rows, char *errbuf, size_t errbuf_size)
+int write_map_pfm(const char *pattern, uint64_t frame_num, const float *loss, int columns, int rows,
+                  char *errbuf, size_t errbuf_size)
 {
     try {
         Pattern parsed;

@@ -43,8 +43,7 @@ int FloatAdmCudaContext::launch_maps(Slot &slot, int s, CUstream on)
 {
     if (!map)
         return 0;
-    double *blocks = device_pointer<double>(slot.device_map) +
-                     map_doubles() / kNumScales * s;
+    double *blocks = device_pointer<double>(slot.device_map) + map_doubles() / kNumScales * s;
     CU_TRY(launch_map(*cu, *kernels, pipeline, s, blocks, on), "launching the map kernels");
     return 0;
 }

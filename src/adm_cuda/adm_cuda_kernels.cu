@@ -477,12 +477,10 @@ template <bool Cube> __device__ __forceinline__ void map_columns(const MapArgs &
                                          pow);
             num[b] = adm::masked_term(restored[b * sc.band_floats + at], thr, Cube, a.p, pow);
         }
-        sums[kMapDen] = adm::map_column_add(sums[kMapDen],
-                                            adm::map_coefficient(den[0], den[1], den[2]),
-                                            first_row);
-        sums[kMapNum] = adm::map_column_add(sums[kMapNum],
-                                            adm::map_coefficient(num[0], num[1], num[2]),
-                                            first_row);
+        sums[kMapDen] = adm::map_column_add(
+            sums[kMapDen], adm::map_coefficient(den[0], den[1], den[2]), first_row);
+        sums[kMapNum] = adm::map_column_add(
+            sums[kMapNum], adm::map_coefficient(num[0], num[1], num[2]), first_row);
     }
     double *out = a.column_sums + ((ptrdiff_t)blockIdx.y * sc.w + j) * kNumMapSums;
     out[kMapDen] = sums[kMapDen];

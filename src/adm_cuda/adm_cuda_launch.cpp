@@ -18,8 +18,7 @@ namespace {
 
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
-static_assert(kMapDen == adm::kMapDen && kMapNum == adm::kMapNum &&
-                  kNumMapSums == adm::kNumMapSums,
+static_assert(kMapDen == adm::kMapDen && kMapNum == adm::kMapNum && kNumMapSums == adm::kNumMapSums,
               "the map kernels' sums are laid out as adm::FrameMap's");
 
 size_t sum_shared_bytes(int rows_per_block, int compute_warps)

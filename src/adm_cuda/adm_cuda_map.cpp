@@ -93,8 +93,8 @@ int float_adm_cuda_map_write_pfm(const FloatAdmCudaContext *ctx, const char *pat
                           "collected whole");
         return FLOAT_ADM_ERROR_INVALID;
     }
-    return adm::write_map_pfm(pattern, frame_num, map->loss(), map->columns(), map->rows(),
-                              errbuf, errbuf_size);
+    return adm::write_map_pfm(pattern, frame_num, map->loss(), map->columns(), map->rows(), errbuf,
+                              errbuf_size);
 }
 
 } // extern "C"

@@ -130,8 +130,8 @@ bool cuda_run(const Case &c, bool with_map, Scored *out, bool *exact)
                     for (int s = 0; ret == 0 && s < kScales; s++) {
                         map.num[s].resize(n);
                         map.den[s].resize(n);
-                        ret = float_adm_cuda_map_sums(ctx, s, map.num[s].data(),
-                                                      map.den[s].data(), n);
+                        ret = float_adm_cuda_map_sums(ctx, s, map.num[s].data(), map.den[s].data(),
+                                                      n);
                     }
                     out->maps.push_back(map);
                 }
@@ -263,15 +263,15 @@ int run_corpus(const std::string &dir, const std::vector<double> &p_norms,
 /* Sizes whose edges cut blocks of every scale, 8 and 10 bits, default options. */
 void run_generated(const std::string &filter, Totals *t)
 {
-    const int sizes[][2] = {{17, 17}, {33, 17},  {63, 65},    {127, 33},
+    const int sizes[][2] = {{17, 17},   {33, 17},   {63, 65},     {127, 33},
                             {322, 182}, {641, 359}, {1919, 1081}, {1920, 1080}};
     uint32_t seed = 1;
     for (const auto &sz : sizes) {
         for (int depth : {8, 10}) {
             std::vector<LumaPlane> refs, dists;
             for (int f = 0; f < 3; f++) {
-                const testsupport::FramePair p =
-                    testsupport::make_frame_pair(FrameGeometry{sz[0], sz[1], depth}, seed++);
+                const testsupport::FramePair p = testsupport::make_frame_pair(
+                    FrameGeometry{sz[0], sz[1], depth}, seed++);
                 refs.push_back(p.ref);
                 dists.push_back(p.dist);
             }
@@ -313,8 +313,7 @@ int main(int argc, char **argv)
                  parse_p_norms(argv[i + 1], &p_norms))
             i++;
         else {
-            fprintf(stderr, "usage: %s [--corpus DIR] [--p-norms LIST] [--filter TEXT]\n",
-                    argv[0]);
+            fprintf(stderr, "usage: %s [--corpus DIR] [--p-norms LIST] [--filter TEXT]\n", argv[0]);
             return 2;
         }
     }
