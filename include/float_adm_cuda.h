@@ -164,7 +164,7 @@ const char *float_adm_cuda_stage_name(int stage);
 /*
  * Maps (float_adm.h, "Maps"; docs/maps.md): the device computes each block's sums in
  * the CPU's order, bit for bit the CPU's, and the host the loss from them with the
- * CPU's code.  A frame's map is read after float_adm_cuda_collect returns that
+ * CPU's code, when the loss is first read.  A frame's map is read after float_adm_cuda_collect returns that
  * frame's scores, until the next collect: frames submitted later do not touch it.
  */
 

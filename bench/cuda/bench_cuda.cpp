@@ -6,7 +6,8 @@
  * (CPU vs CUDA, all 18 outputs) before it is timed.  The last column: frames from
  * host memory (float_adm_cuda_submit_host: staged, uploaded, 2 in flight).  Then
  * the cost of a map (float_adm_cuda_context_enable_map): the same timings without
- * and with one, in alternating rounds, the map's loss computed on each collect.
+ * and with one, in alternating rounds; with 4 in flight, each frame's loss is read
+ * (computed on the host) as float_adm_score does.
  *
  * Usage: cuda_bench [--frames N] [--cpu-frames N] [--threads N] [--size WxH:DEPTH]...
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -281,7 +282,8 @@ MapCost bench_map(const CudaDriver &cu, int w, int h, int depth, int frames)
                 CHECK_CUDA(cu.cuEventElapsedTime(&ms, start, stop));
                 times[m].push_back(ms);
             }
-            /* 4 in flight, the map's loss computed on the host at each collect. */
+            /* 4 in flight, each frame's loss read (computed on the host). */
+            std::vector<float> loss((size_t)w * h);
             CHECK_CUDA(cu.cuEventRecord(start, stream));
             for (int submitted = 0, collected = 0; collected < per_round;) {
                 if (submitted < per_round && float_adm_cuda_in_flight(ctx[m]) < 4) {
@@ -293,6 +295,8 @@ MapCost bench_map(const CudaDriver &cu, int w, int h, int depth, int frames)
                 }
                 FloatAdmScores s;
                 CHECK_ADM(ctx[m], float_adm_cuda_collect(ctx[m], &s, 1));
+                if (m)
+                    CHECK_ADM(ctx[m], float_adm_cuda_map_loss(ctx[m], loss.data(), loss.size()));
                 collected++;
             }
             CHECK_CUDA(cu.cuEventRecord(stop, stream));
@@ -383,7 +387,7 @@ int main(int argc, char **argv)
                r.gpu_ms, r.gpu_p10, r.gpu_p90, r.pipelined_ms, r.host_ms, r.cpu_ms,
                r.cpu_ms / r.gpu_ms, r.differing ? "NO" : "yes (0 bits)");
     printf("\n%-18s %10s %10s %8s %12s %12s %8s\n", "map size", "gpu ms", "with map", "+%",
-           "4-in-flight", "with map", "+%");
+           "4-in-flight", "map+loss", "+%");
     for (const BenchSize &s : sizes) {
         const MapCost c = bench_map(*cu, s.w, s.h, s.depth, frames);
         printf("%-18s %10.4f %10.4f %8.1f %12.4f %12.4f %8.1f\n", c.label.c_str(), c.gpu_ms[0],

@@ -87,8 +87,11 @@ struct FloatAdmCudaContext {
     std::string last_error;
     bool submitted = false; /* a frame was submitted: too late to enable a map */
     /* With a map: the map of the frame last collected (readable once it is collected
-     * whole, until the next collect), its loss computed on the host as the CPU's. */
+     * whole, until the next collect), its loss computed on the host as the CPU's when
+     * first read (libm's pow per block and scale costs more host time than the
+     * device's frame). */
     std::unique_ptr<adm::FrameMap> map;
+    bool map_collected = false; /* map holds the sums of the frame last collected */
 
     /* Record a failed driver call; returns the library's code for it. */
     int fail(CUresult e, const char *what)

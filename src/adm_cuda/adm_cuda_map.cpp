@@ -11,10 +11,20 @@
 
 namespace {
 
-/* The map of ctx's frame last collected, or null where there is none to read. */
-const adm::FrameMap *ready_map(const FloatAdmCudaContext *ctx)
+/* The sums of ctx's frame last collected, or null where there are none to read. */
+const adm::FrameMap *collected_map(const FloatAdmCudaContext *ctx)
 {
-    return ctx && ctx->map && ctx->map->ready() ? ctx->map.get() : nullptr;
+    return ctx && ctx->map && ctx->map_collected ? ctx->map.get() : nullptr;
+}
+
+/* The same with its loss, computed on its first reading. */
+const adm::FrameMap *map_with_loss(const FloatAdmCudaContext *ctx)
+{
+    if (!collected_map(ctx))
+        return nullptr;
+    if (!ctx->map->ready())
+        ctx->map->finish();
+    return ctx->map.get();
 }
 
 bool holds_grid(const adm::FrameMap &map, size_t count)
@@ -64,8 +74,10 @@ int float_adm_cuda_map_size(const FloatAdmCudaContext *ctx, int *columns, int *r
 
 int float_adm_cuda_map_loss(const FloatAdmCudaContext *ctx, float *loss, size_t count)
 {
-    const adm::FrameMap *map = ready_map(ctx);
-    if (!map || !loss || !holds_grid(*map, count))
+    if (!loss)
+        return FLOAT_ADM_ERROR_INVALID;
+    const adm::FrameMap *map = map_with_loss(ctx);
+    if (!map || !holds_grid(*map, count))
         return FLOAT_ADM_ERROR_INVALID;
     const size_t n = (size_t)map->columns() * map->rows();
     for (size_t k = 0; k < n; k++)
@@ -76,7 +88,7 @@ int float_adm_cuda_map_loss(const FloatAdmCudaContext *ctx, float *loss, size_t 
 int float_adm_cuda_map_sums(const FloatAdmCudaContext *ctx, int scale, double *num, double *den,
                             size_t count)
 {
-    const adm::FrameMap *map = ready_map(ctx);
+    const adm::FrameMap *map = collected_map(ctx);
     if (!map || scale < 0 || scale >= kNumScales || !holds_grid(*map, count))
         return FLOAT_ADM_ERROR_INVALID;
     map->read_sums(scale, num, den);
@@ -86,7 +98,7 @@ int float_adm_cuda_map_sums(const FloatAdmCudaContext *ctx, int scale, double *n
 int float_adm_cuda_map_write_pfm(const FloatAdmCudaContext *ctx, const char *pattern,
                                  uint64_t frame_num, char *errbuf, size_t errbuf_size)
 {
-    const adm::FrameMap *map = ready_map(ctx);
+    const adm::FrameMap *map = map_with_loss(ctx);
     if (!map) {
         adm::format_error(errbuf, errbuf_size,
                           "no map to write: the context has no map enabled or no frame "

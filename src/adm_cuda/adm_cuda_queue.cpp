@@ -98,6 +98,7 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
     ctx->queue_head = (ctx->queue_head + 1) % (int)ctx->slots.size();
     ctx->queue_count--;
     /* The map read from now on is this frame's, or none if it fails. */
+    ctx->map_collected = false;
     if (ctx->map)
         ctx->map->start();
     if (e != CUDA_SUCCESS)
@@ -117,7 +118,7 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
         const size_t per_scale = ctx->map_doubles() / kNumScales;
         for (int s = 0; s < kNumScales; s++)
             ctx->map->set_sums(s, slot.host_map + per_scale * s);
-        ctx->map->finish();
+        ctx->map_collected = true;
     }
     return 0;
 }
