@@ -4,7 +4,8 @@
  * each of its option sets, every clip's default case at each --p-norms value, and
  * generated content whose edges cut blocks; and the CUDA scores with a map the same
  * bits as without.  Up to 3 frames are in flight, the map read after each collect:
- * it must be the collected frame's.  Without a CUDA device it says so and exits 0.
+ * it must be the collected frame's.  First the API's refusals, as the CPU's.  Without a
+ * CUDA device it says so and exits 0.
  *
  * Usage: cuda_map [--corpus DIR] [--p-norms LIST] [--filter TEXT]
  *   --p-norms: also every clip's default case at each adm_p_norm of LIST
@@ -284,6 +285,72 @@ void run_generated(const std::string &filter, Totals *t)
     }
 }
 
+/*
+ * The API's refusals, as the CPU's: no map to read before a frame is collected or
+ * without a map, a count or scale out of range, enabling after the first submit.
+ */
+int check_api()
+{
+    int failures = 0;
+    auto expect = [&](bool ok, const char *what) {
+        printf("  %-4s %s\n", ok ? "ok" : "FAIL", what);
+        failures += !ok;
+    };
+    const int w = 96, h = 64;
+    const testsupport::FramePair p = testsupport::make_frame_pair(FrameGeometry{w, h, 8}, 7);
+    const FloatAdmPlane r = p.ref.view(), d = p.dist.view();
+    FloatAdmOptions opts;
+    float_adm_options_default(&opts);
+    char err[512];
+    FloatAdmCudaContext *ctx = nullptr;
+    if (float_adm_cuda_context_create(&ctx, w, h, 8, &opts, nullptr, 2, err, sizeof(err)) < 0) {
+        printf("  FAIL CUDA context: %s\n", err);
+        return 1;
+    }
+    const size_t n = grid_of(w, h);
+    std::vector<float> loss(n);
+    std::vector<double> num(n), den(n);
+    int columns = 0, rows = 0, size = 0;
+    expect(float_adm_cuda_map_size(ctx, &columns, &rows, &size) == 0 && columns == 3 && rows == 2 &&
+               size == FLOAT_ADM_MAP_BLOCK_SIZE,
+           "map size 3x2 blocks of 32 for 96x64");
+    expect(float_adm_cuda_map_loss(ctx, loss.data(), n) == FLOAT_ADM_ERROR_INVALID,
+           "no map enabled: loss refused");
+    expect(float_adm_cuda_context_enable_map(ctx) == 0 &&
+               float_adm_cuda_context_enable_map(ctx) == 0,
+           "enabling twice before the first frame");
+    expect(float_adm_cuda_map_sums(ctx, 0, num.data(), den.data(), n) == FLOAT_ADM_ERROR_INVALID,
+           "no frame collected: sums refused");
+    FloatAdmScores scores;
+    expect(float_adm_cuda_submit_host(ctx, &r, &d) == 0, "submit");
+    expect(float_adm_cuda_map_loss(ctx, loss.data(), n) == FLOAT_ADM_ERROR_INVALID,
+           "submitted, not collected: loss refused");
+    expect(float_adm_cuda_collect(ctx, &scores, 1) == 0, "collect");
+    expect(float_adm_cuda_map_loss(ctx, loss.data(), n) == 0 &&
+               float_adm_cuda_map_sums(ctx, 3, num.data(), den.data(), n) == 0,
+           "collected: loss and sums read");
+    expect(float_adm_cuda_map_loss(ctx, loss.data(), n - 1) == FLOAT_ADM_ERROR_INVALID &&
+               float_adm_cuda_map_loss(ctx, nullptr, n) == FLOAT_ADM_ERROR_INVALID,
+           "a short or missing buffer refused");
+    expect(float_adm_cuda_map_sums(ctx, 4, num.data(), den.data(), n) == FLOAT_ADM_ERROR_INVALID &&
+               float_adm_cuda_map_sums(ctx, -1, num.data(), den.data(), n) ==
+                   FLOAT_ADM_ERROR_INVALID,
+           "a scale outside 0..3 refused");
+    float_adm_cuda_context_free(&ctx);
+
+    if (float_adm_cuda_context_create(&ctx, w, h, 8, &opts, nullptr, 2, err, sizeof(err)) < 0) {
+        printf("  FAIL CUDA context: %s\n", err);
+        return failures + 1;
+    }
+    expect(float_adm_cuda_submit_host(ctx, &r, &d) == 0, "a frame submitted without a map");
+    while (float_adm_cuda_in_flight(ctx))
+        float_adm_cuda_collect(ctx, &scores, 1);
+    expect(float_adm_cuda_context_enable_map(ctx) == FLOAT_ADM_ERROR_INVALID,
+           "enabling after the first frame refused");
+    float_adm_cuda_context_free(&ctx);
+    return failures;
+}
+
 /* "1.5,2.5,4": false unless every item is a number. */
 bool parse_p_norms(const char *text, std::vector<double> *out)
 {
@@ -324,8 +391,10 @@ int main(int argc, char **argv)
         printf("SKIP CUDA maps: no CUDA device (%s)\n", why);
         return 0;
     }
-    printf("CUDA: %s\ncorpus %s:\n", why, corpus.c_str());
+    printf("CUDA: %s\nAPI:\n", why);
     Totals t;
+    t.failures += check_api();
+    printf("corpus %s:\n", corpus.c_str());
     if (run_corpus(corpus, p_norms, filter, &t))
         return 1;
     printf("generated:\n");
