@@ -360,7 +360,7 @@ void float_adm_context_free(FloatAdmContext **ctx);
  * order (docs/maps.md).  The loss of a block is 1 minus its adm2, computed from its
  * sums as adm2 is from the frame's, in 0..1: 0 where nothing is lost (everywhere for
  * identical pictures), towards 1 where the detail is gone.  The scores do not change
- * with a map.  The CPU computes maps; the CUDA backend does not.
+ * with a map.  The CUDA backend computes the same bits (float_adm_cuda.h, "Maps").
  */
 #define FLOAT_ADM_MAP_BLOCK_SIZE 32
 

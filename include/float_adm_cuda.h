@@ -161,6 +161,38 @@ int float_adm_cuda_stage_times(const FloatAdmCudaContext *ctx,
                                float ms[FLOAT_ADM_CUDA_NUM_STAGES]);
 const char *float_adm_cuda_stage_name(int stage);
 
+/*
+ * Maps (float_adm.h, "Maps"; docs/maps.md): the device computes each block's sums in
+ * the CPU's order, bit for bit the CPU's, and the host the loss from them with the
+ * CPU's code, when the loss is first read.  A frame's map is read after float_adm_cuda_collect returns that
+ * frame's scores, until the next collect: frames submitted later do not touch it.
+ */
+
+/**
+ * Compute a map of every frame from now on; before the first submit
+ * (FLOAT_ADM_ERROR_INVALID after), twice is harmless.  Without it no map kernel runs.
+ */
+int float_adm_cuda_context_enable_map(FloatAdmCudaContext *ctx);
+
+/** As float_adm_map_size: block columns and rows, block size in pixels. */
+int float_adm_cuda_map_size(const FloatAdmCudaContext *ctx, int *columns, int *rows,
+                            int *block_size);
+
+/**
+ * The loss per block (rows from the top) of the frame last collected, as
+ * float_adm_map_loss: FLOAT_ADM_ERROR_INVALID without a map, before a frame was
+ * collected whole (a failed collect leaves none), or for a count below columns x rows.
+ */
+int float_adm_cuda_map_loss(const FloatAdmCudaContext *ctx, float *loss, size_t count);
+
+/** Scale scale's sums per block of the frame last collected, as float_adm_map_sums. */
+int float_adm_cuda_map_sums(const FloatAdmCudaContext *ctx, int scale, double *num, double *den,
+                            size_t count);
+
+/** The loss of the frame last collected as a PFM file, as float_adm_map_write_pfm. */
+int float_adm_cuda_map_write_pfm(const FloatAdmCudaContext *ctx, const char *pattern,
+                                 uint64_t frame_num, char *errbuf, size_t errbuf_size);
+
 /**
  * How this library's kernels were built: "kernels built as PTX by clang" (an
  * LGPL build: no part of the CUDA toolkit in it) or "kernels built by nvcc" (the

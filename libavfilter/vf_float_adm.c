@@ -663,14 +663,14 @@ static int config_output(AVFilterLink *outlink)
                mainlink->time_base.num, mainlink->time_base.den,
                reflink->time_base.num, reflink->time_base.den);
 
-    if (use_cuda && (s->map_path || s->map)) {
-        av_log(ctx, AV_LOG_ERROR, "%s: maps are computed on the CPU; give backend=cpu "
-               "with software frames.\n", s->map_path ? "map_path" : "map");
+    if (use_cuda && s->map) {
+        av_log(ctx, AV_LOG_ERROR, "map: the map output is drawn on the CPU; give backend=cpu "
+               "with software frames (map_path works with both).\n");
         return AVERROR(EINVAL);
     }
     if (use_cuda) {
         if ((ret = ff_float_adm_cuda_init(ctx, &s->cuda, &s->opts, s->width, s->height,
-                                          depth, s->plane_layout)) < 0)
+                                          depth, s->plane_layout, s->map_path)) < 0)
             return ret;
     } else {
         ret = float_adm_context_create(&s->adm, mainlink->w, mainlink->h, depth,

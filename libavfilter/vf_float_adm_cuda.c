@@ -75,6 +75,7 @@ struct ADMCudaPath {
     /* Scores collected early, to free a slot, for the oldest scored frames queued. */
     FloatAdmScores collected[CUDA_MAX_IN_FLIGHT];
     int collected_head, nb_collected;
+    const char *map_path;           /* the filter's map_path, or NULL */
 };
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(c->ctx, c->hwctx->internal->cuda_dl, x)
@@ -84,6 +85,21 @@ static int cuda_fail(ADMCudaPath *c, const char *what, uint64_t index, int err)
     av_log(c->ctx, AV_LOG_ERROR, "%s frame %"PRIu64" on the GPU failed: %s (%s)\n", what,
            index, float_adm_cuda_strerror(err), float_adm_cuda_last_error(c->adm));
     return err;
+}
+
+/* With map_path: the map of the frame just collected, before the next collect
+ * replaces it. */
+static int write_map(ADMCudaPath *c, uint64_t index)
+{
+    char errbuf[512];
+    int ret;
+
+    if (!c->map_path)
+        return 0;
+    ret = float_adm_cuda_map_write_pfm(c->adm, c->map_path, index, errbuf, sizeof(errbuf));
+    if (ret < 0)
+        av_log(c->ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
+    return ret;
 }
 
 /* The CUDA context of the reference's frames, current while their luma is downloaded. */
@@ -174,6 +190,8 @@ int ff_float_adm_cuda_submit(ADMCudaPath *c, AVFrame *dist, const AVFrame *ref,
             cuda_fail(c, "Scoring", oldest_in_flight(c), ret);
             goto fail;
         }
+        if ((ret = write_map(c, oldest_in_flight(c))) < 0)
+            goto fail;
         c->nb_collected++;
     }
     if (!(qf.ref = av_frame_clone(ref))) {
@@ -228,6 +246,8 @@ int ff_float_adm_cuda_receive(ADMCudaPath *c, int wait, ADMCudaFrame *out)
                 return 0;
             if (ret < 0)
                 return cuda_fail(c, "Scoring", qf.index, ret);
+            if ((ret = write_map(c, qf.index)) < 0)
+                return ret;
         }
         av_frame_free(&qf.ref);
     }
@@ -351,6 +371,8 @@ static int setup(ADMCudaPath *c, const FloatAdmOptions *opts, int depth)
         if (ret < 0)
             av_log(c->ctx, AV_LOG_ERROR, "%s\n", errbuf);
     }
+    if (ret >= 0 && c->map_path && (ret = float_adm_cuda_context_enable_map(c->adm)) < 0)
+        av_log(c->ctx, AV_LOG_ERROR, "map_path: %s\n", float_adm_cuda_last_error(c->adm));
     cuda_pop(c);
     if (ret >= 0) {
         const int exact = float_adm_cuda_is_exact(c->adm, errbuf, sizeof(errbuf));
@@ -365,7 +387,7 @@ static int setup(ADMCudaPath *c, const FloatAdmOptions *opts, int depth)
 
 av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
                                    const FloatAdmOptions *opts, int width, int height, int depth,
-                                   const FloatAdmPlane layout[NB_INPUTS])
+                                   const FloatAdmPlane layout[NB_INPUTS], const char *map_path)
 {
     ADMCudaPath *c = av_mallocz(sizeof(*c));
     int ret;
@@ -375,6 +397,7 @@ av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
     *c = (ADMCudaPath) {
         .ctx = ctx, .width = width, .height = height,
         .layout = { layout[INPUT_MAIN], layout[INPUT_REFERENCE] },
+        .map_path = map_path,
     };
     *cuda = c;
     if ((ret = setup(c, opts, depth)) < 0)
@@ -410,7 +433,7 @@ av_cold void ff_float_adm_cuda_uninit(ADMCudaPath **cuda)
 
 av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
                                    const FloatAdmOptions *opts, int width, int height, int depth,
-                                   const FloatAdmPlane layout[NB_INPUTS])
+                                   const FloatAdmPlane layout[NB_INPUTS], const char *map_path)
 {
     av_log(ctx, AV_LOG_ERROR, "backend=cuda: no usable CUDA device.\n");
     av_log(ctx, AV_LOG_ERROR, "This FFmpeg was built without float_adm's CUDA backend "

@@ -56,7 +56,7 @@ typedef struct ADMCudaFrame {
  */
 int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
                            const FloatAdmOptions *opts, int width, int height, int depth,
-                           const FloatAdmPlane layout[NB_INPUTS]);
+                           const FloatAdmPlane layout[NB_INPUTS], const char *map_path);
 
 /** Queue the pair; takes dist, which ff_float_adm_cuda_receive gives back. */
 int ff_float_adm_cuda_submit(ADMCudaPath *cuda, AVFrame *dist, const AVFrame *ref,

@@ -4,7 +4,10 @@
  * flatter), the per-stage breakdown, throughput with frames in flight, and the CPU
  * path on this host's cores for the ratio.  Each size is checked for exactness
  * (CPU vs CUDA, all 18 outputs) before it is timed.  The last column: frames from
- * host memory (float_adm_cuda_submit_host: staged, uploaded, 2 in flight).
+ * host memory (float_adm_cuda_submit_host: staged, uploaded, 2 in flight).  Then
+ * the cost of a map (float_adm_cuda_context_enable_map): the same timings without
+ * and with one, in alternating rounds; with 4 in flight, each frame's loss is read
+ * (computed on the host) as float_adm_score does.
  *
  * Usage: cuda_bench [--frames N] [--cpu-frames N] [--threads N] [--size WxH:DEPTH]...
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -220,6 +223,100 @@ Result bench_size(const CudaDriver &cu, int w, int h, int depth, int frames, int
     return res;
 }
 
+/* A map's cost at one size: without (0) and with (1), GPU ms and 4-in-flight ms. */
+struct MapCost {
+    std::string label;
+    double gpu_ms[2], pipelined_ms[2];
+};
+
+MapCost bench_map(const CudaDriver &cu, int w, int h, int depth, int frames)
+{
+    MapCost res = {};
+    res.label = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(depth) + "-bit";
+    std::vector<DevicePlane> dref(kRotation), ddist(kRotation);
+    std::string error;
+    for (int k = 0; k < kRotation; k++) {
+        const testsupport::FramePair pair = testsupport::make_frame_pair(FrameGeometry{w, h, depth},
+                                                                         100 + k);
+        if (!dref[k].upload(pair.ref, &error) || !ddist[k].upload(pair.dist, &error)) {
+            fprintf(stderr, "%s\n", error.c_str());
+            exit(1);
+        }
+    }
+    FloatAdmOptions opts;
+    float_adm_options_default(&opts);
+    CUstream stream;
+    CUevent start, stop;
+    CHECK_CUDA(cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    CHECK_CUDA(cu.cuEventCreate(&start, CU_EVENT_DEFAULT));
+    CHECK_CUDA(cu.cuEventCreate(&stop, CU_EVENT_DEFAULT));
+    FloatAdmCudaContext *ctx[2] = {};
+    char err[512];
+    for (int m = 0; m < 2; m++) {
+        if (float_adm_cuda_context_create(&ctx[m], w, h, depth, &opts, stream, 4, err,
+                                          sizeof(err)) < 0) {
+            fprintf(stderr, "%s\n", err);
+            exit(1);
+        }
+        if (m)
+            CHECK_ADM(ctx[m], float_adm_cuda_context_enable_map(ctx[m]));
+    }
+    std::vector<double> times[2];
+    double pipelined[2] = {};
+    const int rounds = 4, per_round = frames / rounds > 0 ? frames / rounds : 1, warmup = 20;
+    for (int round = 0; round < rounds; round++) {
+        for (int m = 0; m < 2; m++) {
+            /* One frame at a time: events around each frame's work. */
+            for (int f = 0; f < warmup + per_round; f++) {
+                const int k = f % kRotation;
+                const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
+                FloatAdmScores s;
+                CHECK_CUDA(cu.cuEventRecord(start, stream));
+                CHECK_ADM(ctx[m], float_adm_cuda_submit(ctx[m], &gr, &gd));
+                CHECK_CUDA(cu.cuEventRecord(stop, stream));
+                CHECK_ADM(ctx[m], float_adm_cuda_collect(ctx[m], &s, 1));
+                if (f < warmup)
+                    continue;
+                float ms = 0;
+                CHECK_CUDA(cu.cuEventSynchronize(stop));
+                CHECK_CUDA(cu.cuEventElapsedTime(&ms, start, stop));
+                times[m].push_back(ms);
+            }
+            /* 4 in flight, each frame's loss read (computed on the host). */
+            std::vector<float> loss((size_t)w * h);
+            CHECK_CUDA(cu.cuEventRecord(start, stream));
+            for (int submitted = 0, collected = 0; collected < per_round;) {
+                if (submitted < per_round && float_adm_cuda_in_flight(ctx[m]) < 4) {
+                    const int k = submitted % kRotation;
+                    const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
+                    CHECK_ADM(ctx[m], float_adm_cuda_submit(ctx[m], &gr, &gd));
+                    submitted++;
+                    continue;
+                }
+                FloatAdmScores s;
+                CHECK_ADM(ctx[m], float_adm_cuda_collect(ctx[m], &s, 1));
+                if (m)
+                    CHECK_ADM(ctx[m], float_adm_cuda_map_loss(ctx[m], loss.data(), loss.size()));
+                collected++;
+            }
+            CHECK_CUDA(cu.cuEventRecord(stop, stream));
+            CHECK_CUDA(cu.cuEventSynchronize(stop));
+            float total = 0;
+            CHECK_CUDA(cu.cuEventElapsedTime(&total, start, stop));
+            pipelined[m] += total / per_round / rounds;
+        }
+    }
+    for (int m = 0; m < 2; m++) {
+        res.gpu_ms[m] = median(times[m]);
+        res.pipelined_ms[m] = pipelined[m];
+        float_adm_cuda_context_free(&ctx[m]);
+    }
+    cu.cuEventDestroy(start);
+    cu.cuEventDestroy(stop);
+    cu.cuStreamDestroy(stream);
+    return res;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -289,5 +386,14 @@ int main(int argc, char **argv)
         printf("%-18s %10.4f %10.4f %10.4f %12.4f %10.4f %10.3f %8.1f %s\n", r.label.c_str(),
                r.gpu_ms, r.gpu_p10, r.gpu_p90, r.pipelined_ms, r.host_ms, r.cpu_ms,
                r.cpu_ms / r.gpu_ms, r.differing ? "NO" : "yes (0 bits)");
+    printf("\n%-18s %10s %10s %8s %12s %12s %8s\n", "map size", "gpu ms", "with map", "+%",
+           "4-in-flight", "map+loss", "+%");
+    for (const BenchSize &s : sizes) {
+        const MapCost c = bench_map(*cu, s.w, s.h, s.depth, frames);
+        printf("%-18s %10.4f %10.4f %8.1f %12.4f %12.4f %8.1f\n", c.label.c_str(), c.gpu_ms[0],
+               c.gpu_ms[1], 100.0 * (c.gpu_ms[1] / c.gpu_ms[0] - 1.0), c.pipelined_ms[0],
+               c.pipelined_ms[1], 100.0 * (c.pipelined_ms[1] / c.pipelined_ms[0] - 1.0));
+        fflush(stdout);
+    }
     return 0;
 }

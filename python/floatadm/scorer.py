@@ -183,11 +183,13 @@ def _check_plane(array, name, width, height, dtype):
 
 
 def check_map_backend(backend):
-    """The one place that says which backends compute maps: the CPU's alone (the CUDA
-    backend has none yet); InvalidError for another."""
+    """The one place that says which backends give this package maps: the CPU's (the
+    library's CUDA maps, float_adm_cuda_map_*, are not bound here yet); InvalidError
+    for another."""
     if backend != "cpu":
-        raise InvalidError("map=True: maps are computed on the CPU only; the backend is %r "
-                           "(use backend=\"cpu\")" % (backend,), error_codes()["UNSUPPORTED"])
+        raise InvalidError("map=True: this package computes maps on the CPU only; the backend "
+                           "is %r (use backend=\"cpu\", or float_adm_score --backend cuda "
+                           "--map-path)" % (backend,), error_codes()["UNSUPPORTED"])
 
 
 class FrameMap:

@@ -11,7 +11,8 @@ BUILD=${BUILD:-build}
 dest=${1:?usage: sh scripts/cuda/bundle_build.sh DEST}
 copy() { # copy TREE DEST
     mkdir -p "$2/tests" "$2/bench" "$2/lib/shared"
-    for p in tests/cuda_parity tests/cuda_robust tests/cuda_no_driver bench/cuda_bench; do
+    for p in tests/cuda_parity tests/cuda_robust tests/cuda_no_driver tests/cuda_map \
+        bench/cuda_bench; do
         if [ -x "$1/$p" ]; then cp "$1/$p" "$2/$p"; fi
     done
     cp "$1"/lib/libfloatadm_cuda.a "$2/lib/"

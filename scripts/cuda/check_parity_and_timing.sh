@@ -3,8 +3,10 @@
 # library (ldd, nm), that a missing driver is reported cleanly, CPU vs CUDA parity (every
 # output's 64 bits, frames from device and from host memory: the corpus with all its
 # option sets, generated sizes up to 3840x2160, and every corpus clip at adm_p_norm 1.5,
-# 2.5, 4, 7.3 and 20), the robustness checks (device out of memory, 2000 frames without
-# memory growth), and the benchmark's medians at 1920x1080 and 3840x2160 (CUDA events).
+# 2.5, 4, 7.3 and 20), CPU vs CUDA maps (every block's sums and loss, 0 bits, over the
+# same cases, and the scores with a map the same bits as without), the robustness
+# checks (device out of memory, 2000 frames without memory growth), and the benchmark's
+# medians at 1920x1080 and 3840x2160 (CUDA events), with a map's cost.
 #
 # Usage: [BUILD=build] [RESULTS=...] [BENCH_FRAMES=300] sh scripts/cuda/check_parity_and_timing.sh
 # from the top of the source tree (the corpus is tests/corpus), after `make` (or with
@@ -16,7 +18,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 BENCH_FRAMES=${BENCH_FRAMES:-300}
-need tests/cuda_parity tests/cuda_robust tests/cuda_no_driver bench/cuda_bench
+need tests/cuda_parity tests/cuda_robust tests/cuda_no_driver tests/cuda_map bench/cuda_bench
 so=$(ls "$BUILD"/lib/shared/libfloatadm_cuda.so.*.*.* 2>/dev/null | head -1)
 
 environment
@@ -32,16 +34,18 @@ step "CPU vs CUDA parity (p_norm 3, 1)" parity.log 240 \
 step "CPU vs CUDA parity (p_norm 1.5 .. 20)" parity_p_norms.log 150 \
     "$BUILD/tests/cuda_parity" --corpus tests/corpus --no-random --p-norms 1.5,2.5,4,7.3,20 \
     --filter " p_norm "
+step "CPU vs CUDA maps (p_norm 1 .. 20, every option set)" maps.log 240 \
+    "$BUILD/tests/cuda_map" --corpus tests/corpus --p-norms 1.5,2.5,4,7.3,20
 step "out of memory (cuda_robust)" robust.log 60 "$BUILD/tests/cuda_robust"
 
 # Clocks and load once a second while the benchmarks run (the card as found).
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu,power.draw \
     --format=csv -l 1 > "$RESULTS/bench_clocks.csv" 2>&1 &
 smi=$!
-step "benchmark (clang PTX)" bench.log 150 "$BUILD/bench/cuda_bench" --frames "$BENCH_FRAMES" \
+step "benchmark (clang PTX)" bench.log 240 "$BUILD/bench/cuda_bench" --frames "$BENCH_FRAMES" \
     --size 1920x1080:8 --size 3840x2160:8 --size 3840x2160:10
 if [ -x "$BUILD/nvcc/bench/cuda_bench" ]; then
-    step "benchmark (nvcc)" bench_nvcc.log 150 "$BUILD/nvcc/bench/cuda_bench" \
+    step "benchmark (nvcc)" bench_nvcc.log 240 "$BUILD/nvcc/bench/cuda_bench" \
         --frames "$BENCH_FRAMES" --size 1920x1080:8 --size 3840x2160:8 --size 3840x2160:10
 fi
 kill "$smi" 2>/dev/null
@@ -60,7 +64,7 @@ if command -v compute-sanitizer >/dev/null 2>&1; then
 fi
 
 # Each GPU program skips where it finds no usable device: here that is a failure.
-for log in parity.log parity_p_norms.log robust.log bench.log robust_long.log; do
+for log in parity.log parity_p_norms.log maps.log robust.log bench.log robust_long.log; do
     if grep -q 'no CUDA device' "$RESULTS/$log" 2>/dev/null; then
         note "FAIL $log: $(grep -m1 'no CUDA device' "$RESULTS/$log")"
         status=1
@@ -69,10 +73,15 @@ done
 
 section results
 {
-    grep -h SUMMARY "$RESULTS/parity.log" "$RESULTS/parity_p_norms.log" 2>/dev/null
+    grep -h SUMMARY "$RESULTS/parity.log" "$RESULTS/parity_p_norms.log" "$RESULTS/maps.log" \
+        2>/dev/null
     grep -h "^SUMMARY" "$RESULTS/robust_long.log" 2>/dev/null
     for b in bench bench_nvcc; do
-        [ -f "$RESULTS/$b.log" ] && { echo "$b:"; grep -hA4 '^size ' "$RESULTS/$b.log"; }
+        [ -f "$RESULTS/$b.log" ] && {
+            echo "$b:"
+            grep -hA4 '^size ' "$RESULTS/$b.log"
+            grep -hA4 '^map size ' "$RESULTS/$b.log"
+        }
     done
 } | tee -a "$summary"
 finish

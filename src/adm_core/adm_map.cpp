@@ -6,6 +6,8 @@
 
 #include <math.h>
 
+#include <algorithm>
+
 #include "adm_simd.h"
 
 namespace adm {
@@ -23,10 +25,8 @@ int clamp_to(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 } // namespace
 
 FrameMap::FrameMap(const FrameSetup &frame, const FloatAdmOptions &opts)
-    : frame_(frame), inv_p_(1.0 / opts.p_norm),
-      columns_((frame.width + FLOAT_ADM_MAP_BLOCK_SIZE - 1) / FLOAT_ADM_MAP_BLOCK_SIZE),
-      rows_((frame.height + FLOAT_ADM_MAP_BLOCK_SIZE - 1) / FLOAT_ADM_MAP_BLOCK_SIZE),
-      stride_(band_stride(frame.scale[0].w) + kRowPadding)
+    : frame_(frame), inv_p_(1.0 / opts.p_norm), columns_(blocks_across(frame.width)),
+      rows_(blocks_across(frame.height)), stride_(band_stride(frame.scale[0].w) + kRowPadding)
 {
     for (int s = 0; s < kNumScales; s++)
         blocks_[s].assign((size_t)rows_ * columns_ * kNumMapSums, 0.0);
@@ -67,6 +67,24 @@ void FrameMap::add_row(int s, int i, int job)
             for (int j = first; j < last; j++)
                 total += sum[j];
             block[k] = total;
+        }
+    }
+}
+
+void FrameMap::set_sums(int s, const double *blocks)
+{
+    std::copy(blocks, blocks + blocks_[s].size(), blocks_[s].begin());
+}
+
+void FrameMap::read_sums(int s, double *num, double *den) const
+{
+    for (int r = 0; r < rows_; r++) {
+        for (int c = 0; c < columns_; c++) {
+            const size_t at = (size_t)r * columns_ + c;
+            if (num)
+                num[at] = block_sum(s, r, c, kMapNum);
+            if (den)
+                den[at] = block_sum(s, r, c, kMapDen);
         }
     }
 }

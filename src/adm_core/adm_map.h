@@ -12,6 +12,8 @@
 #ifndef ADM_MAP_H
 #define ADM_MAP_H
 
+#include <stdint.h>
+
 #include <vector>
 
 #include "adm_context_setup.h"
@@ -26,6 +28,11 @@ class FrameMap {
 public:
     FrameMap(const FrameSetup &frame, const FloatAdmOptions &opts);
 
+    /* Blocks across a picture of the given width (or down its height). */
+    static int blocks_across(int pixels)
+    {
+        return (pixels + FLOAT_ADM_MAP_BLOCK_SIZE - 1) / FLOAT_ADM_MAP_BLOCK_SIZE;
+    }
     int columns() const { return columns_; }
     int rows() const { return rows_; }
     /* Coefficient rows (and columns) of scale s a block covers. */
@@ -41,6 +48,8 @@ public:
     void start() { ready_ = false; }
     /* After the row kernel: at the last row of a block, the block's columns added. */
     void add_row(int s, int i, int job);
+    /* A device's sums of scale s, [block row][block column][MapSum], instead of rows. */
+    void set_sums(int s, const double *blocks);
     /* Every row of every scale added: the loss of each block. */
     void finish();
     bool ready() const { return ready_; }
@@ -51,6 +60,8 @@ public:
         return blocks_[s][((size_t)r * columns_ + c) * kNumMapSums + k];
     }
     const float *loss() const { return loss_.data(); }
+    /* Scale s's sums per block, row by row (float_adm_map_sums); num or den may be null. */
+    void read_sums(int s, double *num, double *den) const;
 
 private:
     FrameSetup frame_;
@@ -66,6 +77,13 @@ private:
     std::vector<std::vector<double>> job_sums_;
     ptrdiff_t stride_; /* of a job's rows */
 };
+
+/*
+ * Writes a frame's loss (columns x rows, row by row from the top) as the PFM file the
+ * pattern names for frame_num (float_adm_map_write_pfm; a device backend's maps too).
+ */
+int write_map_pfm(const char *pattern, uint64_t frame_num, const float *loss, int columns, int rows,
+                  char *errbuf, size_t errbuf_size);
 
 } // namespace adm
 

@@ -43,9 +43,9 @@ int float_adm_map_size(const FloatAdmContext *ctx, int *columns, int *rows, int 
         return FLOAT_ADM_ERROR_INVALID;
     const adm::FrameSetup &frame = adm::context_engine(*const_cast<FloatAdmContext *>(ctx)).frame();
     if (columns)
-        *columns = (frame.width + FLOAT_ADM_MAP_BLOCK_SIZE - 1) / FLOAT_ADM_MAP_BLOCK_SIZE;
+        *columns = adm::FrameMap::blocks_across(frame.width);
     if (rows)
-        *rows = (frame.height + FLOAT_ADM_MAP_BLOCK_SIZE - 1) / FLOAT_ADM_MAP_BLOCK_SIZE;
+        *rows = adm::FrameMap::blocks_across(frame.height);
     if (block_size)
         *block_size = FLOAT_ADM_MAP_BLOCK_SIZE;
     return 0;
@@ -68,15 +68,7 @@ int float_adm_map_sums(const FloatAdmContext *ctx, int scale, double *num, doubl
     const adm::FrameMap *map = ready_map(ctx);
     if (!map || scale < 0 || scale >= adm::kNumScales || !holds_grid(*map, count))
         return FLOAT_ADM_ERROR_INVALID;
-    for (int r = 0; r < map->rows(); r++) {
-        for (int c = 0; c < map->columns(); c++) {
-            const size_t at = (size_t)r * map->columns() + c;
-            if (num)
-                num[at] = map->block_sum(scale, r, c, adm::kMapNum);
-            if (den)
-                den[at] = map->block_sum(scale, r, c, adm::kMapDen);
-        }
-    }
+    map->read_sums(scale, num, den);
     return 0;
 }
 

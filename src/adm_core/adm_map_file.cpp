@@ -17,6 +17,7 @@
 
 #include "adm_error_message.h"
 #include "adm_log.h"
+#include "adm_map.h"
 #include "float_adm.h"
 
 namespace {
@@ -109,8 +110,8 @@ int cannot_write(const std::string &path, int err, char *errbuf, size_t errbuf_s
 }
 
 /* Writes the PFM to path, refusing what a log refuses to overwrite. */
-int write_pfm(const std::string &path, const std::vector<float> &loss, int columns, int rows,
-              char *errbuf, size_t errbuf_size)
+int write_pfm(const std::string &path, const float *loss, int columns, int rows, char *errbuf,
+              size_t errbuf_size)
 {
     const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0)
@@ -187,13 +188,32 @@ int write_map(const FloatAdmContext *ctx, const char *pattern, uint64_t frame_nu
                           "scored whole");
         return ret;
     }
-    char number[32];
-    std::snprintf(number, sizeof(number), "%0*" PRIu64, parsed.width, frame_num);
-    return write_pfm(parsed.before + number + parsed.after, loss, columns, rows, errbuf,
-                     errbuf_size);
+    return adm::write_map_pfm(pattern, frame_num, loss.data(), columns, rows, errbuf, errbuf_size);
 }
 
 } // namespace
+
+namespace adm {
+
+int write_map_pfm(const char *pattern, uint64_t frame_num, const float *loss, int columns, int rows,
+                  char *errbuf, size_t errbuf_size)
+{
+    try {
+        Pattern parsed;
+        int ret = parse_pattern(pattern, &parsed, errbuf, errbuf_size);
+        if (ret < 0)
+            return ret;
+        char number[32];
+        std::snprintf(number, sizeof(number), "%0*" PRIu64, parsed.width, frame_num);
+        return write_pfm(parsed.before + number + parsed.after, loss, columns, rows, errbuf,
+                         errbuf_size);
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory for a map");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+} // namespace adm
 
 extern "C" {
 

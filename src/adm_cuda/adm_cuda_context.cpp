@@ -123,6 +123,62 @@ int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOption
     return 0;
 }
 
+/*
+ * Maps from the next frame on: the column sums per scale in device memory, each slot's
+ * blocks in pinned memory, and the slots' graphs captured again with the map kernels.
+ */
+int FloatAdmCudaContext::enable_map()
+{
+    Pipeline &pl = pipeline;
+    map.reset(new adm::FrameMap(pl.frame, opts));
+    pl.map_columns = map->columns();
+    pl.map_rows = map->rows();
+    CUdeviceptr p = 0;
+    int ret = 0;
+    for (int s = 0; s < kNumScales; s++) {
+        const size_t bytes = (size_t)pl.map_rows * pl.frame.scale[s].w * adm::kNumMapSums *
+                             sizeof(double);
+        if ((ret = device_alloc(&p, bytes, "allocating the map's column sums")) < 0)
+            break;
+        pl.map_column_sums[s] = device_pointer<double>(p);
+    }
+    for (Slot &slot : slots) {
+        if (ret < 0)
+            break;
+        void *host = nullptr;
+        CUresult e = cu->cuMemHostAlloc(&host, map_doubles() * sizeof(double),
+                                        CU_MEMHOSTALLOC_DEVICEMAP);
+        if (e != CUDA_SUCCESS) {
+            ret = fail(e, "allocating pinned memory for the map");
+            break;
+        }
+        slot.host_map = static_cast<double *>(host);
+        for (size_t k = 0; k < map_doubles(); k++)
+            slot.host_map[k] = 0.0;
+        e = cu->cuMemHostGetDevicePointer(&slot.device_map, host, 0);
+        if (e != CUDA_SUCCESS)
+            ret = fail(e, "mapping pinned memory for the map");
+    }
+    for (Slot &slot : slots) {
+        if (ret < 0)
+            break;
+        cu->cuGraphExecDestroy(slot.graph);
+        slot.graph = nullptr;
+        ret = capture_graph(slot);
+    }
+    if (ret < 0) {
+        /* No map, then: the graphs as they were (one that cannot be captured again fails
+         * its frames' launch, never scores them wrong). */
+        const std::string why = last_error;
+        map.reset();
+        for (Slot &slot : slots)
+            if (!slot.graph)
+                capture_graph(slot);
+        last_error = why;
+    }
+    return ret;
+}
+
 void FloatAdmCudaContext::release()
 {
     if (stream)
@@ -135,6 +191,8 @@ void FloatAdmCudaContext::release()
             cu->cuGraphExecDestroy(slot.graph);
         if (slot.host_accum)
             cu->cuMemFreeHost(slot.host_accum);
+        if (slot.host_map)
+            cu->cuMemFreeHost(slot.host_map);
         for (uint8_t *staging : slot.staging)
             if (staging)
                 cu->cuMemFreeHost(staging);

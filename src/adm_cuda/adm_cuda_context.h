@@ -10,12 +10,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "adm_cuda_driver.h"
 #include "adm_cuda_launch.h"
 #include "adm_context_setup.h"
+#include "adm_map.h"
 #include "adm_powf_model.h"
 #include "adm_rcp_model.h"
 #include "float_adm_cuda.h"
@@ -39,6 +41,10 @@ struct Slot {
     bool profiled = false;
     uint8_t *staging[2] = {}; /* pinned: reference, distorted */
     CUdeviceptr upload[2] = {};
+    /* With a map: its sums per scale, [scale][block row][block column][MapSum], pinned
+     * and mapped as host_accum is; blocks the sums regions miss stay 0. */
+    double *host_map = nullptr;
+    CUdeviceptr device_map = 0;
 };
 
 /* Codes of the driver's errors that mean "no usable device" rather than a failure. */
@@ -79,6 +85,13 @@ struct FloatAdmCudaContext {
     bool profiling = false;
     float stage_ms[FLOAT_ADM_CUDA_NUM_STAGES] = {};
     std::string last_error;
+    bool submitted = false; /* a frame was submitted: too late to enable a map */
+    /* With a map: the map of the frame last collected (readable once it is collected
+     * whole, until the next collect), its loss computed on the host as the CPU's when
+     * first read (libm's pow per block and scale costs more host time than the
+     * device's frame). */
+    std::unique_ptr<adm::FrameMap> map;
+    bool map_collected = false; /* map holds the sums of the frame last collected */
 
     /* Record a failed driver call; returns the library's code for it. */
     int fail(CUresult e, const char *what)
@@ -112,6 +125,9 @@ struct FloatAdmCudaContext {
                          const CUevent (&ready)[kNumScales - 1],
                          const CUevent (&done)[kNumScales - 1]);
     int capture_graph(Slot &slot);
+    int enable_map();
+    size_t map_doubles() const;
+    int launch_maps(Slot &slot, int scale, CUstream on);
     int check_plane(const void *data, ptrdiff_t pitch, int bytes_per_sample, int shift,
                     const char *which, bool device);
     int stage_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane);

@@ -29,6 +29,7 @@
 #define ADM_DEVICE static __device__ __forceinline__
 
 ADM_DEVICE int min(int a, int b) { return a < b ? a : b; }
+ADM_DEVICE int max(int a, int b) { return a > b ? a : b; }
 ADM_DEVICE float fabsf(float x) { return __builtin_fabsf(x); }
 ADM_DEVICE void *memcpy(void *dst, const void *src, size_t n)
 {

@@ -24,14 +24,35 @@ int FloatAdmCudaContext::enqueue_profiled(Slot &slot)
                "launching the row-sums kernel");
         CU_TRY(cu->cuEventRecord(slot.stage[5 + s], stream), "cuEventRecord");
     }
+    /* A map's kernels count in the whole frame's time (the last stage). */
+    for (int s = 0; s < kNumScales; s++) {
+        int ret = launch_maps(slot, s, stream);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+size_t FloatAdmCudaContext::map_doubles() const
+{
+    return (size_t)kNumScales * pipeline.map_rows * pipeline.map_columns * adm::kNumMapSums;
+}
+
+/* A map's kernels of one scale, with a map; nothing without. */
+int FloatAdmCudaContext::launch_maps(Slot &slot, int s, CUstream on)
+{
+    if (!map)
+        return 0;
+    double *blocks = device_pointer<double>(slot.device_map) + map_doubles() / kNumScales * s;
+    CU_TRY(launch_map(*cu, *kernels, pipeline, s, blocks, on), "launching the map kernels");
     return 0;
 }
 
 /*
  * The rest of a frame's work as captured from `main`: the DWT of scales 1 to 3 in
- * turn, and the row sums of scale s on a branch of its own as soon as scale s's DWT
- * is done, so that they fill the machine beside the small DWTs after it.  The
- * branches join main at the end.
+ * turn, and the row sums of scale s (and its map's kernels, with a map) on a branch
+ * of its own as soon as scale s's DWT is done, so that they fill the machine beside
+ * the small DWTs after it.  The branches join main at the end.
  */
 int FloatAdmCudaContext::enqueue_branches(Slot &slot, CUstream main,
                                           const CUstream (&branch)[kNumScales - 1],
@@ -47,6 +68,9 @@ int FloatAdmCudaContext::enqueue_branches(Slot &slot, CUstream main,
         CU_TRY(cu->cuStreamWaitEvent(branch[s], ready[s], 0), "cuStreamWaitEvent");
         CU_TRY(launch_row_sums(*cu, *kernels, pipeline, s, accum, branch[s]),
                "launching the row-sums kernel");
+        int ret = launch_maps(slot, s, branch[s]);
+        if (ret < 0)
+            return ret;
         CU_TRY(cu->cuEventRecord(done[s], branch[s]), "cuEventRecord");
     }
     const int last = kNumScales - 1;
@@ -54,6 +78,9 @@ int FloatAdmCudaContext::enqueue_branches(Slot &slot, CUstream main,
            "launching the DWT/decouple kernel");
     CU_TRY(launch_row_sums(*cu, *kernels, pipeline, last, accum, main),
            "launching the row-sums kernel");
+    int ret = launch_maps(slot, last, main);
+    if (ret < 0)
+        return ret;
     for (int s = 0; s < kNumScales - 1; s++)
         CU_TRY(cu->cuStreamWaitEvent(main, done[s], 0), "cuStreamWaitEvent");
     return 0;
@@ -110,6 +137,7 @@ int FloatAdmCudaContext::capture_graph(Slot &slot)
 /* The frame's kernels after its planes (and their upload) are on the stream. */
 int FloatAdmCudaContext::launch_frame(Slot &slot)
 {
+    submitted = true;
     slot.profiled = profiling;
     if (slot.profiled)
         CU_TRY(cu->cuEventRecord(slot.stage[0], stream), "cuEventRecord");

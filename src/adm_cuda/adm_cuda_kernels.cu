@@ -427,6 +427,92 @@ template <bool Cube> __device__ __forceinline__ void row_sums(const SumArgs &a)
     }
 }
 
+/*
+ * A map's column sums of one scale (docs/maps.md, steps 1 and 2): a thread per
+ * coefficient column j and block row, down the block's rows of the sums region top
+ * to bottom.  Each coefficient's terms are the row sums' (and the CPU's): the same
+ * adm_arith.h expressions on the same bands, the masking neighbourhood read where
+ * mask_neighbour says.
+ */
+template <bool Cube> __device__ __forceinline__ void map_columns(const MapArgs &a)
+{
+    const SumScale &sc = a.sc;
+    const int j = sc.sums.left + (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (j >= sc.sums.right)
+        return;
+    const int r = sc.sums.top / a.block_rows + (int)blockIdx.y;
+    const int first = max(r * a.block_rows, sc.sums.top);
+    const int last = min((r + 1) * a.block_rows, sc.sums.bottom);
+    const int jl = adm::mask_neighbour(j - 1, sc.w), jr = adm::mask_neighbour(j + 1, sc.w);
+    const float *ref = sc.bands + kRefDetail * sc.band_floats;
+    const float *restored = sc.bands + kWeighted * sc.band_floats;
+    const float *additive = sc.bands + (kWeighted + kNumBands) * sc.band_floats;
+    const DevicePow pow{a.powf_mode};
+    double sums[kNumMapSums] = {0.0, 0.0};
+    for (int i = first; i < last; i++) {
+        const bool first_row = i == sc.sums.top || i % a.block_rows == 0;
+        /* The threshold the additive signal casts on the restored one. */
+        float thr = 0.0f;
+        if (a.masking) {
+            const ptrdiff_t up = adm::mask_neighbour(i - 1, sc.h) * sc.stride;
+            const ptrdiff_t mid = (ptrdiff_t)i * sc.stride;
+            const ptrdiff_t down = adm::mask_neighbour(i + 1, sc.h) * sc.stride;
+            float band_thr[kNumBands];
+#pragma unroll
+            for (int b = 0; b < kNumBands; b++) {
+                const float *f = additive + b * sc.band_floats;
+                band_thr[b] = adm::threshold_band(
+                    adm::csf_filtered(f[up + jl]), adm::csf_filtered(f[up + j]),
+                    adm::csf_filtered(f[up + jr]), adm::csf_filtered(f[mid + jl]), f[mid + j],
+                    adm::csf_filtered(f[mid + jr]), adm::csf_filtered(f[down + jl]),
+                    adm::csf_filtered(f[down + j]), adm::csf_filtered(f[down + jr]));
+            }
+            thr = adm::threshold_sum(band_thr[0], band_thr[1], band_thr[2]);
+        }
+        const ptrdiff_t at = (ptrdiff_t)i * sc.stride + j;
+        float den[kNumBands], num[kNumBands];
+#pragma unroll
+        for (int b = 0; b < kNumBands; b++) {
+            den[b] = adm::reference_term(sc.factor[b], ref[b * sc.band_floats + at], Cube, a.p,
+                                         pow);
+            num[b] = adm::masked_term(restored[b * sc.band_floats + at], thr, Cube, a.p, pow);
+        }
+        sums[kMapDen] = adm::map_column_add(
+            sums[kMapDen], adm::map_coefficient(den[0], den[1], den[2]), first_row);
+        sums[kMapNum] = adm::map_column_add(
+            sums[kMapNum], adm::map_coefficient(num[0], num[1], num[2]), first_row);
+    }
+    double *out = a.column_sums + ((ptrdiff_t)blockIdx.y * sc.w + j) * kNumMapSums;
+    out[kMapDen] = sums[kMapDen];
+    out[kMapNum] = sums[kMapNum];
+}
+
+/*
+ * A map's blocks of one scale (step 3): a thread per block the sums region reaches,
+ * its columns added left to right from 0.0, as FrameMap::add_row does.  Blocks the
+ * region misses are never written: they stay 0.
+ */
+__device__ __forceinline__ void map_blocks(const MapArgs &a)
+{
+    const adm::Region &reg = a.sc.sums;
+    const int bc = a.block_rows;
+    const int c = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    const int r = reg.top / bc + (int)blockIdx.y;
+    if (c >= a.map_columns || c < reg.left / bc || c * bc >= reg.right)
+        return;
+    const int first = min(max(c * bc, reg.left), reg.right);
+    const int last = min(max((c + 1) * bc, reg.left), reg.right);
+    const double *col = a.column_sums + (ptrdiff_t)blockIdx.y * a.sc.w * kNumMapSums;
+    double *block = a.blocks + ((ptrdiff_t)r * a.map_columns + c) * kNumMapSums;
+#pragma unroll
+    for (int k = 0; k < kNumMapSums; k++) {
+        double total = 0.0;
+        for (int j = first; j < last; j++)
+            total += col[(ptrdiff_t)j * kNumMapSums + k];
+        block[k] = total;
+    }
+}
+
 } // namespace
 } // namespace adm_cuda
 
@@ -460,4 +546,20 @@ extern "C" __global__ void __launch_bounds__(kMaxSumThreads) adm_row_sums_cube(S
 extern "C" __global__ void __launch_bounds__(kMaxSumThreads) adm_row_sums_powf(SumArgs a)
 {
     row_sums<false>(a);
+}
+
+/* A map's column sums (with the cube, and with the host's powf), then its blocks. */
+extern "C" __global__ void __launch_bounds__(kMapThreads) adm_map_columns_cube(MapArgs a)
+{
+    map_columns<true>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(kMapThreads) adm_map_columns_powf(MapArgs a)
+{
+    map_columns<false>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(kMapThreads) adm_map_blocks(MapArgs a)
+{
+    map_blocks(a);
 }

@@ -86,6 +86,24 @@ struct SumArgs {
     int compute_warps;
 };
 
+/*
+ * A map's sums of one scale (a kernel argument, docs/maps.md): the column sums of
+ * every block row the sums region reaches, [block row from sums.top / block_rows][column
+ * j][MapSum], w columns each; then the blocks, [block row][block column][MapSum], as
+ * adm::FrameMap keeps them.
+ */
+constexpr int kMapDen = 0, kMapNum = 1, kNumMapSums = 2; /* adm::MapSum */
+struct MapArgs {
+    SumScale sc;
+    bool masking;
+    float p;
+    int powf_mode;
+    int block_rows; /* coefficients of this scale per block, down and across */
+    double *column_sums;
+    double *blocks; /* this scale's, in device-visible host memory */
+    int map_columns;
+};
+
 /* DWT: warps of 31 output columns, kDwtWarps above each other per block. */
 constexpr int kDwtColumns = 31; /* output columns per warp: lane 31 only lends its sources */
 constexpr int kDwtWarps = 4;
@@ -99,12 +117,18 @@ constexpr int kMaxSumWarps = 14;       /* computing warps per block */
 constexpr int kMaxSumThreads = 32 * (kMaxSumWarps + 2);
 static_assert(kMaxSumRows * kNumRowSums <= 64, "two adding warps");
 
+/* Maps: threads per block of the column-sums and the blocks kernels. */
+constexpr int kMapThreads = 64;
+
 /* The kernels' names in the module: scale 0 by bit depth, scales 1..3, the row sums. */
 #define ADM_CUDA_KERNEL_DWT_U8 "adm_dwt_decouple_u8"
 #define ADM_CUDA_KERNEL_DWT_U16(depth) "adm_dwt_decouple_u16_" #depth
 #define ADM_CUDA_KERNEL_DWT_APPROX "adm_dwt_decouple_approx"
 #define ADM_CUDA_KERNEL_ROW_SUMS_CUBE "adm_row_sums_cube"
 #define ADM_CUDA_KERNEL_ROW_SUMS_POWF "adm_row_sums_powf"
+#define ADM_CUDA_KERNEL_MAP_COLUMNS_CUBE "adm_map_columns_cube"
+#define ADM_CUDA_KERNEL_MAP_COLUMNS_POWF "adm_map_columns_powf"
+#define ADM_CUDA_KERNEL_MAP_BLOCKS "adm_map_blocks"
 
 } // namespace adm_cuda
 

@@ -4,6 +4,8 @@
  */
 #include "adm_cuda_launch.h"
 
+#include "adm_map.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <initializer_list>
@@ -15,6 +17,9 @@ namespace adm_cuda {
 namespace {
 
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+static_assert(kMapDen == adm::kMapDen && kMapNum == adm::kMapNum && kNumMapSums == adm::kNumMapSums,
+              "the map kernels' sums are laid out as adm::FrameMap's");
 
 size_t sum_shared_bytes(int rows_per_block, int compute_warps)
 {
@@ -106,6 +111,9 @@ CUresult load_kernels(const CudaDriver &cu, Kernels *k, char *error, size_t erro
         {&k->dwt_approx, ADM_CUDA_KERNEL_DWT_APPROX},
         {&k->row_sums_cube, ADM_CUDA_KERNEL_ROW_SUMS_CUBE},
         {&k->row_sums_powf, ADM_CUDA_KERNEL_ROW_SUMS_POWF},
+        {&k->map_columns_cube, ADM_CUDA_KERNEL_MAP_COLUMNS_CUBE},
+        {&k->map_columns_powf, ADM_CUDA_KERNEL_MAP_COLUMNS_POWF},
+        {&k->map_blocks, ADM_CUDA_KERNEL_MAP_BLOCKS},
     };
     for (const Entry &entry : entries) {
         if ((e = cu.cuModuleGetFunction(entry.fn, k->module, entry.name)) != CUDA_SUCCESS) {
@@ -223,6 +231,32 @@ CUresult launch_row_sums(const CudaDriver &cu, const Kernels &k, const Pipeline 
         pl.frame.cube ? k.row_sums_cube : k.row_sums_powf, ceil_div(rows, a.rows_per_block), 1, 1,
         32 * (a.compute_warps + adding_warps), 1, 1,
         (unsigned)sum_shared_bytes(a.rows_per_block, a.compute_warps), stream, params, nullptr);
+}
+
+CUresult launch_map(const CudaDriver &cu, const Kernels &k, const Pipeline &pl, int s,
+                    double *blocks, CUstream stream)
+{
+    const adm::Region &reg = pl.frame.scale[s].sums;
+    if (sum_rows(pl, s) == 0 || reg.right <= reg.left)
+        return CUDA_SUCCESS;
+    MapArgs a;
+    a.sc = sum_scale(pl, s);
+    a.masking = pl.frame.masking;
+    a.p = pl.frame.p;
+    a.powf_mode = pl.powf_mode;
+    a.block_rows = adm::FrameMap::block_rows(s);
+    a.column_sums = pl.map_column_sums[s];
+    a.blocks = blocks;
+    a.map_columns = pl.map_columns;
+    const int block_rows = (reg.bottom - 1) / a.block_rows - reg.top / a.block_rows + 1;
+    void *params[] = {&a};
+    CUresult e = cu.cuLaunchKernel(pl.frame.cube ? k.map_columns_cube : k.map_columns_powf,
+                                   ceil_div(reg.right - reg.left, kMapThreads), block_rows, 1,
+                                   kMapThreads, 1, 1, 0, stream, params, nullptr);
+    if (e != CUDA_SUCCESS)
+        return e;
+    return cu.cuLaunchKernel(k.map_blocks, ceil_div(pl.map_columns, kMapThreads), block_rows, 1,
+                             kMapThreads, 1, 1, 0, stream, params, nullptr);
 }
 
 } // namespace adm_cuda

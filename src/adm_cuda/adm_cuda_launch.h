@@ -20,6 +20,9 @@ struct Kernels {
     CUfunction dwt_approx = nullptr;
     CUfunction row_sums_cube = nullptr; /* adm_p_norm 3 */
     CUfunction row_sums_powf = nullptr; /* any other */
+    CUfunction map_columns_cube = nullptr;
+    CUfunction map_columns_powf = nullptr;
+    CUfunction map_blocks = nullptr;
 };
 
 /*
@@ -49,6 +52,11 @@ struct Pipeline {
     adm::ModelDivide divide; /* table in device memory */
     int powf_mode;           /* adm::PowfMode: the terms' powf (adm_cuda_powf.cuh) */
 
+    /* Maps (float_adm_cuda_context_enable_map): the grid, and per scale the column sums of
+     * its block rows (MapArgs); null without a map. */
+    int map_columns, map_rows;
+    double *map_column_sums[kNumScales];
+
     /* Launch shapes per scale, from plan_launches. */
     int dwt_rows_per_warp[kNumScales];
     int sum_rows_per_block[kNumScales];
@@ -73,6 +81,14 @@ int sum_rows(const Pipeline &pl, int scale);
  */
 CUresult launch_row_sums(const CudaDriver &cu, const Kernels &k, const Pipeline &pl, int scale,
                          float *accum, CUstream stream);
+
+/*
+ * A map's sums of one scale into blocks (that scale's [block row][block column][MapSum]
+ * in device-visible host memory), from its bands after its DWT; nothing for a skipped
+ * scale 0 or an empty sums region.
+ */
+CUresult launch_map(const CudaDriver &cu, const Kernels &k, const Pipeline &pl, int scale,
+                    double *blocks, CUstream stream);
 
 } // namespace adm_cuda
 

@@ -97,6 +97,10 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
     /* A frame whose work failed is dropped: its scores would be wrong. */
     ctx->queue_head = (ctx->queue_head + 1) % (int)ctx->slots.size();
     ctx->queue_count--;
+    /* The map read from now on is this frame's, or none if it fails. */
+    ctx->map_collected = false;
+    if (ctx->map)
+        ctx->map->start();
     if (e != CUDA_SUCCESS)
         return ctx->fail(e, "the frame's kernels");
     if (slot.profiled) {
@@ -110,6 +114,12 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
     }
     *scores = FloatAdmScores{};
     ctx->pool_scales(slot.host_accum, scores);
+    if (ctx->map) {
+        const size_t per_scale = ctx->map_doubles() / kNumScales;
+        for (int s = 0; s < kNumScales; s++)
+            ctx->map->set_sums(s, slot.host_map + per_scale * s);
+        ctx->map_collected = true;
+    }
     return 0;
 }
 

@@ -39,7 +39,8 @@ CUDA_HOST_SRCS := src/adm_cuda/adm_cuda_api.cpp src/adm_cuda/adm_cuda_devices.cp
                   src/adm_cuda/adm_cuda_context.cpp src/adm_cuda/adm_cuda_planes.cpp \
                   src/adm_cuda/adm_cuda_enqueue.cpp src/adm_cuda/adm_cuda_queue.cpp \
                   src/adm_cuda/adm_cuda_errors.cpp src/adm_cuda/adm_cuda_driver.cpp \
-                  src/adm_cuda/adm_cuda_launch.cpp src/adm_cuda/adm_rcp_model.cpp \
+                  src/adm_cuda/adm_cuda_launch.cpp src/adm_cuda/adm_cuda_map.cpp \
+                  src/adm_cuda/adm_rcp_model.cpp \
                   src/adm_cuda/adm_powf_model.cpp
 CUDA_HOST_OBJS := $(CUDA_HOST_SRCS:%.cpp=$(BUILD)/obj/%.o)
 ifeq ($(CUDA_KERNELS),nvcc)

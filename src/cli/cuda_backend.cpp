@@ -45,7 +45,9 @@ bool cuda_backend_available(std::string &why)
     return true;
 }
 
-CudaScorer::CudaScorer(const InputGeometry &geometry, const FloatAdmOptions &options)
+CudaScorer::CudaScorer(const InputGeometry &geometry, const FloatAdmOptions &options,
+                       const std::string &map_path)
+    : map_path_(map_path)
 {
     char message[1024] = "";
     const int err = float_adm_cuda_context_create(&context_, geometry.width, geometry.height,
@@ -59,6 +61,12 @@ CudaScorer::CudaScorer(const InputGeometry &geometry, const FloatAdmOptions &opt
         std::fprintf(stderr,
                      "%s: note: the CUDA scores may differ from the CPU's in the last bits: %s\n",
                      program_name, description);
+    if (!map_path_.empty() && float_adm_cuda_context_enable_map(context_) < 0) {
+        const std::string why = float_adm_cuda_last_error(context_);
+        float_adm_cuda_context_free(&context_);
+        throw CliError("--map-path: cannot compute the maps of " + geometry.describe() +
+                       " on the CUDA device: " + why);
+    }
 }
 
 CudaScorer::~CudaScorer() { float_adm_cuda_context_free(&context_); }
@@ -91,5 +99,9 @@ bool CudaScorer::receive(unsigned long long *frame, FloatAdmScores *scores)
         throw CliError(string_printf("frame %llu: scoring failed: %s", *frame,
                                      why && *why ? why : float_adm_cuda_strerror(err)));
     }
+    char message[512] = "";
+    if (!map_path_.empty() && float_adm_cuda_map_write_pfm(context_, map_path_.c_str(), *frame,
+                                                           message, sizeof(message)) < 0)
+        throw CliError(std::string("--map-path: ") + message);
     return true;
 }

@@ -35,12 +35,15 @@ bool cuda_backend_available(std::string &why);
 /**
  * Frames scored on the CUDA device, two in flight: the caller sends each frame's
  * planes (host memory, which the library stages and uploads; they may be reused at
- * once) and receives the scores of the oldest frame, in order, as dav1d's send/get.
- * Every method throws CliError on failure.
+ * once) and receives the scores of the oldest frame, in order, as dav1d's send/get;
+ * with a map pattern, receiving a frame writes its map.  Every method throws CliError
+ * on failure.
  */
 class CudaScorer {
 public:
-    CudaScorer(const InputGeometry &geometry, const FloatAdmOptions &options);
+    /* map_path: a --map-path pattern, or empty for no maps. */
+    CudaScorer(const InputGeometry &geometry, const FloatAdmOptions &options,
+               const std::string &map_path);
     ~CudaScorer();
     CudaScorer(const CudaScorer &) = delete;
     CudaScorer &operator=(const CudaScorer &) = delete;
@@ -57,6 +60,7 @@ public:
 private:
     static const int kInFlight = 2;
     FloatAdmCudaContext *context_ = nullptr;
+    std::string map_path_;
     unsigned long long frames_[kInFlight] = {}; /* numbers of the queued frames, in a ring */
     int head_ = 0, count_ = 0;
 };

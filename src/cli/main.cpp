@@ -94,19 +94,10 @@ void finish_stdout()
 
 
 /* --backend: whether frames go to a CUDA device; auto falls back to the CPU. */
-bool use_cuda(const std::string &backend, bool maps)
+bool use_cuda(const std::string &backend)
 {
     if (backend == "cpu")
         return false;
-    if (maps) {
-        if (backend == "cuda")
-            throw CliError("--map-path: the CUDA backend computes no maps; give --backend cpu");
-        std::fprintf(stderr,
-                     "%s: --backend auto: --map-path is computed on the CPU; scoring on "
-                     "the CPU\n",
-                     program_name);
-        return false;
-    }
 #ifdef FLOAT_ADM_CLI_CUDA
     std::string why;
     if (cuda_backend_available(why))
@@ -150,7 +141,7 @@ int score(const CommandLine &command_line)
     reference.skip_frames(command_line.skip[0]);
     distorted.skip_frames(command_line.skip[1]);
     const bool maps = !command_line.map_path.empty();
-    const bool on_cuda = use_cuda(command_line.backend, maps);
+    const bool on_cuda = use_cuda(command_line.backend);
 
     ContextPtr context = on_cuda ? nullptr : create_context(geometry, options);
     if (!on_cuda && command_line.threads > 1) {
@@ -159,7 +150,7 @@ int score(const CommandLine &command_line)
             throw CliError(string_printf("--threads %d: %s", command_line.threads,
                                          float_adm_strerror(err)));
     }
-    if (maps && float_adm_context_enable_map(context.get()) < 0)
+    if (!on_cuda && maps && float_adm_context_enable_map(context.get()) < 0)
         throw CliError("--map-path: no memory for the maps of " + geometry.describe());
     const unsigned long long scored = (frame_count + command_line.subsample - 1) /
                                       command_line.subsample;
@@ -168,7 +159,7 @@ int score(const CommandLine &command_line)
 #ifdef FLOAT_ADM_CLI_CUDA
     std::unique_ptr<CudaScorer> cuda;
     if (on_cuda)
-        cuda = std::make_unique<CudaScorer>(geometry, options);
+        cuda = std::make_unique<CudaScorer>(geometry, options, command_line.map_path);
     unsigned long long scored_frame = 0;
 #endif
     for (unsigned long long frame = 0; frame < frame_count; ++frame) {

@@ -615,8 +615,22 @@ expect_error "map: not over an input" "open in this process" -r in0.yuv -d $astr
     -w 576 -h 324 -p 420 -b 8 -q --map-path in%d.yuv
 tests=$((tests + 1))
 cmp -s in0.yuv $astro.ref.yuv || fail "map: an input was overwritten"
-expect_error "map: not on the CUDA backend" "the CUDA backend computes no maps" $astro_args \
-    --backend cuda --map-path m%d.pfm
+# The CUDA device's maps are the CPU's files, byte for byte; without a device,
+# --backend cuda with maps is the error --backend cuda is.
+mkdir -p cuda_maps
+tests=$((tests + 1))
+if "$bin" $astro_args --backend cuda --json cuda_mapped.json --map-path cuda_maps/m_%03d.pfm \
+    >out.txt 2>err.txt; then
+    same_file "map: the CUDA log is the CPU's" cuda_mapped.json mapped.json
+    for f in maps/*.pfm; do
+        tests=$((tests + 1))
+        cmp -s "$f" "cuda_maps/${f#maps/}" || fail "map: cuda_maps/${f#maps/} is not the CPU's $f"
+    done
+else
+    rc=$?
+    [ $rc -eq 1 ] && grep -q -- "^float_adm_score: --backend cuda: ." err.txt ||
+        fail "map: --backend cuda without a device: exit $rc: $(cat err.txt)"
+fi
 
 # ---- the corpus scores (needs python3): bit for bit against golden.json, or
 # tests/corpus/hosts/FINGERPRINT.json for a processor whose RCPSS differs; without
