@@ -452,7 +452,7 @@ static int do_float_adm(FFFrameSync *fs)
         return ret;
     /* The main input has ended, and framesync goes on with its last frame for
      * each later reference frame: that frame is scored (and passed on) once. */
-    if (dist && fs->in[INPUT_MAIN].sync == 0) {
+    if (dist && !fs->in[INPUT_MAIN].sync) {
         ff_float_adm_note_after_main(ctx, &s->checks, fs, dist);
         av_frame_free(&dist);
         ff_filter_set_ready(ctx, 100);
@@ -704,7 +704,7 @@ static int config_output(AVFilterLink *outlink)
     if ((ret = acquire_log(ctx, mainlink->w, mainlink->h)) < 0)
         return ret;
 
-    /* framesync drives the main output alone and asserts that there is no
+    /* framesync drives the main output alone and refuses a filter with any
      * other: the map output follows it (activate_map_output). */
     nb_pads = ctx->nb_outputs;
     ctx->nb_outputs = OUTPUT_MAIN + 1;
