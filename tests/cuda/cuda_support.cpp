@@ -1,9 +1,12 @@
 /*
  * float_adm CUDA tests and benchmark: a luma plane in device memory, through the
- * library's driver loader.
+ * library's driver loader; whether there is a device; the p_norm lists of the options.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "cuda_support.h"
+
+#include <cstdio>
+#include <cstdlib>
 
 namespace cuda_test {
 
@@ -94,6 +97,31 @@ size_t device_free_bytes()
     return ctx.driver() && ctx.driver()->cuMemGetInfo(&free_bytes, &total) == CUDA_SUCCESS
                ? free_bytes
                : 0;
+}
+
+bool have_device(const char *what)
+{
+    int devices = 0;
+    char why[256] = "";
+    float_adm_cuda_device_count(&devices, why, sizeof(why));
+    if (!devices)
+        printf("SKIP %s: no CUDA device (%s)\n", what, why);
+    else
+        printf("CUDA: %s\n", why);
+    return devices > 0;
+}
+
+bool parse_p_norms(const char *text, std::vector<double> *out)
+{
+    for (const char *s = text;;) {
+        char *end = nullptr;
+        out->push_back(strtod(s, &end));
+        if (end == s || (*end && *end != ','))
+            return false;
+        if (!*end)
+            return true;
+        s = end + 1;
+    }
 }
 
 } // namespace cuda_test

@@ -10,6 +10,7 @@
 #define TESTS_CUDA_SUPPORT_H
 
 #include <string>
+#include <vector>
 
 #include "adm_cuda_driver.h"
 #include "float_adm_cuda.h"
@@ -59,6 +60,15 @@ private:
 
 /* Free device memory of device 0, in bytes (0 where it cannot be read). */
 size_t device_free_bytes();
+
+/*
+ * Whether the library finds a CUDA device: prints "CUDA: <device>" where it does,
+ * "SKIP <what>: no CUDA device (<why>)" where not (a test then passes, skipped).
+ */
+bool have_device(const char *what);
+
+/* "1.5,2.5,4" into out: false unless every item is a number. */
+bool parse_p_norms(const char *text, std::vector<double> *out);
 
 } // namespace cuda_test
 

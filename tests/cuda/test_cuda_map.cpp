@@ -351,20 +351,6 @@ int check_api()
     return failures;
 }
 
-/* "1.5,2.5,4": false unless every item is a number. */
-bool parse_p_norms(const char *text, std::vector<double> *out)
-{
-    for (const char *s = text;;) {
-        char *end = nullptr;
-        out->push_back(strtod(s, &end));
-        if (end == s || (*end && *end != ','))
-            return false;
-        if (!*end)
-            return true;
-        s = end + 1;
-    }
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -377,21 +363,16 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc)
             filter = argv[++i];
         else if (!strcmp(argv[i], "--p-norms") && i + 1 < argc &&
-                 parse_p_norms(argv[i + 1], &p_norms))
+                 cuda_test::parse_p_norms(argv[i + 1], &p_norms))
             i++;
         else {
             fprintf(stderr, "usage: %s [--corpus DIR] [--p-norms LIST] [--filter TEXT]\n", argv[0]);
             return 2;
         }
     }
-    int devices = 0;
-    char why[256] = "";
-    float_adm_cuda_device_count(&devices, why, sizeof(why));
-    if (!devices) {
-        printf("SKIP CUDA maps: no CUDA device (%s)\n", why);
+    if (!cuda_test::have_device("CUDA maps"))
         return 0;
-    }
-    printf("CUDA: %s\nAPI:\n", why);
+    printf("API:\n");
     Totals t;
     t.failures += check_api();
     printf("corpus %s:\n", corpus.c_str());

@@ -303,20 +303,6 @@ void run_generated(Runner &run, bool quick)
     }
 }
 
-/* "1.5,2.5,4": false unless every item is a number. */
-bool parse_p_norms(const char *text, std::vector<double> *out)
-{
-    for (const char *s = text;;) {
-        char *end = nullptr;
-        out->push_back(strtod(s, &end));
-        if (end == s || (*end && *end != ','))
-            return false;
-        if (!*end)
-            return true;
-        s = end + 1;
-    }
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -337,7 +323,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc)
             filter = argv[++i];
         else if (!strcmp(argv[i], "--p-norms") && i + 1 < argc &&
-                 parse_p_norms(argv[i + 1], &p_norms))
+                 cuda_test::parse_p_norms(argv[i + 1], &p_norms))
             i++;
         else {
             fprintf(stderr,

@@ -200,12 +200,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [--long-run FRAMES]\n", argv[0]);
         return 2;
     }
-    int devices = 0;
-    char why[256] = "";
-    float_adm_cuda_device_count(&devices, why, sizeof(why));
-    if (!devices) {
-        printf("SKIP CUDA robustness checks: no CUDA device (%s)\n", why);
+    if (!cuda_test::have_device("CUDA robustness checks"))
         return 0;
-    }
     return frames > 0 ? long_run(frames) : out_of_memory_checks();
 }
