@@ -226,12 +226,9 @@ int run_corpus(const std::string &dir, const std::vector<double> &p_norms,
     }
     for (const testjson::Value &fx : golden["fixtures"].items) {
         const std::string name = fx["name"].text;
-        std::vector<LumaPlane> refs, dists;
-        FrameGeometry g;
+        testsupport::FixtureFrames frames;
         try {
-            g = testsupport::fixture_geometry(fx);
-            refs = testsupport::load_luma_frames(dir + "/" + fx["ref"].text, g);
-            dists = testsupport::load_luma_frames(dir + "/" + fx["dis"].text, g);
+            frames = testsupport::load_fixture_frames(dir, fx);
         } catch (const std::exception &e) {
             printf("  FAIL %s: %s\n", name.c_str(), e.what());
             t->failures++;
@@ -248,13 +245,16 @@ int run_corpus(const std::string &dir, const std::vector<double> &p_norms,
                 continue;
             }
             const std::string set = c["option_set"].text;
-            run_case(Case{name + " " + set, &refs, &dists, g.depth, opts}, filter, t);
+            run_case(
+                Case{name + " " + set, &frames.refs, &frames.dists, frames.geometry.depth, opts},
+                filter, t);
             for (double p : set == "default" ? p_norms : std::vector<double>()) {
                 FloatAdmOptions po = opts;
                 po.p_norm = p;
                 char label[32];
                 snprintf(label, sizeof(label), " p_norm %g", p);
-                run_case(Case{name + label, &refs, &dists, g.depth, po}, filter, t);
+                run_case(Case{name + label, &frames.refs, &frames.dists, frames.geometry.depth, po},
+                         filter, t);
             }
         }
     }

@@ -207,17 +207,16 @@ int run_corpus(Runner &run, const std::string &dir, bool golden_applies)
     }
     for (const testjson::Value &fx : golden["fixtures"].items) {
         const std::string name = fx["name"].text;
-        std::vector<LumaPlane> refs, dists;
-        FrameGeometry g;
+        testsupport::FixtureFrames loaded;
         try {
-            g = testsupport::fixture_geometry(fx);
-            refs = testsupport::load_luma_frames(dir + "/" + fx["ref"].text, g);
-            dists = testsupport::load_luma_frames(dir + "/" + fx["dis"].text, g);
+            loaded = testsupport::load_fixture_frames(dir, fx);
         } catch (const std::exception &e) {
             printf("  FAIL %s: %s\n", name.c_str(), e.what());
             run.totals.failures++;
             continue;
         }
+        const std::vector<LumaPlane> &refs = loaded.refs, &dists = loaded.dists;
+        const FrameGeometry &g = loaded.geometry;
         for (const testjson::Value &c : golden["cases"].items) {
             if (c["fixture"].text != name)
                 continue;

@@ -102,6 +102,15 @@ std::vector<LumaPlane> load_luma_frames(const std::string &path, const FrameGeom
     return frames;
 }
 
+FixtureFrames load_fixture_frames(const std::string &dir, const testjson::Value &fixture)
+{
+    FixtureFrames f;
+    f.geometry = fixture_geometry(fixture);
+    f.refs = load_luma_frames(dir + "/" + fixture["ref"].text, f.geometry);
+    f.dists = load_luma_frames(dir + "/" + fixture["dis"].text, f.geometry);
+    return f;
+}
+
 std::string option_text(const testjson::Value &value)
 {
     if (value.kind == testjson::Value::kBool)

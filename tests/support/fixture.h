@@ -35,6 +35,15 @@ FrameGeometry fixture_geometry(const testjson::Value &fixture);
  */
 std::vector<LumaPlane> load_luma_frames(const std::string &path, const FrameGeometry &geometry);
 
+/* A fixture's geometry and the luma planes of its reference and distorted files. */
+struct FixtureFrames {
+    FrameGeometry geometry;
+    std::vector<LumaPlane> refs, dists;
+};
+
+/* The frames of a golden.json fixture whose files ("ref", "dis") lie in dir; throws on error. */
+FixtureFrames load_fixture_frames(const std::string &dir, const testjson::Value &fixture);
+
 /* An option value of golden.json as float_adm_option_set takes it. */
 std::string option_text(const testjson::Value &value);
 
