@@ -161,6 +161,16 @@ bool apply_options(const OptionSet &set, FloatAdmOptions *opts, std::string *err
     return true;
 }
 
+FloatAdmOptions debug_options(const OptionSet &set)
+{
+    FloatAdmOptions opts;
+    std::string error;
+    if (!apply_options(set, &opts, &error))
+        throw std::runtime_error(describe(set) + ": " + error);
+    opts.debug = 1;
+    return opts;
+}
+
 std::string host_fingerprint()
 {
     char hex[65];

@@ -58,6 +58,10 @@ std::string describe(const OptionSet &set);
 /* The defaults with a set applied; false with float_adm_option_set's message in *error. */
 bool apply_options(const OptionSet &set, FloatAdmOptions *opts, std::string *error);
 
+/* A corpus case's options with the debug outputs on, as golden.json records them;
+ * throws with float_adm_option_set's message where the set does not apply. */
+FloatAdmOptions debug_options(const OptionSet &set);
+
 /* This processor's RCPSS fingerprint (float_adm_rcp_fingerprint). */
 std::string host_fingerprint();
 

@@ -80,15 +80,6 @@ FloatAdmScores score(const FramePair &f, const FloatAdmOptions &opts, bool with_
     return s;
 }
 
-FloatAdmOptions options_of(const OptionSet &set)
-{
-    FloatAdmOptions opts;
-    std::string error;
-    EXPECT_TRUE(testsupport::apply_options(set, &opts, &error)) << error;
-    opts.debug = 1;
-    return opts;
-}
-
 const testjson::Value &golden()
 {
     static const testjson::Value g = testsupport::read_json(testsupport::golden_path());
@@ -148,7 +139,7 @@ TEST(Map, IdenticalPicturesLoseNothingAnywhere)
                 testsupport::FrameGeometry{size.first, size.second, 10}, seed++);
             f.dist = f.ref;
             Map m;
-            score(f, options_of(set), true, &m);
+            score(f, testsupport::debug_options(set), true, &m);
             for (size_t k = 0; k < m.loss.size(); k++)
                 ASSERT_EQ(0.0f, m.loss[k]) << testsupport::describe(set) << " " << size.first << "x"
                                            << size.second << " block " << k;
@@ -180,7 +171,7 @@ TEST(Map, BlocksAddUpToTheFrameSumsForEveryCorpusCase)
         }
         const FramePair f{frames.at(name).first, frames.at(name).second};
         const OptionSet set = testsupport::option_set(c["options"]);
-        FloatAdmContext *ctx = make_context(f, options_of(set), true);
+        FloatAdmContext *ctx = make_context(f, testsupport::debug_options(set), true);
         ASSERT_TRUE(ctx);
         const FloatAdmPlane ref = f.ref.view(), dist = f.dist.view();
         FloatAdmScores s;
@@ -229,7 +220,7 @@ TEST(Map, ScoresAndMapAreTheSameAtEveryLevelAndThreadCount)
     for (const OptionSet &set : testsupport::option_sets(golden())) {
         const FramePair f = testsupport::make_frame_pair(testsupport::FrameGeometry{161, 97, 8},
                                                          seed++);
-        const FloatAdmOptions opts = options_of(set);
+        const FloatAdmOptions opts = testsupport::debug_options(set);
         Map want;
         score(f, opts, true, &want, "scalar");
         for (int l = 0; l < adm::simd_level_count(); l++) {

@@ -84,15 +84,6 @@ OptionSet golden_set(const OptionSet &wanted)
     return wanted;
 }
 
-FloatAdmOptions options_of(const OptionSet &set)
-{
-    FloatAdmOptions opts;
-    std::string error;
-    EXPECT_TRUE(testsupport::apply_options(set, &opts, &error)) << error;
-    opts.debug = 1;
-    return opts;
-}
-
 /* The planes of a frame pair; bottom_up: the same picture stored upside down, read
  * with a negative stride. */
 std::pair<FloatAdmPlane, FloatAdmPlane> planes(const FramePair &f, bool bottom_up)
@@ -111,7 +102,7 @@ std::pair<FloatAdmPlane, FloatAdmPlane> planes(const FramePair &f, bool bottom_u
 FloatAdmScores score(const FramePair &f, const OptionSet &set, SimdLevel level, int jobs,
                      bool bottom_up = false)
 {
-    const FloatAdmOptions opts = options_of(set);
+    const FloatAdmOptions opts = testsupport::debug_options(set);
     FloatAdmContext *ctx = nullptr;
     char err[256] = "";
     const testsupport::FrameGeometry &g = f.ref.geometry;
@@ -135,8 +126,8 @@ FloatAdmScores reference(const FramePair &f, const OptionSet &set, bool bottom_u
 {
     const testsupport::FrameGeometry &g = f.ref.geometry;
     const auto in = planes(f, bottom_up);
-    return testsupport::reference_scores(g.width, g.height, g.depth, options_of(set), in.first,
-                                         in.second);
+    return testsupport::reference_scores(g.width, g.height, g.depth,
+                                         testsupport::debug_options(set), in.first, in.second);
 }
 
 void expect_same_bits(const FloatAdmScores &want, const FloatAdmScores &got, const std::string &what)
