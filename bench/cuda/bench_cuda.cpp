@@ -223,11 +223,58 @@ Result bench_size(const CudaDriver &cu, int w, int h, int depth, int frames, int
     return res;
 }
 
-/* A map's cost at one size: without (0) and with (1), GPU ms and 4-in-flight ms. */
+/*
+ * A map's cost at one size: GPU ms a frame without (0) and with (1); 4 in flight, ms a
+ * frame without, with each frame's sums read, and with its loss read (the loss is
+ * computed on the host).
+ */
+enum { kNoMap, kMapSums, kMapLoss, kMapReads };
 struct MapCost {
     std::string label;
-    double gpu_ms[2], pipelined_ms[2];
+    double gpu_ms[2], pipelined_ms[kMapReads];
+    double stages[2][FLOAT_ADM_CUDA_NUM_STAGES]; /* profiled, without and with */
 };
+
+/* ms a frame with 4 in flight, each frame's map read as `read` says. */
+double pipelined_ms(const CudaDriver &cu, FloatAdmCudaContext *ctx, CUstream stream,
+                    const std::vector<DevicePlane> &dref, const std::vector<DevicePlane> &ddist,
+                    int frames, int read)
+{
+    int columns = 0, rows = 0, block = 0;
+    if (read != kNoMap)
+        CHECK_ADM(ctx, float_adm_cuda_map_size(ctx, &columns, &rows, &block));
+    std::vector<float> loss((size_t)columns * rows);
+    std::vector<double> num(loss.size()), den(loss.size());
+    CUevent start, stop;
+    CHECK_CUDA(cu.cuEventCreate(&start, CU_EVENT_DEFAULT));
+    CHECK_CUDA(cu.cuEventCreate(&stop, CU_EVENT_DEFAULT));
+    CHECK_CUDA(cu.cuEventRecord(start, stream));
+    for (int submitted = 0, collected = 0; collected < frames;) {
+        if (submitted < frames && float_adm_cuda_in_flight(ctx) < 4) {
+            const int k = submitted % kRotation;
+            const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
+            CHECK_ADM(ctx, float_adm_cuda_submit(ctx, &gr, &gd));
+            submitted++;
+            continue;
+        }
+        FloatAdmScores s;
+        CHECK_ADM(ctx, float_adm_cuda_collect(ctx, &s, 1));
+        if (read == kMapSums)
+            for (int sc = 0; sc < 4; sc++) /* scales 0..3 */
+                CHECK_ADM(ctx,
+                          float_adm_cuda_map_sums(ctx, sc, num.data(), den.data(), num.size()));
+        if (read == kMapLoss)
+            CHECK_ADM(ctx, float_adm_cuda_map_loss(ctx, loss.data(), loss.size()));
+        collected++;
+    }
+    CHECK_CUDA(cu.cuEventRecord(stop, stream));
+    CHECK_CUDA(cu.cuEventSynchronize(stop));
+    float total = 0;
+    CHECK_CUDA(cu.cuEventElapsedTime(&total, start, stop));
+    cu.cuEventDestroy(start);
+    cu.cuEventDestroy(stop);
+    return total / frames;
+}
 
 MapCost bench_map(const CudaDriver &cu, int w, int h, int depth, int frames)
 {
@@ -262,7 +309,7 @@ MapCost bench_map(const CudaDriver &cu, int w, int h, int depth, int frames)
             CHECK_ADM(ctx[m], float_adm_cuda_context_enable_map(ctx[m]));
     }
     std::vector<double> times[2];
-    double pipelined[2] = {};
+    double pipelined[kMapReads] = {};
     const int rounds = 4, per_round = frames / rounds > 0 ? frames / rounds : 1, warmup = 20;
     for (int round = 0; round < rounds; round++) {
         for (int m = 0; m < 2; m++) {
@@ -282,35 +329,39 @@ MapCost bench_map(const CudaDriver &cu, int w, int h, int depth, int frames)
                 CHECK_CUDA(cu.cuEventElapsedTime(&ms, start, stop));
                 times[m].push_back(ms);
             }
-            /* 4 in flight, each frame's loss read (computed on the host). */
-            std::vector<float> loss((size_t)w * h);
-            CHECK_CUDA(cu.cuEventRecord(start, stream));
-            for (int submitted = 0, collected = 0; collected < per_round;) {
-                if (submitted < per_round && float_adm_cuda_in_flight(ctx[m]) < 4) {
-                    const int k = submitted % kRotation;
-                    const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
-                    CHECK_ADM(ctx[m], float_adm_cuda_submit(ctx[m], &gr, &gd));
-                    submitted++;
-                    continue;
-                }
-                FloatAdmScores s;
-                CHECK_ADM(ctx[m], float_adm_cuda_collect(ctx[m], &s, 1));
-                if (m)
-                    CHECK_ADM(ctx[m], float_adm_cuda_map_loss(ctx[m], loss.data(), loss.size()));
-                collected++;
-            }
-            CHECK_CUDA(cu.cuEventRecord(stop, stream));
-            CHECK_CUDA(cu.cuEventSynchronize(stop));
-            float total = 0;
-            CHECK_CUDA(cu.cuEventElapsedTime(&total, start, stop));
-            pipelined[m] += total / per_round / rounds;
+            /* 4 in flight, each frame's map read: its sums, or its loss. */
+            for (int read = m ? kMapSums : kNoMap; read <= (m ? kMapLoss : kNoMap); read++)
+                pipelined[read] += pipelined_ms(cu, ctx[m], stream, dref, ddist, per_round, read) /
+                                   rounds;
         }
+    }
+    /* Stage by stage, without and with: where a map's time goes (its kernels run last). */
+    for (int m = 0; m < 2; m++) {
+        std::vector<std::vector<double>> stage_times(FLOAT_ADM_CUDA_NUM_STAGES);
+        float_adm_cuda_set_profiling(ctx[m], 1);
+        for (int f = 0; f < warmup + frames; f++) {
+            const int k = f % kRotation;
+            const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
+            FloatAdmScores s;
+            CHECK_ADM(ctx[m], float_adm_cuda_submit(ctx[m], &gr, &gd));
+            CHECK_ADM(ctx[m], float_adm_cuda_collect(ctx[m], &s, 1));
+            if (f < warmup)
+                continue;
+            float ms[FLOAT_ADM_CUDA_NUM_STAGES];
+            float_adm_cuda_stage_times(ctx[m], ms);
+            for (int st = 0; st < FLOAT_ADM_CUDA_NUM_STAGES; st++)
+                stage_times[st].push_back(ms[st]);
+        }
+        float_adm_cuda_set_profiling(ctx[m], 0);
+        for (int st = 0; st < FLOAT_ADM_CUDA_NUM_STAGES; st++)
+            res.stages[m][st] = median(stage_times[st]);
     }
     for (int m = 0; m < 2; m++) {
         res.gpu_ms[m] = median(times[m]);
-        res.pipelined_ms[m] = pipelined[m];
         float_adm_cuda_context_free(&ctx[m]);
     }
+    for (int read = 0; read < kMapReads; read++)
+        res.pipelined_ms[read] = pipelined[read];
     cu.cuEventDestroy(start);
     cu.cuEventDestroy(stop);
     cu.cuStreamDestroy(stream);
@@ -386,14 +437,26 @@ int main(int argc, char **argv)
         printf("%-18s %10.4f %10.4f %10.4f %12.4f %10.4f %10.3f %8.1f %s\n", r.label.c_str(),
                r.gpu_ms, r.gpu_p10, r.gpu_p90, r.pipelined_ms, r.host_ms, r.cpu_ms,
                r.cpu_ms / r.gpu_ms, r.differing ? "NO" : "yes (0 bits)");
-    printf("\n%-18s %10s %10s %8s %12s %12s %8s\n", "map size", "gpu ms", "with map", "+%",
-           "4-in-flight", "map+loss", "+%");
+    printf("\n%-18s %10s %10s %8s %12s %12s %8s %12s %8s\n", "map size", "gpu ms", "with map", "+%",
+           "4-in-flight", "with sums", "+%", "with loss", "+%");
+    std::vector<MapCost> costs;
     for (const BenchSize &s : sizes) {
-        const MapCost c = bench_map(*cu, s.w, s.h, s.depth, frames);
-        printf("%-18s %10.4f %10.4f %8.1f %12.4f %12.4f %8.1f\n", c.label.c_str(), c.gpu_ms[0],
-               c.gpu_ms[1], 100.0 * (c.gpu_ms[1] / c.gpu_ms[0] - 1.0), c.pipelined_ms[0],
-               c.pipelined_ms[1], 100.0 * (c.pipelined_ms[1] / c.pipelined_ms[0] - 1.0));
+        costs.push_back(bench_map(*cu, s.w, s.h, s.depth, frames));
+        const MapCost &c = costs.back();
+        const double *p = c.pipelined_ms;
+        printf("%-18s %10.4f %10.4f %8.1f %12.4f %12.4f %8.1f %12.4f %8.1f\n", c.label.c_str(),
+               c.gpu_ms[0], c.gpu_ms[1], 100.0 * (c.gpu_ms[1] / c.gpu_ms[0] - 1.0), p[kNoMap],
+               p[kMapSums], 100.0 * (p[kMapSums] / p[kNoMap] - 1.0), p[kMapLoss],
+               100.0 * (p[kMapLoss] / p[kNoMap] - 1.0));
         fflush(stdout);
+    }
+    /* The map's kernels run after the row sums when profiled: the frame's last stage. */
+    for (const MapCost &c : costs) {
+        printf("\n%s: stages without and with a map (median ms, with stage events):\n",
+               c.label.c_str());
+        for (int st = 0; st < FLOAT_ADM_CUDA_NUM_STAGES; st++)
+            printf("  %-18s %8.4f %8.4f\n", float_adm_cuda_stage_name(st), c.stages[0][st],
+                   c.stages[1][st]);
     }
     return 0;
 }

@@ -124,8 +124,9 @@ int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOption
 }
 
 /*
- * Maps from the next frame on: the column sums per scale in device memory, each slot's
- * blocks in pinned memory, and the slots' graphs captured again with the map kernels.
+ * Maps from the next frame on: the map coefficients in device memory, each slot's
+ * blocks in device and pinned memory, and the slots' graphs captured again with the
+ * map kernels.
  */
 int FloatAdmCudaContext::enable_map()
 {
@@ -136,28 +137,36 @@ int FloatAdmCudaContext::enable_map()
     CUdeviceptr p = 0;
     int ret = 0;
     for (int s = 0; s < kNumScales; s++) {
-        const size_t bytes = (size_t)pl.map_rows * pl.frame.scale[s].w * adm::kNumMapSums *
-                             sizeof(double);
-        if ((ret = device_alloc(&p, bytes, "allocating the map's column sums")) < 0)
+        const adm::Region &sums = pl.frame.scale[s].sums;
+        const size_t coefficients = (size_t)sum_rows(pl, s) * std::max(0, sums.right - sums.left);
+        if (coefficients == 0)
+            continue; /* no row sums, no map kernel */
+        if ((ret = device_alloc(&p, coefficients * adm::kNumMapSums * sizeof(double),
+                                "allocating the map's coefficients")) < 0)
             break;
-        pl.map_column_sums[s] = device_pointer<double>(p);
+        pl.map_coefficients[s] = device_pointer<double>(p);
+    }
+    if (ret == 0 && !map_stream) {
+        CUresult e = cu->cuStreamCreate(&map_stream, CU_STREAM_NON_BLOCKING);
+        if (e != CUDA_SUCCESS)
+            ret = fail(e, "creating the maps' stream");
     }
     for (Slot &slot : slots) {
         if (ret < 0)
             break;
+        if ((ret = device_alloc(&slot.device_map, map_doubles() * sizeof(double),
+                                "allocating the map's blocks")) < 0)
+            break;
         void *host = nullptr;
-        CUresult e = cu->cuMemHostAlloc(&host, map_doubles() * sizeof(double),
-                                        CU_MEMHOSTALLOC_DEVICEMAP);
+        CUresult e = cu->cuMemHostAlloc(&host, map_doubles() * sizeof(double), 0);
+        if (e == CUDA_SUCCESS)
+            slot.host_map = static_cast<double *>(host);
+        if (e == CUDA_SUCCESS)
+            e = cu->cuEventCreate(&slot.map_copied, CU_EVENT_DISABLE_TIMING);
         if (e != CUDA_SUCCESS) {
-            ret = fail(e, "allocating pinned memory for the map");
+            ret = fail(e, "allocating the map's pinned memory and event");
             break;
         }
-        slot.host_map = static_cast<double *>(host);
-        for (size_t k = 0; k < map_doubles(); k++)
-            slot.host_map[k] = 0.0;
-        e = cu->cuMemHostGetDevicePointer(&slot.device_map, host, 0);
-        if (e != CUDA_SUCCESS)
-            ret = fail(e, "mapping pinned memory for the map");
     }
     for (Slot &slot : slots) {
         if (ret < 0)
@@ -171,6 +180,8 @@ int FloatAdmCudaContext::enable_map()
          * its frames' launch, never scores them wrong). */
         const std::string why = last_error;
         map.reset();
+        for (double *&coefficients : pl.map_coefficients)
+            coefficients = nullptr;
         for (Slot &slot : slots)
             if (!slot.graph)
                 capture_graph(slot);
@@ -183,6 +194,11 @@ void FloatAdmCudaContext::release()
 {
     if (stream)
         cu->cuStreamSynchronize(stream);
+    if (map_stream) {
+        cu->cuStreamSynchronize(map_stream);
+        cu->cuStreamDestroy(map_stream);
+        map_stream = nullptr;
+    }
     for (Slot &slot : slots) {
         for (CUevent ev : slot.stage)
             if (ev)
@@ -193,6 +209,8 @@ void FloatAdmCudaContext::release()
             cu->cuMemFreeHost(slot.host_accum);
         if (slot.host_map)
             cu->cuMemFreeHost(slot.host_map);
+        if (slot.map_copied)
+            cu->cuEventDestroy(slot.map_copied);
         for (uint8_t *staging : slot.staging)
             if (staging)
                 cu->cuMemFreeHost(staging);

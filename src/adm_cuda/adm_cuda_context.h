@@ -41,10 +41,13 @@ struct Slot {
     bool profiled = false;
     uint8_t *staging[2] = {}; /* pinned: reference, distorted */
     CUdeviceptr upload[2] = {};
-    /* With a map: its sums per scale, [scale][block row][block column][MapSum], pinned
-     * and mapped as host_accum is; blocks the sums regions miss stay 0. */
-    double *host_map = nullptr;
+    /* With a map: its sums per scale, [scale][block row][block column][MapSum], as the
+     * map kernels write them (blocks the sums regions miss stay 0), and their copy in
+     * pinned memory, made on the context's map_stream after the frame's kernels:
+     * map_copied marks it. */
     CUdeviceptr device_map = 0;
+    double *host_map = nullptr;
+    CUevent map_copied = nullptr;
 };
 
 /* Codes of the driver's errors that mean "no usable device" rather than a failure. */
@@ -92,6 +95,7 @@ struct FloatAdmCudaContext {
      * device's frame). */
     std::unique_ptr<adm::FrameMap> map;
     bool map_collected = false; /* map holds the sums of the frame last collected */
+    CUstream map_stream = nullptr; /* the maps' copies, beside the next frames' kernels */
 
     /* Record a failed driver call; returns the library's code for it. */
     int fail(CUresult e, const char *what)
@@ -128,6 +132,7 @@ struct FloatAdmCudaContext {
     int enable_map();
     size_t map_doubles() const;
     int launch_maps(Slot &slot, int scale, CUstream on);
+    int copy_map(Slot &slot);
     int check_plane(const void *data, ptrdiff_t pitch, int bytes_per_sample, int shift,
                     const char *which, bool device);
     int stage_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane);

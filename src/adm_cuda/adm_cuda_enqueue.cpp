@@ -38,13 +38,36 @@ size_t FloatAdmCudaContext::map_doubles() const
     return (size_t)kNumScales * pipeline.map_rows * pipeline.map_columns * adm::kNumMapSums;
 }
 
-/* A map's kernels of one scale, with a map; nothing without. */
+/* A map's kernel of one scale, with a map; nothing without. */
 int FloatAdmCudaContext::launch_maps(Slot &slot, int s, CUstream on)
 {
     if (!map)
         return 0;
     double *blocks = device_pointer<double>(slot.device_map) + map_doubles() / kNumScales * s;
-    CU_TRY(launch_map(*cu, *kernels, pipeline, s, blocks, on), "launching the map kernels");
+    CU_TRY(launch_map(*cu, *kernels, pipeline, s, blocks, on), "launching the map kernel");
+    return 0;
+}
+
+/*
+ * With a map, its blocks into the slot's pinned memory once the frame's kernels are
+ * done: one transfer on map_stream, beside the next frame's kernels (written block by
+ * block into host memory by the kernels, they took longer than the frame).  The slot's
+ * blocks are written again only after this frame is collected, which waits for it.
+ */
+int FloatAdmCudaContext::copy_map(Slot &slot)
+{
+    if (!map)
+        return 0;
+    CU_TRY(cu->cuStreamWaitEvent(map_stream, slot.stage[kNumEvents - 1], 0), "cuStreamWaitEvent");
+    CudaMemcpy2D copy = {};
+    copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.srcDevice = slot.device_map;
+    copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+    copy.dstHost = slot.host_map;
+    copy.WidthInBytes = map_doubles() * sizeof(double);
+    copy.Height = 1;
+    CU_TRY(cu->cuMemcpy2DAsync(&copy, map_stream), "copying the map to the host");
+    CU_TRY(cu->cuEventRecord(slot.map_copied, map_stream), "cuEventRecord");
     return 0;
 }
 
@@ -154,6 +177,9 @@ int FloatAdmCudaContext::launch_frame(Slot &slot)
         CU_TRY(cu->cuGraphLaunch(slot.graph, stream), "launching the frame graph");
     }
     CU_TRY(cu->cuEventRecord(slot.stage[kNumEvents - 1], stream), "cuEventRecord");
+    int ret = copy_map(slot);
+    if (ret < 0)
+        return ret;
     queue_count++;
     return 0;
 }

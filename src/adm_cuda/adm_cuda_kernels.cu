@@ -264,11 +264,14 @@ __device__ __forceinline__ void mask_row(const float (&w)[kMaskSignals], MaskRow
  * the lower row; each weighted row is loaded once, a row ahead; the reference details
  * of the centre row are loaded as its step begins (a row ahead, they would hold
  * registers the kernel needs).  Rows and columns outside the band mirror as
- * mask_neighbour says: lane l's neighbours are lanes l - 1 and l + 1.
+ * mask_neighbour says: lane l's neighbours are lanes l - 1 and l + 1.  With a map
+ * the lane also stores each coefficient's two map terms from the same fp32 terms, at
+ * coefficients + r * coefficient_row (has_terms lanes).
  */
-template <bool Cube>
+template <bool Cube, bool Map>
 __device__ __forceinline__ void sum_terms(const SumArgs &a, int i0, int rows, int vj,
-                                          bool has_terms, float *terms, int term_stride)
+                                          bool has_terms, float *terms, int term_stride,
+                                          double *coefficients, ptrdiff_t coefficient_row)
 {
     const SumScale &sc = a.sc;
     const int col = adm::mask_neighbour(vj, sc.w);
@@ -312,13 +315,20 @@ __device__ __forceinline__ void sum_terms(const SumArgs &a, int i0, int rows, in
                 }
             }
             float *t = terms + r * kNumRowSums * term_stride;
+            float den[kNumBands], num[kNumBands];
 #pragma unroll
             for (int b = 0; b < kNumBands; b++) {
-                t[b * term_stride] = adm::reference_term(sc.factor[b], ref[b], Cube, a.p, pow);
-                t[(3 + b) * term_stride] = adm::masked_term(mid.weighted[b], thr[1], Cube, a.p,
-                                                            pow);
+                den[b] = adm::reference_term(sc.factor[b], ref[b], Cube, a.p, pow);
+                num[b] = adm::masked_term(mid.weighted[b], thr[1], Cube, a.p, pow);
+                t[b * term_stride] = den[b];
+                t[(3 + b) * term_stride] = num[b];
                 t[(6 + b) * term_stride] = adm::masked_term(mid.weighted[3 + b], thr[0], Cube, a.p,
                                                             pow);
+            }
+            if (Map) {
+                double *c = coefficients + r * coefficient_row;
+                c[kMapDen] = adm::map_coefficient(den[0], den[1], den[2]);
+                c[kMapNum] = adm::map_coefficient(num[0], num[1], num[2]);
             }
         }
         if (more) {
@@ -379,7 +389,7 @@ __device__ __forceinline__ void fold(const SumArgs &a, float *shared, int shared
  * row's inner sum from 0.  Chunk c is computed into buffer c % 2 while chunk c - 1 is
  * added from the other.  The last block to finish folds the scale.
  */
-template <bool Cube> __device__ __forceinline__ void row_sums(const SumArgs &a)
+template <bool Cube, bool Map> __device__ __forceinline__ void row_sums(const SumArgs &a)
 {
     extern __shared__ float terms[]; /* [2][9 * rows_per_block][term_stride] */
     __shared__ bool last;
@@ -401,9 +411,14 @@ template <bool Cube> __device__ __forceinline__ void row_sums(const SumArgs &a)
                 const int tc = warp * kSumColumnsPerWarp + lane - 1;
                 const int col = c * chunk_cols + tc; /* from sums.left */
                 const bool has_terms = lane >= 1 && lane <= kSumColumnsPerWarp && col < width;
-                sum_terms<Cube>(a, i0, rows, sc.sums.left + col, has_terms,
-                                terms + (c & 1) * buffer_floats + (has_terms ? tc : 0),
-                                term_stride);
+                const ptrdiff_t coefficient_row = (ptrdiff_t)width * kNumMapSums;
+                double *coefficients = Map && has_terms ? a.map_coefficients +
+                                                              (i0 - sc.sums.top) * coefficient_row +
+                                                              (ptrdiff_t)col * kNumMapSums
+                                                        : nullptr;
+                sum_terms<Cube, Map>(a, i0, rows, sc.sums.left + col, has_terms,
+                                     terms + (c & 1) * buffer_floats + (has_terms ? tc : 0),
+                                     term_stride, coefficients, coefficient_row);
             }
         } else if (c > 0 && chain < kNumRowSums * rows) {
             inner = add_in_order(inner, terms + ((c - 1) & 1) * buffer_floats + chain * term_stride,
@@ -428,87 +443,57 @@ template <bool Cube> __device__ __forceinline__ void row_sums(const SumArgs &a)
 }
 
 /*
- * A map's column sums of one scale (docs/maps.md, steps 1 and 2): a thread per
- * coefficient column j and block row, down the block's rows of the sums region top
- * to bottom.  Each coefficient's terms are the row sums' (and the CPU's): the same
- * adm_arith.h expressions on the same bands, the masking neighbourhood read where
- * mask_neighbour says.
- */
-template <bool Cube> __device__ __forceinline__ void map_columns(const MapArgs &a)
-{
-    const SumScale &sc = a.sc;
-    const int j = sc.sums.left + (int)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (j >= sc.sums.right)
-        return;
-    const int r = sc.sums.top / a.block_rows + (int)blockIdx.y;
-    const int first = max(r * a.block_rows, sc.sums.top);
-    const int last = min((r + 1) * a.block_rows, sc.sums.bottom);
-    const int jl = adm::mask_neighbour(j - 1, sc.w), jr = adm::mask_neighbour(j + 1, sc.w);
-    const float *ref = sc.bands + kRefDetail * sc.band_floats;
-    const float *restored = sc.bands + kWeighted * sc.band_floats;
-    const float *additive = sc.bands + (kWeighted + kNumBands) * sc.band_floats;
-    const DevicePow pow{a.powf_mode};
-    double sums[kNumMapSums] = {0.0, 0.0};
-    for (int i = first; i < last; i++) {
-        const bool first_row = i == sc.sums.top || i % a.block_rows == 0;
-        /* The threshold the additive signal casts on the restored one. */
-        float thr = 0.0f;
-        if (a.masking) {
-            const ptrdiff_t up = adm::mask_neighbour(i - 1, sc.h) * sc.stride;
-            const ptrdiff_t mid = (ptrdiff_t)i * sc.stride;
-            const ptrdiff_t down = adm::mask_neighbour(i + 1, sc.h) * sc.stride;
-            float band_thr[kNumBands];
-#pragma unroll
-            for (int b = 0; b < kNumBands; b++) {
-                const float *f = additive + b * sc.band_floats;
-                band_thr[b] = adm::threshold_band(
-                    adm::csf_filtered(f[up + jl]), adm::csf_filtered(f[up + j]),
-                    adm::csf_filtered(f[up + jr]), adm::csf_filtered(f[mid + jl]), f[mid + j],
-                    adm::csf_filtered(f[mid + jr]), adm::csf_filtered(f[down + jl]),
-                    adm::csf_filtered(f[down + j]), adm::csf_filtered(f[down + jr]));
-            }
-            thr = adm::threshold_sum(band_thr[0], band_thr[1], band_thr[2]);
-        }
-        const ptrdiff_t at = (ptrdiff_t)i * sc.stride + j;
-        float den[kNumBands], num[kNumBands];
-#pragma unroll
-        for (int b = 0; b < kNumBands; b++) {
-            den[b] = adm::reference_term(sc.factor[b], ref[b * sc.band_floats + at], Cube, a.p,
-                                         pow);
-            num[b] = adm::masked_term(restored[b * sc.band_floats + at], thr, Cube, a.p, pow);
-        }
-        sums[kMapDen] = adm::map_column_add(
-            sums[kMapDen], adm::map_coefficient(den[0], den[1], den[2]), first_row);
-        sums[kMapNum] = adm::map_column_add(
-            sums[kMapNum], adm::map_coefficient(num[0], num[1], num[2]), first_row);
-    }
-    double *out = a.column_sums + ((ptrdiff_t)blockIdx.y * sc.w + j) * kNumMapSums;
-    out[kMapDen] = sums[kMapDen];
-    out[kMapNum] = sums[kMapNum];
-}
-
-/*
- * A map's blocks of one scale (step 3): a thread per block the sums region reaches,
- * its columns added left to right from 0.0, as FrameMap::add_row does.  Blocks the
- * region misses are never written: they stay 0.
+ * A map's blocks of one scale from the row sums' map coefficients (docs/maps.md,
+ * steps 2 and 3).  A block of threads per block row and kMapThreads coefficient
+ * columns (whole map blocks): thread t adds column j's coefficients down the block
+ * row's rows of the sums region, top to bottom; then the thread of each map block adds
+ * its columns left to right from 0.0, as FrameMap::add_row does.  Blocks the region
+ * misses are never written: they stay 0.
  */
 __device__ __forceinline__ void map_blocks(const MapArgs &a)
 {
-    const adm::Region &reg = a.sc.sums;
+    __shared__ double columns[kMapThreads][kNumMapSums];
+    const adm::Region &reg = a.sums;
     const int bc = a.block_rows;
-    const int c = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    const int t = threadIdx.x;
+    const int c0 = reg.left / bc + (int)blockIdx.x * (kMapThreads / bc); /* first map column */
+    const int j = c0 * bc + t;
     const int r = reg.top / bc + (int)blockIdx.y;
-    if (c >= a.map_columns || c < reg.left / bc || c * bc >= reg.right)
+    const int first = max(r * bc, reg.top), last = min((r + 1) * bc, reg.bottom);
+    if (j >= reg.left && j < reg.right) {
+        const ptrdiff_t row = (ptrdiff_t)(reg.right - reg.left) * kNumMapSums;
+        const double *c = a.coefficients + (first - reg.top) * row + (j - reg.left) * kNumMapSums;
+        /* All the column's loads in flight at once, then the adds in row order. */
+        double v[kMapMaxBlockRows][kNumMapSums];
+#pragma unroll
+        for (int i = 0; i < kMapMaxBlockRows; i++) {
+#pragma unroll
+            for (int k = 0; k < kNumMapSums; k++)
+                v[i][k] = first + i < last ? c[i * row + k] : 0.0;
+        }
+        double sums[kNumMapSums] = {0.0, 0.0};
+#pragma unroll
+        for (int i = 0; i < kMapMaxBlockRows; i++) {
+#pragma unroll
+            for (int k = 0; k < kNumMapSums; k++)
+                if (first + i < last)
+                    sums[k] = adm::map_column_add(sums[k], v[i][k], i == 0);
+        }
+#pragma unroll
+        for (int k = 0; k < kNumMapSums; k++)
+            columns[t][k] = sums[k];
+    }
+    __syncthreads();
+    const int c = c0 + t;
+    if (t >= kMapThreads / bc || c >= a.map_columns || c * bc >= reg.right)
         return;
-    const int first = min(max(c * bc, reg.left), reg.right);
-    const int last = min(max((c + 1) * bc, reg.left), reg.right);
-    const double *col = a.column_sums + (ptrdiff_t)blockIdx.y * a.sc.w * kNumMapSums;
+    const int j0 = max(c * bc, reg.left), j1 = min((c + 1) * bc, reg.right);
     double *block = a.blocks + ((ptrdiff_t)r * a.map_columns + c) * kNumMapSums;
 #pragma unroll
     for (int k = 0; k < kNumMapSums; k++) {
         double total = 0.0;
-        for (int j = first; j < last; j++)
-            total += col[(ptrdiff_t)j * kNumMapSums + k];
+        for (int jj = j0; jj < j1; jj++)
+            total += columns[jj - c0 * bc][k];
         block[k] = total;
     }
 }
@@ -535,30 +520,22 @@ DWT_KERNEL(adm_dwt_decouple_approx, ApproxReader)
 #undef DWT_KERNEL
 
 /*
- * The row sums with the cube (adm_p_norm 3, the default) and with the host's powf: two
- * kernels, so that the cube's holds no registers for powf's.
+ * The row sums with the cube (adm_p_norm 3, the default) and with the host's powf,
+ * each without a map and with one: four kernels, so that each holds no registers for
+ * what it does not compute.
  */
-extern "C" __global__ void __launch_bounds__(kMaxSumThreads) adm_row_sums_cube(SumArgs a)
-{
-    row_sums<true>(a);
-}
+#define ROW_SUMS_KERNEL(name, Cube, Map)                                                           \
+    extern "C" __global__ void __launch_bounds__(kMaxSumThreads) name(SumArgs a)                   \
+    {                                                                                              \
+        row_sums<Cube, Map>(a);                                                                    \
+    }
+ROW_SUMS_KERNEL(adm_row_sums_cube, true, false)
+ROW_SUMS_KERNEL(adm_row_sums_powf, false, false)
+ROW_SUMS_KERNEL(adm_row_sums_cube_map, true, true)
+ROW_SUMS_KERNEL(adm_row_sums_powf_map, false, true)
+#undef ROW_SUMS_KERNEL
 
-extern "C" __global__ void __launch_bounds__(kMaxSumThreads) adm_row_sums_powf(SumArgs a)
-{
-    row_sums<false>(a);
-}
-
-/* A map's column sums (with the cube, and with the host's powf), then its blocks. */
-extern "C" __global__ void __launch_bounds__(kMapThreads) adm_map_columns_cube(MapArgs a)
-{
-    map_columns<true>(a);
-}
-
-extern "C" __global__ void __launch_bounds__(kMapThreads) adm_map_columns_powf(MapArgs a)
-{
-    map_columns<false>(a);
-}
-
+/* A map's blocks, from the coefficients its row sums stored. */
 extern "C" __global__ void __launch_bounds__(kMapThreads) adm_map_blocks(MapArgs a)
 {
     map_blocks(a);

@@ -84,23 +84,22 @@ struct SumArgs {
     float *accum;          /* this scale's kNumRowSums accumulators, device-visible host memory */
     int rows_per_block;
     int compute_warps;
+    /* With a map (the _map kernels): each coefficient's two map terms (docs/maps.md,
+     * step 1), [row - sums.top][column - sums.left][MapSum]. */
+    double *map_coefficients;
 };
 
 /*
- * A map's sums of one scale (a kernel argument, docs/maps.md): the column sums of
- * every block row the sums region reaches, [block row from sums.top / block_rows][column
- * j][MapSum], w columns each; then the blocks, [block row][block column][MapSum], as
- * adm::FrameMap keeps them.
+ * A map's blocks of one scale (a kernel argument, docs/maps.md, steps 2 and 3): from
+ * the row sums' map coefficients, [block row][block column][MapSum] as adm::FrameMap
+ * keeps them.
  */
 constexpr int kMapDen = 0, kMapNum = 1, kNumMapSums = 2; /* adm::MapSum */
 struct MapArgs {
-    SumScale sc;
-    bool masking;
-    float p;
-    int powf_mode;
+    const double *coefficients; /* SumArgs::map_coefficients */
+    adm::Region sums;
     int block_rows; /* coefficients of this scale per block, down and across */
-    double *column_sums;
-    double *blocks; /* this scale's, in device-visible host memory */
+    double *blocks; /* this scale's */
     int map_columns;
 };
 
@@ -117,17 +116,20 @@ constexpr int kMaxSumWarps = 14;       /* computing warps per block */
 constexpr int kMaxSumThreads = 32 * (kMaxSumWarps + 2);
 static_assert(kMaxSumRows * kNumRowSums <= 64, "two adding warps");
 
-/* Maps: threads per block of the column-sums and the blocks kernels. */
-constexpr int kMapThreads = 64;
+/* Maps: coefficient columns per block of the map kernel, whole map blocks of every scale;
+ * a map block's coefficient rows at scale 0, the most of any scale. */
+constexpr int kMapThreads = 128;
+constexpr int kMapMaxBlockRows = 16;
 
-/* The kernels' names in the module: scale 0 by bit depth, scales 1..3, the row sums. */
+/* The kernels' names in the module: scale 0 by bit depth, scales 1..3, the row sums
+ * (with a map's coefficients or without), a map's blocks. */
 #define ADM_CUDA_KERNEL_DWT_U8 "adm_dwt_decouple_u8"
 #define ADM_CUDA_KERNEL_DWT_U16(depth) "adm_dwt_decouple_u16_" #depth
 #define ADM_CUDA_KERNEL_DWT_APPROX "adm_dwt_decouple_approx"
 #define ADM_CUDA_KERNEL_ROW_SUMS_CUBE "adm_row_sums_cube"
 #define ADM_CUDA_KERNEL_ROW_SUMS_POWF "adm_row_sums_powf"
-#define ADM_CUDA_KERNEL_MAP_COLUMNS_CUBE "adm_map_columns_cube"
-#define ADM_CUDA_KERNEL_MAP_COLUMNS_POWF "adm_map_columns_powf"
+#define ADM_CUDA_KERNEL_ROW_SUMS_CUBE_MAP "adm_row_sums_cube_map"
+#define ADM_CUDA_KERNEL_ROW_SUMS_POWF_MAP "adm_row_sums_powf_map"
 #define ADM_CUDA_KERNEL_MAP_BLOCKS "adm_map_blocks"
 
 } // namespace adm_cuda

@@ -18,6 +18,9 @@ namespace {
 
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
+static_assert(kMapMaxBlockRows == FLOAT_ADM_MAP_BLOCK_SIZE / 2 &&
+                  kMapThreads % kMapMaxBlockRows == 0,
+              "the map kernel's threads hold whole map blocks of scale 0's coefficients");
 static_assert(kMapDen == adm::kMapDen && kMapNum == adm::kMapNum && kNumMapSums == adm::kNumMapSums,
               "the map kernels' sums are laid out as adm::FrameMap's");
 
@@ -111,8 +114,8 @@ CUresult load_kernels(const CudaDriver &cu, Kernels *k, char *error, size_t erro
         {&k->dwt_approx, ADM_CUDA_KERNEL_DWT_APPROX},
         {&k->row_sums_cube, ADM_CUDA_KERNEL_ROW_SUMS_CUBE},
         {&k->row_sums_powf, ADM_CUDA_KERNEL_ROW_SUMS_POWF},
-        {&k->map_columns_cube, ADM_CUDA_KERNEL_MAP_COLUMNS_CUBE},
-        {&k->map_columns_powf, ADM_CUDA_KERNEL_MAP_COLUMNS_POWF},
+        {&k->row_sums_cube_map, ADM_CUDA_KERNEL_ROW_SUMS_CUBE_MAP},
+        {&k->row_sums_powf_map, ADM_CUDA_KERNEL_ROW_SUMS_POWF_MAP},
         {&k->map_blocks, ADM_CUDA_KERNEL_MAP_BLOCKS},
     };
     for (const Entry &entry : entries) {
@@ -181,7 +184,8 @@ CUresult plan_launches(const CudaDriver &cu, const Kernels &k, Pipeline &pl)
         pl.sum_compute_warps[s] = warps;
     }
     /* The device's limit less each row-sums kernel's static shared memory. */
-    for (CUfunction f : {k.row_sums_cube, k.row_sums_powf}) {
+    for (CUfunction f :
+         {k.row_sums_cube, k.row_sums_powf, k.row_sums_cube_map, k.row_sums_powf_map}) {
         int static_shared = 0;
         if ((e = cu.cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) !=
                 CUDA_SUCCESS ||
@@ -225,11 +229,13 @@ CUresult launch_row_sums(const CudaDriver &cu, const Kernels &k, const Pipeline 
     a.accum = accum + s * kNumRowSums;
     a.rows_per_block = pl.sum_rows_per_block[s];
     a.compute_warps = pl.sum_compute_warps[s];
+    a.map_coefficients = pl.map_coefficients[s];
     const int adding_warps = ceil_div(kNumRowSums * a.rows_per_block, 32);
+    CUfunction fn = a.map_coefficients ? (pl.frame.cube ? k.row_sums_cube_map : k.row_sums_powf_map)
+                                       : (pl.frame.cube ? k.row_sums_cube : k.row_sums_powf);
     void *params[] = {&a};
     return cu.cuLaunchKernel(
-        pl.frame.cube ? k.row_sums_cube : k.row_sums_powf, ceil_div(rows, a.rows_per_block), 1, 1,
-        32 * (a.compute_warps + adding_warps), 1, 1,
+        fn, ceil_div(rows, a.rows_per_block), 1, 1, 32 * (a.compute_warps + adding_warps), 1, 1,
         (unsigned)sum_shared_bytes(a.rows_per_block, a.compute_warps), stream, params, nullptr);
 }
 
@@ -240,22 +246,16 @@ CUresult launch_map(const CudaDriver &cu, const Kernels &k, const Pipeline &pl, 
     if (sum_rows(pl, s) == 0 || reg.right <= reg.left)
         return CUDA_SUCCESS;
     MapArgs a;
-    a.sc = sum_scale(pl, s);
-    a.masking = pl.frame.masking;
-    a.p = pl.frame.p;
-    a.powf_mode = pl.powf_mode;
+    a.coefficients = pl.map_coefficients[s];
+    a.sums = reg;
     a.block_rows = adm::FrameMap::block_rows(s);
-    a.column_sums = pl.map_column_sums[s];
     a.blocks = blocks;
     a.map_columns = pl.map_columns;
-    const int block_rows = (reg.bottom - 1) / a.block_rows - reg.top / a.block_rows + 1;
+    const int bc = a.block_rows;
+    const int block_rows = (reg.bottom - 1) / bc - reg.top / bc + 1;
+    const int block_columns = (reg.right - 1) / bc - reg.left / bc + 1;
     void *params[] = {&a};
-    CUresult e = cu.cuLaunchKernel(pl.frame.cube ? k.map_columns_cube : k.map_columns_powf,
-                                   ceil_div(reg.right - reg.left, kMapThreads), block_rows, 1,
-                                   kMapThreads, 1, 1, 0, stream, params, nullptr);
-    if (e != CUDA_SUCCESS)
-        return e;
-    return cu.cuLaunchKernel(k.map_blocks, ceil_div(pl.map_columns, kMapThreads), block_rows, 1,
+    return cu.cuLaunchKernel(k.map_blocks, ceil_div(block_columns, kMapThreads / bc), block_rows, 1,
                              kMapThreads, 1, 1, 0, stream, params, nullptr);
 }
 

@@ -20,8 +20,8 @@ struct Kernels {
     CUfunction dwt_approx = nullptr;
     CUfunction row_sums_cube = nullptr; /* adm_p_norm 3 */
     CUfunction row_sums_powf = nullptr; /* any other */
-    CUfunction map_columns_cube = nullptr;
-    CUfunction map_columns_powf = nullptr;
+    CUfunction row_sums_cube_map = nullptr; /* the same, storing a map's coefficients */
+    CUfunction row_sums_powf_map = nullptr;
     CUfunction map_blocks = nullptr;
 };
 
@@ -52,10 +52,10 @@ struct Pipeline {
     adm::ModelDivide divide; /* table in device memory */
     int powf_mode;           /* adm::PowfMode: the terms' powf (adm_cuda_powf.cuh) */
 
-    /* Maps (float_adm_cuda_context_enable_map): the grid, and per scale the column sums of
-     * its block rows (MapArgs); null without a map. */
+    /* Maps (float_adm_cuda_context_enable_map): the grid, and per scale the map
+     * coefficients of its sums region (SumArgs::map_coefficients); null without a map. */
     int map_columns, map_rows;
-    double *map_column_sums[kNumScales];
+    double *map_coefficients[kNumScales];
 
     /* Launch shapes per scale, from plan_launches. */
     int dwt_rows_per_warp[kNumScales];
@@ -84,7 +84,7 @@ CUresult launch_row_sums(const CudaDriver &cu, const Kernels &k, const Pipeline 
 
 /*
  * A map's sums of one scale into blocks (that scale's [block row][block column][MapSum]
- * in device-visible host memory), from its bands after its DWT; nothing for a skipped
+ * in device memory), from the coefficients its row sums stored; nothing for a skipped
  * scale 0 or an empty sums region.
  */
 CUresult launch_map(const CudaDriver &cu, const Kernels &k, const Pipeline &pl, int scale,

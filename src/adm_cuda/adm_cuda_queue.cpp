@@ -92,6 +92,8 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
     Slot &slot = ctx->slots[ctx->queue_head];
     CUevent done = slot.stage[kNumEvents - 1];
     CUresult e = wait ? cu.cuEventSynchronize(done) : cu.cuEventQuery(done);
+    if (e == CUDA_SUCCESS && ctx->map) /* and its map's copy */
+        e = wait ? cu.cuEventSynchronize(slot.map_copied) : cu.cuEventQuery(slot.map_copied);
     if (e == CUDA_ERROR_NOT_READY)
         return FLOAT_ADM_ERROR_AGAIN;
     /* A frame whose work failed is dropped: its scores would be wrong. */
