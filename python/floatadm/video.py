@@ -45,7 +45,7 @@ import numpy as np
 
 from ._progress import ProgressBar
 from .results import Results
-from .scorer import check_map_backend, make_options, options as option_table, options_dict
+from .scorer import make_options, options as option_table, options_dict
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _checked = {}
@@ -167,6 +167,15 @@ def filter_options(options):
             "%d" % value if kind == "int" else repr(float(value)))
         parts.append("%s=%s" % (name, filter_value(text)))
     return parts, {name: held[name] for name in held}
+
+
+def has_filter_option(ffmpeg, option):
+    """Whether the float_adm filter of ffmpeg has an option, as ffmpeg -h lists it."""
+    for line in (_filter_help(ffmpeg) or "").splitlines():
+        fields = line.split()
+        if len(fields) > 1 and fields[0] == option and fields[1].startswith("<"):
+            return True
+    return False
 
 
 def check_backend(ffmpeg, backend):
@@ -451,9 +460,9 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     stderr is a terminal).  scale: a scaler of SCALERS (True: bicubic) that scales
     the distorted to the reference's size, or both to scale_size ("WxH"); without
     it the sizes must agree.  map=True: every frame's map too, as Results.maps
-    (the filter's map_path files in the private directory; computed on the CPU, so
-    backend "cuda" is an error).  **options: float_adm's, by libvmaf name or
-    alias, checked by the library first.
+    (the filter's map_path files in the private directory, which the filter writes
+    on either backend).  **options: float_adm's, by libvmaf name or alias, checked
+    by the library first.
     """
     ffmpeg = find_ffmpeg(ffmpeg)
     parts, held = filter_options(options)
@@ -464,9 +473,9 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     if backend is not None:
         backend = check_backend(ffmpeg, backend)
         parts.append("backend=" + filter_value(backend))
-    if map:
-        # The filter's "auto" scores a map on the CPU, as float_adm_score does.
-        check_map_backend("cpu" if backend in (None, "auto") else backend)
+    if map and not has_filter_option(ffmpeg, "map_path"):
+        raise FFmpegError("map=True: the float_adm filter of %s has no map_path option "
+                          "(an older build): build the project's ffmpeg" % ffmpeg)
     scaler = _scaler(scale)
     if scale_size is not None and scaler is None:
         scaler = DEFAULT_SCALER
