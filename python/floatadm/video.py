@@ -362,6 +362,16 @@ def _scaler(scale):
     return scaler
 
 
+def scale_filter(scaling):
+    """The scale filter of a run's scaling (Results.scale: scaler, width, height), each
+    value checked, as the distorted input is scaled before it is scored."""
+    scaler = _scaler(scaling["scaler"])
+    if scaler is None:
+        raise ValueError("scaling without a scaler: %r" % (scaling,))
+    width, height = _size("%sx%s" % (scaling["width"], scaling["height"]))
+    return "scale=w=%d:h=%d:flags=%s" % (width, height, scaler)
+
+
 def _size(text):
     m = re.match(r"^([1-9][0-9]{0,4})x([1-9][0-9]{0,4})$", str(text))
     if not m:
@@ -510,8 +520,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         if start:
             dis_chain.append("trim=start_frame=%d" % start)
         if scaling:
-            scaled = "scale=w=%d:h=%d:flags=%s" % (scaling["width"], scaling["height"],
-                                                   scaling["scaler"])
+            scaled = scale_filter(scaling)
             dis_chain.append(scaled)
             if scaling["inputs"] == "both":
                 ref_chain.append(scaled)
