@@ -34,6 +34,7 @@ import json
 import math
 import os
 import re
+import stat
 
 from .results import OUTPUT_NAMES, plain_name, pool
 
@@ -599,6 +600,8 @@ def _distorted_frames(log, numbers):
         now = os.stat(path)
     except OSError as error:
         return {}, "%s: %s" % (path, error.strerror)
+    if not stat.S_ISREG(now.st_mode):
+        return {}, "%s is not a regular file" % path
     if (now.st_size, now.st_mtime_ns) != (entry["size"], entry["mtime_ns"]):
         return {}, "%s has changed since it was scored (its size or time)" % path
     try:
@@ -634,8 +637,9 @@ def _video_frames(log, path, settings, numbers):
     from .video_frames import read_frames
     record = log.record
     scaling = record.get("scaled")
-    frames = read_frames(path, numbers, ffmpeg=settings.get("ffmpeg"),
-                         distorted_args=settings.get("distorted_args", ()),
+    # The package's ffmpeg, never a program a record names: a report runs on logs
+    # from anywhere.  Each frame's time and size are checked below.
+    frames = read_frames(path, numbers, distorted_args=settings.get("distorted_args", ()),
                          scaling=scaling if isinstance(scaling, dict) else None)
     logged = {f["frame"]: f["timestamp"] for f in log.frames if "timestamp" in f}
     size = record.get("resolution")

@@ -340,14 +340,17 @@ def remove_stale_work_dirs(parent=None):
 _META_FRAME = re.compile(r"^frame:(\d+)\s+pts:\S+\s+pts_time:(\S+)")
 
 
-def _timestamps(path):
+def frame_times(path):
+    """{frame: pts_time in seconds, None where it has none} of each frame a metadata
+    filter printed to path (mode=print)."""
     times = {}
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
                 m = _META_FRAME.match(line)
-                if m and m.group(2) not in ("NOPTS", "nan"):
-                    times[int(m.group(1))] = float(m.group(2))
+                if m:
+                    known = m.group(2) not in ("NOPTS", "nan")
+                    times[int(m.group(1))] = float(m.group(2)) if known else None
     except OSError:
         pass
     return times
@@ -549,7 +552,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
                 code, " ".join(command), stderr[-4000:]))
         elapsed = time.monotonic() - began
         raw = Results.from_json(log)
-        times = _timestamps(meta)
+        times = frame_times(meta)
         maps = _read_maps(os.path.join(work, "maps"), raw.frames, end, start) if map else None
 
     frames = []
@@ -560,7 +563,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         if end is not None and local >= end - start:
             continue
         f = dict(f, frame=local + start)
-        if local in times:
+        if times.get(local) is not None:
             f["timestamp"] = times[local]
         frames.append(f)
     if end is not None and len(frames) != end - start:

@@ -27,8 +27,8 @@ import subprocess
 import tempfile
 
 from .files import FileError, VideoFile
-from .video import (_WORK_PREFIX, FFmpegError, _child_setup, _timestamps, filter_value,
-                    find_ffmpeg, input_options, input_url, remove_stale_work_dirs,
+from .video import (_WORK_PREFIX, FFmpegError, _child_setup, filter_value, find_ffmpeg,
+                    frame_times, input_options, input_url, remove_stale_work_dirs,
                     scale_filter)
 
 
@@ -74,7 +74,7 @@ def read_frames(distorted, numbers, ffmpeg=None, distorted_args=(), scaling=None
             raise FFmpegError("ffmpeg could not decode frames %s of %s (exit status %d): %s"
                               % (_numbers_text(wanted), distorted, done.returncode,
                                  done.stderr.strip()[-1000:]))
-        times = _timestamps(meta)
+        times = frame_times(meta)
         if len(times) != len(wanted):
             raise FFmpegError("%s ends before frame %d (of frames %s)" % (
                 distorted, wanted[min(len(times), len(wanted) - 1)], _numbers_text(wanted)))

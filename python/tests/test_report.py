@@ -438,7 +438,17 @@ def test_report_draws_video_frames_under_their_maps(pair, ffmpeg, tmp_path, monk
     raw = ["-f", "rawvideo", "-pix_fmt", pix_fmt, "-video_size", "%dx%d" % (width, height)]
     log = tmp_path / "video.json"
     _video_log(log, reference, distorted, raw, start_frame=1)
+    # A record is data: a program it names is not run.
+    from floatadm.distributed import spec_path
+    program, ran = tmp_path / "not-ffmpeg", tmp_path / "ran"
+    program.write_text("#!/bin/sh\ntouch '%s'\n" % ran)
+    program.chmod(0o755)
+    record = json.loads(open(spec_path(str(log))).read())
+    record["settings"]["ffmpeg"] = str(program)
+    with open(spec_path(str(log)), "w") as f:
+        json.dump(record, f)
     text = render(floatadm.report.load([str(log)]))
+    assert not ran.exists()
     assert "the maps alone" not in text
     assert text.count(", its map over it") == MAP_WORST_COUNT
     shown = _shown_frames(text)
