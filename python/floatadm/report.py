@@ -715,8 +715,9 @@ def _maps_section(logs):
                            % (n, _img(picture, "%s: frame %d%s" % (
                                log.label, n, ", its map over it" if n in luma else ", its map")),
                               n, when, _fmt(f["adm2"])))
-        note = "" if luma else ('<p class="meta">The distorted frames are not drawn under '
-                                'their maps (the maps alone): %s.</p>' % html.escape(why_alone))
+        note = "" if luma or not worst else (
+            '<p class="meta">The distorted frames are not drawn under their maps (the maps '
+            'alone): %s.</p>' % html.escape(why_alone))
         out.append('<h3>%s</h3>%s<div class="maps">%s</div>' % (html.escape(log.label), note,
                                                                "".join(figures)))
     out.append("</section>")
