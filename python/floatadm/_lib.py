@@ -214,6 +214,13 @@ _CUDA_PROTOTYPES = {
                                                ctypes.c_size_t]),
     "float_adm_cuda_last_error": (ctypes.c_char_p, [ctypes.c_void_p]),
     "float_adm_cuda_context_free": (None, [_P(ctypes.c_void_p)]),
+    "float_adm_cuda_context_enable_map": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_cuda_map_size": (ctypes.c_int, [ctypes.c_void_p, _P(ctypes.c_int),
+                                               _P(ctypes.c_int), _P(ctypes.c_int)]),
+    "float_adm_cuda_map_loss": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p,
+                                               ctypes.c_size_t]),
+    "float_adm_cuda_map_sums": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p,
+                                               ctypes.c_void_p, ctypes.c_size_t]),
 }
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import _lib
 from .results import Results
-from .scorer import Scorer, check_map_backend
+from .scorer import Scorer
 
 _ERRBUF = 1024
 
@@ -233,8 +233,8 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
     whole frames, and no partial one.  start_frame, end_frame: only frames [start, end) (a
     segment; frame numbers stay the title's).  threads, backend and **options (by
     libvmaf name or alias) as Scorer's.  progress: a bar on stderr (True: when it
-    is a terminal).  map=True: every frame's map too, as Results.maps (computed on
-    the CPU: backend "auto" then scores on the CPU, "cuda" is an error).
+    is a terminal).  map=True: every frame's map too, as Results.maps (on either
+    backend, the same bits).
     """
     from ._progress import ProgressBar
 
@@ -267,10 +267,6 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
         began = time.monotonic()
         bar = ProgressBar(end - start, enabled=progress)
         rows, maps = [], []
-        if map:
-            # As float_adm_score --map-path: "auto" picks the backend that has maps.
-            backend = "cpu" if backend == "auto" else backend
-            check_map_backend(backend)
         with Scorer(geometry.width, geometry.height, geometry.bit_depth, backend=backend,
                     threads=threads, **options) as scorer:
             for index in range(start, end):

@@ -34,6 +34,7 @@ import json
 import math
 import os
 import re
+import stat
 
 from .results import OUTPUT_NAMES, plain_name, pool
 
@@ -580,30 +581,85 @@ def _read_maps(log_path):
 
 
 def _distorted_frames(log, numbers):
-    """{frame: 8-bit luma} of the distorted input's frames, read by the library's
-    reader where the log's record names raw or y4m input that is still there as it
-    was scored (its size and modification time the record's); {} otherwise (the
-    maps are then drawn alone)."""
-    from .files import FileError, Geometry, VideoFile
-    from .map_image import luma_8bit
+    """({frame: 8-bit luma}, None) of the distorted input's frames where the log's
+    record names an input that is there as it was scored (its size and modification
+    time the record's): raw or y4m read by the library's reader, a video decoded by
+    ffmpeg as score_video numbered its frames.  ({}, why) where the frames cannot be
+    found for certain: the maps are then drawn alone."""
+    from .files import FileError
+    from .video import FFmpegError
     record = log.record or {}
     settings = record.get("settings", {})
     entry = record.get("inputs", {}).get("distorted") or {}
     path = entry.get("path")
-    if not path or settings.get("kind") != "files":
-        return {}
+    if not path or settings.get("kind") not in ("files", "video"):
+        return {}, "no record beside the log names its distorted input"
+    if not isinstance(entry.get("size"), int) or not isinstance(entry.get("mtime_ns"), int):
+        return {}, "the record holds no size and time of %s (not a local file)" % path
     try:
         now = os.stat(path)
-        if (now.st_size, now.st_mtime_ns) != (entry.get("size"), entry.get("mtime_ns")):
-            return {}
-        with VideoFile(path) as video:
-            geometry = video.header or Geometry(settings["width"], settings["height"],
-                                                settings["pix_fmt"])
-            video.start(geometry)
-            return {n: luma_8bit(video.read_luma(n), geometry.bit_depth) for n in numbers
-                    if n < video.frame_count}
-    except (OSError, KeyError, TypeError, ValueError, FileError):
-        return {}
+    except OSError as error:
+        return {}, "%s: %s" % (path, error.strerror)
+    if not stat.S_ISREG(now.st_mode):
+        return {}, "%s is not a regular file" % path
+    if (now.st_size, now.st_mtime_ns) != (entry["size"], entry["mtime_ns"]):
+        return {}, "%s has changed since it was scored (its size or time)" % path
+    try:
+        if settings["kind"] == "files":
+            luma = _file_frames(path, settings, numbers)
+        else:
+            luma = _video_frames(log, path, settings, numbers)
+    except (OSError, KeyError, TypeError, ValueError, FileError, FFmpegError) as error:
+        return {}, str(error)
+    return luma, None
+
+
+def _file_frames(path, settings, numbers):
+    """{frame: 8-bit luma} of a raw or y4m file; ValueError says why not."""
+    from .files import Geometry, VideoFile
+    from .map_image import luma_8bit
+    with VideoFile(path) as video:
+        geometry = video.header or Geometry(settings["width"], settings["height"],
+                                            settings["pix_fmt"])
+        video.start(geometry)
+        missing = [n for n in numbers if n >= video.frame_count]
+        if missing:
+            raise ValueError("%s holds %d frames, not frame %d"
+                             % (path, video.frame_count, missing[0]))
+        return {n: luma_8bit(video.read_luma(n), geometry.bit_depth) for n in numbers}
+
+
+def _video_frames(log, path, settings, numbers):
+    """{frame: 8-bit luma} of a video decoded by ffmpeg, each frame checked to be the
+    one scored: at the time the log gives it (nearer to it than to any other frame's)
+    and at the size scored, its map's blocks; ValueError says why not."""
+    from .map_image import luma_8bit
+    from .video_frames import read_frames
+    record = log.record
+    scaling = record.get("scaled")
+    # The package's ffmpeg, never a program a record names: a report runs on logs
+    # from anywhere.  Each frame's time and size are checked below.
+    frames = read_frames(path, numbers, distorted_args=settings.get("distorted_args", ()),
+                         scaling=scaling if isinstance(scaling, dict) else None)
+    logged = {f["frame"]: f["timestamp"] for f in log.frames if "timestamp" in f}
+    size = record.get("resolution")
+    luma = {}
+    for n, frame in frames.items():
+        if n not in logged or frame.timestamp is None:
+            raise ValueError("frame %d has no time %s to check it by" % (
+                n, "in the log" if n not in logged else "as ffmpeg decodes it"))
+        off = abs(logged[n] - frame.timestamp)
+        if any(abs(t - frame.timestamp) <= off for m, t in logged.items() if m != n):
+            raise ValueError("ffmpeg's frame %d of %s is at %.6g s, the log's frame %d at "
+                             "%.6g s: not certainly the frame scored"
+                             % (n, path, frame.timestamp, n, logged[n]))
+        height, width = frame.luma.shape
+        if isinstance(size, list) and size != [width, height] or \
+                log.maps[n].shape != (-(-height // 32), -(-width // 32)):
+            raise ValueError("frame %d of %s decodes at %dx%d, not at the size scored"
+                             % (n, path, width, height))
+        luma[n] = luma_8bit(frame.luma, frame.bit_depth)
+    return luma
 
 
 def _img(rgb, alt):
@@ -640,7 +696,7 @@ def _maps_section(logs):
            'and the map averaged over the frames.</p>' % MAP_WORST_COUNT, _palette()]
     for log in with_maps:
         worst = [f for f in worst_frames(log, "adm2", MAP_WORST_COUNT) if f["frame"] in log.maps]
-        luma = _distorted_frames(log, [f["frame"] for f in worst])
+        luma, why_alone = _distorted_frames(log, [f["frame"] for f in worst])
         rows, columns = next(iter(log.maps.values())).shape
         size = next(iter(luma.values())).shape[::-1] if luma else (columns * 32, rows * 32)
         # A frame the filter skipped has no map (NaN): the mean is the scored frames'.
@@ -659,9 +715,9 @@ def _maps_section(logs):
                            % (n, _img(picture, "%s: frame %d%s" % (
                                log.label, n, ", its map over it" if n in luma else ", its map")),
                               n, when, _fmt(f["adm2"])))
-        note = "" if luma else (
-            '<p class="meta">The distorted input its record names is not a raw or y4m file '
-            'that is there as it was scored: the maps alone.</p>')
+        note = "" if luma or not worst else (
+            '<p class="meta">The distorted frames are not drawn under their maps (the maps '
+            'alone): %s.</p>' % html.escape(why_alone))
         out.append('<h3>%s</h3>%s<div class="maps">%s</div>' % (html.escape(log.label), note,
                                                                "".join(figures)))
     out.append("</section>")

@@ -15,6 +15,7 @@ import ctypes
 import errno
 import numbers
 import threading
+import typing
 
 import numpy as np
 
@@ -182,14 +183,17 @@ def _check_plane(array, name, width, height, dtype):
     return a
 
 
-def check_map_backend(backend):
-    """The one place that says which backends give this package maps: the CPU's (the
-    library's CUDA maps, float_adm_cuda_map_*, are not bound here yet); InvalidError
-    for another."""
-    if backend != "cpu":
-        raise InvalidError("map=True: this package computes maps on the CPU only; the backend "
-                           "is %r (use backend=\"cpu\", or float_adm_score --backend cuda "
-                           "--map-path)" % (backend,), error_codes()["UNSUPPORTED"])
+class _MapCalls(typing.NamedTuple):
+    """The one place that says which backends give maps: both.  The CPU's
+    (float_adm_context_enable_map, float_adm_map_*) and the CUDA library's
+    (float_adm_cuda_context_enable_map, float_adm_cuda_map_*), bit for bit the CPU's,
+    called alike on a context of either."""
+
+    enable: typing.Any
+    size: typing.Any
+    loss: typing.Any
+    sums: typing.Any
+    ctx: ctypes.c_void_p
 
 
 class FrameMap:
@@ -299,8 +303,8 @@ class Scorer:
 
         map=True: returns (scores, FrameMap), the frame's map (docs/maps.md).  The
         library computes maps from a context's first frame on, so map=True is asked
-        for with the first frame (or every frame after it may ask); maps are computed
-        on the CPU only."""
+        for with the first frame (or every frame after it may ask).  Either backend
+        gives them, the same bits (_MapCalls)."""
         ref = _check_plane(reference, "reference", self.width, self.height, self.dtype)
         dis = _check_plane(distorted, "distorted", self.width, self.height, self.dtype)
         scores = _lib.FloatAdmScores()
@@ -314,48 +318,65 @@ class Scorer:
         named = {name: value(ctypes.byref(scores), i) for i, name in enumerate(self.names)}
         return (named, frame_map) if map else named
 
+    def _map_calls(self):
+        """The map functions of this scorer's backend, with its context."""
+        if self.backend == "cpu":
+            lib = _lib.core()
+            return _MapCalls(lib.float_adm_context_enable_map, lib.float_adm_map_size,
+                             lib.float_adm_map_loss, lib.float_adm_map_sums, self._ctx)
+        lib = _lib.cuda()
+        return _MapCalls(lib.float_adm_cuda_context_enable_map, lib.float_adm_cuda_map_size,
+                         lib.float_adm_cuda_map_loss, lib.float_adm_cuda_map_sums,
+                         self._cuda_ctx)
+
+    def _map_error(self, err, prefix):
+        if self.backend == "cuda" and self._cuda_ctx:
+            message = _lib.text(_lib.cuda().float_adm_cuda_last_error(self._cuda_ctx))
+            _raise(err, message or _lib.text(_lib.cuda().float_adm_cuda_strerror(err)), prefix)
+        _raise(err, "", prefix)
+
     def _enable_map(self):
-        """Maps from the first frame on, on a backend that computes them."""
-        check_map_backend(self.backend)
-        if not self._ctx:
+        """Maps from the first frame on."""
+        calls = self._map_calls()
+        if not calls.ctx:
             raise Error("the scorer is closed")
         if self._frames_scored:
             raise InvalidError("map=True: a map is computed from a scorer's first frame on, "
                                "and this scorer has scored %d frames without one (ask for "
                                "map=True with the first frame)" % self._frames_scored)
-        err = _lib.core().float_adm_context_enable_map(self._ctx)
+        err = calls.enable(calls.ctx)
         if err < 0:
-            _raise(err, "", "map=True: ")
+            self._map_error(err, "map=True: ")
         self._map_enabled = True
 
     @property
     def map_shape(self):
         """(rows, columns): the blocks of this frame size's maps (float_adm_map_size)."""
-        return self._map_size()[:2]
+        return self._map_size(self._map_calls())[:2]
 
-    def _map_size(self):
+    @staticmethod
+    def _map_size(calls):
         columns, rows, block = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
-        if not self._ctx:
-            raise Error("map: the scorer is closed or not on the CPU")
-        _lib.core().float_adm_map_size(self._ctx, ctypes.byref(columns), ctypes.byref(rows),
-                                       ctypes.byref(block))
+        if not calls.ctx:
+            raise Error("map: the scorer is closed")
+        calls.size(calls.ctx, ctypes.byref(columns), ctypes.byref(rows), ctypes.byref(block))
         return rows.value, columns.value, block.value
 
     def _read_map(self):
-        lib = _lib.core()
-        rows, columns, block = self._map_size()
+        calls = self._map_calls()
+        rows, columns, block = self._map_size(calls)
         shape = (rows, columns)
         count = rows * columns
         loss = np.empty(shape, np.float32)
         num = np.empty((4,) + shape, np.float64)
         den = np.empty((4,) + shape, np.float64)
-        err = lib.float_adm_map_loss(self._ctx, loss.ctypes.data, count)
+        err = calls.loss(calls.ctx, loss.ctypes.data, count)
         for scale in range(4):
             if err >= 0:
-                err = lib.float_adm_map_sums(self._ctx, scale, num[scale].ctypes.data,
-                                             den[scale].ctypes.data, count)
+                err = calls.sums(calls.ctx, scale, num[scale].ctypes.data,
+                                 den[scale].ctypes.data, count)
         if err < 0:
-            _raise(err, "", "map: ")
+            self._map_error(err, "map: ")
         return FrameMap(loss, num, den, block)
 
     def _score_into(self, ref, dis, scores):

@@ -45,7 +45,7 @@ import numpy as np
 
 from ._progress import ProgressBar
 from .results import Results
-from .scorer import check_map_backend, make_options, options as option_table, options_dict
+from .scorer import make_options, options as option_table, options_dict
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _checked = {}
@@ -167,6 +167,15 @@ def filter_options(options):
             "%d" % value if kind == "int" else repr(float(value)))
         parts.append("%s=%s" % (name, filter_value(text)))
     return parts, {name: held[name] for name in held}
+
+
+def has_filter_option(ffmpeg, option):
+    """Whether the float_adm filter of ffmpeg has an option, as ffmpeg -h lists it."""
+    for line in (_filter_help(ffmpeg) or "").splitlines():
+        fields = line.split()
+        if len(fields) > 1 and fields[0] == option and fields[1].startswith("<"):
+            return True
+    return False
 
 
 def check_backend(ffmpeg, backend):
@@ -331,14 +340,17 @@ def remove_stale_work_dirs(parent=None):
 _META_FRAME = re.compile(r"^frame:(\d+)\s+pts:\S+\s+pts_time:(\S+)")
 
 
-def _timestamps(path):
+def frame_times(path):
+    """{frame: pts_time in seconds, None where it has none} of each frame a metadata
+    filter printed to path (mode=print)."""
     times = {}
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
                 m = _META_FRAME.match(line)
-                if m and m.group(2) not in ("NOPTS", "nan"):
-                    times[int(m.group(1))] = float(m.group(2))
+                if m:
+                    known = m.group(2) not in ("NOPTS", "nan")
+                    times[int(m.group(1))] = float(m.group(2)) if known else None
     except OSError:
         pass
     return times
@@ -351,6 +363,16 @@ def _scaler(scale):
     if scaler not in SCALERS:
         raise ValueError("scale=%r: a scaler of FFmpeg's: %s" % (scale, ", ".join(SCALERS)))
     return scaler
+
+
+def scale_filter(scaling):
+    """The scale filter of a run's scaling (Results.scale: scaler, width, height), each
+    value checked, as the distorted input is scaled before it is scored."""
+    scaler = _scaler(scaling["scaler"])
+    if scaler is None:
+        raise ValueError("scaling without a scaler: %r" % (scaling,))
+    width, height = _size("%sx%s" % (scaling["width"], scaling["height"]))
+    return "scale=w=%d:h=%d:flags=%s" % (width, height, scaler)
 
 
 def _size(text):
@@ -451,9 +473,9 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     stderr is a terminal).  scale: a scaler of SCALERS (True: bicubic) that scales
     the distorted to the reference's size, or both to scale_size ("WxH"); without
     it the sizes must agree.  map=True: every frame's map too, as Results.maps
-    (the filter's map_path files in the private directory; computed on the CPU, so
-    backend "cuda" is an error).  **options: float_adm's, by libvmaf name or
-    alias, checked by the library first.
+    (the filter's map_path files in the private directory, which the filter writes
+    on either backend).  **options: float_adm's, by libvmaf name or alias, checked
+    by the library first.
     """
     ffmpeg = find_ffmpeg(ffmpeg)
     parts, held = filter_options(options)
@@ -464,9 +486,9 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     if backend is not None:
         backend = check_backend(ffmpeg, backend)
         parts.append("backend=" + filter_value(backend))
-    if map:
-        # The filter's "auto" scores a map on the CPU, as float_adm_score does.
-        check_map_backend("cpu" if backend in (None, "auto") else backend)
+    if map and not has_filter_option(ffmpeg, "map_path"):
+        raise FFmpegError("map=True: the float_adm filter of %s has no map_path option "
+                          "(an older build): build the project's ffmpeg" % ffmpeg)
     scaler = _scaler(scale)
     if scale_size is not None and scaler is None:
         scaler = DEFAULT_SCALER
@@ -501,8 +523,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         if start:
             dis_chain.append("trim=start_frame=%d" % start)
         if scaling:
-            scaled = "scale=w=%d:h=%d:flags=%s" % (scaling["width"], scaling["height"],
-                                                   scaling["scaler"])
+            scaled = scale_filter(scaling)
             dis_chain.append(scaled)
             if scaling["inputs"] == "both":
                 ref_chain.append(scaled)
@@ -531,7 +552,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
                 code, " ".join(command), stderr[-4000:]))
         elapsed = time.monotonic() - began
         raw = Results.from_json(log)
-        times = _timestamps(meta)
+        times = frame_times(meta)
         maps = _read_maps(os.path.join(work, "maps"), raw.frames, end, start) if map else None
 
     frames = []
@@ -542,7 +563,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         if end is not None and local >= end - start:
             continue
         f = dict(f, frame=local + start)
-        if local in times:
+        if times.get(local) is not None:
             f["timestamp"] = times[local]
         frames.append(f)
     if end is not None and len(frames) != end - start:

@@ -12,6 +12,7 @@ import pytest
 
 import floatadm
 import floatadm.report
+import floatadm.video
 from floatadm.results import Results
 
 from conftest import fixture_args, same_bits
@@ -96,11 +97,75 @@ def test_map_from_the_first_frame_on():
             scorer.score(ref, ref, map=True)
 
 
-def test_maps_are_computed_on_the_cpu_only(pair):
+def test_cuda_maps_are_bound():
+    """The CUDA library's map functions are declared for ctypes (the library loads
+    without a driver; its functions are there whether or not a GPU is)."""
+    lib = floatadm._lib.cuda()
+    if lib is None:
+        pytest.skip(floatadm._lib.cuda_error())
+    for name in ("float_adm_cuda_context_enable_map", "float_adm_cuda_map_size",
+                 "float_adm_cuda_map_loss", "float_adm_cuda_map_sums"):
+        assert getattr(lib, name).argtypes == getattr(
+            floatadm._lib.core(), name.replace("cuda_", "")).argtypes, name
+
+
+def test_maps_on_the_cuda_backend_are_asked_of_the_device(pair):
+    """map=True with backend="cuda" goes to the CUDA library: without a GPU the error
+    says why there is no device, not that maps are the CPU's; "auto" maps on the CPU."""
+    if floatadm.cuda_device_count() > 0:
+        pytest.skip("a CUDA device is here: test_cuda_maps_equal_cpu_maps runs instead")
     reference, distorted = pair(ASTRONAUT)
-    with pytest.raises(floatadm.InvalidError, match="CPU only"):
+    with pytest.raises(floatadm.Error, match="CUDA|cuda") as caught:
         floatadm.score_files(reference, distorted, *fixture_args(ASTRONAUT), map=True,
                              backend="cuda")
+    assert "CPU only" not in str(caught.value)
+    auto = floatadm.score_files(reference, distorted, *fixture_args(ASTRONAUT), map=True,
+                                backend="auto")
+    cpu = floatadm.score_files(reference, distorted, *fixture_args(ASTRONAUT), map=True)
+    assert auto.maps.tobytes() == cpu.maps.tobytes()
+
+
+def test_maps_without_the_cuda_library_name_it(pair):
+    """Where libfloatadm_cuda.so cannot be loaded, backend="cuda" with map=True says
+    which library is missing (in a process of its own: the package loads it once)."""
+    import sys
+    reference, distorted = pair(ASTRONAUT)
+    code = ("import sys, floatadm\n"
+            "try:\n"
+            "    floatadm.score_files(sys.argv[1], sys.argv[2], %d, %d, %r, map=True,\n"
+            "                         backend='cuda')\n"
+            "except floatadm.Error as error:\n"
+            "    print(error)\n" % fixture_args(ASTRONAUT))
+    env = dict(os.environ, FLOATADM_CUDA_LIBRARY="/nonexistent/libfloatadm_cuda.so")
+    done = subprocess.run([sys.executable, "-c", code, reference, distorted], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "libfloatadm_cuda.so" in done.stdout and "--enable-cuda" in done.stdout
+
+
+def test_cuda_maps_equal_cpu_maps(pair):
+    """On a GPU: the CUDA backend's maps are the CPU's, every bit of the loss and of
+    each scale's sums (scripts/cuda/check_python_maps.sh runs the same without pytest)."""
+    if floatadm.cuda_device_count() == 0:
+        pytest.skip("no CUDA device or library here: %s" % floatadm.cuda_device_count.why)
+    reference, distorted = pair(ASTRONAUT)
+    width, height, pix_fmt = fixture_args(ASTRONAUT)
+    from floatadm.files import open_pair
+    ref, dis, g = open_pair(reference, distorted, width, height, pix_fmt)
+    with ref, dis, floatadm.Scorer(width, height, 8) as cpu, \
+            floatadm.Scorer(width, height, 8, backend="cuda") as gpu:
+        assert gpu.map_shape == cpu.map_shape
+        for index in range(ref.frame_count):
+            planes = ref.read_luma(index), dis.read_luma(index)
+            want, want_map = cpu.score(*planes, map=True)
+            got, got_map = gpu.score(*planes, map=True)
+            assert all(same_bits(got[n], want[n]) for n in want)
+            for name in ("loss", "num", "den"):
+                assert getattr(got_map, name).tobytes() == getattr(want_map, name).tobytes()
+    want = floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True)
+    got = floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True,
+                               backend="cuda")
+    assert got.maps.tobytes() == want.maps.tobytes()
 
 
 def test_score_files_maps_equal_the_command_pfm_files(pair, score_bin, tmp_path):
@@ -158,14 +223,35 @@ def test_score_video_maps_equal_score_files(pair, ffmpeg, tmp_path, monkeypatch)
     assert part.maps.tobytes() == want.maps[2:4].tobytes()
     assert floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
                                 distorted_args=raw).maps is None
-    with pytest.raises(floatadm.InvalidError, match="CPU only"):
-        floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
-                             distorted_args=raw, map=True, backend="cuda")
+
+
+def test_score_video_maps_on_the_cuda_backend(pair, ffmpeg, monkeypatch):
+    """score_video(map=True, backend="cuda") passes map_path to the filter, which writes
+    maps on either backend: on a GPU the CPU's bits; without one the filter's error;
+    an ffmpeg whose filter has no map_path is named."""
+    reference, distorted = pair(ASTRONAUT)
+    width, height, pix_fmt = fixture_args(ASTRONAUT)
+    raw = ["-f", "rawvideo", "-pix_fmt", pix_fmt, "-video_size", "%dx%d" % (width, height)]
+
+    def run():
+        return floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+                                    distorted_args=raw, map=True, backend="cuda")
+    if floatadm.cuda_device_count() > 0:
+        want = floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True)
+        assert run().maps.tobytes() == want.maps.tobytes()
+    else:
+        with pytest.raises(floatadm.FFmpegError, match="backend=cuda: no usable CUDA device"):
+            run()
+    help_text = floatadm.video._filter_help(ffmpeg)
+    monkeypatch.setitem(floatadm.video._checked, ffmpeg, "\n".join(
+        line for line in help_text.splitlines() if "map_path" not in line))
+    with pytest.raises(floatadm.FFmpegError, match="no map_path option"):
+        run()
 
 
 def test_command_line_maps_of_a_video_in_the_report(ffmpeg, tmp_path):
     """score --json --maps on videos (through the filter) keeps the maps beside the
-    log; the report draws them alone (no frame of a video is read back)."""
+    log; the report draws them over the distorted frames, decoded by ffmpeg."""
     import sys
     from conftest import make_clip
     ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.2)
@@ -181,4 +267,4 @@ def test_command_line_maps_of_a_video_in_the_report(ffmpeg, tmp_path):
     assert all(maps[f["frame"]].tobytes() == want.maps[i].tobytes()
                for i, f in enumerate(want.frames))
     text = floatadm.report.render(floatadm.report.load([str(log)]))
-    assert "the maps alone" in text and text.count('<figure class="map worst"') == 4
+    assert "the maps alone" not in text and text.count(", its map over it") == 4

@@ -392,3 +392,133 @@ def test_report_draws_maps(pair, tmp_path):
     text = render(floatadm.report.load([str(log)]))
     assert "the maps alone" in text and "its map over it" not in text
     assert text.count('<figure class="map worst"') == MAP_WORST_COUNT
+
+
+def _video_log(path, reference, distorted, raw, **job):
+    """A log of score_video on raw input read through input options (kind "video"), with
+    its record and maps, as `score --json --maps` and catalogues write them."""
+    from floatadm.distributed import (add_results_to_record, job_record, normalise_job,
+                                      write_log)
+    from floatadm.results import maps_path
+    start = job.pop("start_frame", 0)
+    results = floatadm.score_video(reference, distorted, reference_args=raw,
+                                   distorted_args=raw, start_frame=start, map=True, **job)
+    record = job_record(normalise_job(dict(job, reference=reference, distorted=distorted,
+                                           kind="video", reference_args=raw,
+                                           distorted_args=raw, name="log")))
+    add_results_to_record(record, results)
+    write_log(results, str(path), record)
+    results.save_maps(maps_path(str(path)))
+    return results
+
+
+def _shown_frames(text):
+    """{frame: its picture's pixels} of the worst frames a report draws with maps."""
+    import base64
+    return {int(n): _png_pixels(base64.b64decode(data)) for n, data in re.findall(
+        r'<figure class="map worst" data-frame="(\d+)"><img src="data:image/png;base64,'
+        r'([^"]+)"', text)}
+
+
+def test_report_draws_video_frames_under_their_maps(pair, ffmpeg, tmp_path, monkeypatch):
+    """A log of score_video (ffmpeg's inputs, here raw through input options, scored
+    from frame 1 on): the report decodes its worst frames with ffmpeg and draws each
+    map over the frame it was computed on, the same pixels as the library's reader
+    gives for that frame of the file.  A file name and a temporary directory that look
+    like options, protocols and filtergraph syntax stay names."""
+    import numpy as np
+    from floatadm import map_image
+    from floatadm.report import MAP_WIDTH, MAP_WORST_COUNT
+    hostile = tmp_path / "t%d:x,y[a];'"
+    hostile.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(hostile))
+    reference = shutil.copy(pair(ASTRONAUT)[0], str(tmp_path / "-ref.yuv"))
+    distorted = shutil.copy(pair(ASTRONAUT)[1], str(tmp_path / "-i file:x,[d]%d;'.yuv"))
+    width, height, pix_fmt = fixture_args(ASTRONAUT)
+    raw = ["-f", "rawvideo", "-pix_fmt", pix_fmt, "-video_size", "%dx%d" % (width, height)]
+    log = tmp_path / "video.json"
+    _video_log(log, reference, distorted, raw, start_frame=1)
+    # A record is data: a program it names is not run.
+    from floatadm.distributed import spec_path
+    program, ran = tmp_path / "not-ffmpeg", tmp_path / "ran"
+    program.write_text("#!/bin/sh\ntouch '%s'\n" % ran)
+    program.chmod(0o755)
+    record = json.loads(open(spec_path(str(log))).read())
+    record["settings"]["ffmpeg"] = str(program)
+    with open(spec_path(str(log)), "w") as f:
+        json.dump(record, f)
+    text = render(floatadm.report.load([str(log)]))
+    assert not ran.exists()
+    assert "the maps alone" not in text
+    assert text.count(", its map over it") == MAP_WORST_COUNT
+    shown = _shown_frames(text)
+    assert len(shown) == MAP_WORST_COUNT and min(shown) >= 1
+    maps = Results.load_maps(floatadm.results.maps_path(str(log)))
+    with floatadm.files.VideoFile(distorted) as video:
+        video.start(floatadm.files.Geometry(width, height, pix_fmt))
+        for n, pixels in shown.items():
+            want = map_image.shrink(map_image.overlay(maps[n], video.read_luma(n)), MAP_WIDTH)
+            assert np.array_equal(pixels, want), n
+
+
+def test_report_draws_scaled_video_frames_at_the_size_scored(ffmpeg, tmp_path):
+    """`score --maps` of videos scaled to another size, from frame 3 on: the frames
+    are drawn under their maps at the size scored."""
+    from conftest import make_clip
+    from floatadm.report import MAP_WORST_COUNT
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.4)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, seconds=0.4, lossy=True)
+    log = tmp_path / "scaled.json"
+    done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r", ref, "-d", dis,
+                           "--json", str(log), "--maps", "--quiet", "--start-frame", "3",
+                           "--scale-size", "200x120"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    text = render(floatadm.report.load([str(log)]))
+    assert "the maps alone" not in text
+    shown = _shown_frames(text)
+    assert len(shown) == MAP_WORST_COUNT and min(shown) >= 3
+    assert all(p.shape == (120, 200, 3) for p in shown.values())
+
+
+def test_report_draws_video_maps_alone_where_the_frames_are_in_doubt(pair, ffmpeg, tmp_path):
+    """Where the frame under a map cannot be found for certain, the map is drawn alone
+    and the report says why: the log's times are not the decoded frames' (a frame
+    numbered otherwise), the log has no times, the input changed since it was scored,
+    or the record has no size and time of it."""
+    from floatadm.distributed import spec_path
+    from floatadm.report import MAP_WORST_COUNT
+    reference, distorted = (shutil.copy(p, str(tmp_path)) for p in pair(ASTRONAUT))
+    width, height, pix_fmt = fixture_args(ASTRONAUT)
+    raw = ["-f", "rawvideo", "-pix_fmt", pix_fmt, "-video_size", "%dx%d" % (width, height)]
+    log = tmp_path / "video.json"
+    _video_log(log, reference, distorted, raw)
+    original = log.read_text()
+
+    def drawn_alone(why):
+        text = render(floatadm.report.load([str(log)]))
+        assert "its map over it" not in text
+        assert text.count('<figure class="map worst"') == MAP_WORST_COUNT
+        assert "the maps alone" in text and why in html.unescape(text), why
+
+    # Every frame one frame later than the decoder's.
+    data = json.loads(original)
+    for entry in data["frames"]:
+        entry["timestamp"] += 0.04
+    log.write_text(json.dumps(data))
+    drawn_alone("not certainly the frame scored")
+    for entry in data["frames"]:
+        del entry["timestamp"]
+    log.write_text(json.dumps(data))
+    drawn_alone("has no time in the log")
+    log.write_text(original)
+
+    record = json.loads(open(spec_path(str(log))).read())
+    del record["inputs"]["distorted"]["size"]
+    with open(spec_path(str(log)), "w") as f:
+        json.dump(record, f)
+    drawn_alone("the record holds no size and time of %s" % distorted)
+
+    _video_log(log, reference, distorted, raw)
+    st = os.stat(distorted)
+    os.utime(distorted, ns=(st.st_atime_ns, st.st_mtime_ns + 10 ** 9))
+    drawn_alone("%s has changed since it was scored" % distorted)

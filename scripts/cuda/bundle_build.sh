@@ -20,6 +20,8 @@ copy() { # copy TREE DEST
 }
 rm -rf "$dest"
 copy "$BUILD" "$dest"
+# The Python package's check (check_python_maps.sh) loads the core library too.
+cp -P "$BUILD"/lib/shared/libfloatadm.so* "$dest/lib/shared/"
 if [ -x "$BUILD/nvcc/bench/cuda_bench" ]; then copy "$BUILD/nvcc" "$dest/nvcc"; fi
 {
     echo "commit $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with local changes)')"
