@@ -70,6 +70,50 @@ struct Result {
     int differing;
 };
 
+/* What a frame's collect is followed by: nothing, reading its map's sums, or its loss. */
+enum { kNoMap, kMapSums, kMapLoss, kMapReads };
+
+/* ms a frame with 4 in flight, each frame's map read as `read` says. */
+double pipelined_ms(const CudaDriver &cu, FloatAdmCudaContext *ctx, CUstream stream,
+                    const std::vector<DevicePlane> &dref, const std::vector<DevicePlane> &ddist,
+                    int frames, int read)
+{
+    int columns = 0, rows = 0, block = 0;
+    if (read != kNoMap)
+        CHECK_ADM(ctx, float_adm_cuda_map_size(ctx, &columns, &rows, &block));
+    std::vector<float> loss((size_t)columns * rows);
+    std::vector<double> num(loss.size()), den(loss.size());
+    CUevent start, stop;
+    CHECK_CUDA(cu.cuEventCreate(&start, CU_EVENT_DEFAULT));
+    CHECK_CUDA(cu.cuEventCreate(&stop, CU_EVENT_DEFAULT));
+    CHECK_CUDA(cu.cuEventRecord(start, stream));
+    for (int submitted = 0, collected = 0; collected < frames;) {
+        if (submitted < frames && float_adm_cuda_in_flight(ctx) < 4) {
+            const int k = submitted % kRotation;
+            const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
+            CHECK_ADM(ctx, float_adm_cuda_submit(ctx, &gr, &gd));
+            submitted++;
+            continue;
+        }
+        FloatAdmScores s;
+        CHECK_ADM(ctx, float_adm_cuda_collect(ctx, &s, 1));
+        if (read == kMapSums)
+            for (int sc = 0; sc < 4; sc++) /* scales 0..3 */
+                CHECK_ADM(ctx,
+                          float_adm_cuda_map_sums(ctx, sc, num.data(), den.data(), num.size()));
+        if (read == kMapLoss)
+            CHECK_ADM(ctx, float_adm_cuda_map_loss(ctx, loss.data(), loss.size()));
+        collected++;
+    }
+    CHECK_CUDA(cu.cuEventRecord(stop, stream));
+    CHECK_CUDA(cu.cuEventSynchronize(stop));
+    float total = 0;
+    CHECK_CUDA(cu.cuEventElapsedTime(&total, start, stop));
+    cu.cuEventDestroy(start);
+    cu.cuEventDestroy(stop);
+    return total / frames;
+}
+
 Result bench_size(const CudaDriver &cu, int w, int h, int depth, int frames, int cpu_frames,
                   ThreadPool &pool, int threads)
 {
@@ -169,25 +213,7 @@ Result bench_size(const CudaDriver &cu, int w, int h, int depth, int frames, int
         res.stages[st] = median(stage_times[st]);
 
     /* Throughput: 4 frames in flight, collected as they finish. */
-    CHECK_CUDA(cu.cuEventRecord(start, stream));
-    int submitted = 0, collected = 0;
-    while (collected < frames) {
-        if (submitted < frames && float_adm_cuda_in_flight(ctx) < 4) {
-            const int k = submitted % kRotation;
-            const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
-            CHECK_ADM(ctx, float_adm_cuda_submit(ctx, &gr, &gd));
-            submitted++;
-            continue;
-        }
-        FloatAdmScores s;
-        CHECK_ADM(ctx, float_adm_cuda_collect(ctx, &s, 1));
-        collected++;
-    }
-    CHECK_CUDA(cu.cuEventRecord(stop, stream));
-    CHECK_CUDA(cu.cuEventSynchronize(stop));
-    float total = 0;
-    CHECK_CUDA(cu.cuEventElapsedTime(&total, start, stop));
-    res.pipelined_ms = total / frames;
+    res.pipelined_ms = pipelined_ms(cu, ctx, stream, dref, ddist, frames, kNoMap);
     float_adm_cuda_context_free(&ctx);
 
     /* Frames from host memory: the library stages and uploads them, 2 in flight. */
@@ -195,10 +221,11 @@ Result bench_size(const CudaDriver &cu, int w, int h, int depth, int frames, int
         fprintf(stderr, "%s\n", err);
         exit(1);
     }
+    float total = 0;
     for (int pass = 0; pass < 2; pass++) { /* pass 0 warms up (and makes the staging buffers) */
         const int n = pass ? frames : warmup;
         CHECK_CUDA(cu.cuEventRecord(start, stream));
-        for (submitted = 0, collected = 0; collected < n;) {
+        for (int submitted = 0, collected = 0; collected < n;) {
             if (submitted < n && float_adm_cuda_in_flight(ctx) < 2) {
                 const int k = submitted % kRotation;
                 const FloatAdmPlane r = refs[k].view(), d = dists[k].view();
@@ -225,56 +252,13 @@ Result bench_size(const CudaDriver &cu, int w, int h, int depth, int frames, int
 
 /*
  * A map's cost at one size: GPU ms a frame without (0) and with (1); 4 in flight, ms a
- * frame without, with each frame's sums read, and with its loss read (the loss is
- * computed on the host).
+ * frame as kNoMap, kMapSums and kMapLoss say (the loss is computed on the host).
  */
-enum { kNoMap, kMapSums, kMapLoss, kMapReads };
 struct MapCost {
     std::string label;
     double gpu_ms[2], pipelined_ms[kMapReads];
     double stages[2][FLOAT_ADM_CUDA_NUM_STAGES]; /* profiled, without and with */
 };
-
-/* ms a frame with 4 in flight, each frame's map read as `read` says. */
-double pipelined_ms(const CudaDriver &cu, FloatAdmCudaContext *ctx, CUstream stream,
-                    const std::vector<DevicePlane> &dref, const std::vector<DevicePlane> &ddist,
-                    int frames, int read)
-{
-    int columns = 0, rows = 0, block = 0;
-    if (read != kNoMap)
-        CHECK_ADM(ctx, float_adm_cuda_map_size(ctx, &columns, &rows, &block));
-    std::vector<float> loss((size_t)columns * rows);
-    std::vector<double> num(loss.size()), den(loss.size());
-    CUevent start, stop;
-    CHECK_CUDA(cu.cuEventCreate(&start, CU_EVENT_DEFAULT));
-    CHECK_CUDA(cu.cuEventCreate(&stop, CU_EVENT_DEFAULT));
-    CHECK_CUDA(cu.cuEventRecord(start, stream));
-    for (int submitted = 0, collected = 0; collected < frames;) {
-        if (submitted < frames && float_adm_cuda_in_flight(ctx) < 4) {
-            const int k = submitted % kRotation;
-            const FloatAdmCudaPlane gr = dref[k].view(), gd = ddist[k].view();
-            CHECK_ADM(ctx, float_adm_cuda_submit(ctx, &gr, &gd));
-            submitted++;
-            continue;
-        }
-        FloatAdmScores s;
-        CHECK_ADM(ctx, float_adm_cuda_collect(ctx, &s, 1));
-        if (read == kMapSums)
-            for (int sc = 0; sc < 4; sc++) /* scales 0..3 */
-                CHECK_ADM(ctx,
-                          float_adm_cuda_map_sums(ctx, sc, num.data(), den.data(), num.size()));
-        if (read == kMapLoss)
-            CHECK_ADM(ctx, float_adm_cuda_map_loss(ctx, loss.data(), loss.size()));
-        collected++;
-    }
-    CHECK_CUDA(cu.cuEventRecord(stop, stream));
-    CHECK_CUDA(cu.cuEventSynchronize(stop));
-    float total = 0;
-    CHECK_CUDA(cu.cuEventElapsedTime(&total, start, stop));
-    cu.cuEventDestroy(start);
-    cu.cuEventDestroy(stop);
-    return total / frames;
-}
 
 MapCost bench_map(const CudaDriver &cu, int w, int h, int depth, int frames)
 {
