@@ -134,17 +134,18 @@ int FloatAdmCudaContext::enable_map()
     map.reset(new adm::FrameMap(pl.frame, opts));
     pl.map_columns = map->columns();
     pl.map_rows = map->rows();
-    CUdeviceptr p = 0;
+    /* Each buffer once: a call after one that failed takes what that one allocated. */
     int ret = 0;
     for (int s = 0; s < kNumScales; s++) {
         const adm::Region &sums = pl.frame.scale[s].sums;
         const size_t coefficients = (size_t)sum_rows(pl, s) * std::max(0, sums.right - sums.left);
         if (coefficients == 0)
             continue; /* no row sums, no map kernel */
-        if ((ret = device_alloc(&p, coefficients * adm::kNumMapSums * sizeof(double),
+        if (!map_coefficients[s] &&
+            (ret = device_alloc(&map_coefficients[s],
+                                coefficients * adm::kNumMapSums * sizeof(double),
                                 "allocating the map's coefficients")) < 0)
             break;
-        pl.map_coefficients[s] = device_pointer<double>(p);
     }
     if (ret == 0 && !map_stream) {
         CUresult e = cu->cuStreamCreate(&map_stream, CU_STREAM_NON_BLOCKING);
@@ -154,20 +155,25 @@ int FloatAdmCudaContext::enable_map()
     for (Slot &slot : slots) {
         if (ret < 0)
             break;
-        if ((ret = device_alloc(&slot.device_map, map_doubles() * sizeof(double),
+        if (!slot.device_map &&
+            (ret = device_alloc(&slot.device_map, map_doubles() * sizeof(double),
                                 "allocating the map's blocks")) < 0)
             break;
         void *host = nullptr;
-        CUresult e = cu->cuMemHostAlloc(&host, map_doubles() * sizeof(double), 0);
-        if (e == CUDA_SUCCESS)
+        CUresult e = CUDA_SUCCESS;
+        if (!slot.host_map &&
+            (e = cu->cuMemHostAlloc(&host, map_doubles() * sizeof(double), 0)) == CUDA_SUCCESS)
             slot.host_map = static_cast<double *>(host);
-        if (e == CUDA_SUCCESS)
+        if (e == CUDA_SUCCESS && !slot.map_copied)
             e = cu->cuEventCreate(&slot.map_copied, CU_EVENT_DISABLE_TIMING);
         if (e != CUDA_SUCCESS) {
             ret = fail(e, "allocating the map's pinned memory and event");
             break;
         }
     }
+    /* The row sums store the map's coefficients in the graphs captured from now on. */
+    for (int s = 0; ret == 0 && s < kNumScales; s++)
+        pl.map_coefficients[s] = device_pointer<double>(map_coefficients[s]);
     for (Slot &slot : slots) {
         if (ret < 0)
             break;

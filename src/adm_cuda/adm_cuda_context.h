@@ -96,6 +96,7 @@ struct FloatAdmCudaContext {
     std::unique_ptr<adm::FrameMap> map;
     bool map_collected = false; /* map holds the sums of the frame last collected */
     CUstream map_stream = nullptr; /* the maps' copies, beside the next frames' kernels */
+    CUdeviceptr map_coefficients[kNumScales] = {}; /* Pipeline::map_coefficients' memory */
 
     /* Record a failed driver call; returns the library's code for it. */
     int fail(CUresult e, const char *what)
