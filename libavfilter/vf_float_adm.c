@@ -87,7 +87,8 @@ typedef struct ADMContext {
 
     ADMCudaPath *cuda;              /* the CUDA path, where it scores */
 
-    float *map_loss;                /* map=1: the loss grid of the frame just scored */
+    float *map_loss;                /* map=1, CPU: the loss grid of the frame just scored */
+    float *no_loss;                 /* map=1: a grid of 0, the picture before the first */
     int map_columns, map_rows;
     AVFrame *map_frame;             /* map=1: its picture, repeated for unscored frames */
 } ADMContext;
@@ -337,10 +338,11 @@ static void warn_key_collision(AVFilterContext *ctx, const AVFrame *dist)
     av_free(key);
 }
 
-/* map=1: the picture of this frame's map (float_adm_map_render_rgb24), at the
- * main input's size and time.  A frame left unscored shows the last scored
- * frame's map again, or the picture of no loss before the first. */
-static int emit_map(AVFilterContext *ctx, const AVFrame *dist, int scored)
+/* map=1: the picture of this frame's map (float_adm_map_render_rgb24) from its
+ * loss, at the main input's size and time.  A frame left unscored (loss NULL)
+ * shows the last scored frame's map again, or the picture of no loss before the
+ * first. */
+static int emit_map(AVFilterContext *ctx, const AVFrame *dist, const float *loss)
 {
     ADMContext *s = ctx->priv;
     AVFilterLink *outlink = ctx->outputs[OUTPUT_MAP];
@@ -350,15 +352,13 @@ static int emit_map(AVFilterContext *ctx, const AVFrame *dist, int scored)
     /* Nothing downstream wants maps any more; the main output goes on. */
     if (ff_outlink_get_status(outlink))
         return 0;
-    if (scored || !s->map_frame) {
+    if (loss || !s->map_frame) {
         av_frame_free(&s->map_frame);
         if (!(s->map_frame = ff_get_video_buffer(outlink, outlink->w, outlink->h)))
             return AVERROR(ENOMEM);
-        if ((scored && (ret = float_adm_map_loss(s->adm, s->map_loss,
-                                                 (size_t)s->map_columns * s->map_rows)) < 0) ||
-            (ret = float_adm_map_render_rgb24(s->map_loss, s->map_columns, s->map_rows,
-                                              s->map_frame->data[0], outlink->w, outlink->h,
-                                              s->map_frame->linesize[0])) < 0) {
+        if ((ret = float_adm_map_render_rgb24(loss ? loss : s->no_loss, s->map_columns,
+                                              s->map_rows, s->map_frame->data[0], outlink->w,
+                                              outlink->h, s->map_frame->linesize[0])) < 0) {
             av_log(ctx, AV_LOG_ERROR, "The map could not be painted: %s\n",
                    float_adm_strerror(ret));
             return AVERROR_BUG;
@@ -376,7 +376,8 @@ static int emit_map(AVFilterContext *ctx, const AVFrame *dist, int scored)
  * summary and the log, or the log says why it has none.  A log that cannot be
  * written fails the frame: no score is lost silently. */
 static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
-                      const FloatAdmScores *scores, const char *skipped)
+                      const FloatAdmScores *scores, const char *skipped,
+                      const float *map_loss)
 {
     ADMContext *s = ctx->priv;
     char errbuf[256] = "";
@@ -398,7 +399,7 @@ static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
     else if (ret >= 0 && skipped)
         ret = float_adm_log_skipped(s->log, index, skipped, errbuf, sizeof(errbuf));
     if (ret >= 0 && s->map)
-        ret = emit_map(ctx, dist, !!scores);
+        ret = emit_map(ctx, dist, scores ? map_loss : NULL);
     if (ret < 0) {
         if (errbuf[0])
             av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
@@ -418,7 +419,7 @@ static int emit_cuda_frames(AVFilterContext *ctx, int wait)
 
     while ((ret = ff_float_adm_cuda_receive(s->cuda, wait, &done)) > 0)
         if ((ret = emit_frame(ctx, done.dist, done.index, done.scored ? &done.scores : NULL,
-                              done.skipped)) < 0)
+                              done.skipped, done.map_loss)) < 0)
             return ret;
     return ret;
 }
@@ -433,7 +434,7 @@ static int pass_frame(AVFilterContext *ctx, AVFrame *frame, uint64_t index,
     if (s->cuda)
         return (ret = ff_float_adm_cuda_pass(s->cuda, frame, index, skipped)) < 0 ? ret :
                emit_cuda_frames(ctx, 0);
-    return emit_frame(ctx, frame, index, NULL, skipped);
+    return emit_frame(ctx, frame, index, NULL, skipped, NULL);
 }
 
 static int do_float_adm(FFFrameSync *fs)
@@ -494,8 +495,14 @@ static int do_float_adm(FFFrameSync *fs)
         av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
         goto fail;
     }
+    if (s->map && (ret = float_adm_map_loss(s->adm, s->map_loss,
+                                            (size_t)s->map_columns * s->map_rows)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "The map of frame %"PRIu64": %s\n", index,
+               float_adm_strerror(ret));
+        goto fail;
+    }
 
-    return emit_frame(ctx, dist, index, &scores, NULL);
+    return emit_frame(ctx, dist, index, &scores, NULL, s->map_loss);
 fail:
     av_frame_free(&dist);
     return ret;
@@ -663,15 +670,11 @@ static int config_output(AVFilterLink *outlink)
                mainlink->time_base.num, mainlink->time_base.den,
                reflink->time_base.num, reflink->time_base.den);
 
-    if (use_cuda && s->map) {
-        av_log(ctx, AV_LOG_ERROR, "map: the map output is drawn on the CPU; give backend=cpu "
-               "with software frames (map_path works with both).\n");
-        return AVERROR(EINVAL);
-    }
     if (use_cuda) {
         if ((ret = ff_float_adm_cuda_init(ctx, &s->cuda, &s->opts, s->width, s->height,
-                                          depth, s->plane_layout, s->map_path)) < 0)
+                                          depth, s->plane_layout, s->map_path, s->map)) < 0)
             return ret;
+        ff_float_adm_cuda_map_size(s->cuda, &s->map_columns, &s->map_rows);
     } else {
         ret = float_adm_context_create(&s->adm, mainlink->w, mainlink->h, depth,
                                        &s->opts, errbuf, sizeof(errbuf));
@@ -689,6 +692,9 @@ static int config_output(AVFilterLink *outlink)
                 return AVERROR(ENOMEM);
         }
     }
+    if (s->map &&
+        !(s->no_loss = av_calloc((size_t)s->map_columns * s->map_rows, sizeof(*s->no_loss))))
+        return AVERROR(ENOMEM);
     if (s->nb_jobs > 1) {
         s->job_rets = av_calloc(s->nb_jobs, sizeof(*s->job_rets));
         if (!s->job_rets)
@@ -794,6 +800,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     float_adm_context_free(&s->adm);
     av_freep(&s->job_rets);
     av_freep(&s->map_loss);
+    av_freep(&s->no_loss);
     av_frame_free(&s->map_frame);
 }
 

@@ -76,6 +76,12 @@ struct ADMCudaPath {
     FloatAdmScores collected[CUDA_MAX_IN_FLIGHT];
     int collected_head, nb_collected;
     const char *map_path;           /* the filter's map_path, or NULL */
+    /* With map_picture: the loss of each frame collected early (beside collected[]),
+     * and of the frame last received. */
+    int map_picture;
+    int map_columns, map_rows;
+    float *collected_loss[CUDA_MAX_IN_FLIGHT];
+    float *received_loss;
 };
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(c->ctx, c->hwctx->internal->cuda_dl, x)
@@ -87,19 +93,24 @@ static int cuda_fail(ADMCudaPath *c, const char *what, uint64_t index, int err)
     return err;
 }
 
-/* With map_path: the map of the frame just collected, before the next collect
- * replaces it. */
-static int write_map(ADMCudaPath *c, uint64_t index)
+/* The map of the frame just collected, before the next collect replaces it:
+ * with map_path its file, with map_picture its loss into loss. */
+static int read_map(ADMCudaPath *c, uint64_t index, float *loss)
 {
     char errbuf[512];
     int ret;
 
-    if (!c->map_path)
-        return 0;
-    ret = float_adm_cuda_map_write_pfm(c->adm, c->map_path, index, errbuf, sizeof(errbuf));
-    if (ret < 0)
+    if (c->map_path &&
+        (ret = float_adm_cuda_map_write_pfm(c->adm, c->map_path, index, errbuf,
+                                            sizeof(errbuf))) < 0) {
         av_log(c->ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
-    return ret;
+        return ret;
+    }
+    if (c->map_picture &&
+        (ret = float_adm_cuda_map_loss(c->adm, loss,
+                                       (size_t)c->map_columns * c->map_rows)) < 0)
+        return cuda_fail(c, "The map of", index, ret);
+    return 0;
 }
 
 /* The CUDA context of the reference's frames, current while their luma is downloaded. */
@@ -190,7 +201,7 @@ int ff_float_adm_cuda_submit(ADMCudaPath *c, AVFrame *dist, const AVFrame *ref,
             cuda_fail(c, "Scoring", oldest_in_flight(c), ret);
             goto fail;
         }
-        if ((ret = write_map(c, oldest_in_flight(c))) < 0)
+        if ((ret = read_map(c, oldest_in_flight(c), c->collected_loss[slot])) < 0)
             goto fail;
         c->nb_collected++;
     }
@@ -238,6 +249,9 @@ int ff_float_adm_cuda_receive(ADMCudaPath *c, int wait, ADMCudaFrame *out)
     if (out->scored) {
         if (c->nb_collected) {
             out->scores = c->collected[c->collected_head];
+            if (c->map_picture)
+                memcpy(c->received_loss, c->collected_loss[c->collected_head],
+                       sizeof(*c->received_loss) * c->map_columns * c->map_rows);
             c->collected_head = (c->collected_head + 1) % CUDA_MAX_IN_FLIGHT;
             c->nb_collected--;
         } else {
@@ -246,9 +260,10 @@ int ff_float_adm_cuda_receive(ADMCudaPath *c, int wait, ADMCudaFrame *out)
                 return 0;
             if (ret < 0)
                 return cuda_fail(c, "Scoring", qf.index, ret);
-            if ((ret = write_map(c, qf.index)) < 0)
+            if ((ret = read_map(c, qf.index, c->received_loss)) < 0)
                 return ret;
         }
+        out->map_loss = c->map_picture ? c->received_loss : NULL;
         av_frame_free(&qf.ref);
     }
     av_fifo_drain2(c->queue, 1);
@@ -371,8 +386,19 @@ static int setup(ADMCudaPath *c, const FloatAdmOptions *opts, int depth)
         if (ret < 0)
             av_log(c->ctx, AV_LOG_ERROR, "%s\n", errbuf);
     }
-    if (ret >= 0 && c->map_path && (ret = float_adm_cuda_context_enable_map(c->adm)) < 0)
-        av_log(c->ctx, AV_LOG_ERROR, "map_path: %s\n", float_adm_cuda_last_error(c->adm));
+    if (ret >= 0 && (c->map_path || c->map_picture) &&
+        (ret = float_adm_cuda_context_enable_map(c->adm)) < 0)
+        av_log(c->ctx, AV_LOG_ERROR, "map: %s\n", float_adm_cuda_last_error(c->adm));
+    if (ret >= 0 && c->map_picture) {
+        float_adm_cuda_map_size(c->adm, &c->map_columns, &c->map_rows, NULL);
+        for (int i = 0; i < CUDA_MAX_IN_FLIGHT && ret >= 0; i++)
+            if (!(c->collected_loss[i] = av_calloc((size_t)c->map_columns * c->map_rows,
+                                                   sizeof(float))))
+                ret = AVERROR(ENOMEM);
+        if (ret >= 0 && !(c->received_loss = av_calloc((size_t)c->map_columns * c->map_rows,
+                                                       sizeof(float))))
+            ret = AVERROR(ENOMEM);
+    }
     cuda_pop(c);
     if (ret >= 0) {
         const int exact = float_adm_cuda_is_exact(c->adm, errbuf, sizeof(errbuf));
@@ -387,7 +413,8 @@ static int setup(ADMCudaPath *c, const FloatAdmOptions *opts, int depth)
 
 av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
                                    const FloatAdmOptions *opts, int width, int height, int depth,
-                                   const FloatAdmPlane layout[NB_INPUTS], const char *map_path)
+                                   const FloatAdmPlane layout[NB_INPUTS], const char *map_path,
+                                   int map_picture)
 {
     ADMCudaPath *c = av_mallocz(sizeof(*c));
     int ret;
@@ -397,12 +424,18 @@ av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
     *c = (ADMCudaPath) {
         .ctx = ctx, .width = width, .height = height,
         .layout = { layout[INPUT_MAIN], layout[INPUT_REFERENCE] },
-        .map_path = map_path,
+        .map_path = map_path, .map_picture = map_picture,
     };
     *cuda = c;
     if ((ret = setup(c, opts, depth)) < 0)
         ff_float_adm_cuda_uninit(cuda);
     return ret;
+}
+
+void ff_float_adm_cuda_map_size(const ADMCudaPath *c, int *columns, int *rows)
+{
+    *columns = c->map_columns;
+    *rows    = c->map_rows;
 }
 
 av_cold void ff_float_adm_cuda_uninit(ADMCudaPath **cuda)
@@ -423,6 +456,9 @@ av_cold void ff_float_adm_cuda_uninit(ADMCudaPath **cuda)
         av_frame_free(&qf.ref);
     }
     av_fifo_freep2(&c->queue);
+    for (int i = 0; i < CUDA_MAX_IN_FLIGHT; i++)
+        av_freep(&c->collected_loss[i]);
+    av_freep(&c->received_loss);
     av_freep(&c->staging);
     av_buffer_unref(&c->ref_device);
     av_buffer_unref(&c->device);
@@ -433,7 +469,8 @@ av_cold void ff_float_adm_cuda_uninit(ADMCudaPath **cuda)
 
 av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
                                    const FloatAdmOptions *opts, int width, int height, int depth,
-                                   const FloatAdmPlane layout[NB_INPUTS], const char *map_path)
+                                   const FloatAdmPlane layout[NB_INPUTS], const char *map_path,
+                                   int map_picture)
 {
     av_log(ctx, AV_LOG_ERROR, "backend=cuda: no usable CUDA device.\n");
     av_log(ctx, AV_LOG_ERROR, "This FFmpeg was built without float_adm's CUDA backend "
@@ -456,6 +493,11 @@ int ff_float_adm_cuda_pass(ADMCudaPath *cuda, AVFrame *dist, uint64_t index,
 int ff_float_adm_cuda_receive(ADMCudaPath *cuda, int wait, ADMCudaFrame *out)
 {
     return 0;
+}
+
+void ff_float_adm_cuda_map_size(const ADMCudaPath *cuda, int *columns, int *rows)
+{
+    *columns = *rows = 0;
 }
 
 av_cold void ff_float_adm_cuda_uninit(ADMCudaPath **cuda)

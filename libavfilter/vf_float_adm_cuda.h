@@ -47,16 +47,24 @@ typedef struct ADMCudaFrame {
     int            scored;  /**< scores holds its scores */
     FloatAdmScores scores;
     const char    *skipped; /**< unscored: why, for the log, or NULL */
+    const float   *map_loss; /**< scored, with map_picture: its map's loss
+                                  (ff_float_adm_cuda_map_size), until the next receive */
 } ADMCudaFrame;
 
 /**
  * Set up scoring on the GPU of the inputs' CUDA frames (or of the graph's, or
  * the default, CUDA device); software inputs have their luma uploaded.
- * layout: the main and reference planes' sample size and shift.
+ * layout: the main and reference planes' sample size and shift.  map_path:
+ * each scored frame's map written as its scores are collected; map_picture:
+ * each scored frame's map loss given with it (ADMCudaFrame.map_loss).
  */
 int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
                            const FloatAdmOptions *opts, int width, int height, int depth,
-                           const FloatAdmPlane layout[NB_INPUTS], const char *map_path);
+                           const FloatAdmPlane layout[NB_INPUTS], const char *map_path,
+                           int map_picture);
+
+/** With map_picture: the map's grid, in blocks. */
+void ff_float_adm_cuda_map_size(const ADMCudaPath *cuda, int *columns, int *rows);
 
 /** Queue the pair; takes dist, which ff_float_adm_cuda_receive gives back. */
 int ff_float_adm_cuda_submit(ADMCudaPath *cuda, AVFrame *dist, const AVFrame *ref,

@@ -89,8 +89,6 @@ FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-map-pattern
 fate-float-adm-error-map-pattern: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=map_path=adm%s.pfm"
 FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-map-path
 fate-float-adm-error-map-path: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=map_path=/nonexistent-dir/adm%d.pfm"
-FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-map-cuda
-fate-float-adm-error-map-cuda: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=backend=cuda:map=1"
 FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-cuda-no-device
 fate-float-adm-error-cuda-no-device: CMD = float_adm_fail_without_cuda -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=backend=cuda"
 
