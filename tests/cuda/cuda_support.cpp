@@ -124,4 +124,20 @@ bool parse_p_norms(const char *text, std::vector<double> *out)
     }
 }
 
+bool load_corpus(const std::string &dir, testjson::Value *golden,
+                 std::vector<testsupport::CorpusFixture> *corpus, int *failures)
+{
+    std::vector<std::string> left_out;
+    try {
+        *corpus = testsupport::load_corpus(dir, golden, &left_out);
+    } catch (const std::exception &e) {
+        printf("FAIL %s\n", e.what());
+        return false;
+    }
+    for (const std::string &why : left_out)
+        printf("  FAIL %s\n", why.c_str());
+    *failures += (int)left_out.size();
+    return true;
+}
+
 } // namespace cuda_test

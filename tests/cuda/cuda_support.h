@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "adm_cuda_driver.h"
+#include "fixture.h"
 #include "float_adm_cuda.h"
 #include "frames.h"
 
@@ -69,6 +70,14 @@ bool have_device(const char *what);
 
 /* "1.5,2.5,4" into out: false unless every item is a number. */
 bool parse_p_norms(const char *text, std::vector<double> *out);
+
+/*
+ * testsupport::load_corpus for the tests that print their cases: each fixture or case
+ * left out printed as "  FAIL ..." and counted in *failures; false, with "FAIL ...",
+ * where golden.json cannot be read.
+ */
+bool load_corpus(const std::string &dir, testjson::Value *golden,
+                 std::vector<testsupport::CorpusFixture> *corpus, int *failures);
 
 } // namespace cuda_test
 

@@ -218,43 +218,23 @@ int run_corpus(const std::string &dir, const std::vector<double> &p_norms,
                const std::string &filter, Totals *t)
 {
     testjson::Value golden;
-    try {
-        golden = testsupport::read_json(dir + "/golden.json");
-    } catch (const std::exception &e) {
-        printf("FAIL %s\n", e.what());
+    std::vector<testsupport::CorpusFixture> corpus;
+    if (!cuda_test::load_corpus(dir, &golden, &corpus, &t->failures))
         return 1;
-    }
-    for (const testjson::Value &fx : golden["fixtures"].items) {
-        const std::string name = fx["name"].text;
-        testsupport::FixtureFrames frames;
-        try {
-            frames = testsupport::load_fixture_frames(dir, fx);
-        } catch (const std::exception &e) {
-            printf("  FAIL %s: %s\n", name.c_str(), e.what());
-            t->failures++;
-            continue;
-        }
-        for (const testjson::Value &c : golden["cases"].items) {
-            if (c["fixture"].text != name)
-                continue;
-            FloatAdmOptions opts;
-            std::string error;
-            if (!testsupport::apply_options(testsupport::option_set(c["options"]), &opts, &error)) {
-                printf("  FAIL %s options: %s\n", name.c_str(), error.c_str());
-                t->failures++;
-                continue;
-            }
-            const std::string set = c["option_set"].text;
-            run_case(
-                Case{name + " " + set, &frames.refs, &frames.dists, frames.geometry.depth, opts},
-                filter, t);
-            for (double p : set == "default" ? p_norms : std::vector<double>()) {
-                FloatAdmOptions po = opts;
+    for (const testsupport::CorpusFixture &fx : corpus) {
+        const testsupport::FixtureFrames &frames = fx.frames;
+        for (const testsupport::CorpusCase &c : fx.cases) {
+            run_case(Case{fx.name + " " + c.option_set, &frames.refs, &frames.dists,
+                          frames.geometry.depth, c.options},
+                     filter, t);
+            for (double p : c.option_set == "default" ? p_norms : std::vector<double>()) {
+                FloatAdmOptions po = c.options;
                 po.p_norm = p;
                 char label[32];
                 snprintf(label, sizeof(label), " p_norm %g", p);
-                run_case(Case{name + label, &frames.refs, &frames.dists, frames.geometry.depth, po},
-                         filter, t);
+                run_case(
+                    Case{fx.name + label, &frames.refs, &frames.dists, frames.geometry.depth, po},
+                    filter, t);
             }
         }
     }

@@ -199,37 +199,18 @@ struct Runner {
 int run_corpus(Runner &run, const std::string &dir, bool golden_applies)
 {
     testjson::Value golden;
-    try {
-        golden = testsupport::read_json(dir + "/golden.json");
-    } catch (const std::exception &e) {
-        printf("FAIL %s\n", e.what());
+    std::vector<testsupport::CorpusFixture> corpus;
+    if (!cuda_test::load_corpus(dir, &golden, &corpus, &run.totals.failures))
         return 1;
-    }
-    for (const testjson::Value &fx : golden["fixtures"].items) {
-        const std::string name = fx["name"].text;
-        testsupport::FixtureFrames loaded;
-        try {
-            loaded = testsupport::load_fixture_frames(dir, fx);
-        } catch (const std::exception &e) {
-            printf("  FAIL %s: %s\n", name.c_str(), e.what());
-            run.totals.failures++;
-            continue;
-        }
-        const std::vector<LumaPlane> &refs = loaded.refs, &dists = loaded.dists;
-        const FrameGeometry &g = loaded.geometry;
-        for (const testjson::Value &c : golden["cases"].items) {
-            if (c["fixture"].text != name)
-                continue;
-            FloatAdmOptions opts;
-            std::string error;
-            if (!testsupport::apply_options(testsupport::option_set(c["options"]), &opts, &error)) {
-                printf("  FAIL %s options: %s\n", name.c_str(), error.c_str());
-                run.totals.failures++;
-                continue;
-            }
+    for (const testsupport::CorpusFixture &fx : corpus) {
+        const std::string &name = fx.name;
+        const std::vector<LumaPlane> &refs = fx.frames.refs, &dists = fx.frames.dists;
+        const FrameGeometry &g = fx.frames.geometry;
+        for (const testsupport::CorpusCase &c : fx.cases) {
+            FloatAdmOptions opts = c.options;
             opts.debug = 1;
-            const std::string set = c["option_set"].text;
-            const testjson::Value *frames = golden_applies ? &c["frames"] : nullptr;
+            const std::string &set = c.option_set;
+            const testjson::Value *frames = golden_applies ? &(*c.json)["frames"] : nullptr;
             run.run_case(name + " " + set, refs, dists, refs, dists, g.depth, opts, frames);
             /* The same frames stored in the top bits (P010/P012 layout). */
             if (g.depth > 8 && g.depth < 16 && set == "default") {

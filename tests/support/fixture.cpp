@@ -161,6 +161,37 @@ bool apply_options(const OptionSet &set, FloatAdmOptions *opts, std::string *err
     return true;
 }
 
+std::vector<CorpusFixture> load_corpus(const std::string &dir, testjson::Value *golden,
+                                       std::vector<std::string> *failures)
+{
+    *golden = read_json(dir + "/golden.json");
+    std::vector<CorpusFixture> corpus;
+    for (const testjson::Value &fx : (*golden)["fixtures"].items) {
+        CorpusFixture f;
+        f.name = fx["name"].text;
+        try {
+            f.frames = load_fixture_frames(dir, fx);
+        } catch (const std::exception &e) {
+            failures->push_back(f.name + ": " + e.what());
+            continue;
+        }
+        for (const testjson::Value &c : (*golden)["cases"].items) {
+            if (c["fixture"].text != f.name)
+                continue;
+            CorpusCase cc;
+            cc.option_set = c["option_set"].text;
+            cc.json = &c;
+            std::string error;
+            if (apply_options(option_set(c["options"]), &cc.options, &error))
+                f.cases.push_back(cc);
+            else
+                failures->push_back(f.name + " options: " + error);
+        }
+        corpus.push_back(std::move(f));
+    }
+    return corpus;
+}
+
 FloatAdmOptions debug_options(const OptionSet &set)
 {
     FloatAdmOptions opts;

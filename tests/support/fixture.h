@@ -58,6 +58,29 @@ std::string describe(const OptionSet &set);
 /* The defaults with a set applied; false with float_adm_option_set's message in *error. */
 bool apply_options(const OptionSet &set, FloatAdmOptions *opts, std::string *error);
 
+/* A case of golden.json with its options applied to the defaults. */
+struct CorpusCase {
+    std::string option_set; /* its "option_set": "default", ... */
+    FloatAdmOptions options;
+    const testjson::Value *json; /* the case, in the golden.json it came from */
+};
+
+/* A fixture of golden.json with its frames and its cases, in file order. */
+struct CorpusFixture {
+    std::string name;
+    FixtureFrames frames;
+    std::vector<CorpusCase> cases;
+};
+
+/*
+ * dir/golden.json into *golden, and every fixture with its frames and cases, for the
+ * tests that walk the whole corpus.  A fixture whose frames cannot be read, or a case
+ * whose options do not apply, is left out and said in *failures ("NAME: why", "NAME
+ * options: why").  Throws where golden.json cannot be read.
+ */
+std::vector<CorpusFixture> load_corpus(const std::string &dir, testjson::Value *golden,
+                                       std::vector<std::string> *failures);
+
 /* A corpus case's options with the debug outputs on, as golden.json records them;
  * throws with float_adm_option_set's message where the set does not apply. */
 FloatAdmOptions debug_options(const OptionSet &set);
