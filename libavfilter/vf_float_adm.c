@@ -495,8 +495,10 @@ static int do_float_adm(FFFrameSync *fs)
         av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
         goto fail;
     }
-    if (s->map && (ret = float_adm_map_loss(s->adm, s->map_loss,
-                                            (size_t)s->map_columns * s->map_rows)) < 0) {
+    /* The loss only while the map output is wanted (emit_map says the same). */
+    if (s->map && !ff_outlink_get_status(ctx->outputs[OUTPUT_MAP]) &&
+        (ret = float_adm_map_loss(s->adm, s->map_loss,
+                                  (size_t)s->map_columns * s->map_rows)) < 0) {
         av_log(ctx, AV_LOG_ERROR, "The map of frame %"PRIu64": %s\n", index,
                float_adm_strerror(ret));
         goto fail;
