@@ -180,8 +180,9 @@ ADM_HD float csf_filtered(float weighted) { return csf_filtered_of(csf_magnitude
 /*
  * Masking threshold of one band at a sample: the 3x3 filtered neighbourhood in row
  * order with the centre replaced by 1/15 of the weighted magnitude (added in fp64).
- * In two steps, so that a caller can form the upper row's part once: the sum from 0
- * of the upper row, then the rest continued from it.
+ * In three steps, one per row, so that a caller walking down a column can add each
+ * row's part as the row arrives: the sum from 0 of the upper row, the centre row
+ * continued from it, then the lower row.
  */
 ADM_HD float threshold_upper_row(float f00, float f01, float f02)
 {
@@ -192,13 +193,18 @@ ADM_HD float threshold_upper_row(float f00, float f01, float f02)
     return sum;
 }
 
-ADM_HD float threshold_band_rest(float upper_row, float f10, double centre_magnitude, float f12,
-                                 float f20, float f21, float f22)
+ADM_HD float threshold_centre_row(float upper_rows, float f10, double centre_magnitude, float f12)
 {
-    float sum = upper_row;
+    float sum = upper_rows;
     sum += f10;
     sum = (float)((double)sum + kOneBy15 * centre_magnitude);
     sum += f12;
+    return sum;
+}
+
+ADM_HD float threshold_lower_row(float upper_rows, float f20, float f21, float f22)
+{
+    float sum = upper_rows;
     sum += f20;
     sum += f21;
     sum += f22;
@@ -208,8 +214,9 @@ ADM_HD float threshold_band_rest(float upper_row, float f10, double centre_magni
 ADM_HD float threshold_band(float f00, float f01, float f02, float f10, float centre_weighted,
                             float f12, float f20, float f21, float f22)
 {
-    return threshold_band_rest(threshold_upper_row(f00, f01, f02), f10,
-                               csf_magnitude(centre_weighted), f12, f20, f21, f22);
+    return threshold_lower_row(threshold_centre_row(threshold_upper_row(f00, f01, f02), f10,
+                                                    csf_magnitude(centre_weighted), f12),
+                               f20, f21, f22);
 }
 
 ADM_HD float threshold_sum(float band_h, float band_v, float band_d)

@@ -80,12 +80,6 @@ ADM_DEVICE double __fma_rn(double a, double b, double c) { return __nvvm_fma_rn_
 
 #undef ADM_DEVICE
 
-/* A lambda in a hot loop: inlined, or its captured arrays go to local memory. */
-#define ADM_CUDA_INLINE_LAMBDA __attribute__((always_inline))
-
-#else
-/* nvcc inlines it. */
-#define ADM_CUDA_INLINE_LAMBDA
 #endif /* clang without the CUDA headers */
 
 #endif /* ADM_CUDA_DEVICE_H */

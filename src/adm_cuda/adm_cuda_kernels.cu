@@ -214,18 +214,6 @@ __device__ float add_in_order(float sum, const float *v, int n)
 
 constexpr int kMaskSignals = 2 * kNumBands; /* weighted restored h, v, d, then additive h, v, d */
 
-/*
- * One row of the six weighted bands at a lane's column: the values and 1/30 of their
- * magnitudes (the masking input, recomputed here instead of stored), with the 1/30
- * magnitudes of the lanes beside (the columns left and right).  The fp64 magnitude
- * is formed again where it is used: two exact instructions, where keeping it would
- * hold twelve more registers per row.
- */
-struct MaskRow {
-    float weighted[kMaskSignals];
-    float left[kMaskSignals], filtered[kMaskSignals], right[kMaskSignals];
-};
-
 __device__ __forceinline__ void load_weighted(const SumScale &sc, int y, int col,
                                               float (&w)[kMaskSignals])
 {
@@ -244,26 +232,17 @@ __device__ __forceinline__ void load_reference(const SumScale &sc, int y, int co
         ref[b] = __ldg(at + b * sc.band_floats);
 }
 
-/* Every lane of the warp takes part (the shuffles). */
-__device__ __forceinline__ void mask_row(const float (&w)[kMaskSignals], MaskRow &r)
-{
-#pragma unroll
-    for (int k = 0; k < kMaskSignals; k++) {
-        r.weighted[k] = w[k];
-        r.filtered[k] = adm::csf_filtered(w[k]);
-        r.left[k] = __shfl_up_sync(kFullWarp, r.filtered[k], 1);
-        r.right[k] = __shfl_down_sync(kFullWarp, r.filtered[k], 1);
-    }
-}
-
 /*
  * A computing lane's part of one chunk: the nine terms of rows i0 .. i0+rows-1 at
  * column vj (sums region, or a neighbour of it for lanes 0 and 31, which only lend
  * their 1/30 magnitudes) into terms[(r * 9 + k) * term_stride] (has_terms lanes).
- * Down the rows the lane keeps the upper row's threshold part, the centre row and
- * the lower row; each weighted row is loaded once, a row ahead; the reference details
- * of the centre row are loaded as its step begins (a row ahead, they would hold
- * registers the kernel needs).  Rows and columns outside the band mirror as
+ * The lane walks down its column a row at a time.  As a row arrives, each of the six
+ * weighted signals gives its 1/30 magnitude and, by shuffles, those of the lanes
+ * beside (columns left and right); these finish the threshold of the row above
+ * (its lower row) and begin the arriving row's (its centre row, continued from the
+ * upper row's part kept from the row before).  So a lane keeps, per signal, only the
+ * centre row's value, its partial threshold and its upper row part: the row after
+ * next is loaded while a row is worked.  Rows and columns outside the band mirror as
  * mask_neighbour says: lane l's neighbours are lanes l - 1 and l + 1.  With a map
  * the lane also stores each coefficient's two map terms from the same fp32 terms, at
  * coefficients + r * coefficient_row (has_terms lanes).
@@ -275,55 +254,67 @@ __device__ __forceinline__ void sum_terms(const SumArgs &a, int i0, int rows, in
 {
     const SumScale &sc = a.sc;
     const int col = adm::mask_neighbour(vj, sc.w);
-    float raw[kMaskSignals], upper[kMaskSignals];
-    MaskRow row_a, row_b;
+    /* Per signal: the centre row's weighted value, its threshold so far, and the part
+     * its own row adds as the upper row of the next. */
+    float centre[kMaskSignals], partial[kMaskSignals], upper[kMaskSignals];
+    float raw[kMaskSignals];
     {
-        /* The first three rows' loads all in flight at once. */
-        float raw_up[kMaskSignals], raw_mid[kMaskSignals];
-        load_weighted(sc, adm::mask_neighbour(i0 - 1, sc.h), col, raw_up);
-        load_weighted(sc, i0, col, raw_mid);
+        float above[kMaskSignals];
+        load_weighted(sc, adm::mask_neighbour(i0 - 1, sc.h), col, above);
+        load_weighted(sc, i0, col, centre);
         load_weighted(sc, adm::mask_neighbour(i0 + 1, sc.h), col, raw);
-        mask_row(raw_up, row_b);
+        if (a.masking) {
 #pragma unroll
-        for (int k = 0; k < kMaskSignals; k++)
-            upper[k] = adm::threshold_upper_row(row_b.left[k], row_b.filtered[k], row_b.right[k]);
-        mask_row(raw_mid, row_a);
+            for (int k = 0; k < kMaskSignals; k++) {
+                const float f = adm::csf_filtered(above[k]);
+                const float above_row = adm::threshold_upper_row(__shfl_up_sync(kFullWarp, f, 1), f,
+                                                                 __shfl_down_sync(kFullWarp, f, 1));
+                const float g = adm::csf_filtered(centre[k]);
+                const float left = __shfl_up_sync(kFullWarp, g, 1);
+                const float right = __shfl_down_sync(kFullWarp, g, 1);
+                partial[k] = adm::threshold_centre_row(above_row, left,
+                                                       adm::csf_magnitude(centre[k]), right);
+                upper[k] = adm::threshold_upper_row(left, g, right);
+            }
+        }
     }
     const DevicePow pow{a.powf_mode}; /* the host's powf */
-    /* Row r with centre `mid`; the lower row goes into `low`, then becomes the centre. */
-    auto step = [&](int r, MaskRow &mid, MaskRow &low) ADM_CUDA_INLINE_LAMBDA {
+    for (int r = 0; r < rows; r++) {
+        /* raw is row i0 + r + 1 (mirrored): the lower row of the centre row i0 + r. */
         const bool more = r + 1 < rows;
         float raw_next[kMaskSignals], ref[kNumBands];
         load_reference(sc, i0 + r, col, ref);
         if (more)
             load_weighted(sc, adm::mask_neighbour(i0 + r + 2, sc.h), col, raw_next);
-        mask_row(raw, low);
-        if (has_terms) {
-            float thr[2] = {0.0f, 0.0f};
-            if (a.masking) {
+        float thr[2] = {0.0f, 0.0f};
+        if (a.masking) {
 #pragma unroll
-                for (int m = 0; m < 2; m++) {
-                    float band_thr[kNumBands];
+            for (int m = 0; m < 2; m++) {
+                float band_thr[kNumBands];
 #pragma unroll
-                    for (int b = 0; b < kNumBands; b++) {
-                        const int k = 3 * m + b;
-                        band_thr[b] = adm::threshold_band_rest(
-                            upper[k], mid.left[k], adm::csf_magnitude(mid.weighted[k]),
-                            mid.right[k], low.left[k], low.filtered[k], low.right[k]);
-                    }
-                    thr[m] = adm::threshold_sum(band_thr[0], band_thr[1], band_thr[2]);
+                for (int b = 0; b < kNumBands; b++) {
+                    const int k = 3 * m + b;
+                    const float f = adm::csf_filtered(raw[k]);
+                    const float left = __shfl_up_sync(kFullWarp, f, 1);
+                    const float right = __shfl_down_sync(kFullWarp, f, 1);
+                    band_thr[b] = adm::threshold_lower_row(partial[k], left, f, right);
+                    partial[k] = adm::threshold_centre_row(upper[k], left,
+                                                           adm::csf_magnitude(raw[k]), right);
+                    upper[k] = adm::threshold_upper_row(left, f, right);
                 }
+                thr[m] = adm::threshold_sum(band_thr[0], band_thr[1], band_thr[2]);
             }
+        }
+        if (has_terms) {
             float *t = terms + r * kNumRowSums * term_stride;
             float den[kNumBands], num[kNumBands];
 #pragma unroll
             for (int b = 0; b < kNumBands; b++) {
                 den[b] = adm::reference_term(sc.factor[b], ref[b], Cube, a.p, pow);
-                num[b] = adm::masked_term(mid.weighted[b], thr[1], Cube, a.p, pow);
+                num[b] = adm::masked_term(centre[b], thr[1], Cube, a.p, pow);
                 t[b * term_stride] = den[b];
                 t[(3 + b) * term_stride] = num[b];
-                t[(6 + b) * term_stride] = adm::masked_term(mid.weighted[3 + b], thr[0], Cube, a.p,
-                                                            pow);
+                t[(6 + b) * term_stride] = adm::masked_term(centre[3 + b], thr[0], Cube, a.p, pow);
             }
             if (Map) {
                 double *c = coefficients + r * coefficient_row;
@@ -334,15 +325,10 @@ __device__ __forceinline__ void sum_terms(const SumArgs &a, int i0, int rows, in
         if (more) {
 #pragma unroll
             for (int k = 0; k < kMaskSignals; k++) {
-                upper[k] = adm::threshold_upper_row(mid.left[k], mid.filtered[k], mid.right[k]);
+                centre[k] = raw[k];
                 raw[k] = raw_next[k];
             }
         }
-    };
-    for (int r = 0; r < rows; r += 2) {
-        step(r, row_a, row_b);
-        if (r + 1 < rows)
-            step(r + 1, row_b, row_a);
     }
 }
 
@@ -522,17 +508,17 @@ DWT_KERNEL(adm_dwt_decouple_approx, ApproxReader)
 /*
  * The row sums with the cube (adm_p_norm 3, the default) and with the host's powf,
  * each without a map and with one: four kernels, so that each holds no registers for
- * what it does not compute.
+ * what it does not compute.  Without a map ptxas gives the cube kernel 64 registers,
+ * so that the small scales' row sums share SMs; the map kernels are bounded to one
+ * block per SM instead, which gives them the registers for the map's terms (at 64
+ * they spill, and a 4K frame with a map took 8 % longer).
  */
-#define ROW_SUMS_KERNEL(name, Cube, Map)                                                           \
-    extern "C" __global__ void __launch_bounds__(kMaxSumThreads) name(SumArgs a)                   \
-    {                                                                                              \
-        row_sums<Cube, Map>(a);                                                                    \
-    }
-ROW_SUMS_KERNEL(adm_row_sums_cube, true, false)
-ROW_SUMS_KERNEL(adm_row_sums_powf, false, false)
-ROW_SUMS_KERNEL(adm_row_sums_cube_map, true, true)
-ROW_SUMS_KERNEL(adm_row_sums_powf_map, false, true)
+#define ROW_SUMS_KERNEL(name, Cube, Map, bounds)                                                   \
+    extern "C" __global__ void __launch_bounds__ bounds name(SumArgs a) { row_sums<Cube, Map>(a); }
+ROW_SUMS_KERNEL(adm_row_sums_cube, true, false, (kMaxSumThreads))
+ROW_SUMS_KERNEL(adm_row_sums_powf, false, false, (kMaxSumThreads))
+ROW_SUMS_KERNEL(adm_row_sums_cube_map, true, true, (kMaxSumThreads, 1))
+ROW_SUMS_KERNEL(adm_row_sums_powf_map, false, true, (kMaxSumThreads, 1))
 #undef ROW_SUMS_KERNEL
 
 /* A map's blocks, from the coefficients its row sums stored. */
