@@ -177,8 +177,7 @@ int FloatAdmCudaContext::enable_map()
     for (Slot &slot : slots) {
         if (ret < 0)
             break;
-        cu->cuGraphExecDestroy(slot.graph);
-        slot.graph = nullptr;
+        destroy_graph(slot);
         ret = capture_graph(slot);
     }
     if (ret < 0) {
@@ -209,8 +208,7 @@ void FloatAdmCudaContext::release()
         for (CUevent ev : slot.stage)
             if (ev)
                 cu->cuEventDestroy(ev);
-        if (slot.graph)
-            cu->cuGraphExecDestroy(slot.graph);
+        destroy_graph(slot);
         if (slot.host_accum)
             cu->cuMemFreeHost(slot.host_accum);
         if (slot.host_map)

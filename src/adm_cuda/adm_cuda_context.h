@@ -29,14 +29,16 @@ constexpr int kMaxDevices = 64;
 
 /*
  * One frame in the queue: its planes, its accumulators (pinned host memory the last
- * kernel writes), the graph of its work after scale 0, the events that mark it, and
- * for frames from host memory, where their luma is staged and uploaded to.
+ * kernel writes), the graph of its work, the events that mark it, and for frames from
+ * host memory, where their luma is staged and uploaded to.
  */
 struct Slot {
     InputPlanes planes = {};
     float *host_accum = nullptr;  /* pinned, mapped */
     CUdeviceptr device_accum = 0; /* the same memory, as the device sees it */
+    CUgraph graph_source = nullptr; /* what graph was instantiated from: holds its nodes */
     CUgraphExec graph = nullptr;
+    CUgraphNode dwt_node = nullptr; /* scale 0's DWT in graph: set to each frame's planes */
     CUevent stage[kNumEvents] = {};
     bool profiled = false;
     uint8_t *staging[2] = {}; /* pinned: reference, distorted */
@@ -130,6 +132,7 @@ struct FloatAdmCudaContext {
                          const CUevent (&ready)[kNumScales - 1],
                          const CUevent (&done)[kNumScales - 1]);
     int capture_graph(Slot &slot);
+    void destroy_graph(Slot &slot);
     int enable_map();
     size_t map_doubles() const;
     int launch_maps(Slot &slot, int scale, CUstream on);

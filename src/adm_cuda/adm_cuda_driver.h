@@ -26,6 +26,7 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct CUgraph_st *CUgraph;
 typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUgraphNode_st *CUgraphNode;
 
 /* CUresult values the backend tells apart. */
 enum : CUresult {
@@ -79,6 +80,16 @@ struct CudaMemcpy2D {
     size_t WidthInBytes, Height;
 };
 
+/* CUDA_KERNEL_NODE_PARAMS (the _v1 layout, which cuGraphExecKernelNodeSetParams takes). */
+struct CudaKernelNodeParams {
+    CUfunction func;
+    unsigned gridDimX, gridDimY, gridDimZ;
+    unsigned blockDimX, blockDimY, blockDimZ;
+    unsigned sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+
 /* The entry points, by the names the driver exports them under (see driver.cpp). */
 struct CudaDriver {
     CUresult (*cuInit)(unsigned flags);
@@ -119,8 +130,13 @@ struct CudaDriver {
     CUresult (*cuStreamWaitEvent)(CUstream stream, CUevent event, unsigned flags);
     CUresult (*cuStreamBeginCapture)(CUstream stream, int mode);
     CUresult (*cuStreamEndCapture)(CUstream stream, CUgraph *graph);
+    CUresult (*cuStreamGetCaptureInfo)(CUstream stream, int *status, unsigned long long *id,
+                                       CUgraph *graph, const CUgraphNode **dependencies,
+                                       size_t *num_dependencies);
     CUresult (*cuGraphInstantiate)(CUgraphExec *exec, CUgraph graph, unsigned long long flags);
     CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream);
+    CUresult (*cuGraphExecKernelNodeSetParams)(CUgraphExec exec, CUgraphNode node,
+                                               const CudaKernelNodeParams *params);
     CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
     CUresult (*cuGraphDestroy)(CUgraph graph);
     CUresult (*cuEventCreate)(CUevent *event, unsigned flags);

@@ -1,6 +1,6 @@
 /*
- * float_adm CUDA backend: a frame's work on the context's stream: scale 0 launched
- * directly, the rest as the slot's captured graph or, profiled, stage by stage.
+ * float_adm CUDA backend: a frame's work on the context's stream: the slot's captured
+ * graph, set to the frame's planes, or, profiled, stage by stage.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "adm_cuda_context.h"
@@ -72,8 +72,8 @@ int FloatAdmCudaContext::copy_map(Slot &slot)
 }
 
 /*
- * The rest of a frame's work as captured from `main`: the DWT of scales 1 to 3 in
- * turn, and the row sums of scale s (and its map's kernels, with a map) on a branch
+ * A frame's work as captured from `main`: the DWT of each scale in turn (the slot
+ * keeps scale 0's node, which takes each frame's planes), and the row sums of scale s (and its map's kernels, with a map) on a branch
  * of its own as soon as scale s's DWT is done, so that they fill the machine beside
  * the small DWTs after it.  The branches join main at the end.
  */
@@ -84,9 +84,18 @@ int FloatAdmCudaContext::enqueue_branches(Slot &slot, CUstream main,
 {
     float *accum = device_pointer<float>(slot.device_accum);
     for (int s = 0; s < kNumScales - 1; s++) {
-        if (s > 0)
-            CU_TRY(launch_dwt_decouple(*cu, *kernels, pipeline, s, slot.planes, main),
-                   "launching the DWT/decouple kernel");
+        CU_TRY(launch_dwt_decouple(*cu, *kernels, pipeline, s, slot.planes, main),
+               "launching the DWT/decouple kernel");
+        if (s == 0) {
+            int status = 0;
+            const CUgraphNode *last = nullptr;
+            size_t count = 0;
+            CU_TRY(cu->cuStreamGetCaptureInfo(main, &status, nullptr, nullptr, &last, &count),
+                   "cuStreamGetCaptureInfo");
+            if (count != 1)
+                return fail(CUDA_ERROR_NOT_INITIALIZED, "finding scale 0's DWT in the frame graph");
+            slot.dwt_node = last[0];
+        }
         CU_TRY(cu->cuEventRecord(ready[s], main), "cuEventRecord");
         CU_TRY(cu->cuStreamWaitEvent(branch[s], ready[s], 0), "cuStreamWaitEvent");
         CU_TRY(launch_row_sums(*cu, *kernels, pipeline, s, accum, branch[s]),
@@ -109,7 +118,10 @@ int FloatAdmCudaContext::enqueue_branches(Slot &slot, CUstream main,
     return 0;
 }
 
-/* The frame's work after scale 0 as one graph: one launch instead of several calls. */
+/*
+ * The frame's work as one graph: one launch instead of several calls.  The graph it
+ * was instantiated from stays with the slot, for its node of scale 0's DWT.
+ */
 int FloatAdmCudaContext::capture_graph(Slot &slot)
 {
     CUstream capture = nullptr, branch[kNumScales - 1] = {};
@@ -141,8 +153,13 @@ int FloatAdmCudaContext::capture_graph(Slot &slot)
         if (e != CUDA_SUCCESS)
             ret = fail(e, "instantiating the frame graph");
     }
-    if (graph)
-        cu->cuGraphDestroy(graph);
+    if (ret == 0) {
+        slot.graph_source = graph;
+    } else {
+        if (graph)
+            cu->cuGraphDestroy(graph);
+        slot.dwt_node = nullptr;
+    }
     for (CUevent ev : ready)
         if (ev)
             cu->cuEventDestroy(ev);
@@ -157,23 +174,36 @@ int FloatAdmCudaContext::capture_graph(Slot &slot)
     return ret;
 }
 
+void FloatAdmCudaContext::destroy_graph(Slot &slot)
+{
+    if (slot.graph)
+        cu->cuGraphExecDestroy(slot.graph);
+    if (slot.graph_source)
+        cu->cuGraphDestroy(slot.graph_source);
+    slot.graph = nullptr;
+    slot.graph_source = nullptr;
+    slot.dwt_node = nullptr;
+}
+
 /* The frame's kernels after its planes (and their upload) are on the stream. */
 int FloatAdmCudaContext::launch_frame(Slot &slot)
 {
     submitted = true;
     slot.profiled = profiling;
-    if (slot.profiled)
-        CU_TRY(cu->cuEventRecord(slot.stage[0], stream), "cuEventRecord");
-    /* Scale 0 takes the frame's planes as its argument: launched directly, so that the
-     * graph after it is the same for every frame. */
-    CU_TRY(launch_dwt_decouple(*cu, *kernels, pipeline, 0, slot.planes, stream),
-           "launching the DWT/decouple kernel");
     if (slot.profiled) {
+        CU_TRY(cu->cuEventRecord(slot.stage[0], stream), "cuEventRecord");
+        CU_TRY(launch_dwt_decouple(*cu, *kernels, pipeline, 0, slot.planes, stream),
+               "launching the DWT/decouple kernel");
         CU_TRY(cu->cuEventRecord(slot.stage[1], stream), "cuEventRecord");
         int ret = enqueue_profiled(slot);
         if (ret < 0)
             return ret;
     } else {
+        /* Scale 0 in the graph too: launched on its own before the graph, a frame took
+         * 6 to 12 % longer (docs/perf-cuda.md). */
+        if (slot.dwt_node)
+            CU_TRY(set_dwt_planes(*cu, *kernels, pipeline, slot.planes, slot.graph, slot.dwt_node),
+                   "setting the frame graph's planes");
         CU_TRY(cu->cuGraphLaunch(slot.graph, stream), "launching the frame graph");
     }
     CU_TRY(cu->cuEventRecord(slot.stage[kNumEvents - 1], stream), "cuEventRecord");

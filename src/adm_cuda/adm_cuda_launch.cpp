@@ -76,6 +76,26 @@ SumScale sum_scale(const Pipeline &pl, int s)
     return sc;
 }
 
+/* A DWT launch: its kernel, grid (blocks of kDwtWarps warps) and outputs. */
+struct DwtLaunch {
+    CUfunction fn;
+    unsigned grid_x, grid_y;
+    DwtOutputs out;
+};
+
+DwtLaunch dwt_launch(const Kernels &k, const Pipeline &pl, int s)
+{
+    DwtLaunch l;
+    l.out = dwt_outputs(pl, s);
+    const int warps_down = ceil_div(l.out.h, l.out.rows_per_warp);
+    l.fn = s > 0                     ? k.dwt_approx
+           : pl.frame.bit_depth == 8 ? k.dwt_u8
+                                     : k.dwt_u16[pl.frame.bit_depth];
+    l.grid_x = ceil_div(l.out.w, kDwtColumns);
+    l.grid_y = ceil_div(warps_down, kDwtWarps);
+    return l;
+}
+
 } // namespace
 
 const char *kernel_image_kind()
@@ -199,17 +219,31 @@ CUresult plan_launches(const CudaDriver &cu, const Kernels &k, Pipeline &pl)
 CUresult launch_dwt_decouple(const CudaDriver &cu, const Kernels &k, const Pipeline &pl, int s,
                              const InputPlanes &planes, CUstream stream)
 {
-    DwtOutputs out = dwt_outputs(pl, s);
-    InputPlanes in = planes;
-    const int warps_down = ceil_div(out.h, out.rows_per_warp);
-    CUfunction fn = s > 0                     ? k.dwt_approx
-                    : pl.frame.bit_depth == 8 ? k.dwt_u8
-                                              : k.dwt_u16[pl.frame.bit_depth];
-    if (!fn)
+    DwtLaunch l = dwt_launch(k, pl, s);
+    if (!l.fn)
         return CUDA_ERROR_NOT_INITIALIZED;
-    void *params[] = {&in, &out};
-    return cu.cuLaunchKernel(fn, ceil_div(out.w, kDwtColumns), ceil_div(warps_down, kDwtWarps), 1,
-                             32, kDwtWarps, 1, 0, stream, params, nullptr);
+    InputPlanes in = planes;
+    void *params[] = {&in, &l.out};
+    return cu.cuLaunchKernel(l.fn, l.grid_x, l.grid_y, 1, 32, kDwtWarps, 1, 0, stream, params,
+                             nullptr);
+}
+
+CUresult set_dwt_planes(const CudaDriver &cu, const Kernels &k, const Pipeline &pl,
+                        const InputPlanes &planes, CUgraphExec exec, CUgraphNode node)
+{
+    DwtLaunch l = dwt_launch(k, pl, 0);
+    InputPlanes in = planes;
+    void *params[] = {&in, &l.out};
+    CudaKernelNodeParams p = {};
+    p.func = l.fn;
+    p.gridDimX = l.grid_x;
+    p.gridDimY = l.grid_y;
+    p.gridDimZ = 1;
+    p.blockDimX = 32;
+    p.blockDimY = kDwtWarps;
+    p.blockDimZ = 1;
+    p.kernelParams = params;
+    return cu.cuGraphExecKernelNodeSetParams(exec, node, &p);
 }
 
 CUresult launch_row_sums(const CudaDriver &cu, const Kernels &k, const Pipeline &pl, int s,

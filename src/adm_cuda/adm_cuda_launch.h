@@ -72,6 +72,9 @@ CUresult plan_launches(const CudaDriver &cu, const Kernels &k, Pipeline &pl);
 /* planes: only scale 0 reads them. */
 CUresult launch_dwt_decouple(const CudaDriver &cu, const Kernels &k, const Pipeline &pl, int scale,
                              const InputPlanes &planes, CUstream stream);
+/* A graph's node of scale 0's DWT, captured from launch_dwt_decouple, set to read planes. */
+CUresult set_dwt_planes(const CudaDriver &cu, const Kernels &k, const Pipeline &pl,
+                        const InputPlanes &planes, CUgraphExec exec, CUgraphNode node);
 /* Rows the sums of a scale have (0 for a skipped scale 0). */
 int sum_rows(const Pipeline &pl, int scale);
 /*

@@ -67,6 +67,25 @@ FIELD(WidthInBytes);
 FIELD(Height);
 #undef FIELD
 
+static_assert(sizeof(ours::CudaKernelNodeParams) == sizeof(::CUDA_KERNEL_NODE_PARAMS_v1),
+              "CUDA_KERNEL_NODE_PARAMS_v1");
+#define FIELD(f)                                                                                   \
+    static_assert(                                                                                 \
+        offsetof(ours::CudaKernelNodeParams, f) == offsetof(::CUDA_KERNEL_NODE_PARAMS_v1, f), #f)
+FIELD(func);
+FIELD(gridDimX);
+FIELD(gridDimY);
+FIELD(gridDimZ);
+FIELD(blockDimX);
+FIELD(blockDimY);
+FIELD(blockDimZ);
+FIELD(sharedMemBytes);
+FIELD(kernelParams);
+FIELD(extra);
+#undef FIELD
+/* cuStreamGetCaptureInfo_v2's status is the enum CUstreamCaptureStatus, an int. */
+static_assert(sizeof(::CUstreamCaptureStatus) == sizeof(int), "CUstreamCaptureStatus");
+
 int main()
 {
     printf("PASS the driver ABI of adm_cuda_driver.h matches %s's cuda.h (CUDA %d)\n",
