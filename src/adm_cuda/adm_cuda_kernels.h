@@ -107,7 +107,7 @@ struct MapArgs {
 constexpr int kDwtColumns = 31; /* output columns per warp: lane 31 only lends its sources */
 constexpr int kDwtWarps = 4;
 constexpr int kDwtThreads = 32 * kDwtWarps;
-constexpr int kDwtMaxRowsPerWarp = 8;
+constexpr int kDwtMaxRowsPerWarp = 16;
 
 /* Row sums: computing warps of 30 columns, and adding warps. */
 constexpr int kSumColumnsPerWarp = 30; /* lanes 1..30; 0 and 31 lend neighbours */

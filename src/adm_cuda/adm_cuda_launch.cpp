@@ -181,7 +181,12 @@ CUresult plan_launches(const CudaDriver &cu, const Kernels &k, Pipeline &pl)
     sms = sms > 0 ? sms : 1;
     for (int s = 0; s < kNumScales; s++) {
         const adm::ScaleGeometry &g = pl.frame.scale[s];
-        /* DWT: about two waves of 32 resident warps per SM, at most 8 rows per warp. */
+        /*
+         * DWT: about one wave of 32 warps per SM (as many as 59 registers a thread
+         * leave resident), at most 16 rows per warp: a warp loads two source rows more
+         * than its rows need, and a last partial wave runs on few SMs (3840x2160 took
+         * 3 % longer a frame with 8 rows a warp at scale 0).
+         */
         const int warps_across = ceil_div(g.w, kDwtColumns);
         pl.dwt_rows_per_warp[s] = std::min(kDwtMaxRowsPerWarp,
                                            std::max(1, ceil_div(warps_across * g.h, 32 * sms)));
