@@ -73,9 +73,10 @@ int FloatAdmCudaContext::copy_map(Slot &slot)
 
 /*
  * A frame's work as captured from `main`: the DWT of each scale in turn (the slot
- * keeps scale 0's node, which takes each frame's planes), and the row sums of scale s (and its map's kernels, with a map) on a branch
- * of its own as soon as scale s's DWT is done, so that they fill the machine beside
- * the small DWTs after it.  The branches join main at the end.
+ * keeps scale 0's node, which takes each frame's planes), and the row sums of scale s
+ * (and its map's kernels, with a map) on a branch of its own as soon as scale s's DWT
+ * is done, so that they fill the machine beside the small DWTs after it.  The
+ * branches join main at the end.
  */
 int FloatAdmCudaContext::enqueue_branches(Slot &slot, CUstream main,
                                           const CUstream (&branch)[kNumScales - 1],

@@ -183,9 +183,9 @@ CUresult plan_launches(const CudaDriver &cu, const Kernels &k, Pipeline &pl)
         const adm::ScaleGeometry &g = pl.frame.scale[s];
         /*
          * DWT: about one wave of 32 warps per SM (as many as 59 registers a thread
-         * leave resident), at most 16 rows per warp: a warp loads two source rows more
-         * than its rows need, and a last partial wave runs on few SMs (3840x2160 took
-         * 3 % longer a frame with 8 rows a warp at scale 0).
+         * leave resident), at most 16 rows per warp: a warp's first row loads two
+         * source rows that the warp above loads too, and a last partial wave runs on
+         * few SMs (3840x2160 took 3 % longer a frame with 8 rows a warp at scale 0).
          */
         const int warps_across = ceil_div(g.w, kDwtColumns);
         pl.dwt_rows_per_warp[s] = std::min(kDwtMaxRowsPerWarp,
