@@ -202,9 +202,10 @@ int FloatAdmCudaContext::launch_frame(Slot &slot)
     } else {
         /* Scale 0 in the graph too: launched on its own before the graph, a frame took
          * 6 to 12 % longer (docs/perf-cuda.md). */
-        if (slot.dwt_node)
-            CU_TRY(set_dwt_planes(*cu, *kernels, pipeline, slot.planes, slot.graph, slot.dwt_node),
-                   "setting the frame graph's planes");
+        if (!slot.dwt_node) /* the graph would read the last frame's planes */
+            return fail(CUDA_ERROR_NOT_INITIALIZED, "the frame graph has no node for the planes");
+        CU_TRY(set_dwt_planes(*cu, *kernels, pipeline, slot.planes, slot.graph, slot.dwt_node),
+               "setting the frame graph's planes");
         CU_TRY(cu->cuGraphLaunch(slot.graph, stream), "launching the frame graph");
     }
     CU_TRY(cu->cuEventRecord(slot.stage[kNumEvents - 1], stream), "cuEventRecord");
