@@ -4,9 +4,11 @@
  *
  * With SSE2 libvmaf divides by multiplying with the processor's reciprocal
  * estimate (RCPSS) refined by one Newton step; the estimate is specified only by
- * its error bound, so the scores belong to the processor.  Without SSE2 it divides.
- * FLOAT_ADM_NO_RCPSS (./configure --disable-rcpss) selects that division on x86 too,
- * so that the path of other processors is built and tested everywhere.
+ * its error bound, so the scores belong to the processor.  Without SSE2 (aarch64 and
+ * every other target) it divides.  RCPSS is thus a property of the target, decided
+ * here alone: ./configure preprocesses this header with the target's compiler to say
+ * what it decided.  FLOAT_ADM_NO_RCPSS (./configure --disable-rcpss) selects the
+ * division on x86 too, so that the path of other targets is built and tested there.
  */
 #ifndef ADM_RCP_H
 #define ADM_RCP_H
