@@ -149,7 +149,7 @@ def find_case(cases, fixture, option_set):
 ASTRONAUT = "astronaut_576x324_yuv420p_x264"
 COINS = "coins_384x304_yuv420p10le_x265"
 FLAT = "flat_576x324_yuv420p16le_onestep"
-MOTORCYCLE = "motorcycle_1920x1080_yuv420p_x264"
+HD = "rocket_1920x1080_yuv420p_vp9"
 
 # name: (fixture, option set of the expected scores, dist filters, ref filters, options, global opts)
 # yuvj420p is read as such by rawvideo (fmt-yuvj420p): swscale would convert the range.
@@ -162,8 +162,8 @@ FORMAT_TESTS = [
     ("fmt-p010-yuv420p10", COINS, "default", "scale,format=p010", "", "", ""),
     ("fmt-gray10", COINS, "default", "extractplanes=y", "extractplanes=y", "", ""),
     ("fmt-p016", FLAT, "default", "scale,format=p016", "scale,format=p016", "", ""),
-    ("threads-1", MOTORCYCLE, "default", "", "", "", "-filter_threads 1"),
-    ("threads-5", MOTORCYCLE, "default", "", "", "", "-filter_threads 5"),
+    ("threads-1", HD, "default", "", "", "", "-filter_threads 1"),
+    ("threads-5", HD, "default", "", "", "", "-filter_threads 5"),
     ("alias-egl", ASTRONAUT, "egl1.2", "", "", "egl=1.2", ""),
     ("alias-nvd-rdf", ASTRONAUT, "nvd1.5_rdh2160", "", "", "nvd=1.5:rdf=2160", ""),
     ("alias-csf", ASTRONAUT, "csf_barten_scaled", "", "", "csf=1:scf=2:scfd=0.5", ""),

@@ -157,7 +157,7 @@ def test_any_strides_give_the_same_bits(pair):
 
 
 def test_threads_give_the_same_bits(pair):
-    frames, g = read_frames(pair, "motorcycle_1920x1080_yuv420p_x264")
+    frames, g = read_frames(pair, "rocket_1920x1080_yuv420p_vp9")
     with floatadm.Scorer(g.width, g.height, g.bit_depth, debug=True) as one, \
             floatadm.Scorer(g.width, g.height, g.bit_depth, threads=3, debug=True) as three:
         for ref, dis in frames:
@@ -282,7 +282,7 @@ def test_cuda_unavailable_falls_back():
         assert auto.backend == "cpu"
 
 
-@pytest.mark.parametrize("fixture", ["motorcycle_1920x1080_yuv420p_x264",
+@pytest.mark.parametrize("fixture", ["rocket_1920x1080_yuv420p_vp9",
                                      "coins_384x304_yuv420p10le_x265",
                                      "rocket_426x240_yuv422p16le_blur",
                                      "noise_17x17_yuv444p_blur"])

@@ -31,7 +31,7 @@ tail -n 3 "$RESULTS/test_cli.log"
 
 echo "==== cuda vs cpu logs ===="
 for clip in coins_384x304_yuv420p10le_x265 camera_512x384_yuv444p12le_noise \
-    motorcycle_1920x1080_yuv420p_x264 brick_63x65_yuv444p10le_scale; do
+    rocket_1920x1080_yuv420p_vp9 brick_63x65_yuv444p10le_scale; do
     size=$(echo "$clip" | cut -d_ -f2)
     fmt=$(echo "$clip" | cut -d_ -f3)
     for k in ref dis; do xz -dc "tests/corpus/$clip.$k.yuv.xz" > "$work/$k.yuv"; done
@@ -52,8 +52,8 @@ for clip in coins_384x304_yuv420p10le_x265 camera_512x384_yuv444p12le_noise \
 done
 
 echo "==== whole-process wall time ===="
-xz -dc tests/corpus/motorcycle_1920x1080_yuv420p_x264.ref.yuv.xz > "$work/m.ref"
-xz -dc tests/corpus/motorcycle_1920x1080_yuv420p_x264.dis.yuv.xz > "$work/m.dis"
+xz -dc tests/corpus/rocket_1920x1080_yuv420p_vp9.ref.yuv.xz > "$work/m.ref"
+xz -dc tests/corpus/rocket_1920x1080_yuv420p_vp9.dis.yuv.xz > "$work/m.dis"
 for k in ref dis; do
     i=0
     while [ $i -lt $((FRAMES_1080 / 2)) ]; do cat "$work/m.$k"; i=$((i + 1)); done \

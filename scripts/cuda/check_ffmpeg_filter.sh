@@ -72,7 +72,7 @@ parity() {
 echo "==== (a) parity ===="
 c=tests/corpus
 for clip in astronaut_576x324_yuv420p_x264 coins_384x304_yuv420p10le_x265 \
-            flat_576x324_yuv420p16le_onestep motorcycle_1920x1080_yuv420p_x264; do
+            flat_576x324_yuv420p16le_onestep rocket_1920x1080_yuv420p_vp9; do
     unxz_to $c/$clip.dis.yuv.xz "$WORK/$clip.dis.yuv"
     unxz_to $c/$clip.ref.yuv.xz "$WORK/$clip.ref.yuv"
 done
@@ -86,8 +86,8 @@ parity flat-p016 576 324 yuv420p16le "$WORK/flat_576x324_yuv420p16le_onestep.dis
        "$WORK/flat_576x324_yuv420p16le_onestep.ref.yuv" p016
 parity coins-yuv444p16 384 304 yuv420p10le "$WORK/coins_384x304_yuv420p10le_x265.dis.yuv" \
        "$WORK/coins_384x304_yuv420p10le_x265.ref.yuv" yuv444p16
-parity motorcycle-nv12 1920 1080 yuv420p "$WORK/motorcycle_1920x1080_yuv420p_x264.dis.yuv" \
-       "$WORK/motorcycle_1920x1080_yuv420p_x264.ref.yuv" nv12
+parity rocket-1080p-nv12 1920 1080 yuv420p "$WORK/rocket_1920x1080_yuv420p_vp9.dis.yuv" \
+       "$WORK/rocket_1920x1080_yuv420p_vp9.ref.yuv" nv12
 
 # NVDEC: both inputs decoded on the GPU; the CPU scores the same decoded
 # frames downloaded (NVDEC's output may differ from software decoding).
@@ -127,9 +127,9 @@ map_pictures() {
         note "FAIL map pictures $name: the CUDA path's map frames differ from the CPU's"; status=1
     fi
 }
-m="$WORK/motorcycle_1920x1080_yuv420p_x264"
+m="$WORK/rocket_1920x1080_yuv420p_vp9"
 raw="-f rawvideo -pix_fmt yuv420p -s 1920x1080"
-map_pictures motorcycle "$raw -i $m.dis.yuv $raw -i $m.ref.yuv" \
+map_pictures rocket-1080p "$raw -i $m.dis.yuv $raw -i $m.ref.yuv" \
     "[0:v]format=nv12,hwupload_cuda[d];[1:v]format=nv12,hwupload_cuda[r];[d][r]" \
     "[0:v]format=nv12[d];[1:v]format=nv12[r];[d][r]"
 map_pictures nvdec "$hw -i $WORK/dist.mkv $hw -i $WORK/ref.mkv" "[0:v][1:v]" \

@@ -140,7 +140,7 @@ def main():
                       differing))
 
         from floatadm.distributed import score_segments
-        name, w, h, fmt, ref, dis = next(c for c in clips if c[0].startswith("motorcycle"))
+        name, w, h, fmt, ref, dis = next(c for c in clips if c[0] == "rocket_1920x1080_yuv420p_vp9")
         merged = score_segments(ref, dis, client, 1, resources={"GPU": 1} if args.gpus else None,
                                 width=w, height=h, pix_fmt=fmt,
                                 backend="cuda" if args.gpus else "cpu", progress=False,

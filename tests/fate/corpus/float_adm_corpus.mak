@@ -114,8 +114,8 @@ FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-grass-322x182-yuv420p-vp9-default
 fate-float-adm-corpus-grass-322x182-yuv420p-vp9-default: CMD = $(call FLOAT_ADM_CORPUS,grass_322x182_yuv420p_vp9,yuv420p,322x182,,,,)
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-grass-322x182-yuv420p-vp9-adm3-hm
 fate-float-adm-corpus-grass-322x182-yuv420p-vp9-adm3-hm: CMD = $(call FLOAT_ADM_CORPUS,grass_322x182_yuv420p_vp9,yuv420p,322x182,,,:adm_adm3_apply_hm=true:adm_dlm_weight=0.3:adm_min_val=0.2,)
-FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-motorcycle-1920x1080-yuv420p-x264-default
-fate-float-adm-corpus-motorcycle-1920x1080-yuv420p-x264-default: CMD = $(call FLOAT_ADM_CORPUS,motorcycle_1920x1080_yuv420p_x264,yuv420p,1920x1080,,,,)
+FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-rocket-1920x1080-yuv420p-vp9-default
+fate-float-adm-corpus-rocket-1920x1080-yuv420p-vp9-default: CMD = $(call FLOAT_ADM_CORPUS,rocket_1920x1080_yuv420p_vp9,yuv420p,1920x1080,,,,)
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-fmt-nv12
 fate-float-adm-corpus-fmt-nv12: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuv420p,576x324,scale$(FLOAT_ADM_COMMA)format=nv12,scale$(FLOAT_ADM_COMMA)format=nv12,,)
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-fmt-nv21-yuv420p
@@ -131,9 +131,9 @@ fate-float-adm-corpus-fmt-gray10: CMD = $(call FLOAT_ADM_CORPUS,coins_384x304_yu
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-fmt-p016
 fate-float-adm-corpus-fmt-p016: CMD = $(call FLOAT_ADM_CORPUS,flat_576x324_yuv420p16le_onestep,yuv420p16le,576x324,scale$(FLOAT_ADM_COMMA)format=p016,scale$(FLOAT_ADM_COMMA)format=p016,,)
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-threads-1
-fate-float-adm-corpus-threads-1: CMD = $(call FLOAT_ADM_CORPUS,motorcycle_1920x1080_yuv420p_x264,yuv420p,1920x1080,,,,-filter_threads 1)
+fate-float-adm-corpus-threads-1: CMD = $(call FLOAT_ADM_CORPUS,rocket_1920x1080_yuv420p_vp9,yuv420p,1920x1080,,,,-filter_threads 1)
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-threads-5
-fate-float-adm-corpus-threads-5: CMD = $(call FLOAT_ADM_CORPUS,motorcycle_1920x1080_yuv420p_x264,yuv420p,1920x1080,,,,-filter_threads 5)
+fate-float-adm-corpus-threads-5: CMD = $(call FLOAT_ADM_CORPUS,rocket_1920x1080_yuv420p_vp9,yuv420p,1920x1080,,,,-filter_threads 5)
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-alias-egl
 fate-float-adm-corpus-alias-egl: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuv420p,576x324,,,:egl=1.2,)
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-alias-nvd-rdf
