@@ -76,6 +76,7 @@ const char *float_adm_version(void);
 #define FLOAT_ADM_ERROR_UNSUPPORTED (-(ENOTSUP)) /* unsupported depth or size */
 #define FLOAT_ADM_ERROR_IO (-(EIO))              /* a log could not be written */
 #define FLOAT_ADM_ERROR_BUSY (-(EBUSY))          /* a shared log is held by another */
+#define FLOAT_ADM_ERROR_AGAIN (-(EAGAIN))        /* frame queue full / nothing ready */
 
 /** A static message for an error code. */
 const char *float_adm_strerror(int err);
@@ -344,6 +345,55 @@ int float_adm_context_set_threads(FloatAdmContext *ctx, int threads);
 /** Score one frame pair (reference, distorted) into *scores. */
 int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
                           const FloatAdmPlane *dist, FloatAdmScores *scores);
+
+/* ---- Frames in flight: submit and collect, as float_adm_cuda.h's ----
+ *
+ *   float_adm_context_set_threads(ctx, 16);
+ *   float_adm_context_set_frames_in_flight(ctx, 18);
+ *   per frame:  while (float_adm_submit(ctx, &ref, &dist) == FLOAT_ADM_ERROR_AGAIN)
+ *                   float_adm_collect(ctx, &scores, 1);   // oldest frame first
+ *   at the end: while (float_adm_in_flight(ctx)) float_adm_collect(ctx, &scores, 1);
+ *
+ * Submitted frames are scored on threads of the context's own, as many as
+ * float_adm_context_set_threads asked (one otherwise), none of them the caller's: each
+ * thread takes a whole frame, and a frame's rows are split among ceil(threads /
+ * frames_in_flight) jobs (a lone frame in flight on every thread).  The scores are
+ * float_adm_score_frame's, bit for bit, for every depth and thread count, and come
+ * back in submission order.  The planes are not copied: their memory must stay valid
+ * and unchanged until their frame is collected.  A context with a map
+ * (float_adm_context_enable_map) scores with float_adm_score_frame alone.
+ */
+
+/* The most frames a context holds in flight. */
+#define FLOAT_ADM_MAX_FRAMES_IN_FLIGHT 256
+
+/**
+ * How many frames may be submitted before the first is collected (1 ..
+ * FLOAT_ADM_MAX_FRAMES_IN_FLIGHT, 1 by default); each frame in flight has buffers of
+ * its own, allocated at the first float_adm_submit after this (or after
+ * float_adm_context_set_threads, float_adm_set_executor or
+ * float_adm_context_set_simd_level).  Those calls return FLOAT_ADM_ERROR_INVALID while
+ * frames are in flight.
+ */
+int float_adm_context_set_frames_in_flight(FloatAdmContext *ctx, int frames);
+
+/**
+ * Queue one frame pair (reference, distorted); returns at once.  FLOAT_ADM_ERROR_AGAIN
+ * when frames_in_flight frames wait to be collected; FLOAT_ADM_ERROR_INVALID for a bad
+ * plane or a context with a map; FLOAT_ADM_ERROR_NOMEM where the frames' buffers or
+ * threads cannot be had.
+ */
+int float_adm_submit(FloatAdmContext *ctx, const FloatAdmPlane *ref, const FloatAdmPlane *dist);
+
+/**
+ * The scores of the oldest submitted frame, or its error; it leaves the queue either
+ * way.  wait = 0: FLOAT_ADM_ERROR_AGAIN if that frame is not finished yet (or none is
+ * queued); wait = 1: block until it is (AGAIN only when none is queued).
+ */
+int float_adm_collect(FloatAdmContext *ctx, FloatAdmScores *scores, int wait);
+
+/** Frames submitted and not yet collected (0 for a NULL ctx). */
+int float_adm_in_flight(const FloatAdmContext *ctx);
 
 void float_adm_context_free(FloatAdmContext **ctx);
 

@@ -57,7 +57,7 @@ extern "C" {
 /* Negative errno values, as float_adm.h's codes (FFmpeg's AVERROR(e)). */
 #define FLOAT_ADM_ERROR_NO_DEVICE (-(ENODEV)) /* no CUDA device or driver */
 #define FLOAT_ADM_ERROR_DEVICE (-(EIO))       /* a CUDA call or kernel failed */
-#define FLOAT_ADM_ERROR_AGAIN (-(EAGAIN))     /* queue full / nothing ready */
+/* FLOAT_ADM_ERROR_AGAIN (float_adm.h): queue full / nothing ready. */
 
 /** A message for every code, the CUDA ones included. */
 const char *float_adm_cuda_strerror(int err);

@@ -11,6 +11,7 @@
 
 #include "adm_engine.h"
 #include "adm_error_message.h"
+#include "adm_frame_queue.h"
 #include "adm_rcp.h"
 #include "adm_thread_pool.h"
 #include "float_adm.h"
@@ -20,6 +21,13 @@ struct FloatAdmContext {
     /* The context's own threads (float_adm_context_set_threads); null: serial or a
      * caller's executor. */
     std::unique_ptr<adm::ThreadPool> threads;
+    /* What a frame queue is made from. */
+    int width, height, bit_depth;
+    FloatAdmOptions opts;
+    int frames_in_flight = 1;
+    /* Made at the first float_adm_submit from the settings above; dropped when they
+     * change. */
+    std::unique_ptr<adm::FrameQueue> queue;
 };
 
 namespace adm {
@@ -29,6 +37,12 @@ Engine &context_engine(FloatAdmContext &ctx) { return ctx.engine; }
 } // namespace adm
 
 namespace {
+
+/* Settings the frame queue was made from change only with no frame in flight. */
+bool frames_in_flight(const FloatAdmContext &ctx)
+{
+    return ctx.queue && ctx.queue->in_flight() > 0;
+}
 
 /* Any stride goes (rows may run backwards); the layout is adm_context_setup.h's rule. */
 int check_plane(const FloatAdmContext *ctx, const FloatAdmPlane *p, const char *which)
@@ -63,6 +77,7 @@ const char *float_adm_strerror(int err)
     case FLOAT_ADM_ERROR_UNSUPPORTED: return "unsupported frame size or bit depth";
     case FLOAT_ADM_ERROR_IO: return "a log could not be written";
     case FLOAT_ADM_ERROR_BUSY: return "the log is being written by another";
+    case FLOAT_ADM_ERROR_AGAIN: return "try again: frame queue full or no frame ready";
     default: return "unknown error";
     }
 }
@@ -77,6 +92,7 @@ const char *float_adm_error_name(int err)
     case FLOAT_ADM_ERROR_UNSUPPORTED: return "UNSUPPORTED";
     case FLOAT_ADM_ERROR_IO: return "IO";
     case FLOAT_ADM_ERROR_BUSY: return "BUSY";
+    case FLOAT_ADM_ERROR_AGAIN: return "AGAIN";
     default: return nullptr;
     }
 }
@@ -86,7 +102,7 @@ int float_adm_error_code(int index)
     static const int codes[] = {
         FLOAT_ADM_ERROR_INVALID,   FLOAT_ADM_ERROR_NOMEM,       FLOAT_ADM_ERROR_RANGE,
         FLOAT_ADM_ERROR_NOT_FOUND, FLOAT_ADM_ERROR_UNSUPPORTED, FLOAT_ADM_ERROR_IO,
-        FLOAT_ADM_ERROR_BUSY,
+        FLOAT_ADM_ERROR_BUSY,      FLOAT_ADM_ERROR_AGAIN,
     };
     return index >= 0 && index < static_cast<int>(sizeof(codes) / sizeof(codes[0])) ? codes[index]
                                                                                     : 0;
@@ -144,7 +160,8 @@ int float_adm_context_create(FloatAdmContext **out, int width, int height, int b
     if (ret < 0)
         return ret;
     try {
-        *out = new FloatAdmContext{adm::Engine(width, height, bit_depth, *opts), nullptr};
+        *out = new FloatAdmContext{adm::Engine(width, height, bit_depth, *opts), nullptr, width,
+                                   height, bit_depth, *opts, 1, nullptr};
     } catch (const std::bad_alloc &) {
         adm::format_error(errbuf, errbuf_size, "out of memory for a %dx%d context", width, height);
         return FLOAT_ADM_ERROR_NOMEM;
@@ -161,12 +178,14 @@ int float_adm_check_frame(int64_t width, int64_t height, int64_t bit_depth, char
 int float_adm_set_executor(FloatAdmContext *ctx, FloatAdmExecuteFn execute, void *opaque,
                            int nb_jobs)
 {
-    if (!ctx || nb_jobs < 0)
+    if (!ctx || nb_jobs < 0 || frames_in_flight(*ctx))
         return FLOAT_ADM_ERROR_INVALID;
     try {
         const int ret = ctx->engine.set_executor(execute, opaque, nb_jobs);
-        if (ret >= 0)
+        if (ret >= 0) {
             ctx->threads.reset();
+            ctx->queue.reset();
+        }
         return ret;
     } catch (const std::bad_alloc &) {
         return FLOAT_ADM_ERROR_NOMEM;
@@ -175,7 +194,7 @@ int float_adm_set_executor(FloatAdmContext *ctx, FloatAdmExecuteFn execute, void
 
 int float_adm_context_set_threads(FloatAdmContext *ctx, int threads)
 {
-    if (!ctx || threads < 1 || threads > FLOAT_ADM_MAX_THREADS)
+    if (!ctx || threads < 1 || threads > FLOAT_ADM_MAX_THREADS || frames_in_flight(*ctx))
         return FLOAT_ADM_ERROR_INVALID;
     try {
         /* The old thread pool stops only after the engine has let go of it. */
@@ -188,6 +207,7 @@ int float_adm_context_set_threads(FloatAdmContext *ctx, int threads)
         if (ret < 0)
             return ret;
         ctx->threads.swap(thread_pool);
+        ctx->queue.reset();
         return 0;
     } catch (const std::bad_alloc &) {
         return FLOAT_ADM_ERROR_NOMEM;
@@ -210,6 +230,55 @@ int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
     return ctx->engine.score(*ref, *dist, scores);
 }
 
+int float_adm_context_set_frames_in_flight(FloatAdmContext *ctx, int frames)
+{
+    if (!ctx || frames < 1 || frames > FLOAT_ADM_MAX_FRAMES_IN_FLIGHT || frames_in_flight(*ctx))
+        return FLOAT_ADM_ERROR_INVALID;
+    ctx->frames_in_flight = frames;
+    ctx->queue.reset();
+    return 0;
+}
+
+int float_adm_submit(FloatAdmContext *ctx, const FloatAdmPlane *ref, const FloatAdmPlane *dist)
+{
+    if (!ctx || ctx->engine.map())
+        return FLOAT_ADM_ERROR_INVALID;
+    int ret = check_plane(ctx, ref, "reference");
+    if (ret >= 0)
+        ret = check_plane(ctx, dist, "distorted");
+    if (ret < 0)
+        return ret;
+    if (!ctx->queue) {
+        /* The context's own threads score the frames; with a caller's executor, or none,
+         * one thread of the queue's own does. */
+        const int threads = ctx->threads ? ctx->engine.jobs() : 1;
+        try {
+            ctx->queue = std::make_unique<adm::FrameQueue>(
+                ctx->width, ctx->height, ctx->bit_depth, ctx->opts, ctx->engine.level(), threads,
+                ctx->frames_in_flight);
+        } catch (const std::bad_alloc &) {
+            return FLOAT_ADM_ERROR_NOMEM;
+        } catch (const std::system_error &) {
+            return FLOAT_ADM_ERROR_NOMEM; /* the system refused another thread */
+        }
+    }
+    return ctx->queue->submit(*ref, *dist);
+}
+
+int float_adm_collect(FloatAdmContext *ctx, FloatAdmScores *scores, int wait)
+{
+    if (!ctx || !scores)
+        return FLOAT_ADM_ERROR_INVALID;
+    if (!ctx->queue)
+        return FLOAT_ADM_ERROR_AGAIN;
+    return ctx->queue->collect(scores, wait != 0);
+}
+
+int float_adm_in_flight(const FloatAdmContext *ctx)
+{
+    return ctx && ctx->queue ? ctx->queue->in_flight() : 0;
+}
+
 const char *float_adm_simd_level_name(int index)
 {
     return adm::simd_level_name((adm::SimdLevel)index);
@@ -217,12 +286,13 @@ const char *float_adm_simd_level_name(int index)
 
 int float_adm_context_set_simd_level(FloatAdmContext *ctx, const char *level)
 {
-    if (!ctx)
+    if (!ctx || frames_in_flight(*ctx))
         return FLOAT_ADM_ERROR_INVALID;
     adm::SimdLevel wanted = adm::simd_level_best();
     if (level && strcmp(level, "auto") != 0 && !adm::simd_level_parse(level, &wanted))
         return FLOAT_ADM_ERROR_NOT_FOUND;
     ctx->engine.set_level(wanted);
+    ctx->queue.reset();
     return 0;
 }
 

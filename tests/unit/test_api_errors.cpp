@@ -207,6 +207,7 @@ TEST(ApiErrors, CodeListNamesEveryCodeOnce)
         {FLOAT_ADM_ERROR_UNSUPPORTED, "UNSUPPORTED"},
         {FLOAT_ADM_ERROR_IO, "IO"},
         {FLOAT_ADM_ERROR_BUSY, "BUSY"},
+        {FLOAT_ADM_ERROR_AGAIN, "AGAIN"},
     };
     std::vector<std::pair<int, std::string>> listed;
     for (int i = 0; float_adm_error_code(i); i++)

@@ -1,0 +1,141 @@
+/*
+ * float_adm: frames in flight on the CPU (see adm_frame_queue.h).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "adm_frame_queue.h"
+
+#include <algorithm>
+
+namespace adm {
+
+FrameQueue::FrameQueue(int width, int height, int bit_depth, const FloatAdmOptions &opts,
+                       SimdLevel level, int threads, int depth)
+    : slots_(depth)
+{
+    /* Row jobs only where there are fewer frames than threads to keep them busy. */
+    const int row_jobs = (threads + depth - 1) / depth;
+    for (Slot &slot : slots_) {
+        slot.engine = std::make_unique<Engine>(width, height, bit_depth, opts);
+        slot.engine->set_level(level);
+        if (row_jobs > 1)
+            slot.engine->set_executor(execute_rows, this, row_jobs);
+    }
+    try {
+        for (int i = 0; i < threads; i++)
+            workers_.emplace_back(&FrameQueue::worker_loop, this);
+    } catch (...) {
+        stop(); /* the workers already started */
+        throw;
+    }
+}
+
+FrameQueue::~FrameQueue() { stop(); }
+
+void FrameQueue::stop()
+{
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stopping_ = true;
+    }
+    work_.notify_all();
+    for (std::thread &worker : workers_)
+        worker.join();
+    workers_.clear();
+}
+
+int FrameQueue::submit(const FloatAdmPlane &ref, const FloatAdmPlane &dist)
+{
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (count_ == (int)slots_.size())
+            return FLOAT_ADM_ERROR_AGAIN;
+        Slot &slot = slots_[(head_ + count_) % slots_.size()];
+        slot.ref = ref;
+        slot.dist = dist;
+        slot.state = SlotState::kQueued;
+        count_++;
+    }
+    work_.notify_one();
+    return 0;
+}
+
+int FrameQueue::collect(FloatAdmScores *scores, bool wait)
+{
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (count_ == 0)
+        return FLOAT_ADM_ERROR_AGAIN;
+    Slot &slot = slots_[head_];
+    if (slot.state != SlotState::kDone) {
+        if (!wait)
+            return FLOAT_ADM_ERROR_AGAIN;
+        finished_.wait(lock, [&slot] { return slot.state == SlotState::kDone; });
+    }
+    *scores = slot.scores;
+    slot.ref = slot.dist = FloatAdmPlane{};
+    head_ = (head_ + 1) % (int)slots_.size();
+    count_--;
+    started_--;
+    return slot.result;
+}
+
+int FrameQueue::in_flight()
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    return count_;
+}
+
+int FrameQueue::execute_rows(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs)
+{
+    FrameQueue &queue = *static_cast<FrameQueue *>(opaque);
+    RowBatch batch{job, arg, nb_jobs};
+    std::unique_lock<std::mutex> lock(queue.mutex_);
+    queue.batches_.push_back(&batch);
+    queue.work_.notify_all();
+    /* The caller works too; it then waits only for the jobs others took. */
+    while (batch.next < batch.nb_jobs)
+        queue.run_row_job(lock, batch);
+    queue.finished_.wait(lock, [&batch] { return batch.done == batch.nb_jobs; });
+    return batch.result;
+}
+
+void FrameQueue::run_row_job(std::unique_lock<std::mutex> &lock, RowBatch &batch)
+{
+    const int index = batch.next++;
+    if (batch.next == batch.nb_jobs)
+        batches_.erase(std::find(batches_.begin(), batches_.end(), &batch));
+    lock.unlock();
+    const int result = batch.job(batch.arg, index, batch.nb_jobs);
+    lock.lock();
+    if (result != 0 && batch.result == 0)
+        batch.result = result;
+    if (++batch.done == batch.nb_jobs)
+        finished_.notify_all();
+}
+
+void FrameQueue::worker_loop()
+{
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+        work_.wait(lock, [this] { return stopping_ || !batches_.empty() || started_ < count_; });
+        if (stopping_)
+            return;
+        /* Rows of a frame being scored first: its thread waits for them. */
+        if (!batches_.empty()) {
+            run_row_job(lock, *batches_.front());
+            continue;
+        }
+        Slot &slot = slots_[(head_ + started_) % slots_.size()];
+        started_++;
+        slot.state = SlotState::kRunning;
+        lock.unlock();
+        FloatAdmScores scores = {};
+        const int result = slot.engine->score(slot.ref, slot.dist, &scores);
+        lock.lock();
+        slot.scores = scores;
+        slot.result = result;
+        slot.state = SlotState::kDone;
+        finished_.notify_all();
+    }
+}
+
+} // namespace adm
