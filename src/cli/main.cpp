@@ -27,6 +27,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "cli_error.h"
 #include "command_line.h"
@@ -111,6 +112,69 @@ bool use_cuda(const std::string &backend)
     return false;
 }
 
+/*
+ * CPU frames in flight: the context's threads score whole frames while this thread
+ * reads the next ones and writes the logs of the oldest, in order.  Each frame in
+ * flight keeps its planes in a buffer pair of its own until it is collected.
+ */
+class FramesInFlight {
+public:
+    /* Two more frames than threads: a thread that finishes before the oldest frame
+     * finds the next one read. */
+    FramesInFlight(FloatAdmContext *context, int threads)
+        : context_(context), slots_(threads + 2)
+    {
+        const int err = float_adm_context_set_frames_in_flight(context, (int)slots_.size());
+        if (err < 0)
+            throw CliError(string_printf("--threads %d: %s", threads, float_adm_strerror(err)));
+    }
+    /* Frames still in flight (a run that failed) read their buffers until collected. */
+    ~FramesInFlight()
+    {
+        FloatAdmScores scores;
+        while (float_adm_in_flight(context_) > 0)
+            float_adm_collect(context_, &scores, 1);
+    }
+    FramesInFlight(const FramesInFlight &) = delete;
+    FramesInFlight &operator=(const FramesInFlight &) = delete;
+
+    bool full() const { return submitted_ - collected_ == slots_.size(); }
+    void send(unsigned long long frame, VideoReader &reference, VideoReader &distorted)
+    {
+        Slot &slot = slots_[submitted_ % slots_.size()];
+        slot.frame = frame;
+        const FloatAdmPlane reference_plane = reference.read_frame(slot.reference);
+        const FloatAdmPlane distorted_plane = distorted.read_frame(slot.distorted);
+        const int err = float_adm_submit(context_, &reference_plane, &distorted_plane);
+        if (err < 0)
+            throw CliError(string_printf("frame %llu: scoring failed: %s", frame,
+                                         float_adm_strerror(err)));
+        submitted_++;
+    }
+    /* The oldest frame's number and scores, waiting for them; false when none is left. */
+    bool receive(unsigned long long *frame, FloatAdmScores *scores)
+    {
+        if (collected_ == submitted_)
+            return false;
+        *frame = slots_[collected_ % slots_.size()].frame;
+        const int err = float_adm_collect(context_, scores, 1);
+        if (err < 0)
+            throw CliError(string_printf("frame %llu: scoring failed: %s", *frame,
+                                         float_adm_strerror(err)));
+        collected_++;
+        return true;
+    }
+
+private:
+    struct Slot {
+        unsigned long long frame = 0;
+        std::vector<unsigned char> reference, distorted;
+    };
+    FloatAdmContext *context_;
+    std::vector<Slot> slots_;
+    size_t submitted_ = 0, collected_ = 0;
+};
+
 /* A file the reader has doubts about is scored, and the doubt said once. */
 void warn_about(const VideoReader &input)
 {
@@ -155,6 +219,12 @@ int score(const CommandLine &command_line)
     const unsigned long long scored = (frame_count + command_line.subsample - 1) /
                                       command_line.subsample;
     ScoreOutputs outputs(command_line, options, geometry, reference, distorted, scored);
+    /* Maps are written from the context after each frame: those frames are scored one
+     * at a time. */
+    std::unique_ptr<FramesInFlight> in_flight;
+    if (!on_cuda && !maps)
+        in_flight = std::make_unique<FramesInFlight>(context.get(), command_line.threads);
+    unsigned long long collected_frame = 0;
 
 #ifdef FLOAT_ADM_CLI_CUDA
     std::unique_ptr<CudaScorer> cuda;
@@ -166,6 +236,13 @@ int score(const CommandLine &command_line)
         if (frame % command_line.subsample) {
             reference.skip_frames(1);
             distorted.skip_frames(1);
+            continue;
+        }
+        if (in_flight) {
+            FloatAdmScores scores;
+            if (in_flight->full() && in_flight->receive(&collected_frame, &scores))
+                outputs.add(collected_frame, scores);
+            in_flight->send(frame, reference, distorted);
             continue;
         }
         const FloatAdmPlane reference_plane = reference.read_frame();
@@ -193,6 +270,8 @@ int score(const CommandLine &command_line)
                 throw CliError(std::string("--map-path: ") + message);
         }
     }
+    for (FloatAdmScores scores; in_flight && in_flight->receive(&collected_frame, &scores);)
+        outputs.add(collected_frame, scores);
 #ifdef FLOAT_ADM_CLI_CUDA
     for (FloatAdmScores scores; cuda && cuda->receive(&scored_frame, &scores);)
         outputs.add(scored_frame, scores);

@@ -52,11 +52,14 @@ void VideoReader::start(const InputGeometry &geometry)
     next_frame_ = 0;
 }
 
-FloatAdmPlane VideoReader::read_frame()
+FloatAdmPlane VideoReader::read_frame() { return read_frame(luma_); }
+
+FloatAdmPlane VideoReader::read_frame(std::vector<unsigned char> &buffer)
 {
-    read_frame_into(luma_.data());
+    buffer.resize(luma_.size());
+    read_frame_into(buffer.data());
     FloatAdmPlane plane;
-    plane.data = luma_.data();
+    plane.data = buffer.data();
     plane.stride = static_cast<ptrdiff_t>(geometry_.width) * geometry_.bytes_per_sample();
     plane.bytes_per_sample = geometry_.bytes_per_sample();
     plane.shift = 0;

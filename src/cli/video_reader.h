@@ -54,6 +54,9 @@ public:
     /** Reads the next frame's luma into a buffer reused for every frame; the
      *  plane stays valid until the next call. */
     FloatAdmPlane read_frame();
+    /** Reads the next frame's luma into buffer (sized to fit); the plane stays valid
+     *  while buffer is left alone. */
+    FloatAdmPlane read_frame(std::vector<unsigned char> &buffer);
     /** Reads the next frame's luma into dest (luma_bytes() of the geometry). */
     void read_frame_into(void *dest);
     /** Moves past the next count frames without reading them. */
