@@ -635,7 +635,8 @@ fi
 # ---- the corpus scores (needs python3): bit for bit against golden.json, or
 # tests/corpus/hosts/FINGERPRINT.json for a processor whose RCPSS differs; without
 # either, against golden.json within a relative tolerance (docs/exactness.md).
-# FLOAT_ADM_TEST_FINGERPRINT, if set, stands in for the host's fingerprint ----
+# FLOAT_ADM_TEST_FINGERPRINT, if set, stands in for the host's fingerprint;
+# FLOAT_ADM_REQUIRE_EXACT=1 fails instead of comparing within the tolerance ----
 if command -v python3 >/dev/null 2>&1; then
     tests=$((tests + 1))
     python3 - "$bin" "$corpus" <<'PY' || fail "corpus check"
@@ -661,6 +662,9 @@ if fingerprint == golden["reference"]["rcpss_sha256"]:
     expected = {case_key(case): case["frames"] for case in golden["cases"]}
 elif os.path.exists(host_file):
     expected = {case_key(case): case["frames"] for case in json.load(open(host_file))["cases"]}
+elif os.environ.get("FLOAT_ADM_REQUIRE_EXACT") == "1":
+    sys.exit(f"FLOAT_ADM_REQUIRE_EXACT=1, but RCPSS fingerprint {fingerprint} has no "
+             f"recorded scores ({host_file})")
 else:
     expected = {case_key(case): case["frames"] for case in golden["cases"]}
     tolerance = OTHER_HOST_TOLERANCE

@@ -14,7 +14,9 @@
  * FLOAT_ADM_SCORE (the float_adm_score binary; its test is skipped when unset),
  * FLOAT_ADM_SIMD (the SIMD level of the C API's contexts, and float_adm_score's;
  * unset or "auto": the default),
- * FLOAT_ADM_TEST_FINGERPRINT (stands in for the host's, to try another host's path).
+ * FLOAT_ADM_TEST_FINGERPRINT (stands in for the host's, to try another host's path),
+ * FLOAT_ADM_REQUIRE_EXACT=1 (fail rather than compare within the tolerance: for a
+ * target whose values are recorded, such as aarch64 under qemu in `make check-aarch64`).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gtest/gtest.h>
@@ -80,6 +82,10 @@ protected:
             printf("RCPSS fingerprint %s: comparing bit for bit with upstream's values\n"
                    "made on a processor of this fingerprint (%s).\n",
                    fingerprint, host_file.c_str());
+        } else if (env_or_empty("FLOAT_ADM_REQUIRE_EXACT") == "1") {
+            throw std::runtime_error(
+                std::string("FLOAT_ADM_REQUIRE_EXACT=1, but RCPSS fingerprint ") + fingerprint +
+                " has no recorded scores (" + host_file + ")");
         } else {
             printf("NOTE: this host's RCPSS fingerprint %s differs from the golden host's and has "
                    "no recorded scores: comparing within a relative tolerance of %g\n",
