@@ -51,6 +51,7 @@ include src/adm_core/module.mk
 include src/common/module.mk
 include src/cli/module.mk
 include tests/module.mk
+include mk/aarch64.mk
 include bench/module.mk
 -include mk/ffmpeg.mk
 -include mk/hardening.mk
@@ -78,7 +79,7 @@ check-sanitize:
 	$(MAKE) BUILD=$(BUILD)/sanitize SANITIZE=1 check-unit check-corpus
 
 # The plain-division path of processors without RCPSS, built and tested here too
-# (its corpus is compared within the other-host tolerance).
+# (its corpus bit for bit: upstream's values without RCPSS, tests/corpus/hosts/none.json).
 check-no-rcpss:
 	$(MAKE) BUILD=$(BUILD)/no-rcpss RCPSS=no check-unit check-corpus check-cli
 
@@ -102,6 +103,7 @@ help:
 	@echo 'make check-option-docs what is made from the option table, against the table'
 	@echo 'make check-sanitize    unit and corpus tests under ASan + UBSan'
 	@echo 'make check-no-rcpss    unit, corpus and CLI tests with the --disable-rcpss division'
+	@echo 'make check-aarch64     unit, corpus and CLI tests cross-built for aarch64, run under qemu'
 	@echo 'make check-ffmpeg-all  FATE and FFmpeg checks of the series on FFmpeg 7.1, 8.1 and 9.0'
 	@echo 'make check-fate-other-host  the FATE tests of the series, by an ffmpeg that scores as another CPU does'
 	@echo 'make option-docs       rewrite what is made from the option table (docs, FloatAdmOptions)'
