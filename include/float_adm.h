@@ -370,10 +370,11 @@ int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
 /**
  * How many frames may be submitted before the first is collected (1 ..
  * FLOAT_ADM_MAX_FRAMES_IN_FLIGHT, 1 by default); each frame in flight has buffers of
- * its own, allocated at the first float_adm_submit after this (or after
+ * its own, allocated by the thread that first scores a frame in them (a failure is
+ * that frame's FLOAT_ADM_ERROR_NOMEM, from float_adm_collect) and kept until this,
  * float_adm_context_set_threads, float_adm_set_executor or
- * float_adm_context_set_simd_level).  Those calls return FLOAT_ADM_ERROR_INVALID while
- * frames are in flight.
+ * float_adm_context_set_simd_level is called again.  Those calls return
+ * FLOAT_ADM_ERROR_INVALID while frames are in flight.
  */
 int float_adm_context_set_frames_in_flight(FloatAdmContext *ctx, int frames);
 

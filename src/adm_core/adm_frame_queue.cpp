@@ -5,21 +5,15 @@
 #include "adm_frame_queue.h"
 
 #include <algorithm>
+#include <new>
 
 namespace adm {
 
 FrameQueue::FrameQueue(int width, int height, int bit_depth, const FloatAdmOptions &opts,
                        SimdLevel level, int threads, int depth)
-    : slots_(depth)
+    : width_(width), height_(height), bit_depth_(bit_depth), opts_(opts), level_(level),
+      row_jobs_((threads + depth - 1) / depth), slots_(depth)
 {
-    /* Row jobs only where there are fewer frames than threads to keep them busy. */
-    const int row_jobs = (threads + depth - 1) / depth;
-    for (Slot &slot : slots_) {
-        slot.engine = std::make_unique<Engine>(width, height, bit_depth, opts);
-        slot.engine->set_level(level);
-        if (row_jobs > 1)
-            slot.engine->set_executor(execute_rows, this, row_jobs);
-    }
     try {
         for (int i = 0; i < threads; i++)
             workers_.emplace_back(&FrameQueue::worker_loop, this);
@@ -112,6 +106,24 @@ void FrameQueue::run_row_job(std::unique_lock<std::mutex> &lock, RowBatch &batch
         finished_.notify_all();
 }
 
+/* A slot's engine is made by the first thread that scores a frame in it: the threads
+ * touch their buffers' pages for the first time side by side. */
+int FrameQueue::score(Slot &slot, FloatAdmScores *scores)
+{
+    if (!slot.engine) {
+        try {
+            auto engine = std::make_unique<Engine>(width_, height_, bit_depth_, opts_);
+            engine->set_level(level_);
+            if (row_jobs_ > 1)
+                engine->set_executor(execute_rows, this, row_jobs_);
+            slot.engine = std::move(engine);
+        } catch (const std::bad_alloc &) {
+            return FLOAT_ADM_ERROR_NOMEM;
+        }
+    }
+    return slot.engine->score(slot.ref, slot.dist, scores);
+}
+
 void FrameQueue::worker_loop()
 {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -129,7 +141,7 @@ void FrameQueue::worker_loop()
         slot.state = SlotState::kRunning;
         lock.unlock();
         FloatAdmScores scores = {};
-        const int result = slot.engine->score(slot.ref, slot.dist, &scores);
+        const int result = score(slot, &scores);
         lock.lock();
         slot.scores = scores;
         slot.result = result;

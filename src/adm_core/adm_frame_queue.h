@@ -18,7 +18,8 @@
 namespace adm {
 
 /*
- * A ring of `depth` frame slots, each with an engine of its own, scored by `threads`
+ * A ring of `depth` frame slots, each with an engine of its own (made when the slot
+ * scores its first frame), scored by `threads`
  * worker threads of the queue's own.  A worker takes the oldest frame not yet started
  * and scores it whole; an engine splits each scale's rows into ceil(threads / depth)
  * jobs, and any worker that is free takes those jobs before the next frame.  Each
@@ -63,10 +64,17 @@ private:
 
     /* Stops and joins the workers. */
     void stop();
+    /* Scores the slot's frame, making its engine first if need be. */
+    int score(Slot &slot, FloatAdmScores *scores);
     static int execute_rows(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs);
     /* Runs the next job of batch; called with the lock held, returns with it held. */
     void run_row_job(std::unique_lock<std::mutex> &lock, RowBatch &batch);
     void worker_loop();
+
+    const int width_, height_, bit_depth_;
+    const FloatAdmOptions opts_;
+    const SimdLevel level_;
+    const int row_jobs_; /* each frame's: more only where frames are fewer than threads */
 
     std::mutex mutex_;
     std::condition_variable work_;     /* a frame or row job to take, or stopping */

@@ -27,7 +27,6 @@
 #include <memory>
 #include <new>
 #include <string>
-#include <vector>
 
 #include "cli_error.h"
 #include "command_line.h"
@@ -35,6 +34,7 @@
 #include "cuda_backend.h"
 #endif
 #include "float_adm.h"
+#include "frames_in_flight.h"
 #include "input_frames.h"
 #include "pixel_format.h"
 #include "score_outputs.h"
@@ -112,69 +112,6 @@ bool use_cuda(const std::string &backend)
     return false;
 }
 
-/*
- * CPU frames in flight: the context's threads score whole frames while this thread
- * reads the next ones and writes the logs of the oldest, in order.  Each frame in
- * flight keeps its planes in a buffer pair of its own until it is collected.
- */
-class FramesInFlight {
-public:
-    /* Two more frames than threads: a thread that finishes before the oldest frame
-     * finds the next one read. */
-    FramesInFlight(FloatAdmContext *context, int threads)
-        : context_(context), slots_(threads + 2)
-    {
-        const int err = float_adm_context_set_frames_in_flight(context, (int)slots_.size());
-        if (err < 0)
-            throw CliError(string_printf("--threads %d: %s", threads, float_adm_strerror(err)));
-    }
-    /* Frames still in flight (a run that failed) read their buffers until collected. */
-    ~FramesInFlight()
-    {
-        FloatAdmScores scores;
-        while (float_adm_in_flight(context_) > 0)
-            float_adm_collect(context_, &scores, 1);
-    }
-    FramesInFlight(const FramesInFlight &) = delete;
-    FramesInFlight &operator=(const FramesInFlight &) = delete;
-
-    bool full() const { return submitted_ - collected_ == slots_.size(); }
-    void send(unsigned long long frame, VideoReader &reference, VideoReader &distorted)
-    {
-        Slot &slot = slots_[submitted_ % slots_.size()];
-        slot.frame = frame;
-        const FloatAdmPlane reference_plane = reference.read_frame(slot.reference);
-        const FloatAdmPlane distorted_plane = distorted.read_frame(slot.distorted);
-        const int err = float_adm_submit(context_, &reference_plane, &distorted_plane);
-        if (err < 0)
-            throw CliError(string_printf("frame %llu: scoring failed: %s", frame,
-                                         float_adm_strerror(err)));
-        submitted_++;
-    }
-    /* The oldest frame's number and scores, waiting for them; false when none is left. */
-    bool receive(unsigned long long *frame, FloatAdmScores *scores)
-    {
-        if (collected_ == submitted_)
-            return false;
-        *frame = slots_[collected_ % slots_.size()].frame;
-        const int err = float_adm_collect(context_, scores, 1);
-        if (err < 0)
-            throw CliError(string_printf("frame %llu: scoring failed: %s", *frame,
-                                         float_adm_strerror(err)));
-        collected_++;
-        return true;
-    }
-
-private:
-    struct Slot {
-        unsigned long long frame = 0;
-        std::vector<unsigned char> reference, distorted;
-    };
-    FloatAdmContext *context_;
-    std::vector<Slot> slots_;
-    size_t submitted_ = 0, collected_ = 0;
-};
-
 /* A file the reader has doubts about is scored, and the doubt said once. */
 void warn_about(const VideoReader &input)
 {
@@ -223,7 +160,9 @@ int score(const CommandLine &command_line)
      * at a time. */
     std::unique_ptr<FramesInFlight> in_flight;
     if (!on_cuda && !maps)
-        in_flight = std::make_unique<FramesInFlight>(context.get(), command_line.threads);
+        in_flight = std::make_unique<FramesInFlight>(context.get(), command_line.threads,
+                                                     command_line.reference,
+                                                     command_line.distorted, geometry);
     unsigned long long collected_frame = 0;
 
 #ifdef FLOAT_ADM_CLI_CUDA
@@ -242,7 +181,9 @@ int score(const CommandLine &command_line)
             FloatAdmScores scores;
             if (in_flight->full() && in_flight->receive(&collected_frame, &scores))
                 outputs.add(collected_frame, scores);
-            in_flight->send(frame, reference, distorted);
+            in_flight->send(frame, reference.next_frame(), distorted.next_frame());
+            reference.skip_frames(1);
+            distorted.skip_frames(1);
             continue;
         }
         const FloatAdmPlane reference_plane = reference.read_frame();

@@ -56,8 +56,17 @@ FloatAdmPlane VideoReader::read_frame() { return read_frame(luma_); }
 
 FloatAdmPlane VideoReader::read_frame(std::vector<unsigned char> &buffer)
 {
+    const FloatAdmPlane plane = read_frame_at(next_frame_, buffer);
+    next_frame_++;
+    return plane;
+}
+
+FloatAdmPlane VideoReader::read_frame_at(uint64_t index, std::vector<unsigned char> &buffer)
+{
     buffer.resize(luma_.size());
-    read_frame_into(buffer.data());
+    char message[1024] = "";
+    if (float_adm_reader_read_luma(reader_, index, buffer.data(), message, sizeof(message)) < 0)
+        throw CliError(message);
     FloatAdmPlane plane;
     plane.data = buffer.data();
     plane.stride = static_cast<ptrdiff_t>(geometry_.width) * geometry_.bytes_per_sample();

@@ -57,6 +57,11 @@ public:
     /** Reads the next frame's luma into buffer (sized to fit); the plane stays valid
      *  while buffer is left alone. */
     FloatAdmPlane read_frame(std::vector<unsigned char> &buffer);
+    /** Reads frame `index` (counted from the file's start) into buffer, as above; the
+     *  next frame read stays where it was. */
+    FloatAdmPlane read_frame_at(uint64_t index, std::vector<unsigned char> &buffer);
+    /** The frame that read_frame() reads next. */
+    uint64_t next_frame() const { return next_frame_; }
     /** Reads the next frame's luma into dest (luma_bytes() of the geometry). */
     void read_frame_into(void *dest);
     /** Moves past the next count frames without reading them. */
