@@ -460,6 +460,10 @@ tests=$((tests + 1))
     fail "--subsample 2: frames $(grep '"frameNum"' sub2.json)"
 expect_ok "--subsample 1" $long_form --subsample 1 --quiet --json sub1.json
 same_file "--subsample 1 vs none" sub1.json quiet.json
+# Frames in flight: each frame read from its own place and numbered, in order.
+expect_ok "--subsample 2 --threads 5" $long_form --subsample 2 --threads 5 --quiet \
+    --csv sub2_threads5.csv
+same_file "--subsample 2: 5 threads vs 1" sub2_threads5.csv sub2.csv
 
 # ---- --backend: the CUDA device's scores are the CPU's; without one, cuda is an
 # error naming why and auto scores on the CPU after a one-line note ----
@@ -514,6 +518,9 @@ same_file "--frame_skip_* on y4m vs raw" skip1_y4m.csv skip1.csv
 # Skipping one file's first frame pairs reference frame n + 1 with distorted frame n.
 expect_ok "--frame_skip_ref alone" $long_form --frame_skip_ref 1 --frame_cnt 5 --quiet \
     --csv skip_ref.csv
+expect_ok "--frame_skip_ref alone, 3 threads" $long_form --frame_skip_ref 1 --frame_cnt 5 \
+    --threads 3 --quiet --csv skip_ref_threads3.csv
+same_file "--frame_skip_ref 1: 3 threads vs 1" skip_ref_threads3.csv skip_ref.csv
 tests=$((tests + 1))
 [ "$(wc -l <skip_ref.csv)" -eq 6 ] && ! cmp -s skip_ref.csv skip1.csv ||
     fail "--frame_skip_ref 1: $(cut -c1-30 skip_ref.csv)"
