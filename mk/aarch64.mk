@@ -9,7 +9,7 @@
 AARCH64_BUILD := $(BUILD)/aarch64
 AARCH64_HOST := aarch64-linux-gnu
 AARCH64_RUN := qemu-aarch64 -L /usr/$(AARCH64_HOST)
-AARCH64_DEPS_STAMP := $(AARCH64_BUILD)/.deps-installed
+AARCH64_DEPS_STAMP := $(AARCH64_BUILD)/.aarch64-deps-installed
 # GoogleTest for aarch64, from the source Debian's googletest package ships (libgtest-dev's
 # libraries are the build machine's).
 AARCH64_GTEST_SRC := /usr/src/googletest/googletest
