@@ -44,8 +44,9 @@ def _score(args):
     if not args.reference or not args.distorted:
         raise SystemExit("floatadm: score needs -r/--reference REF and -d/--distorted DIS")
     options = _options(args.option)
-    if args.maps and not args.json:
-        raise SystemExit("floatadm: --maps writes the maps beside the --json log; give --json")
+    if args.maps and (not args.json or args.json == "-"):
+        raise SystemExit("floatadm: --maps writes the maps beside the --json log; give "
+                         "--json FILE")
     scaled = args.scale is not None or args.scale_size is not None
     is_files = not args.video and not scaled and (
         args.width or args.height or args.pix_fmt or

@@ -110,6 +110,11 @@ class FloatAdmFrameFormat(ctypes.Structure):
 
 # enum FloatAdmLogFormat.
 FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_CSV, FLOAT_ADM_LOG_XML, FLOAT_ADM_LOG_SUB = 0, 1, 2, 3
+# enum FloatAdmOutputKind and enum FloatAdmOutputTarget (float_adm_output_check).
+FLOAT_ADM_OUTPUT_LOG, FLOAT_ADM_OUTPUT_MAP, FLOAT_ADM_OUTPUT_REPORT, FLOAT_ADM_OUTPUT_SPEC = \
+    0, 1, 2, 3
+FLOAT_ADM_TARGET_NEW, FLOAT_ADM_TARGET_REPLACE, FLOAT_ADM_TARGET_STDOUT, \
+    FLOAT_ADM_TARGET_DISCARD = 0, 1, 2, 3
 
 _P = ctypes.POINTER
 _CORE_PROTOTYPES = {
@@ -191,6 +196,9 @@ _CORE_PROTOTYPES = {
                                                   ctypes.c_void_p, ctypes.c_char_p,
                                                   ctypes.c_size_t]),
     "float_adm_reader_free": (None, [_P(ctypes.c_void_p)]),
+    "float_adm_output_check": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_int,
+                                              _P(ctypes.c_char_p), ctypes.c_size_t,
+                                              ctypes.c_char_p, ctypes.c_size_t]),
 }
 
 _CUDA_PROTOTYPES = {

@@ -40,6 +40,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import warnings
 
 from .results import Results
@@ -80,6 +81,9 @@ _JOB_KEYS = ("reference", "distorted", "name", "kind", "width", "height", "pix_f
 _RECORDED_KEYS = ("kind", "width", "height", "pix_fmt", "frames", "backend", "ffmpeg",
                   "reference_args", "distorted_args", "scale", "scale_size")
 SPEC_SUFFIX = ".spec.json"
+# The member that makes a JSON file a spec file of this project (the library's
+# output policy recognises it by "float_adm_spec": 1).
+SPEC_VERSION = 1
 
 
 def normalise_job(job):
@@ -150,13 +154,25 @@ def _files():
     return files
 
 
+def _regular_json(path):
+    """The JSON in path where it is a regular file of its own (no link, FIFO or
+    device is opened to be read: /dev/stdout, a FIFO would block), else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            return json.loads(f.read().decode("utf-8"))
+        except (OSError, ValueError):
+            return None
+
+
 def _finished(path):
     """Whether path holds a finished job's log (written whole by a rename)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError):
-        return False
+    data = _regular_json(path)
     return isinstance(data, dict) and "pooled_metrics" in data
 
 
@@ -187,11 +203,7 @@ def job_record(spec):
 
 def read_record(log_path):
     """The record beside a log, or None."""
-    try:
-        with open(spec_path(log_path), encoding="utf-8") as f:
-            record = json.load(f)
-    except (OSError, ValueError):
-        return None
+    record = _regular_json(spec_path(log_path))
     return record if isinstance(record, dict) else None
 
 
@@ -209,8 +221,8 @@ def record_changes(old, new):
     -> 1.2", ...]; ["no record of what made it"] without one."""
     if old is None:
         return ["no record of what made it"]
-    before = _flatten({k: v for k, v in old.items() if k not in ("scaled", "resolution",
-                                                                  "frames")})
+    before = _flatten({k: v for k, v in old.items()
+                       if k not in ("scaled", "resolution", "frames", "float_adm_spec")})
     after = _flatten(new)
     return ["%s: %s -> %s" % (key, json.dumps(before.get(key)), json.dumps(after.get(key)))
             for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
@@ -233,15 +245,25 @@ def add_results_to_record(record, results):
 
 
 def write_log(results, path, record):
-    """A log and its record, each written atomically: the old record goes first, so
-    that a log is never taken for what made another."""
-    try:
-        os.unlink(spec_path(path))
-    except FileNotFoundError:
-        pass
-    results.to_json(path)
-    from .results import write_atomically
-    write_atomically(spec_path(path), json.dumps(record, indent=2, sort_keys=True) + "\n")
+    """A log and its record, each where the output policy lets it go (a record is a
+    spec file: it says "float_adm_spec": 1, as the library recognises one): the old
+    record goes first, so that a log is never taken for what made another.  A log
+    written to stdout or /dev/null has no record."""
+    from . import _lib
+    from .results import output_target, write_atomically
+    inputs = [entry["path"] for entry in record.get("inputs", {}).values()
+              if isinstance(entry, dict) and entry.get("path")]
+    if output_target(path, _lib.FLOAT_ADM_OUTPUT_LOG, inputs) in (
+            _lib.FLOAT_ADM_TARGET_STDOUT, _lib.FLOAT_ADM_TARGET_DISCARD):
+        results.to_json(path, inputs)
+        return
+    spec = spec_path(path)
+    if output_target(spec, _lib.FLOAT_ADM_OUTPUT_SPEC, inputs) == _lib.FLOAT_ADM_TARGET_REPLACE:
+        os.unlink(spec)
+    results.to_json(path, inputs)
+    write_atomically(spec, json.dumps(dict(record, float_adm_spec=SPEC_VERSION), indent=2,
+                                      sort_keys=True) + "\n",
+                     _lib.FLOAT_ADM_OUTPUT_SPEC, inputs)
 
 
 def run_job(spec, path):

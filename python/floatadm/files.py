@@ -263,16 +263,15 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
         if not 0 <= start <= end <= total:
             raise ValueError("frames [%d, %d) are not within the %d frames of the title"
                              % (start, end, total))
-        fps = ref.frame_rate or dis.frame_rate
         began = time.monotonic()
         bar = ProgressBar(end - start, enabled=progress)
         rows, maps = [], []
         with Scorer(geometry.width, geometry.height, geometry.bit_depth, backend=backend,
                     threads=threads, **options) as scorer:
             for index in range(start, end):
+                # Frames read from files carry no timestamp, as float_adm_score's and
+                # libvmaf's logs give none: one log of one pair, whoever writes it.
                 row = {"frame": index}
-                if fps:
-                    row["timestamp"] = index / fps
                 scores = scorer.score(ref.read_luma(index), dis.read_luma(index), map=map)
                 if map:
                     scores, frame_map = scores
@@ -286,5 +285,5 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
         bar.close()
         return Results(rows, names=names, options=settings, width=geometry.width,
                        height=geometry.height, elapsed=time.monotonic() - began,
-                       maps=(np.stack(maps) if maps else np.zeros((0,) + map_shape, np.float32))
+                       inputs=(reference, distorted), maps=(np.stack(maps) if maps else np.zeros((0,) + map_shape, np.float32))
                        if map else None)

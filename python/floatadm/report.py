@@ -236,8 +236,8 @@ def _chart(metric, logs):
 
     out = ['<figure class="chart">',
            '<svg class="plot" data-metric="%s" viewBox="0 0 %g %g" preserveAspectRatio="none" '
-           'role="img" aria-label="%s per frame, one line per log">' % (metric, PLOT_W, PLOT_H,
-                                                                        metric)]
+           'role="img" aria-label="%s per frame, one line per log">'
+           % (html.escape(metric), PLOT_W, PLOT_H, html.escape(metric))]
     for t in ticks:
         out.append('<line class="grid" x1="0" x2="%g" y1="%.2f" y2="%.2f"/>'
                    % (PLOT_W, sy(t), sy(t)))
@@ -369,6 +369,7 @@ def render(logs, title="float_adm report"):
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="generator" content="float_adm report">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>{title}</title>
@@ -733,6 +734,13 @@ def load(paths):
 
 
 def write_report(paths, output, title="float_adm report"):
-    """Read the JSON logs at paths and write the report to output."""
-    from .results import write_atomically
-    write_atomically(output, render(load(paths), title=title))
+    """Read the JSON logs at paths and write the report to output, where the output
+    policy lets a report go (never over a log read, a file of another program, a
+    link or a device; "-" is stdout).  The page's first lines carry the generator
+    meta tag by which the library knows a report of ours (float_adm_output_check)."""
+    from . import _lib
+    from .results import output_target, write_atomically
+    inputs = [os.fspath(p) for p in paths]
+    output_target(output, _lib.FLOAT_ADM_OUTPUT_REPORT, inputs)  # before the work
+    write_atomically(output, render(load(paths), title=title), _lib.FLOAT_ADM_OUTPUT_REPORT,
+                     inputs)

@@ -20,10 +20,12 @@ fps aside.
 
 import contextlib
 import ctypes
+import errno
 import json
 import math
 import os
 import secrets
+import sys
 
 from . import _lib
 
@@ -98,6 +100,32 @@ def pool(values):
     return {key: getattr(result, key) for key in POOL_NAMES}
 
 
+class OutputRefused(OSError):
+    """The library's output policy (float_adm_output_check) refused a path; .code is
+    its FLOAT_ADM_ERROR_OUTPUT_* code, the message names the path and why."""
+
+    def __init__(self, message, code):
+        super().__init__(message)
+        self.code = code
+
+
+def output_target(path, kind, inputs=()):
+    """Where the library's output policy lets a file of kind (_lib.FLOAT_ADM_OUTPUT_LOG,
+    _MAP, _REPORT, _SPEC) go: _lib.FLOAT_ADM_TARGET_NEW or _REPLACE (a file, written
+    through a temporary and a rename), _STDOUT or _DISCARD; OutputRefused where it is
+    refused (an input, a link, a device, a FIFO, a directory, another program's file).
+    The rules are the library's alone (float_adm_output_check)."""
+    names = [os.fsencode(os.fspath(p)) for p in inputs if p is not None]
+    array = (ctypes.c_char_p * max(len(names), 1))(*names)
+    errbuf = ctypes.create_string_buffer(_ERRBUF)
+    target = _lib.core().float_adm_output_check(os.fsencode(os.fspath(path)), kind, array,
+                                                len(names), errbuf, _ERRBUF)
+    if target < 0:
+        raise OutputRefused(_lib.text(errbuf.value) or "%s: %s" % (
+            os.fspath(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
+    return target
+
+
 def _temporary_beside(path):
     """A new file's name in path's directory, for writing path atomically; the open
     descriptor is closed at once (the writer reopens the name)."""
@@ -115,12 +143,19 @@ def _temporary_beside(path):
 
 
 @contextlib.contextmanager
-def _replacing(path):
+def _replacing(path, kind, inputs=()):
     """A temporary file name beside path: renamed to path when the block ends, removed
-    when it raises, so that path is either absent or complete."""
+    when it raises, so that path is either absent or complete.  Only where the
+    output policy lets a file of kind replace path, asked before and again just
+    before the rename (the path may have changed meanwhile)."""
+    output_target(path, kind, inputs)
     tmp = _temporary_beside(path)
     try:
         yield tmp
+        if output_target(path, kind, inputs) not in (_lib.FLOAT_ADM_TARGET_NEW,
+                                                      _lib.FLOAT_ADM_TARGET_REPLACE):
+            raise OutputRefused("%s changed while it was written" % os.fspath(path),
+                                -errno.EEXIST)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -130,6 +165,25 @@ def _replacing(path):
         raise
 
 
+def write_output(path, kind, data, inputs=()):
+    """Write data (bytes) where the output policy says: stdout for "-" or
+    /dev/stdout, /dev/null directly, else a new or replaced file (a temporary and a
+    rename: path is complete or absent).  OutputRefused where it is refused."""
+    target = output_target(path, kind, inputs)
+    if target == _lib.FLOAT_ADM_TARGET_STDOUT:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    elif target == _lib.FLOAT_ADM_TARGET_DISCARD:
+        with open(path, "wb") as out:
+            out.write(data)
+    else:
+        with _replacing(path, kind, inputs) as tmp, open(tmp, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+
+
 def maps_path(log_path):
     """Where a log's maps lie (Results.save_maps): NAME.maps.npz beside NAME.json."""
     log_path = os.fspath(log_path)
@@ -137,13 +191,9 @@ def maps_path(log_path):
     return base + ".maps.npz"
 
 
-def write_atomically(path, text):
-    """Write text to path through a temporary file in its directory and a rename, so
-    that path is either absent or complete."""
-    with _replacing(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
-        out.write(text)
-        out.flush()
-        os.fsync(out.fileno())
+def write_atomically(path, text, kind, inputs=()):
+    """Write text where the output policy lets a file of kind go (write_output)."""
+    write_output(path, kind, text.encode("utf-8"), inputs)
 
 
 class Results:
@@ -156,13 +206,15 @@ class Results:
     .pooled: {name: {"min", "max", "mean", "harmonic_mean"}} over the scored frames,
         computed as libvmaf pools (see pool()).
     .feature_names: {name: the name libvmaf gives it for the options used}.
+    .inputs: the files scored, which no output of these results may overwrite.
     .maps: with map=True, a (frames, rows, columns) float32 array, the loss of each
         32x32 block of each frame (frame i of .frames is maps[i]; docs/maps.md);
         else None.  save_maps() and load_maps() keep it beside a log.
     """
 
     def __init__(self, frames, names=None, options=None, width=None, height=None,
-                 elapsed=None, feature_names=None, source=None, version=None, maps=None):
+                 elapsed=None, feature_names=None, source=None, version=None, maps=None,
+                 inputs=()):
         frames = list(frames)
         order = sorted(range(len(frames)), key=lambda i: frames[i]["frame"])
         self.frames = [frames[i] for i in order]
@@ -188,6 +240,8 @@ class Results:
         self.elapsed = elapsed
         self.source = source
         self.version = version
+        # The files scored: what no output of these results may overwrite.
+        self.inputs = [os.fspath(p) for p in inputs]
         if feature_names is None:
             feature_names = feature_names_for(self.names, self.options)
         self.feature_names = dict(feature_names)
@@ -237,49 +291,61 @@ class Results:
                              % ", ".join(self.feature_names[n] for n in self.names))
         return make_options(options)
 
-    def write_log(self, path, log_format=_lib.FLOAT_ADM_LOG_JSON):
+    def write_log(self, path, log_format=_lib.FLOAT_ADM_LOG_JSON, inputs=()):
         """Write the frames to path with the library's log writer (float_adm_log_*),
         in libvmaf's layout log_format (_lib.FLOAT_ADM_LOG_JSON, _CSV, _XML, _SUB),
-        atomically: path is complete or absent.  JSON gives a frame's "timestamp"
+        where the output policy lets a log go (write_output: "-" is stdout; never
+        over these results' inputs, those given, a link, a device or a file that is
+        not a log): path is complete or absent.  JSON gives a frame's "timestamp"
         where known, and the header the fps of these results (null where unknown)."""
+        inputs = list(self.inputs) + list(inputs)
+        if output_target(path, _lib.FLOAT_ADM_OUTPUT_LOG, inputs) in (
+                _lib.FLOAT_ADM_TARGET_STDOUT, _lib.FLOAT_ADM_TARGET_DISCARD):
+            write_output(path, _lib.FLOAT_ADM_OUTPUT_LOG,
+                         self._log_text(log_format).encode("utf-8"), inputs)
+            return
+        with _replacing(path, _lib.FLOAT_ADM_OUTPUT_LOG, inputs) as tmp:
+            self._write_log_file(tmp, log_format, path)
+
+    def _write_log_file(self, file_path, log_format, name):
+        """The log written to file_path, a new file of ours (errors say name)."""
         from .scorer import Error
         lib = _lib.core()
         opts = self._log_options()
         log = ctypes.c_void_p()
         errbuf = ctypes.create_string_buffer(_ERRBUF)
-        with _replacing(path) as tmp:
-            err = lib.float_adm_log_open(ctypes.byref(log), os.fsencode(tmp), log_format,
-                                         ctypes.byref(opts), self.width or 0, self.height or 0,
-                                         errbuf, _ERRBUF)
-            if err < 0:
-                raise Error("%s: %s" % (os.fspath(path), _lib.text(errbuf.value)), err)
-            try:
-                fps = self.fps
-                lib.float_adm_log_set_fps(log, fps if fps is not None else math.nan)
-                scores = _lib.FloatAdmScores()
-                for f in self.frames:
-                    if "skipped" in f:
-                        err = lib.float_adm_log_skipped(log, f["frame"],
-                                                        str(f["skipped"]).encode(), errbuf,
-                                                        _ERRBUF)
-                    else:
-                        for i, name in enumerate(self.names):
-                            lib.float_adm_output_set_value(ctypes.byref(scores), i, f[name])
-                        err = lib.float_adm_log_frame_at(log, f["frame"],
-                                                         f.get("timestamp", math.nan),
-                                                         ctypes.byref(scores), errbuf, _ERRBUF)
-                    if err < 0:
-                        raise Error(_lib.text(errbuf.value), err)
-            finally:
-                closed = lib.float_adm_log_close(ctypes.byref(log), errbuf, _ERRBUF)
-            if closed < 0:
-                raise Error(_lib.text(errbuf.value), closed)
+        err = lib.float_adm_log_open(ctypes.byref(log), os.fsencode(file_path), log_format,
+                                     ctypes.byref(opts), self.width or 0, self.height or 0,
+                                     errbuf, _ERRBUF)
+        if err < 0:
+            raise Error("%s: %s" % (os.fspath(name), _lib.text(errbuf.value)), err)
+        try:
+            fps = self.fps
+            lib.float_adm_log_set_fps(log, fps if fps is not None else math.nan)
+            scores = _lib.FloatAdmScores()
+            for f in self.frames:
+                if "skipped" in f:
+                    err = lib.float_adm_log_skipped(log, f["frame"],
+                                                    str(f["skipped"]).encode(), errbuf,
+                                                    _ERRBUF)
+                else:
+                    for i, name in enumerate(self.names):
+                        lib.float_adm_output_set_value(ctypes.byref(scores), i, f[name])
+                    err = lib.float_adm_log_frame_at(log, f["frame"],
+                                                     f.get("timestamp", math.nan),
+                                                     ctypes.byref(scores), errbuf, _ERRBUF)
+                if err < 0:
+                    raise Error(_lib.text(errbuf.value), err)
+        finally:
+            closed = lib.float_adm_log_close(ctypes.byref(log), errbuf, _ERRBUF)
+        if closed < 0:
+            raise Error(_lib.text(errbuf.value), closed)
 
     def _log_text(self, log_format):
         import tempfile
         with tempfile.TemporaryDirectory(prefix="floatadm.") as directory:
             path = os.path.join(directory, "log")
-            self.write_log(path, log_format)
+            self._write_log_file(path, log_format, path)
             with open(path, encoding="utf-8") as f:
                 return f.read()
 
@@ -288,17 +354,17 @@ class Results:
         %.17g, NaN and infinity as null), with a frame's "timestamp" where known."""
         return self._log_text(_lib.FLOAT_ADM_LOG_JSON)
 
-    def to_json(self, path):
-        """The JSON log, written to path (atomically: complete or absent)."""
-        self.write_log(path, _lib.FLOAT_ADM_LOG_JSON)
+    def to_json(self, path, inputs=()):
+        """The JSON log, written to path (write_log)."""
+        self.write_log(path, _lib.FLOAT_ADM_LOG_JSON, inputs)
 
     def to_csv_text(self):
         """libvmaf's CSV layout: "Frame,NAME,...," then "N,VALUE,...," per frame."""
         return self._log_text(_lib.FLOAT_ADM_LOG_CSV)
 
-    def to_csv(self, path):
-        """The CSV log, written to path (atomically)."""
-        self.write_log(path, _lib.FLOAT_ADM_LOG_CSV)
+    def to_csv(self, path, inputs=()):
+        """The CSV log, written to path (write_log)."""
+        self.write_log(path, _lib.FLOAT_ADM_LOG_CSV, inputs)
 
     @classmethod
     def from_json(cls, path):
@@ -351,19 +417,22 @@ class Results:
             maps = np.concatenate([p.maps for p in parts])
         return cls(frames, names=first.names, options=first.options, width=first.width,
                    height=first.height, elapsed=elapsed, feature_names=first.feature_names,
-                   version=first.version, maps=maps)
+                   version=first.version, maps=maps,
+                   inputs=sorted({p for part in parts for p in part.inputs}))
 
-    def save_maps(self, path):
-        """The maps and their frame numbers as a numpy .npz file (arrays "frames" and
-        "loss"), written atomically; load_maps() reads it back."""
+    def save_maps(self, path, inputs=()):
+        """The maps and their frame numbers as a numpy .npz file (arrays "frames",
+        first, as the library recognises a map file, and "loss"), written where the
+        output policy lets a map go (write_output); load_maps() reads it back."""
+        import io
         import numpy as np
         if self.maps is None:
             raise ValueError("these results have no maps (score with map=True)")
-        with _replacing(path) as tmp, open(tmp, "wb") as out:
-            np.savez_compressed(out, frames=np.array([f["frame"] for f in self.frames],
-                                                     np.int64), loss=self.maps)
-            out.flush()
-            os.fsync(out.fileno())
+        data = io.BytesIO()
+        np.savez_compressed(data, frames=np.array([f["frame"] for f in self.frames],
+                                                  np.int64), loss=self.maps)
+        write_output(path, _lib.FLOAT_ADM_OUTPUT_MAP, data.getvalue(),
+                     list(self.inputs) + list(inputs))
 
     @staticmethod
     def load_maps(path):

@@ -572,7 +572,8 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     width, height = scored_size or (None, None)
     results = Results(frames, names=raw.names, options=held, width=width, height=height,
                       elapsed=elapsed, feature_names=raw.feature_names, version=raw.version,
-                      maps=maps)
+                      maps=maps, inputs=[p for p in (reference, distorted)
+                                         if os.path.exists(os.fspath(p))])
     results.stderr = stderr
     results.scale = scaling
     return results

@@ -26,14 +26,15 @@ ASTRONAUT = "astronaut_576x324_yuv420p_x264"
 
 @pytest.fixture(scope="module")
 def logs(pair, run_cli, tmp_path_factory):
-    """Three logs: one with timestamps (y4m), float_adm_score's own, and one with a
-    skipped frame."""
+    """Three logs: one with timestamps (a y4m's frames timed at its 24 fps, as a
+    video's log times them), float_adm_score's own, and one with a skipped frame."""
     work = tmp_path_factory.mktemp("report")
     ref, dis = pair(ASTRONAUT)
     ref_y4m = write_y4m(ref, str(work / "ref.y4m"), *fixture_args(ASTRONAUT))
     dis_y4m = write_y4m(dis, str(work / "dis.y4m"), *fixture_args(ASTRONAUT))
-    timed = floatadm.score_files(ref_y4m, dis_y4m)
-    timed.to_json(work / "x264 crf36.json")
+    scored = floatadm.score_files(ref_y4m, dis_y4m)
+    timed = [dict(f, timestamp=f["frame"] / 24) for f in scored.frames]
+    Results(timed, names=scored.names).to_json(work / "x264 crf36.json")
     cli = run_cli(*pair("coins_384x304_yuv420p10le_x265"),
                   geometry=fixture_args("coins_384x304_yuv420p10le_x265"))
     (work / "x265.json").write_text(json.dumps(cli))
