@@ -97,11 +97,17 @@ def _score(args):
 
 
 def _report(args):
-    from .report import write_report
-    write_report(args.logs, args.output, title=args.title)
+    from .report import SkippedFile, write_report
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SkippedFile)
+        write_report(args.logs, args.output, title=args.title)
+    for warning in caught:
+        print("floatadm: %s" % warning.message, file=sys.stderr)
+    skipped = [w for w in caught if issubclass(w.category, SkippedFile)]
     if not args.quiet:
-        print("floatadm: wrote %s (%d log%s)" % (args.output, len(args.logs),
-                                                  "" if len(args.logs) == 1 else "s"))
+        logs = len(args.logs) - len(skipped)
+        print("floatadm: wrote %s (%d log%s)" % (args.output, logs, "" if logs == 1 else "s"),
+              file=sys.stderr if args.output == "-" else sys.stdout)
     return 0
 
 

@@ -51,6 +51,9 @@ WORST_COUNT = 10
 # The maps drawn per log: its worst frames by adm2, as pictures this wide at most.
 MAP_WORST_COUNT = 4
 MAP_WIDTH = 480
+# The largest picture a map is drawn for (8K UHD): what a maps file may claim, checked
+# before it is decompressed and drawn.
+MAX_MAP_PIXELS = 7680 * 4320
 
 _CSS = """
 :root {
@@ -424,17 +427,19 @@ class Log:
     its metrics, float_adm's by their plain names (adm2_egl_1.2 is adm2; the suffix
     says the options); .record: what made it, where NAME.spec.json lies beside."""
 
-    def __init__(self, path, label):
-        from .distributed import read_record
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+    def __init__(self, path, label, data=None):
         self.label = label
         self.source = os.fspath(path)
-        self.version = str(data.get("version", ""))
+        if data is None:
+            data = _read_json(path)
+        _check_log(path, data)
+        self.version = data.get("version") or ""
+        # A failed run's log (float_adm_log_abandon): its frames, and why it ends.
+        self.incomplete = data.get("incomplete")
         self.suffix = None
         self.frames, self.names = [], []
-        for entry in data.get("frames", []):
-            row = {"frame": int(entry["frameNum"])}
+        for entry in data["frames"]:
+            row = {"frame": entry["frameNum"]}
             if entry.get("timestamp") is not None:
                 row["timestamp"] = float(entry["timestamp"])
             if "skipped" in entry:
@@ -450,8 +455,8 @@ class Log:
                 row[name] = math.nan if value is None else float(value)
             self.frames.append(row)
         self.frames.sort(key=lambda f: f["frame"])
-        self.record = read_record(path)
-        self.maps = _read_maps(path)
+        self.record = _read_record(path)
+        self.maps = _read_maps(path, len(self.frames), self.record)
         self._pooled = None
 
     @property
@@ -544,6 +549,15 @@ def _resolution(log):
     return _fmt(None)
 
 
+def _frames_text(log):
+    """The frames scored, and where the run failed, that its log is incomplete."""
+    text = "%d" % len(log.scored)
+    if log.incomplete is not None:
+        text += ' <span class="incomplete">(incomplete: the run failed: %s)</span>' % (
+            html.escape(log.incomplete))
+    return text
+
+
 def _compared_table(logs):
     """Per log: frames, resolution, options, the inputs (size, bitrate) and the
     scaling where its record says them, and what wrote it."""
@@ -559,9 +573,9 @@ def _compared_table(logs):
                    if isinstance(scaled, dict) else "none" if log.record else _fmt(None))
         options = log.options_text()
         rows.append('<tr><td class="name"><span class="swatch" style="display:inline-block;'
-                    'background: var(--c%d)"></span> %s</td><td>%d</td><td>%s</td><td>%s</td>'
+                    'background: var(--c%d)"></span> %s</td><td>%s</td><td>%s</td><td>%s</td>'
                     '<td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % (
-                        i % 8, html.escape(log.label), len(log.scored), _resolution(log),
+                        i % 8, html.escape(log.label), _frames_text(log), _resolution(log),
                         html.escape(options) if options else _fmt(None),
                         _file_text(inputs.get("reference"), seconds),
                         _file_text(inputs.get("distorted"), seconds), scaling,
@@ -572,13 +586,169 @@ def _compared_table(logs):
             '<tbody>%s</tbody></table></div>' % "".join(rows))
 
 
-def _read_maps(log_path):
-    """{frame: loss} of the maps beside a log (Results.save_maps), or None."""
-    from .results import Results, maps_path
+class ReportError(ValueError):
+    """A file the report reads is not what it should be: the message names the file
+    and what was expected of it."""
+
+
+class SkippedFile(UserWarning):
+    """A file given as a log that is none (a spec file, NAME.spec.json): left out."""
+
+
+def _kind_of(value):
+    return {dict: "an object", list: "a list", str: "a string", bool: "true or false",
+            type(None): "null"}.get(type(value), "a number")
+
+
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _read_json(path):
+    """The JSON in path; ReportError naming it where it is none."""
     try:
-        return Results.load_maps(maps_path(log_path))
-    except FileNotFoundError:
+        with open(path, "rb") as f:
+            return json.loads(f.read().decode("utf-8"))
+    except OSError as error:
+        raise ReportError("%s: cannot be read: %s" % (os.fspath(path), error.strerror))
+    except ValueError as error:
+        raise ReportError("%s: not a JSON file (%s)" % (os.fspath(path), error))
+
+
+def is_spec(data):
+    """Whether a JSON document is a spec file (what made a log), not a log."""
+    from .distributed import SPEC_VERSION
+    return isinstance(data, dict) and data.get("float_adm_spec") == SPEC_VERSION
+
+
+def _check_log(path, data):
+    """ReportError unless data is a JSON log as float_adm and libvmaf write them: an
+    object whose "frames" list holds objects with a whole "frameNum", "metrics" an
+    object of numbers (or null), a finite "timestamp" where there is one."""
+    def fail(what):
+        raise ReportError("%s: not a JSON log of float_adm or libvmaf: %s"
+                          % (os.fspath(path), what))
+    if not isinstance(data, dict):
+        fail("an object with \"frames\" was expected, not %s" % _kind_of(data))
+    if not isinstance(data.get("frames"), list):
+        fail("\"frames\" must be a list, not %s" % _kind_of(data.get("frames")))
+    for key in ("version", "incomplete"):
+        if key in data and not isinstance(data[key], str):
+            fail("\"%s\" must be a string, not %s" % (key, _kind_of(data[key])))
+    for i, entry in enumerate(data["frames"]):
+        if not isinstance(entry, dict):
+            fail("frame %d must be an object, not %s" % (i, _kind_of(entry)))
+        number = entry.get("frameNum")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            fail("frame %d: \"frameNum\" must be a whole number from 0, not %s"
+                 % (i, json.dumps(number)))
+        metrics = entry.get("metrics", {})
+        if not isinstance(metrics, dict):
+            fail("frame %d: \"metrics\" must be an object, not %s" % (number, _kind_of(metrics)))
+        for name, value in metrics.items():
+            if value is not None and not _number(value):
+                fail("frame %d: metric %s must be a number or null, not %s"
+                     % (number, json.dumps(name), _kind_of(value)))
+        when = entry.get("timestamp")
+        if when is not None and (not _number(when) or not math.isfinite(when)):
+            fail("frame %d: \"timestamp\" must be a finite number, not %s"
+                 % (number, json.dumps(when)))
+
+
+def _read_record(log_path):
+    """The record beside a log (NAME.spec.json), checked, or None where there is none;
+    ReportError where it is not a record."""
+    from .distributed import spec_path
+    path = spec_path(log_path)
+    if not os.path.lexists(path):
         return None
+    record = _read_json(path)
+
+    def fail(what):
+        raise ReportError("%s: not a spec file (the record beside a log): %s" % (path, what))
+    if not isinstance(record, dict):
+        fail("an object was expected, not %s" % _kind_of(record))
+    for key in ("inputs", "settings", "options"):
+        if not isinstance(record.get(key, {}), dict):
+            fail("\"%s\" must be an object, not %s" % (key, _kind_of(record[key])))
+    for name, entry in record.get("inputs", {}).items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("path", ""), str):
+            fail("input %s must be an object with a \"path\" string" % json.dumps(name))
+        for key in ("size", "mtime_ns"):
+            if key in entry and (not isinstance(entry[key], int) or isinstance(entry[key], bool)):
+                fail("input %s: \"%s\" must be a whole number" % (json.dumps(name), key))
+    for name, value in record.get("options", {}).items():
+        if not isinstance(value, (int, float)) or not math.isfinite(value):
+            fail("option %s must be a finite number or true/false, not %s" % (json.dumps(name),
+                                                                   json.dumps(value)))
+    size = record.get("resolution")
+    if size is not None and not (isinstance(size, list) and len(size) == 2 and
+                                 all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+                                     for v in size)):
+        fail("\"resolution\" must be [width, height], not %s" % json.dumps(size))
+    if not isinstance(record.get("scaled", {}) or {}, dict):
+        fail("\"scaled\" must be an object, not %s" % _kind_of(record["scaled"]))
+    return record
+
+
+def _npy_header(archive, member, path):
+    """(shape, dtype) of one array of an .npz, read from its .npy header alone."""
+    import numpy as np
+    with archive.open(member) as f:
+        version = np.lib.format.read_magic(f)
+        if version == (1, 0):
+            shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+        elif version == (2, 0):
+            shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+        else:
+            raise ValueError("an .npy header of version %d.%d" % version)
+    return shape, dtype
+
+
+def _read_maps(log_path, frame_count, record):
+    """{frame: loss} of the maps beside a log (Results.save_maps), or None where there
+    are none; ReportError where the file is not a maps file of at most frame_count
+    frames, of the size the record says (and at most MAX_MAP_PIXELS).  The sizes are
+    checked in the arrays' headers before anything is decompressed."""
+    import zipfile
+    import numpy as np
+    from .results import Results, maps_path
+    path = maps_path(log_path)
+    if not os.path.lexists(path):
+        return None
+
+    def fail(what):
+        raise ReportError("%s: not a maps file (Results.save_maps: arrays frames and loss): "
+                          "%s" % (path, what))
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if sorted(archive.namelist()) != ["frames.npy", "loss.npy"]:
+                fail("it holds %s" % ", ".join(archive.namelist()))
+            frames_shape, frames_type = _npy_header(archive, "frames.npy", path)
+            loss_shape, loss_type = _npy_header(archive, "loss.npy", path)
+    except ReportError:
+        raise
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError) as error:
+        fail(str(error) or type(error).__name__)
+    if len(frames_shape) != 1 or frames_type.kind not in "iu":
+        fail("frames must be a list of frame numbers, not %s %s" % (frames_type, frames_shape))
+    if len(loss_shape) != 3 or loss_type != np.dtype("<f4") or \
+            loss_shape[0] != frames_shape[0]:
+        fail("loss must be (frames, rows, columns) float32, one per frame number, not "
+             "%s %s" % (loss_type, loss_shape))
+    if frames_shape[0] > frame_count:
+        fail("%d maps for a log of %d frames" % (frames_shape[0], frame_count))
+    rows, columns = loss_shape[1:]
+    if rows * columns * 32 * 32 > MAX_MAP_PIXELS:
+        fail("maps of %dx%d blocks, larger than the pictures the report draws (%d pixels)"
+             % (columns, rows, MAX_MAP_PIXELS))
+    size = (record or {}).get("resolution")
+    if size and (columns, rows) != (-(-size[0] // 32), -(-size[1] // 32)):
+        fail("maps of %dx%d blocks for frames of %dx%d" % (columns, rows, size[0], size[1]))
+    try:
+        return Results.load_maps(path)
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
+        fail(str(error) or type(error).__name__)
 
 
 def _distorted_frames(log, numbers):
@@ -726,10 +896,20 @@ def _maps_section(logs):
 
 
 def load(paths):
-    """Each JSON log, labelled by file name."""
+    """Each JSON log, labelled by file name.  A spec file among them (the natural glob
+    NAME*.json takes NAME.spec.json too) is left out with a SkippedFile warning;
+    anything else that is no log is a ReportError naming it."""
+    import warnings
     logs, used = [], set()
     for path in paths:
-        logs.append(Log(path, _label(path, used)))
+        data = _read_json(path)
+        if is_spec(data):
+            warnings.warn("%s: a spec file (what made a log), not a log: left out"
+                          % os.fspath(path), SkippedFile, stacklevel=2)
+            continue
+        logs.append(Log(path, _label(path, used), data))
+    if not logs:
+        raise ReportError("no logs among %s" % ", ".join(os.fspath(p) for p in paths))
     return logs
 
 

@@ -523,3 +523,151 @@ def test_report_draws_video_maps_alone_where_the_frames_are_in_doubt(pair, ffmpe
     st = os.stat(distorted)
     os.utime(distorted, ns=(st.st_atime_ns, st.st_mtime_ns + 10 ** 9))
     drawn_alone("%s has changed since it was scored" % distorted)
+
+
+HOSTILE = ('"><img src=x onerror=alert(1)>', "'><svg onload=alert(2)>", "</script><script>x",
+           '" onmouseover="alert(3)', "</style><b>")
+
+
+def _no_live_markup(text):
+    """Every tag and attribute of the page is the report's own: no <script>, no
+    event handler, no <img> but its inline pictures, nothing a hostile string
+    closed or opened."""
+    class Tags(html.parser.HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            assert tag not in ("script", "svg") or not any(n.startswith("on") for n, _ in attrs)
+            assert tag != "script", tag
+            assert not any(n.startswith("on") for n, _ in attrs), (tag, attrs)
+            if tag == "img":
+                assert dict(attrs)["src"].startswith("data:image/png;base64,"), attrs
+            assert tag != "b", tag
+    Tags().feed(text)
+    for payload in HOSTILE:
+        assert payload not in text, payload
+    assert "</script>" not in text and "</style><b>" not in text
+
+
+def test_report_escapes_every_field(pair, tmp_path):
+    """Hostile strings in every field of a log, its record and its file name stay
+    text, attributes included (a metric's name reaches data-metric and aria-label)."""
+    from floatadm import distributed
+    from floatadm.__main__ import main
+    ref, dis = pair(ASTRONAUT)
+    results = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), frames=2)
+    log = json.loads(results.to_json_text())
+    log["version"] = HOSTILE[0]
+    for i, entry in enumerate(log["frames"]):
+        entry["metrics"].update({h: 0.5 + i for h in HOSTILE})
+    log["frames"][1]["skipped"] = HOSTILE[1]
+    name = 'x "><img src=x onerror=alert(1)> <b>'
+    path = tmp_path / (name + ".json")
+    path.write_text(json.dumps(log))
+    record = {"float_adm_spec": 1, "library": HOSTILE[2], "resolution": [576, 324],
+              "inputs": {k: {"path": "/tmp/" + h, "size": 10**6, "mtime_ns": 1}
+                         for k, h in (("reference", HOSTILE[0]), ("distorted", HOSTILE[3]))},
+              "settings": {"kind": HOSTILE[4], "width": HOSTILE[0], "height": HOSTILE[1]},
+              "options": {}, "scaled": {"scaler": HOSTILE[0], "width": HOSTILE[1],
+                                        "height": HOSTILE[2], "inputs": HOSTILE[3]}}
+    (tmp_path / (name + distributed.SPEC_SUFFIX)).write_text(json.dumps(record))
+    out = tmp_path / "r.html"
+    assert main(["report", str(path), "-o", str(out), "--title", HOSTILE[2], "--quiet"]) == 0
+    _no_live_markup(out.read_text(encoding="utf-8"))
+
+
+def test_report_leaves_spec_files_out(pair, tmp_path, capsys):
+    """`report X*.json` takes X.spec.json too: left out with one line, not a
+    traceback; given alone, one line that no log was given."""
+    from floatadm import distributed
+    from floatadm.__main__ import main
+    ref, dis = pair(ASTRONAUT)
+    job = distributed.normalise_job({"reference": ref, "distorted": dis, "frames": 2,
+                                     "width": 576, "height": 324, "pix_fmt": "yuv420p",
+                                     "name": "X"})
+    log = str(tmp_path / "X.json")
+    distributed.run_job(job, log)
+    spec = distributed.spec_path(log)
+    out = str(tmp_path / "r.html")
+    assert main(["report", log, spec, "-o", out]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "floatadm: %s: a spec file (what made a log), not a log: left " \
+        "out\n" % spec
+    assert "(1 log)" in captured.out
+    assert main(["report", spec, "-o", out]) == 1
+    assert capsys.readouterr().err == "floatadm: no logs among %s\n" % spec
+
+
+def _npz(path, frames, loss):
+    import numpy as np
+    np.savez_compressed(path, frames=np.array(frames, np.int64),
+                        loss=np.asarray(loss, np.float32))
+
+
+@pytest.mark.parametrize("case", ["list", "metrics list", "frames object", "string value",
+                                  "huge timestamp", "settings list", "spec list",
+                                  "garbage npz", "npz bomb", "npz of other arrays"])
+def test_malformed_files_give_one_line(case, pair, tmp_path, capsys):
+    """Each malformed file beside a log: one line naming the file and what was
+    expected, exit status 1, no traceback and no huge allocation."""
+    import numpy as np
+    from floatadm.__main__ import main
+    ref, dis = pair(ASTRONAUT)
+    log = json.loads(floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT),
+                                          frames=2).to_json_text())
+    path = tmp_path / "x.json"
+    spec = tmp_path / "x.spec.json"
+    npz = tmp_path / "x.maps.npz"
+    bad = path
+    if case == "list":
+        log = [log]
+    elif case == "metrics list":
+        log["frames"][0]["metrics"] = [1, 2]
+    elif case == "frames object":
+        log["frames"] = {"0": {}}
+    elif case == "string value":
+        log["frames"][0]["metrics"]["adm2"] = "0.9"
+    elif case == "huge timestamp":
+        log["frames"][0]["timestamp"] = "HUGE"
+    elif case in ("settings list", "spec list"):
+        spec.write_text('{"float_adm_spec": 1, "settings": []}' if case == "settings list"
+                        else "[]")
+        bad = spec
+    elif case == "garbage npz":
+        npz.write_bytes(b"PK\x03\x04 not really a zip")
+        bad = npz
+    elif case == "npz bomb":
+        # 20 kB that would decompress to 5 x 1000 x 1000 blocks (and a picture of
+        # 32000 x 32000 pixels).
+        _npz(str(npz), range(2), np.zeros((2, 1000, 1000), np.float32))
+        assert npz.stat().st_size < 100000
+        bad = npz
+    else:
+        np.savez_compressed(str(npz), a=np.zeros(3))
+        bad = npz
+    path.write_text(json.dumps(log).replace('"HUGE"', "1e999"))
+    assert main(["report", str(path), "-o", str(tmp_path / "r.html")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("floatadm: %s: " % bad) and err.count("\n") == 1, err
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_incomplete_log(pair, tmp_path):
+    """A failed run's log (float_adm_log_abandon: "incomplete" after the frames, no
+    pooled values) is said to be incomplete in the report, and a catalogue scores
+    its job again."""
+    from floatadm import distributed
+    ref, dis = pair(ASTRONAUT)
+    job = distributed.normalise_job({"reference": ref, "distorted": dis, "frames": 2,
+                                     "width": 576, "height": 324, "pix_fmt": "yuv420p",
+                                     "name": "X"})
+    path = str(tmp_path / "X.json")
+    assert distributed.run_job(job, path)["status"] == "scored"
+    assert distributed.run_job(job, path)["status"] == "skipped"
+    with open(path, encoding="utf-8") as f:
+        log = json.load(f)
+    del log["pooled_metrics"], log["aggregate_metrics"]
+    log["incomplete"] = "writing the maps failed: No space left on device"
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(log, f, indent=2)
+    text = render(floatadm.report.load([path]))
+    assert "incomplete: the run failed: writing the maps failed" in text
+    assert distributed.run_job(job, path)["status"] == "scored"
