@@ -171,9 +171,11 @@ def _regular_json(path):
 
 
 def _finished(path):
-    """Whether path holds a finished job's log (written whole by a rename)."""
+    """Whether path holds a finished job's log (written whole by a rename, by a run
+    that did not fail)."""
     data = _regular_json(path)
-    return isinstance(data, dict) and "pooled_metrics" in data
+    # A failed run's log ends "incomplete" (float_adm_log_abandon), without pooled values.
+    return isinstance(data, dict) and "pooled_metrics" in data and "incomplete" not in data
 
 
 def spec_path(log_path):
@@ -283,15 +285,11 @@ def run_job(spec, path):
 
 
 def _remove_stale_temporaries(output_dir, names):
-    """Temporary files of attempts that died before their rename."""
-    prefixes = tuple("." + name + suffix + "." for name in names
-                     for suffix in (".json", SPEC_SUFFIX))
-    for entry in os.listdir(output_dir):
-        if entry.startswith(prefixes) and entry.endswith(".tmp"):
-            try:
-                os.unlink(os.path.join(output_dir, entry))
-            except OSError:
-                pass
+    """Temporary files of attempts that died before their rename: only those no
+    writer holds (a run writing into the same directory keeps its own)."""
+    from .results import remove_stale_temporaries
+    remove_stale_temporaries(output_dir, [name + suffix for name in names
+                                          for suffix in (".json", SPEC_SUFFIX)])
 
 
 def _wait(futures, progress, label):

@@ -21,10 +21,13 @@ fps aside.
 import contextlib
 import ctypes
 import errno
+import fcntl
 import json
 import math
 import os
 import secrets
+import shutil
+import stat
 import sys
 
 from . import _lib
@@ -127,19 +130,61 @@ def output_target(path, kind, inputs=()):
 
 
 def _temporary_beside(path):
-    """A new file's name in path's directory, for writing path atomically; the open
-    descriptor is closed at once (the writer reopens the name)."""
+    """A new private directory beside path (.NAME.TOKEN.tmp), for writing path
+    atomically: (the file to write in it, a descriptor of the directory holding an
+    exclusive flock on it, the directory).  The lock says the file is being written:
+    remove_stale_temporaries() leaves it alone while the descriptor is open.  (The
+    lock is the directory's so that the file itself is open nowhere when the
+    library's writer opens it.)"""
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     while True:
-        # As mkstemp, but with the mode any new file gets (mkstemp's is 0600).
         tmp = os.path.join(directory, ".%s.%s.tmp" % (os.path.basename(path),
                                                       secrets.token_hex(6)))
         try:
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-            return tmp
+            os.mkdir(tmp, 0o700)
         except FileExistsError:
             continue
+        fd = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            # A cleanup that took the lock first removed it: make another.
+            if os.path.samestat(os.fstat(fd), os.lstat(tmp)):
+                return os.path.join(tmp, os.path.basename(path)), fd, tmp
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+
+
+def remove_stale_temporaries(directory, names):
+    """Removes the temporaries (.NAME.*.tmp) of the files names in directory whose
+    writers are gone: each one whose lock this process can take.  What another run
+    is writing is locked by it and left alone.  Returns the paths removed."""
+    removed = []
+    for entry in os.listdir(directory):
+        if not (entry.startswith(tuple("." + n + "." for n in names)) and
+                entry.endswith(".tmp")):
+            continue
+        path = os.path.join(directory, entry)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            st = os.fstat(fd)
+            # Still the one locked (not one made again under the name meanwhile).
+            if os.path.samestat(st, os.lstat(path)):
+                if stat.S_ISDIR(st.st_mode):
+                    shutil.rmtree(path)
+                else:
+                    os.unlink(path)
+                removed.append(path)
+        except OSError:
+            pass  # locked by its writer, or gone
+        finally:
+            os.close(fd)
+    return removed
 
 
 @contextlib.contextmanager
@@ -149,7 +194,7 @@ def _replacing(path, kind, inputs=()):
     output policy lets a file of kind replace path, asked before and again just
     before the rename (the path may have changed meanwhile)."""
     output_target(path, kind, inputs)
-    tmp = _temporary_beside(path)
+    tmp, lock, tmp_dir = _temporary_beside(path)
     try:
         yield tmp
         if output_target(path, kind, inputs) not in (_lib.FLOAT_ADM_TARGET_NEW,
@@ -157,12 +202,9 @@ def _replacing(path, kind, inputs=()):
             raise OutputRefused("%s changed while it was written" % os.fspath(path),
                                 -errno.EEXIST)
         os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    finally:
+        shutil.rmtree(tmp_dir, ignore_errors=True)
+        os.close(lock)
 
 
 def write_output(path, kind, data, inputs=()):

@@ -27,11 +27,13 @@ after E - S frames.  The frames keep the title's numbers.
 
 ffmpeg runs in a process group of its own and dies with the thread that started
 it (Linux: PR_SET_PDEATHSIG), so a killed worker leaves no ffmpeg scoring on;
-the private directory is named after its owner's process id, and one left by a
-killed process is removed by the next run.
+the private directory is held by a lock (flock) while it is used, and one left by
+a killed process, whose lock went with it, is removed by the next run.
 """
 
+import contextlib
 import ctypes
+import fcntl
 import json
 import os
 import re
@@ -303,19 +305,35 @@ def _child_setup():
     return setup
 
 
-def _owner_alive(pid):
+@contextlib.contextmanager
+def work_directory():
+    """A private directory (floatadm-*) for one run, owned while the block runs by an
+    exclusive flock on the directory itself, and removed at its end.  The lock, not a
+    process id (which another PID namespace cannot see), says it is in use:
+    remove_stale_work_dirs() removes only directories whose lock it can take."""
+    while True:
+        path = tempfile.mkdtemp(prefix=_WORK_PREFIX)
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            # A cleanup that took the lock first removed it: make another.
+            if os.path.samestat(os.fstat(fd), os.lstat(path)):
+                break
+        except FileNotFoundError:
+            pass
+        os.close(fd)
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+        os.close(fd)
 
 
 def remove_stale_work_dirs(parent=None):
-    """Removes this user's private directories (floatadm-PID-*) whose process is gone:
-    what a SIGKILL left.  Returns the paths removed."""
+    """Removes this user's private directories (floatadm-*) that no run holds: what a
+    SIGKILL left.  Each is removed while holding its lock, so that a live run's,
+    whatever process or namespace it runs in, is never touched.  Returns the paths
+    removed."""
     parent = parent or tempfile.gettempdir()
     removed = []
     try:
@@ -323,17 +341,23 @@ def remove_stale_work_dirs(parent=None):
     except OSError:
         return removed
     for entry in entries:
-        m = re.match(r"^%s(\d+)-" % re.escape(_WORK_PREFIX), entry)
-        path = os.path.join(parent, entry)
-        if not m or int(m.group(1)) == os.getpid() or _owner_alive(int(m.group(1))):
+        if not entry.startswith(_WORK_PREFIX):
             continue
+        path = os.path.join(parent, entry)
         try:
-            st = os.lstat(path)
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
         except OSError:
             continue
-        if st.st_uid == os.getuid() and os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-            removed.append(path)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            st = os.fstat(fd)
+            if st.st_uid == os.getuid() and os.path.samestat(st, os.lstat(path)):
+                shutil.rmtree(path, ignore_errors=True)
+                removed.append(path)
+        except OSError:
+            pass  # held by a live run, or gone
+        finally:
+            os.close(fd)
     return removed
 
 
@@ -516,7 +540,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
             bar.total = None if expected is None else max(0, expected - start)
 
     remove_stale_work_dirs()
-    with tempfile.TemporaryDirectory(prefix="%s%d-" % (_WORK_PREFIX, os.getpid())) as work:
+    with work_directory() as work:
         log = os.path.join(work, "log.json")
         meta = os.path.join(work, "metadata.txt")
         dis_chain, ref_chain = [], []

@@ -24,12 +24,11 @@ INPUT_OPTIONS, filter values escaped, and no shell.
 
 import os
 import subprocess
-import tempfile
 
 from .files import FileError, VideoFile
-from .video import (_WORK_PREFIX, FFmpegError, _child_setup, filter_value, find_ffmpeg,
-                    frame_times, input_options, input_url, remove_stale_work_dirs,
-                    scale_filter)
+from .video import (FFmpegError, _child_setup, filter_value, find_ffmpeg, frame_times,
+                    input_options, input_url, remove_stale_work_dirs, scale_filter,
+                    work_directory)
 
 
 class Frame:
@@ -40,11 +39,18 @@ class Frame:
         self.luma, self.bit_depth, self.timestamp = luma, bit_depth, timestamp
 
 
-def read_frames(distorted, numbers, ffmpeg=None, distorted_args=(), scaling=None):
+# How long ffmpeg may take to decode the frames a report draws (an input option such
+# as -readrate could make it take for ever).
+READ_TIMEOUT = 300
+
+
+def read_frames(distorted, numbers, ffmpeg=None, distorted_args=(), scaling=None,
+                timeout=READ_TIMEOUT):
     """{number: Frame} of the frames numbers of a video as score_video numbers them.
     distorted, ffmpeg and distorted_args as score_video's; scaling: its Results.scale
     (scaler, width, height), the size the frames were scored at.  FFmpegError where
-    ffmpeg fails or gives fewer frames than asked for."""
+    ffmpeg fails, takes longer than timeout seconds (it is then stopped), or gives
+    fewer frames than asked for."""
     wanted = sorted({int(n) for n in numbers})
     if not wanted:
         return {}
@@ -57,7 +63,7 @@ def read_frames(distorted, numbers, ffmpeg=None, distorted_args=(), scaling=None
     if scaling:
         chain.append(scale_filter(scaling))
     remove_stale_work_dirs()
-    with tempfile.TemporaryDirectory(prefix="%s%d-" % (_WORK_PREFIX, os.getpid())) as work:
+    with work_directory() as work:
         frames_path = os.path.join(work, "frames.y4m")
         meta = os.path.join(work, "metadata.txt")
         # metadata prints the time of a frame that has metadata: one key added first.
@@ -68,8 +74,15 @@ def read_frames(distorted, numbers, ffmpeg=None, distorted_args=(), scaling=None
                    "-fps_mode", "passthrough", "-frames:v", str(len(wanted)),
                    # y4m names gray10le etc. (mono10) only as an extension.
                    "-strict", "-1", "-f", "yuv4mpegpipe", "file:" + frames_path]
-        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True,
-                              text=True, errors="replace", preexec_fn=_child_setup())
+        try:
+            done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True,
+                                  text=True, errors="replace", preexec_fn=_child_setup(),
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise FFmpegError("ffmpeg did not decode frames %s of %s within its time limit "
+                              "of %g s, and was stopped: %s" % (
+                                  _numbers_text(wanted), distorted, timeout,
+                                  " ".join(command)))
         if done.returncode != 0:
             raise FFmpegError("ffmpeg could not decode frames %s of %s (exit status %d): %s"
                               % (_numbers_text(wanted), distorted, done.returncode,

@@ -423,3 +423,21 @@ def test_failed_jobs_are_reported_after_the_others(client, pair, tmp_path, capsy
     assert [s["status"] for s in summaries] == ["skipped", "failed"]
     with pytest.raises(ValueError, match="names must differ"):
         score_catalogue([jobs[0], jobs[0]], client, out)
+
+
+def test_temporaries_of_a_live_writer_are_kept(tmp_path):
+    """Two catalogue runs into one directory: the cleanup of one removes only the
+    temporaries no writer holds (one left by a killed run), never the file the other
+    run is writing."""
+    from floatadm import distributed
+    from floatadm.results import _temporary_beside
+    _, lock, live = _temporary_beside(str(tmp_path / "job.json"))
+    try:
+        dead = str(tmp_path / ".job.json.0123456789ab.tmp")
+        open(dead, "w").close()
+        other = str(tmp_path / ".jobs.json.0123456789ab.tmp")  # another job's
+        open(other, "w").close()
+        distributed._remove_stale_temporaries(str(tmp_path), ["job"])
+        assert os.path.exists(live) and not os.path.exists(dead) and os.path.exists(other)
+    finally:
+        os.close(lock)

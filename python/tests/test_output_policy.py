@@ -1,7 +1,8 @@
-# The output policy on the Python faces: every file the package writes (score's
-# --json and --csv, save_maps, report -o, a catalogue's logs and spec files) goes
-# where the library's float_adm_output_check lets it, against one list of hostile
-# targets, with one behaviour per target (the table of docs/robustness.md).
+# The output policy on every face: every file the package writes (score's --json
+# and --csv, save_maps, report -o, a catalogue's logs and spec files) and
+# float_adm_score's logs (--json, --csv, --xml, --sub) go where the library's
+# float_adm_output_check lets them, against one list of hostile targets, with one
+# behaviour per target (the table of docs/robustness.md).
 #
 # Copyright (c) 2026 the float_adm authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -68,18 +69,22 @@ if face == "catalogue":
         sys.exit(1)
 """
 
-FACES = ("score --json", "score --csv", "report -o", "save_maps", "catalogue")
+# The C faces: float_adm_score's logs.
+CLI_FLAGS = ("--json", "--csv", "--xml", "--sub")
+FACES = ("score --json", "score --csv", "report -o", "save_maps", "catalogue") + tuple(
+    "float_adm_score " + flag for flag in CLI_FLAGS)
 # Each face's own kind of file, and the input it reads that the target may be.
 KIND = {"score --json": "log.json", "score --csv": "log.csv", "report -o": "report.html",
         "save_maps": "maps.npz", "catalogue": "log.json"}
-INPUT = {"score --json": "dis.y4m", "score --csv": "dis.y4m", "report -o": "log.json",
-         "save_maps": "dis.y4m", "catalogue": "dis.y4m"}
+KIND.update({"float_adm_score " + flag: "log." + flag[2:] for flag in CLI_FLAGS})
+INPUT = {face: "log.json" if face == "report -o" else "dis.y4m" for face in FACES}
 
 
 @pytest.fixture(scope="module")
-def work(pair, tmp_path_factory):
+def work(pair, score_bin, tmp_path_factory):
     """ref.y4m, dis.y4m (one frame of a corpus pair), their log, a report of it, a
-    CSV log and a maps file: the inputs and the project's files of each kind."""
+    log of each layout and a maps file: the inputs and the project's files of each
+    kind."""
     path = tmp_path_factory.mktemp("outputs")
     ref, dis = pair(COINS)
     write_y4m(ref, str(path / "ref.y4m"), *fixture_args(COINS))
@@ -90,6 +95,9 @@ def work(pair, tmp_path_factory):
     results.to_csv(str(path / "log.csv"))
     results.save_maps(str(path / "maps.npz"))
     write_report([str(path / "log.json")], str(path / "report.html"))
+    for layout in ("xml", "sub"):
+        subprocess.run([score_bin, "-r", str(path / "ref.y4m"), "-d", str(path / "dis.y4m"),
+                        "--" + layout, str(path / ("log." + layout)), "--quiet"], check=True)
     return path
 
 
@@ -132,12 +140,16 @@ def _snapshot(path):
     return (stat.S_IFMT(st.st_mode), st.st_rdev)
 
 
-def _behaviour(face, name, work, place):
+def _behaviour(face, name, work, place, score_bin):
     path = _target(work, face, name, place)
     before = _snapshot(path)
     inputs = {n: _snapshot(str(work / n)) for n in ("ref.y4m", "dis.y4m", "log.json")}
-    done = subprocess.run([sys.executable, "-c", _FACE, face, path, str(work)],
-                          capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+    if face.startswith("float_adm_score "):
+        command = [score_bin, "-r", str(work / "ref.y4m"), "-d", str(work / "dis.y4m"),
+                   face.split()[1], path, "--quiet"]
+    else:
+        command = [sys.executable, "-c", _FACE, face, path, str(work)]
+    done = subprocess.run(command, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
     after = _snapshot(path)
     # Whatever happened, the inputs are whole and nothing was made beside a link.
     assert inputs == {n: _snapshot(str(work / n)) for n in inputs}, (face, name)
@@ -158,14 +170,14 @@ def _behaviour(face, name, work, place):
 
 
 @pytest.mark.parametrize("face", FACES)
-def test_every_python_face_treats_each_target_alike(face, work, tmp_path):
+def test_every_face_treats_each_target_alike(face, work, tmp_path, score_bin):
     if os.geteuid() != 0:
         pytest.skip("/dev/stdout is tried as root (where a rename could replace it)")
     got = {}
     for n, name in enumerate(EXPECTED):
         place = tmp_path / str(n)
         place.mkdir()
-        got[name] = _behaviour(face, name, work, str(place))
+        got[name] = _behaviour(face, name, work, str(place), score_bin)
     assert got == EXPECTED
 
 

@@ -196,6 +196,33 @@ def _running(pid):
         return False
 
 
+def test_a_live_runs_directory_is_never_removed(tmp_path):
+    """A run's private directory is held by its lock, not its process id: another
+    process (one that cannot see the run's PID, in another PID namespace, alike)
+    leaves it alone while the run lives and removes it once the run is killed."""
+    import signal
+    import sys
+    from floatadm.video import remove_stale_work_dirs
+    script = ("import os, sys, tempfile, time\n"
+              "from floatadm.video import work_directory\n"
+              "tempfile.tempdir = sys.argv[1]\n"
+              "with work_directory() as work:\n"
+              "    print(work, flush=True)\n"
+              "    time.sleep(600)\n")
+    run = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)],
+                           stdout=subprocess.PIPE, text=True)
+    try:
+        work = run.stdout.readline().strip()
+        # A name that says no process id: nothing to guess from.
+        assert os.path.isdir(work) and str(run.pid) not in os.path.basename(work)
+        assert remove_stale_work_dirs(str(tmp_path)) == [] and os.path.isdir(work)
+    finally:
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+        run.stdout.close()
+    assert remove_stale_work_dirs(str(tmp_path)) == [work]
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
 def test_killed_caller_leaves_nothing_running(videos, tmp_path, monkeypatch):
     """SIGKILL the Python process while its ffmpeg scores: ffmpeg dies with it, and
@@ -221,7 +248,7 @@ def test_killed_caller_leaves_nothing_running(videos, tmp_path, monkeypatch):
             time.sleep(0.05)
         assert ffmpegs and caller.poll() is None
         left = os.listdir(tmp)
-        assert len(left) == 1 and left[0].startswith("floatadm-%d-" % caller.pid)
+        assert len(left) == 1 and left[0].startswith("floatadm-")
         caller.send_signal(signal.SIGKILL)
         caller.wait()
         deadline = time.monotonic() + 30
@@ -314,3 +341,19 @@ def test_progress_on_stderr_whatever_stdout(ffmpeg, tmp_path):
     assert "10/10 frames" in done.stderr and "10/10" not in done.stdout
     done = floatadm_cli("score", "-r", ref, "-d", dis, "--quiet", "--no-progress")
     assert done.returncode == 0 and done.stdout == done.stderr == ""
+
+
+def test_reading_frames_has_a_time_limit(videos):
+    """An input option that makes ffmpeg crawl (-readrate 0.0001, which score_video
+    allows) stops at read_frames' time limit with an error naming the command and
+    the limit, instead of hanging the report."""
+    import time
+    from floatadm.video_frames import read_frames
+    _, _, dis_mkv = videos
+    began = time.monotonic()
+    with pytest.raises(floatadm.FFmpegError) as error:
+        # Past the first half second, which -readrate reads at once.
+        read_frames(dis_mkv, [40], distorted_args=["-stream_loop", "1000", "-readrate",
+                                                   "0.0001"], timeout=2)
+    assert time.monotonic() - began < 30
+    assert "time limit of 2 s" in str(error.value) and "-readrate 0.0001" in str(error.value)
