@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 #define FLOAT_ADM_VERSION_MAJOR 1
-#define FLOAT_ADM_VERSION_MINOR 2
+#define FLOAT_ADM_VERSION_MINOR 3
 #define FLOAT_ADM_VERSION_PATCH 0
 
 /** "1.2.0": the version of the library linked in. */
@@ -146,7 +146,8 @@ const char *float_adm_error_name(int err);
  * rows (DOUBLE: double; INT and BOOL: int; the per-scale rows: an array).  The members
  * stay where libfloatadm 1.0 put them (the ABI; tests/unit/test_options_layout.cpp pins
  * it) and a new field goes at the end: scripts/gen-options.py writes them so, and the
- * Python package's ctypes copy.
+ * Python package's ctypes copy.  The library learns the caller's size with each call
+ * ("ABI" below; docs/abi.md), so a later 1.x can append members.
  */
 typedef struct FloatAdmOptions {
     /* begin: generated from FLOAT_ADM_OPTIONS in include/float_adm.h by `make option-docs` */
@@ -762,6 +763,104 @@ void float_adm_reader_free(FloatAdmReader **reader);
  * Without SSE2 (division instead of RCPSS) the string is "none".
  */
 void float_adm_rcp_fingerprint(char hex[65]);
+
+/* ---- ABI: the size of the caller's structures travels with each call ---- */
+
+/*
+ * FloatAdmOptions and FloatAdmScores are the caller's memory, and a later 1.x may
+ * append members to them (docs/abi.md).  So every function that takes one has a
+ * _sized twin that also takes the size of the caller's structure, and the macros
+ * below make each call pass sizeof() as the header the caller was built with has
+ * it: a program calls float_adm_score_frame(ctx, &ref, &dist, &scores) as before,
+ * and the library reads and writes no member the program does not have.  A size
+ * this library does not know (a program built against a newer float_adm.h) is
+ * refused: FLOAT_ADM_ERROR_INVALID, with a message where the function takes an
+ * errbuf; float_adm_output_value_sized returns NaN.  A NULL structure is passed on
+ * as the plain function takes it.
+ *
+ * The plain names (the functions declared above, exported with version
+ * FLOATADM_1.2) stay for programs built against float_adm.h 1.2 and earlier, which
+ * pass no size: they take the structures as 1.2 laid them out.  Bindings that load
+ * the library at run time (Python's ctypes) call the _sized functions with their
+ * structure's size.
+ */
+int float_adm_options_default_sized(FloatAdmOptions *opts, size_t opts_size);
+int float_adm_option_set_sized(FloatAdmOptions *opts, size_t opts_size, const char *name,
+                               const char *value, char *errbuf, size_t errbuf_size);
+int float_adm_option_set_double_sized(FloatAdmOptions *opts, size_t opts_size, const char *name,
+                                      double value, char *errbuf, size_t errbuf_size);
+int float_adm_option_get_sized(const FloatAdmOptions *opts, size_t opts_size, const char *name,
+                               double *value);
+int float_adm_options_validate_sized(const FloatAdmOptions *opts, size_t opts_size, char *errbuf,
+                                     size_t errbuf_size);
+int float_adm_output_feature_name_sized(const FloatAdmOptions *opts, size_t opts_size, int output,
+                                        char *buf, size_t size);
+int float_adm_output_parse_name_sized(const char *name, FloatAdmOptions *opts, size_t opts_size);
+double float_adm_output_value_sized(const FloatAdmScores *scores, size_t scores_size, int index);
+int float_adm_output_set_value_sized(FloatAdmScores *scores, size_t scores_size, int index,
+                                     double value);
+int float_adm_context_create_sized(FloatAdmContext **ctx, int width, int height, int bit_depth,
+                                   const FloatAdmOptions *opts, size_t opts_size, char *errbuf,
+                                   size_t errbuf_size);
+int float_adm_score_frame_sized(FloatAdmContext *ctx, const FloatAdmPlane *ref,
+                                const FloatAdmPlane *dist, FloatAdmScores *scores,
+                                size_t scores_size);
+int float_adm_log_open_sized(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
+                             const FloatAdmOptions *opts, size_t opts_size, int width, int height,
+                             char *errbuf, size_t errbuf_size);
+int float_adm_log_frame_sized(FloatAdmLog *log, uint64_t frame_num, const FloatAdmScores *scores,
+                              size_t scores_size, char *errbuf, size_t errbuf_size);
+int float_adm_log_frame_at_sized(FloatAdmLog *log, uint64_t frame_num, double timestamp,
+                                 const FloatAdmScores *scores, size_t scores_size, char *errbuf,
+                                 size_t errbuf_size);
+int float_adm_log_acquire_sized(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
+                                const FloatAdmOptions *opts, size_t opts_size, int width,
+                                int height, uint64_t *next_frame, char *errbuf,
+                                size_t errbuf_size);
+
+/* The library's own sources define the plain functions: they see no macros. */
+#ifndef FLOAT_ADM_BUILDING_LIBRARY
+/* clang-format off */
+#define float_adm_options_default(opts) \
+    float_adm_options_default_sized((opts), sizeof(FloatAdmOptions))
+#define float_adm_option_set(opts, name, value, errbuf, errbuf_size) \
+    float_adm_option_set_sized((opts), sizeof(FloatAdmOptions), (name), (value), (errbuf), \
+                               (errbuf_size))
+#define float_adm_option_set_double(opts, name, value, errbuf, errbuf_size) \
+    float_adm_option_set_double_sized((opts), sizeof(FloatAdmOptions), (name), (value), \
+                                      (errbuf), (errbuf_size))
+#define float_adm_option_get(opts, name, value) \
+    float_adm_option_get_sized((opts), sizeof(FloatAdmOptions), (name), (value))
+#define float_adm_options_validate(opts, errbuf, errbuf_size) \
+    float_adm_options_validate_sized((opts), sizeof(FloatAdmOptions), (errbuf), (errbuf_size))
+#define float_adm_output_feature_name(opts, output, buf, size) \
+    float_adm_output_feature_name_sized((opts), sizeof(FloatAdmOptions), (output), (buf), (size))
+#define float_adm_output_parse_name(name, opts) \
+    float_adm_output_parse_name_sized((name), (opts), sizeof(FloatAdmOptions))
+#define float_adm_output_value(scores, index) \
+    float_adm_output_value_sized((scores), sizeof(FloatAdmScores), (index))
+#define float_adm_output_set_value(scores, index, value) \
+    float_adm_output_set_value_sized((scores), sizeof(FloatAdmScores), (index), (value))
+#define float_adm_context_create(ctx, width, height, bit_depth, opts, errbuf, errbuf_size) \
+    float_adm_context_create_sized((ctx), (width), (height), (bit_depth), (opts), \
+                                   sizeof(FloatAdmOptions), (errbuf), (errbuf_size))
+#define float_adm_score_frame(ctx, ref, dist, scores) \
+    float_adm_score_frame_sized((ctx), (ref), (dist), (scores), sizeof(FloatAdmScores))
+#define float_adm_log_open(log, path, format, opts, width, height, errbuf, errbuf_size) \
+    float_adm_log_open_sized((log), (path), (format), (opts), sizeof(FloatAdmOptions), (width), \
+                             (height), (errbuf), (errbuf_size))
+#define float_adm_log_frame(log, frame_num, scores, errbuf, errbuf_size) \
+    float_adm_log_frame_sized((log), (frame_num), (scores), sizeof(FloatAdmScores), (errbuf), \
+                              (errbuf_size))
+#define float_adm_log_frame_at(log, frame_num, timestamp, scores, errbuf, errbuf_size) \
+    float_adm_log_frame_at_sized((log), (frame_num), (timestamp), (scores), \
+                                 sizeof(FloatAdmScores), (errbuf), (errbuf_size))
+#define float_adm_log_acquire(log, path, format, opts, width, height, next_frame, errbuf, \
+                              errbuf_size) \
+    float_adm_log_acquire_sized((log), (path), (format), (opts), sizeof(FloatAdmOptions), \
+                                (width), (height), (next_frame), (errbuf), (errbuf_size))
+/* clang-format on */
+#endif
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -204,6 +204,46 @@ const char *float_adm_cuda_build(void);
 /** Waits for queued work, frees everything; *ctx becomes NULL. */
 void float_adm_cuda_context_free(FloatAdmCudaContext **ctx);
 
+/*
+ * The _sized twins of the functions above that take FloatAdmOptions or
+ * FloatAdmScores, and the macros that pass sizeof() as this header has it, as
+ * float_adm.h's ("ABI"; docs/abi.md).  The plain names, exported with version
+ * FLOATADM_CUDA_1.2, stay for programs built against float_adm_cuda.h 1.2 and earlier.
+ */
+int float_adm_cuda_context_create_sized(FloatAdmCudaContext **ctx, int width, int height,
+                                        int bit_depth, const FloatAdmOptions *opts,
+                                        size_t opts_size, void *stream, int max_in_flight,
+                                        char *errbuf, size_t errbuf_size);
+int float_adm_cuda_context_create_on_device_sized(FloatAdmCudaContext **ctx, int device,
+                                                  int width, int height, int bit_depth,
+                                                  const FloatAdmOptions *opts, size_t opts_size,
+                                                  int max_in_flight, char *errbuf,
+                                                  size_t errbuf_size);
+int float_adm_cuda_collect_sized(FloatAdmCudaContext *ctx, FloatAdmScores *scores,
+                                 size_t scores_size, int wait);
+int float_adm_cuda_score_frame_sized(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref,
+                                     const FloatAdmCudaPlane *dist, FloatAdmScores *scores,
+                                     size_t scores_size);
+
+#ifndef FLOAT_ADM_BUILDING_LIBRARY
+/* clang-format off */
+#define float_adm_cuda_context_create(ctx, width, height, bit_depth, opts, stream, \
+                                      max_in_flight, errbuf, errbuf_size) \
+    float_adm_cuda_context_create_sized((ctx), (width), (height), (bit_depth), (opts), \
+                                        sizeof(FloatAdmOptions), (stream), (max_in_flight), \
+                                        (errbuf), (errbuf_size))
+#define float_adm_cuda_context_create_on_device(ctx, device, width, height, bit_depth, opts, \
+                                                max_in_flight, errbuf, errbuf_size) \
+    float_adm_cuda_context_create_on_device_sized((ctx), (device), (width), (height), \
+                                                  (bit_depth), (opts), sizeof(FloatAdmOptions), \
+                                                  (max_in_flight), (errbuf), (errbuf_size))
+#define float_adm_cuda_collect(ctx, scores, wait) \
+    float_adm_cuda_collect_sized((ctx), (scores), sizeof(FloatAdmScores), (wait))
+#define float_adm_cuda_score_frame(ctx, ref, dist, scores) \
+    float_adm_cuda_score_frame_sized((ctx), (ref), (dist), (scores), sizeof(FloatAdmScores))
+/* clang-format on */
+#endif
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

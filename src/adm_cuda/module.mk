@@ -35,7 +35,7 @@ NVCC_FLAGS := -std=c++17 -O3 --fmad=false -prec-div=true -prec-sqrt=true -ftz=fa
 CUDA_LIBS := -ldl -lpthread
 
 CUDA_OBJ_DIR := $(BUILD)/obj/src/adm_cuda
-CUDA_HOST_SRCS := src/adm_cuda/adm_cuda_api.cpp src/adm_cuda/adm_cuda_devices.cpp \
+CUDA_HOST_SRCS := src/adm_cuda/adm_cuda_abi.cpp src/adm_cuda/adm_cuda_api.cpp src/adm_cuda/adm_cuda_devices.cpp \
                   src/adm_cuda/adm_cuda_context.cpp src/adm_cuda/adm_cuda_planes.cpp \
                   src/adm_cuda/adm_cuda_enqueue.cpp src/adm_cuda/adm_cuda_queue.cpp \
                   src/adm_cuda/adm_cuda_errors.cpp src/adm_cuda/adm_cuda_driver.cpp \
@@ -73,9 +73,9 @@ $(CUDA_OBJ_DIR)/adm_cuda_kernels.fatbin: src/adm_cuda/adm_cuda_kernels.cu config
 # The image goes into .rodata as it is, NUL-terminated (PTX is text).
 $(CUDA_IMAGE_OBJ): src/adm_cuda/adm_cuda_image.S $(CUDA_IMAGE)
 	@mkdir -p $(dir $@)
-	$(CC) -c -DADM_CUDA_IMAGE='"$(CUDA_IMAGE)"' $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -DADM_CUDA_IMAGE='"$(CUDA_IMAGE)"' $< -o $@
 
-$(CUDA_HOST_OBJS): CXXFLAGS_ALL += -Isrc/adm_cuda -fvisibility=hidden
+$(CUDA_HOST_OBJS): CXXFLAGS_ALL += -Isrc/adm_cuda -fvisibility=hidden -DFLOAT_ADM_BUILDING_LIBRARY
 
 $(CUDA_LIB): $(CUDA_LIB_OBJS)
 	@mkdir -p $(dir $@)

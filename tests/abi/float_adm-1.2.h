@@ -1,0 +1,723 @@
+/*
+ * float_adm: Netflix VMAF's float ADM features, bit-exact with libvmaf.
+ *
+ * Copyright (c) 2026 the float_adm authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ */
+
+/*
+ * libfloatadm's API: everything a program needs to compute float ADM as libvmaf
+ * does, in C.  Scoring (contexts, options, the SIMD level and threads), the pooling
+ * of each output over frames (summaries), libvmaf's log layouts and the names of
+ * its outputs, and the reader of raw and y4m files all live here, once; every
+ * program calls them rather than keeping a copy: FFmpeg's float_adm filter,
+ * float_adm_score, the Python package (floatadm, through ctypes) and the
+ * benchmarks.  The CUDA backend adds float_adm_cuda.h.
+ *
+ * Typical use:
+ *   FloatAdmOptions opts;
+ *   float_adm_options_default(&opts);
+ *   float_adm_option_set(&opts, "adm_enhn_gain_limit", "1.2", err, sizeof(err));
+ *   FloatAdmContext *ctx;
+ *   float_adm_context_create(&ctx, width, height, bit_depth, &opts, err, sizeof(err));
+ *   per frame: float_adm_score_frame(ctx, &ref_plane, &dist_plane, &scores);
+ *   float_adm_context_free(&ctx);
+ * A libvmaf-style log, with its summary over frames (float_adm_log_*, below):
+ *   float_adm_log_open(&log, "out.json", FLOAT_ADM_LOG_JSON, &opts, width, height,
+ *                      err, sizeof(err));
+ *   per frame: float_adm_log_frame(log, frame_num, &scores, err, sizeof(err));
+ *   float_adm_log_close(&log, err, sizeof(err));
+ *
+ * Every function returns 0 on success or a negative FLOAT_ADM_ERROR_* code
+ * (AVERROR-style); float_adm_strerror() names it.  Functions that take an
+ * errbuf write a message there that says exactly what is wrong.
+ */
+
+#ifndef FLOAT_ADM_H
+#define FLOAT_ADM_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The library is built with -fvisibility=hidden: what is declared here is all it exports. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+#define FLOAT_ADM_VERSION_MAJOR 1
+#define FLOAT_ADM_VERSION_MINOR 2
+#define FLOAT_ADM_VERSION_PATCH 0
+
+/** "1.2.0": the version of the library linked in. */
+const char *float_adm_version(void);
+
+/*
+ * Error codes: negative errno values, as FFmpeg's AVERROR(e) on every platform,
+ * so the filter passes them on unchanged.
+ */
+#define FLOAT_ADM_ERROR_INVALID (-(EINVAL)) /* bad argument or option */
+#define FLOAT_ADM_ERROR_NOMEM (-(ENOMEM))
+#define FLOAT_ADM_ERROR_RANGE (-(ERANGE))        /* option value out of range */
+#define FLOAT_ADM_ERROR_NOT_FOUND (-(ENOENT))    /* unknown option name */
+#define FLOAT_ADM_ERROR_UNSUPPORTED (-(ENOTSUP)) /* unsupported depth or size */
+#define FLOAT_ADM_ERROR_IO (-(EIO))              /* a log could not be written */
+#define FLOAT_ADM_ERROR_BUSY (-(EBUSY))          /* a shared log is held by another */
+
+/** A static message for an error code. */
+const char *float_adm_strerror(int err);
+
+/**
+ * The error codes for bindings: float_adm_error_code(i) is the i-th FLOAT_ADM_ERROR_*
+ * code (0 past the last), float_adm_error_name(code) its name without the prefix
+ * ("INVALID", ..., "BUSY"; NULL for no code of the list).
+ */
+int float_adm_error_code(int index);
+const char *float_adm_error_name(int err);
+
+/* ---- Options: libvmaf float_adm's names, aliases, defaults and ranges ---- */
+
+/*
+ * The option table, in libvmaf's order; the C API, float_adm_score and the
+ * FFmpeg filter's options all expand it.  One row per option:
+ *   OPT(name, alias, field, type, default, min, max, help)
+ * name and alias are libvmaf's; field is the member of FloatAdmOptions that holds
+ * the value (type DOUBLE: a double; INT and BOOL: an int); type is BOOL, INT or
+ * DOUBLE (FLOAT_ADM_OPT_##type).  Options that libvmaf gives no alias use
+ * OPT_NO_ALIAS, with the same columns and NULL as alias, so that a consumer
+ * making one entry per name and one per alias can leave the alias out; others
+ * pass the same macro twice.
+ * adm_skip_aim_scale: libvmaf's range is [0, 3] with -1 (none) as the default;
+ * -1 is accepted too.
+ */
+#define FLOAT_ADM_OPTIONS(OPT, OPT_NO_ALIAS)                                                       \
+    OPT_NO_ALIAS("debug", NULL, debug, BOOL, 0, 0, 1, "also report the 11 debug outputs")          \
+    OPT("adm_enhn_gain_limit", "egl", enhn_gain_limit, DOUBLE, 100, 1, 100,                        \
+        "enhancement gain limit (1: no gain)")                                                     \
+    OPT("adm_norm_view_dist", "nvd", norm_view_dist, DOUBLE, 3, 0.75, 24,                          \
+        "viewing distance / reference display height")                                             \
+    OPT("adm_noise_weight", "nw", noise_weight, DOUBLE, 0.03125, 0, 1500, "noise floor weight")    \
+    OPT("adm_csf_scale", "scf", csf_scale, DOUBLE, 1, 0, 50, "Barten CSF scale (h, v)")            \
+    OPT("adm_csf_diag_scale", "scfd", csf_diag_scale, DOUBLE, 1, 0, 50,                            \
+        "Barten CSF scale (diagonal)")                                                             \
+    OPT("adm_ref_display_height", "rdf", ref_display_height, INT, 1080, 1, 4320,                   \
+        "reference display height in pixels")                                                      \
+    OPT("adm_csf_mode", "csf", csf_mode, INT, 0, 0, 9,                                             \
+        "CSF: 0 Watson, 1 Barten, 2 DLM paper, others Watson")                                     \
+    OPT("adm_bypass_cm", "bcm", bypass_cm, INT, 0, 0, 1, "bypass contrast masking")                \
+    OPT("adm_adm3_apply_hm", "aah", adm3_apply_hm, BOOL, 0, 0, 1,                                  \
+        "adm3 as the harmonic mean of DLM and AIM")                                                \
+    OPT("adm_p_norm", "apn", p_norm, DOUBLE, 3, 1, 20, "p of the energy sums")                     \
+    OPT("adm_dlm_weight", "dlmw", dlm_weight, DOUBLE, 0.5, 0, 1,                                   \
+        "weight of DLM against AIM in adm3 (1: DLM only)")                                         \
+    OPT("adm_min_val", "min", min_val, DOUBLE, 0, 0, 1, "lower clip of adm3")                      \
+    OPT("adm_f1s0", "f1s0", f1s[0], DOUBLE, -1, -1, 10, "CSF factor h/v, scale 0 (-1: the CSF's)") \
+    OPT("adm_f1s1", "f1s1", f1s[1], DOUBLE, -1, -1, 10, "CSF factor h/v, scale 1 (-1: the CSF's)") \
+    OPT("adm_f1s2", "f1s2", f1s[2], DOUBLE, -1, -1, 10, "CSF factor h/v, scale 2 (-1: the CSF's)") \
+    OPT("adm_f1s3", "f1s3", f1s[3], DOUBLE, -1, -1, 10, "CSF factor h/v, scale 3 (-1: the CSF's)") \
+    OPT("adm_f2s0", "f2s0", f2s[0], DOUBLE, -1, -1, 10,                                            \
+        "CSF factor diagonal, scale 0 (-1: the CSF's)")                                            \
+    OPT("adm_f2s1", "f2s1", f2s[1], DOUBLE, -1, -1, 10,                                            \
+        "CSF factor diagonal, scale 1 (-1: the CSF's)")                                            \
+    OPT("adm_f2s2", "f2s2", f2s[2], DOUBLE, -1, -1, 10,                                            \
+        "CSF factor diagonal, scale 2 (-1: the CSF's)")                                            \
+    OPT("adm_f2s3", "f2s3", f2s[3], DOUBLE, -1, -1, 10,                                            \
+        "CSF factor diagonal, scale 3 (-1: the CSF's)")                                            \
+    OPT("adm_skip_aim_scale", "sasc", skip_aim_scale, INT, -1, -1, 3,                              \
+        "leave this scale out of aim (-1: none)")                                                  \
+    OPT("adm_skip_scale0", "ssz", skip_scale0, BOOL, 0, 0, 1, "skip scale 0")
+
+/*
+ * The values of the options, one member per field of FLOAT_ADM_OPTIONS, typed by its
+ * rows (DOUBLE: double; INT and BOOL: int; the per-scale rows: an array).  The members
+ * stay where libfloatadm 1.0 put them (the ABI; tests/unit/test_options_layout.cpp pins
+ * it) and a new field goes at the end: scripts/gen-options.py writes them so, and the
+ * Python package's ctypes copy.
+ */
+typedef struct FloatAdmOptions {
+    /* begin: generated from FLOAT_ADM_OPTIONS in include/float_adm.h by `make option-docs` */
+    int debug;
+    double enhn_gain_limit;
+    double norm_view_dist;
+    int ref_display_height;
+    double noise_weight;
+    int csf_mode;
+    double csf_scale;
+    double csf_diag_scale;
+    int bypass_cm;
+    double p_norm;
+    int adm3_apply_hm;
+    double dlm_weight;
+    double min_val;
+    double f1s[4];
+    double f2s[4];
+    int skip_aim_scale;
+    int skip_scale0;
+    /* end: generated */
+} FloatAdmOptions;
+
+enum FloatAdmOptionType {
+    FLOAT_ADM_OPT_BOOL,
+    FLOAT_ADM_OPT_INT,
+    FLOAT_ADM_OPT_DOUBLE,
+};
+
+typedef struct FloatAdmOptionInfo {
+    const char *name;           /* libvmaf's name, e.g. "adm_enhn_gain_limit" */
+    const char *alias;          /* libvmaf's alias, e.g. "egl"; NULL if none */
+    const char *help;
+    enum FloatAdmOptionType type;
+    double default_value;
+    double min;
+    double max;
+} FloatAdmOptionInfo;
+
+/** Fill opts with the table's defaults (libvmaf's). */
+void float_adm_options_default(FloatAdmOptions *opts);
+
+/** Number of options, and the row of option i of the table (NULL when out of range). */
+int float_adm_option_count(void);
+const FloatAdmOptionInfo *float_adm_option_info(int index);
+
+/**
+ * Set an option by name or alias from its text ("1.2", "true", "0").
+ * Unknown name: FLOAT_ADM_ERROR_NOT_FOUND; unparsable text: FLOAT_ADM_ERROR_INVALID;
+ * value out of range: FLOAT_ADM_ERROR_RANGE, the message names the option and its range.
+ */
+int float_adm_option_set(FloatAdmOptions *opts, const char *name, const char *value,
+                         char *errbuf, size_t errbuf_size);
+
+/** Set an option by name or alias from a number (bools: 0 or 1). */
+int float_adm_option_set_double(FloatAdmOptions *opts, const char *name, double value,
+                                char *errbuf, size_t errbuf_size);
+
+/** Read an option by name or alias. */
+int float_adm_option_get(const FloatAdmOptions *opts, const char *name, double *value);
+
+/** Check every option against its range (context creation does this too). */
+int float_adm_options_validate(const FloatAdmOptions *opts, char *errbuf, size_t errbuf_size);
+
+/* ---- Outputs ---- */
+
+/** The 7 outputs, then with debug the 11 debug outputs; libvmaf's plain names. */
+typedef struct FloatAdmScores {
+    double adm2;
+    double aim;             /* 0 where libvmaf leaves it undefined (adm_den == 0) */
+    double adm3;
+    double adm_scale[4];
+    /* debug */
+    double adm;
+    double adm_num;
+    double adm_den;
+    double adm_num_scale[4];
+    double adm_den_scale[4];
+} FloatAdmScores;
+
+#define FLOAT_ADM_NUM_OUTPUTS       7
+#define FLOAT_ADM_NUM_DEBUG_OUTPUTS 18
+
+/** Name of output i in 0..17 ("adm2", ..., "adm_den_scale3"); NULL out of range. */
+const char *float_adm_output_name(int index);
+/** Value of output i of a score set. */
+double float_adm_output_value(const FloatAdmScores *scores, int index);
+/** Set output i of a score set (a binding filling one from its own copy); i out of range:
+ * nothing. */
+void float_adm_output_set_value(FloatAdmScores *scores, int index, double value);
+
+/**
+ * libvmaf's name of output `output` (0..17) for these options, as its float_adm
+ * names the feature: float_adm_output_name()'s, then, for each option that is not its
+ * default (debug aside), "_ALIAS_VALUE" ("_ALIAS" for a bool), the options in
+ * alphabetical order of their full names, an int's VALUE as %d and a double's as
+ * %g; at most 255 characters.  "adm" (debug) never takes the suffix.  E.g.
+ * adm_csf_mode=1:adm_enhn_gain_limit=1.2 makes adm2 "adm2_csf_1_egl_1.2".  Written
+ * into buf (truncated to size, always terminated).
+ */
+int float_adm_output_feature_name(const FloatAdmOptions *opts, int output, char *buf, size_t size);
+
+/**
+ * The output a name in a log stands for: the index of the longest plain name it
+ * starts with ("adm_scale0_egl_1.2": 3), or FLOAT_ADM_ERROR_NOT_FOUND for a name
+ * of none (e.g. "vmaf").  With opts, the options its suffix says are set there (the
+ * rest at their defaults) and the name must be exactly the one those options give
+ * (float_adm_output_feature_name), else FLOAT_ADM_ERROR_INVALID.
+ */
+int float_adm_output_parse_name(const char *name, FloatAdmOptions *opts);
+
+/* ---- Frame summaries: libvmaf's pooling of one output over frames ---- */
+
+/*
+ * What libvmaf reports of an output over the frames: min, max, mean = sum / n and
+ * harmonic_mean = n / sum(1 / (x + 1)) - 1, the sums accumulated in frame order as
+ * doubles (NaN compares false; 1 / 0 is infinity).  A summary keeps its values, so
+ * that merging the summaries of consecutive runs gives, bit for bit, the summary of
+ * one run over all of their frames.  Logs pool the same way (float_adm_log_pooled).
+ */
+typedef struct FloatAdmSummary FloatAdmSummary;
+
+typedef struct FloatAdmPooled {
+    double min, max, mean, harmonic_mean;
+} FloatAdmPooled;
+
+int float_adm_summary_create(FloatAdmSummary **summary);
+/** Add count values, the next frames' in frame order. */
+int float_adm_summary_add(FloatAdmSummary *summary, const double *values, size_t count);
+/** Add the values of later, the run after summary's, in their order. */
+int float_adm_summary_merge(FloatAdmSummary *summary, const FloatAdmSummary *later);
+uint64_t float_adm_summary_count(const FloatAdmSummary *summary);
+/** The pooled values; FLOAT_ADM_ERROR_INVALID before the first value. */
+int float_adm_summary_result(const FloatAdmSummary *summary, FloatAdmPooled *result);
+void float_adm_summary_free(FloatAdmSummary **summary);
+
+/* ---- Scoring ---- */
+
+typedef struct FloatAdmContext FloatAdmContext;
+
+/** One luma plane in host memory. */
+typedef struct FloatAdmPlane {
+    const void *data;
+    ptrdiff_t   stride;           /* bytes between rows; may be negative */
+    int         bytes_per_sample; /* 1, or 2 (little-endian host uint16) */
+    int         shift;            /* right shift of each sample: 6 for P010, 0 planar */
+} FloatAdmPlane;
+
+/* Smallest frame: below this libvmaf reads outside its coarsest bands. */
+#define FLOAT_ADM_MIN_SIZE 17
+/* Largest width or height: keeps the core's int band and index arithmetic in range. */
+#define FLOAT_ADM_MAX_SIZE 65536
+
+/**
+ * Create a context for width x height luma, each in FLOAT_ADM_MIN_SIZE..FLOAT_ADM_MAX_SIZE,
+ * at bit_depth 8, 9, 10, 12, 14 or 16 (9 and 14 are an extension: samples are divided
+ * by 2^(depth-8) as libvmaf does for 10/12/16).  All buffers are allocated here;
+ * scoring never allocates.
+ */
+int float_adm_context_create(FloatAdmContext **ctx, int width, int height, int bit_depth,
+                             const FloatAdmOptions *opts, char *errbuf, size_t errbuf_size);
+
+/**
+ * The size and depth checks of float_adm_context_create for integers of any width
+ * (a binding's, before it narrows them to int): 0, or FLOAT_ADM_ERROR_UNSUPPORTED
+ * with a message that names the limit.
+ */
+int float_adm_check_frame(int64_t width, int64_t height, int64_t bit_depth, char *errbuf,
+                          size_t errbuf_size);
+
+/**
+ * Parallel work: the core splits each stage into nb_jobs row ranges and calls
+ * execute(opaque, job, arg, nb_jobs), which must run job(arg, 0..nb_jobs-1) (in any
+ * order, on any threads) and return when all are done.  Scores are identical for
+ * every executor and job count.  NULL execute restores the serial default.
+ */
+typedef int (*FloatAdmJobFn)(void *arg, int job, int nb_jobs);
+typedef int (*FloatAdmExecuteFn)(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs);
+int float_adm_set_executor(FloatAdmContext *ctx, FloatAdmExecuteFn execute, void *opaque,
+                           int nb_jobs);
+
+/* The most threads a context runs: more is a typo, not a frame's worth of rows. */
+#define FLOAT_ADM_MAX_THREADS 1024
+
+/**
+ * Run ctx's jobs on threads of its own: threads - 1 workers that the context
+ * starts here and stops when it is freed (or given another count or an executor),
+ * plus the thread that calls float_adm_score_frame.  threads 1: serial.  Scores are
+ * identical for every count.  Callers without threads of their own (programs,
+ * bindings) use this; FFmpeg keeps float_adm_set_executor for its slice threads.
+ * threads outside 1..FLOAT_ADM_MAX_THREADS: FLOAT_ADM_ERROR_INVALID.  Not while a
+ * frame of ctx is being scored.
+ */
+int float_adm_context_set_threads(FloatAdmContext *ctx, int threads);
+
+/** Score one frame pair (reference, distorted) into *scores. */
+int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
+                          const FloatAdmPlane *dist, FloatAdmScores *scores);
+
+void float_adm_context_free(FloatAdmContext **ctx);
+
+/* ---- Maps: where in the picture detail is lost (docs/maps.md) ---- */
+
+/*
+ * A map cuts the picture into blocks of FLOAT_ADM_MAP_BLOCK_SIZE x
+ * FLOAT_ADM_MAP_BLOCK_SIZE pixels, columns = ceil(width / size) by rows =
+ * ceil(height / size), stored row by row from the top (the last column and row may
+ * reach past the picture).  Each block holds its share of every scale's denominator
+ * and DLM numerator sums: the terms the frame's sums add, of the coefficients of the
+ * frame's sum region whose pixels lie in the block (a coefficient (i, j) of scale s
+ * covers the pixels from (2^(s+1) i, 2^(s+1) j) on), added in double in a fixed
+ * order (docs/maps.md).  The loss of a block is 1 minus its adm2, computed from its
+ * sums as adm2 is from the frame's, in 0..1: 0 where nothing is lost (everywhere for
+ * identical pictures), towards 1 where the detail is gone.  The scores do not change
+ * with a map.  The CUDA backend computes the same bits (float_adm_cuda.h, "Maps").
+ */
+#define FLOAT_ADM_MAP_BLOCK_SIZE 32
+
+/**
+ * Compute a map of every frame ctx scores from now on.  Before the first
+ * float_adm_score_frame of ctx (else FLOAT_ADM_ERROR_INVALID); calling it again
+ * is harmless.  FLOAT_ADM_ERROR_NOMEM where the map's buffers cannot be had.
+ */
+int float_adm_context_enable_map(FloatAdmContext *ctx);
+
+/**
+ * The size of ctx's maps: block columns and rows, and the block size in pixels
+ * (FLOAT_ADM_MAP_BLOCK_SIZE).  Any output pointer may be NULL; NULL ctx:
+ * FLOAT_ADM_ERROR_INVALID.
+ */
+int float_adm_map_size(const FloatAdmContext *ctx, int *columns, int *rows, int *block_size);
+
+/**
+ * The loss of each block of the last frame ctx scored, columns x rows floats in
+ * 0..1, row by row, into loss (count floats).  FLOAT_ADM_ERROR_INVALID for a NULL
+ * ctx or loss, a count below columns x rows, a context without a map, or before a
+ * frame was scored whole (a failed float_adm_score_frame leaves no map).
+ */
+int float_adm_map_loss(const FloatAdmContext *ctx, float *loss, size_t count);
+
+/**
+ * The last frame's sums of scale `scale` (0..3) per block, columns x rows doubles
+ * each, row by row: num the DLM numerator's, den the denominator's, of the h, v
+ * and d bands' terms (either pointer may be NULL).  Added over the blocks they give
+ * the frame's sums of that scale, h + v + d (to rounding: the frame adds in fp32).
+ * Errors as float_adm_map_loss, and FLOAT_ADM_ERROR_INVALID for a scale outside
+ * 0..3.  Under adm_skip_scale0, scale 0's sums are 0.
+ */
+int float_adm_map_sums(const FloatAdmContext *ctx, int scale, double *num, double *den,
+                       size_t count);
+
+/**
+ * Check a pattern of map file names: any text with exactly one frame number
+ * conversion, %d or %0Nd (N 1..20: zero-padded to N digits), and "%%" for a '%';
+ * any other '%' is refused.  0, or FLOAT_ADM_ERROR_INVALID with a message.
+ */
+int float_adm_map_pattern_check(const char *pattern, char *errbuf, size_t errbuf_size);
+
+/**
+ * Write the loss of ctx's last frame (float_adm_map_loss) as a PFM file: "Pf",
+ * columns rows, -1.0 (little-endian), then the rows of 32-bit floats from the
+ * bottom row up, as PFM orders them.  The path is the pattern with frame_num in
+ * place of its conversion.  As a log: a regular file open in this process (an
+ * input) or non-empty and not a PFM is refused (FLOAT_ADM_ERROR_INVALID) before
+ * anything is truncated; an earlier map is replaced.  A failed write is
+ * FLOAT_ADM_ERROR_IO with "PATH: cannot write: <OS error>"; errors of
+ * float_adm_map_loss and float_adm_map_pattern_check as they say.
+ */
+int float_adm_map_write_pfm(const FloatAdmContext *ctx, const char *pattern, uint64_t frame_num,
+                            char *errbuf, size_t errbuf_size);
+
+/**
+ * Paint a loss grid (columns x rows floats, row by row, as float_adm_map_loss
+ * gives it) as a width x height RGB24 picture, 3 bytes per pixel (R, G, B), stride
+ * bytes from one row to the next: pixel (x, y) takes the colour of block
+ * (x / FLOAT_ADM_MAP_BLOCK_SIZE, y / FLOAT_ADM_MAP_BLOCK_SIZE), so the picture is
+ * the one the grid was computed on (float_adm_map_size's columns and rows are
+ * ceil(width / size) and ceil(height / size)).  The palette is fixed and its
+ * brightness rises with the loss, piecewise linear between these stops:
+ *
+ *     loss  0     0.05   0.15   0.4      1
+ *           black blue   red    yellow   white
+ *           0,0,0 0,0,255 255,0,0 255,255,0 255,255,255
+ *
+ * each channel rounded to the nearest integer; a loss of 0 (nothing lost) is
+ * black, a loss below 0 or NaN reads as 0, above 1 as 1 (docs/maps.md).
+ * FLOAT_ADM_ERROR_INVALID for a NULL loss or rgb, a size <= 0, a grid that is not
+ * the picture's, or a stride below 3 x width.
+ */
+int float_adm_map_render_rgb24(const float *loss, int columns, int rows, uint8_t *rgb, int width,
+                               int height, ptrdiff_t stride);
+
+/* ---- CPU code path: SIMD levels (every level gives the same bits) ---- */
+
+/**
+ * The name of the index-th SIMD level this build has, slowest first, starting with
+ * "scalar" (on x86-64 today: "sse2", "avx2", "avx512" follow); NULL past the last.
+ * Iterate until NULL rather than assuming the list.
+ */
+const char *float_adm_simd_level_name(int index);
+
+/**
+ * Run ctx's kernels at `level`: "auto" or NULL for the best level this processor
+ * runs exactly (a context starts there), or a name of float_adm_simd_level_name,
+ * capped to the best level at or below it that this build and processor run
+ * exactly (a vector level counts only where its reciprocal estimate gives RCPSS's
+ * bits; "scalar" always does).  An unknown name: FLOAT_ADM_ERROR_NOT_FOUND, the
+ * level unchanged.  Not while a frame of ctx is being scored.
+ */
+int float_adm_context_set_simd_level(FloatAdmContext *ctx, const char *level);
+
+/** The name of the level ctx runs; NULL for a NULL ctx. */
+const char *float_adm_context_simd_level(const FloatAdmContext *ctx);
+
+/**
+ * One line on how ctx computes, for logs: the backend, the SIMD level, the thread
+ * count, and whether the division (libvmaf's RCPSS) and powf are this host's
+ * libvmaf's.  Written into buf (truncated to size, always terminated); returns buf.
+ */
+const char *float_adm_context_describe(const FloatAdmContext *ctx, char *buf, size_t size);
+
+/* ---- Logs: libvmaf's JSON, XML, CSV and subtitle layouts, with its pooling ---- */
+
+/*
+ * A log pools every frame given to it as libvmaf pools (min, max, mean, harmonic
+ * mean, in frame order) and writes each frame as it comes, so a file cut short
+ * by a crash still holds every frame before it.  Layouts, as libvmaf's
+ * output.c writes them, except that every score is %.17g:
+ *   JSON: {"version": "float_adm <version>", "fps": F, "frames": [{"frameNum": N,
+ *         "metrics": {NAME: VALUE, ...}}, ...], "pooled_metrics": {NAME: {"min",
+ *         "max", "mean", "harmonic_mean"}}, "aggregate_metrics": {}}; NaN and
+ *         infinity as null.
+ *   XML:  <VMAF version=...><params qualityWidth= qualityHeight= /><fyi fps= />
+ *         <frames><frame frameNum="N" NAME="VALUE" ... /></frames><pooled_metrics>
+ *         <metric name= min= max= mean= harmonic_mean= /></pooled_metrics>
+ *         <aggregate_metrics /></VMAF>
+ *   CSV:  "Frame,NAME,...," then "N,VALUE,...,", one line per frame (no pooling).
+ *   SUB:  "{N}{N+1}frame: N|NAME: VALUE|...|", one line per frame (no pooling).
+ * F is the frames logged per second of wall time since the log was opened, %.2f,
+ * known only when the log is finished: the header keeps room for it in a file
+ * this log opened, which finishing fills in (the rest of that line is padded
+ * with spaces); on stdout and other streams it stays null (XML: "nan"), as
+ * libvmaf writes an fps it has no value for.
+ * NAME is libvmaf's name of the output for the options the log was opened with
+ * (see float_adm_log_output_name).
+ * Not thread-safe: one thread at a time per log.
+ */
+enum FloatAdmLogFormat {
+    FLOAT_ADM_LOG_JSON,
+    FLOAT_ADM_LOG_CSV,
+    FLOAT_ADM_LOG_XML,
+    FLOAT_ADM_LOG_SUB,
+};
+
+typedef struct FloatAdmLog FloatAdmLog;
+
+/**
+ * Open a log of the outputs opts scores (FLOAT_ADM_NUM_OUTPUTS, or with debug
+ * FLOAT_ADM_NUM_DEBUG_OUTPUTS), named as libvmaf names them for these options;
+ * opts NULL: the defaults.  path NULL: no file, pooling only; "-": stdout; else the
+ * file is created or truncated.  A regular file that is already open in this
+ * process (same device and inode as a descriptor in /proc/self/fd, where that
+ * exists) is refused with FLOAT_ADM_ERROR_INVALID before anything is truncated: it
+ * is one of the inputs or outputs, and the log would destroy it; so is a non-empty
+ * regular file that does not begin as a log does (a picture of an image sequence
+ * read later).  A path to stdout's file (/dev/stdout) is stdout.  stdout is refused
+ * (FLOAT_ADM_ERROR_INVALID) where another descriptor of this process, besides
+ * 0, 1 and 2, is open on its file (an output written there), unless it is a
+ * device other than a terminal (/dev/null).  width and height
+ * go to XML's <params>.  The header is written with the first entry (or by finish).
+ */
+int float_adm_log_open(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
+                       const FloatAdmOptions *opts, int width, int height, char *errbuf,
+                       size_t errbuf_size);
+
+/**
+ * The name the log gives output `output` (0 .. 6, or 17 with debug): libvmaf's
+ * (float_adm_output_feature_name) for the options the log was opened with.  NULL
+ * for an output the log lacks.  Valid until the log is closed.
+ */
+const char *float_adm_log_output_name(const FloatAdmLog *log, int output);
+
+/**
+ * Pool a frame's scores, then append the frame to the file, fflush and check.
+ * A failed write is FLOAT_ADM_ERROR_IO with "PATH: cannot write: <OS error>"; the
+ * frame is pooled all the same, and every later write returns the same error.
+ */
+int float_adm_log_frame(FloatAdmLog *log, uint64_t frame_num, const FloatAdmScores *scores,
+                        char *errbuf, size_t errbuf_size);
+
+/**
+ * float_adm_log_frame with the frame's time in seconds, where the caller knows it
+ * (NaN: not known, as float_adm_log_frame): JSON writes it as "timestamp": T after
+ * "frameNum" (an addition to libvmaf's layout); the other layouts have no place
+ * for it.
+ */
+int float_adm_log_frame_at(FloatAdmLog *log, uint64_t frame_num, double timestamp,
+                           const FloatAdmScores *scores, char *errbuf, size_t errbuf_size);
+
+/**
+ * A frame that was not scored (e.g. a corrupt frame skipped), not pooled:
+ *   JSON {"frameNum": N, "skipped": "REASON", "metrics": {}};  CSV "N," then one empty
+ *   field per output;  XML <frame frameNum="N" skipped="REASON" />;  SUB
+ *   "{N}{N+1}frame: N|" alone.
+ */
+int float_adm_log_skipped(FloatAdmLog *log, uint64_t frame_num, const char *reason,
+                          char *errbuf, size_t errbuf_size);
+
+/**
+ * The fps the header gives, instead of the log's own clock: for a caller that logs
+ * frames scored earlier, whose speed it measured itself (NaN: unknown, written as
+ * an fps without a number is).
+ */
+int float_adm_log_set_fps(FloatAdmLog *log, double fps);
+
+/** Number of frames pooled (skipped ones not counted). */
+uint64_t float_adm_log_frame_count(const FloatAdmLog *log);
+
+/**
+ * Output `output` pooled over every frame so far, with libvmaf's doubles: min, max,
+ * mean = sum / n and harmonic_mean = n / sum(1 / (x + 1)) - 1, sums in frame order.
+ * FLOAT_ADM_ERROR_INVALID for an output the log lacks or before the first frame.
+ */
+int float_adm_log_pooled(const FloatAdmLog *log, int output, FloatAdmPooled *pooled);
+
+/**
+ * Complete the file: write the footer (pooled and aggregate metrics), fflush, and
+ * fsync a regular file; any failure is FLOAT_ADM_ERROR_IO with a message.  The log
+ * stays open: a later frame or skipped entry first cuts the footer off again
+ * (seek back, ftruncate) and goes on, so the file keeps every frame in order and
+ * the pooling continues.  Where the file cannot seek (not a regular file: a pipe,
+ * a terminal), going on after a finish is an error that says so.
+ */
+int float_adm_log_finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size);
+
+/**
+ * Finish (unless finished since the last entry), close the file (stdout is only
+ * flushed), free the log and set *log to NULL.  Returns the first error, including
+ * one an earlier call reported (the file is then incomplete).  NULL *log: 0.
+ */
+int float_adm_log_close(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
+
+/*
+ * What FFmpeg's graph rebuilds need (src/adm_core/adm_log_registry.cpp): FFmpeg
+ * rebuilds its filter graph, and so the filter, when an input changes size, and
+ * the new filter must go on writing the old one's log.
+ */
+
+/**
+ * A log shared by the users of one file within the process, one after another
+ * (FFmpeg rebuilds its filter graph, and so the filter, when an input changes
+ * size).  The first acquire of a file opens it as float_adm_log_open does; an
+ * acquire of a file whose log was released takes that log over: the file and the
+ * pooling go on, and *next_frame says the frame number to go on from (0 for a new
+ * file).  A file whose log is held: FLOAT_ADM_ERROR_BUSY.  A character device
+ * (/dev/null) is not shared: each acquire gets a log of its own.  Such logs last as
+ * long as the process; release, never close, them.
+ */
+int float_adm_log_acquire(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
+                          const FloatAdmOptions *opts, int width, int height,
+                          uint64_t *next_frame, char *errbuf, size_t errbuf_size);
+
+/**
+ * Finish a regular file (complete as it stands) and let the next acquire of it go
+ * on from frame next_frame.  A log that cannot seek back over its footer (stdout
+ * on a pipe) is not finished here: the next acquire goes on, and its user's
+ * finish completes it.  Sets *log to NULL; returns the finish's result.
+ */
+int float_adm_log_release(FloatAdmLog **log, uint64_t next_frame, char *errbuf,
+                          size_t errbuf_size);
+
+/* ---- Files: raw planar YUV / gray and y4m, as float_adm_score and Python read them ---- */
+
+/* A frame's size and pixel format, and what it takes on disk. */
+typedef struct FloatAdmFrameFormat {
+    int width, height;
+    int bit_depth;            /* 8..16; above 8 a sample is 2 little-endian bytes */
+    const char *pixel_format; /* FFmpeg's name, e.g. "yuv420p10le" (static) */
+    uint64_t luma_bytes;      /* the luma plane of one frame */
+    uint64_t frame_bytes;     /* one frame: luma, then both chroma planes */
+} FloatAdmFrameFormat;
+
+/**
+ * FFmpeg's name of pixel format i that the reader takes ("yuv420p", ...,
+ * "yuvj440p": planar YUV and gray, 8 to 16 bits little-endian); NULL past the last.
+ */
+const char *float_adm_pixel_format_name(int index);
+
+/**
+ * The format of width x height frames of pixel_format: FLOAT_ADM_ERROR_NOT_FOUND for
+ * an unknown name (the message lists the known ones), FLOAT_ADM_ERROR_UNSUPPORTED
+ * for a size outside the context's limits.
+ */
+int float_adm_frame_format(FloatAdmFrameFormat *format, int width, int height,
+                           const char *pixel_format, char *errbuf, size_t errbuf_size);
+
+/** Whether two pixel formats store frames alike (yuvj420p and yuv420p do): 1 or 0. */
+int float_adm_pixel_format_same_layout(const char *a, const char *b);
+
+/** The y4m colorspace tag of a pixel format, without its 'C' ("420", "444p10",
+ * "mono12"), into buf; FLOAT_ADM_ERROR_NOT_FOUND for an unknown name. */
+int float_adm_pixel_format_y4m_tag(const char *pixel_format, char *buf, size_t size);
+
+typedef struct FloatAdmReader FloatAdmReader;
+
+/**
+ * Open a raw or y4m file (y4m: a ".y4m" name, which must then hold one, or the
+ * "YUV4MPEG2 " signature) and read a y4m header.  Regular files only: the frames
+ * are counted up front.  Messages start with the path.
+ */
+int float_adm_reader_open(FloatAdmReader **reader, const char *path, char *errbuf,
+                          size_t errbuf_size);
+
+/**
+ * A y4m file's header: 1, with the format it says and its frame rate (F;
+ * 0/0 without one); 0 for a raw file, which has none.  Any pointer may be NULL.
+ */
+int float_adm_reader_header(const FloatAdmReader *reader, FloatAdmFrameFormat *format,
+                            int *rate_num, int *rate_den);
+
+/**
+ * Something the caller must tell the user, or NULL: an interlaced y4m (It, Ib, Im)
+ * is read frame by frame, each frame two fields woven together, so its scores are
+ * those of the woven frames.
+ */
+const char *float_adm_reader_warning(const FloatAdmReader *reader);
+
+/**
+ * Fix the frames' format (float_adm_frame_format's; for y4m the caller's choice,
+ * normally the header's) and count the whole frames.  A file that ends inside a
+ * frame is no error here (float_adm_reader_incomplete says so): a caller scoring
+ * every frame refuses it, one asked for the first N frames needs N whole ones.
+ * No whole frame at all: an error.
+ */
+int float_adm_reader_start(FloatAdmReader *reader, const FloatAdmFrameFormat *format, char *errbuf,
+                           size_t errbuf_size);
+
+/** The whole frames the file holds (after start). */
+uint64_t float_adm_reader_frame_count(const FloatAdmReader *reader);
+
+/**
+ * 1 where the file ends inside a frame after its whole ones, with the message
+ * ("2.5 frames of 576x324 yuv420p: the file ends inside frame 2") in buf; else 0.
+ */
+int float_adm_reader_incomplete(const FloatAdmReader *reader, char *buf, size_t size);
+
+/**
+ * Read whole frame `frame`'s luma plane (format.luma_bytes: rows of width samples,
+ * little-endian above 8 bits, i.e. a FloatAdmPlane with stride width *
+ * bytes per sample) into dest.  Any frame, in any order.
+ */
+int float_adm_reader_read_luma(FloatAdmReader *reader, uint64_t frame, void *dest, char *errbuf,
+                               size_t errbuf_size);
+
+void float_adm_reader_free(FloatAdmReader **reader);
+
+/* ---- Host ---- */
+
+/**
+ * The fingerprint of this processor's reciprocal estimate (RCPSS): sha256 of the
+ * 4096 little-endian fp32 results of rcp(1 + k/4096), k = 0..4095, as 64 hex
+ * digits.  libvmaf's float ADM depends on it; golden values hold where it matches.
+ * Without SSE2 (division instead of RCPSS) the string is "none".
+ */
+void float_adm_rcp_fingerprint(char hex[65]);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FLOAT_ADM_H */
