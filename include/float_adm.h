@@ -815,8 +815,7 @@ int float_adm_log_frame_at_sized(FloatAdmLog *log, uint64_t frame_num, double ti
                                  size_t errbuf_size);
 int float_adm_log_acquire_sized(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
                                 const FloatAdmOptions *opts, size_t opts_size, int width,
-                                int height, uint64_t *next_frame, char *errbuf,
-                                size_t errbuf_size);
+                                int height, uint64_t *next_frame, char *errbuf, size_t errbuf_size);
 
 /* The library's own sources define the plain functions: they see no macros. */
 #ifndef FLOAT_ADM_BUILDING_LIBRARY

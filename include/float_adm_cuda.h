@@ -214,8 +214,8 @@ int float_adm_cuda_context_create_sized(FloatAdmCudaContext **ctx, int width, in
                                         int bit_depth, const FloatAdmOptions *opts,
                                         size_t opts_size, void *stream, int max_in_flight,
                                         char *errbuf, size_t errbuf_size);
-int float_adm_cuda_context_create_on_device_sized(FloatAdmCudaContext **ctx, int device,
-                                                  int width, int height, int bit_depth,
+int float_adm_cuda_context_create_on_device_sized(FloatAdmCudaContext **ctx, int device, int width,
+                                                  int height, int bit_depth,
                                                   const FloatAdmOptions *opts, size_t opts_size,
                                                   int max_in_flight, char *errbuf,
                                                   size_t errbuf_size);

@@ -33,8 +33,7 @@ struct Options12 {
     int skip_aim_scale, skip_scale0;
 };
 struct Scores12 {
-    double adm2, aim, adm3, adm_scale[4], adm, adm_num, adm_den, adm_num_scale[4],
-        adm_den_scale[4];
+    double adm2, aim, adm3, adm_scale[4], adm, adm_num, adm_den, adm_num_scale[4], adm_den_scale[4];
 };
 static_assert(sizeof(FloatAdmOptions) == sizeof(Options12),
               "FloatAdmOptions grew: the FLOATADM_1.2 entry points must pass 1.2's size");
@@ -46,8 +45,7 @@ int refuse(const char *type, size_t size, size_t known, char *errbuf, size_t err
     adm::format_error(errbuf, errbuf_size,
                       "%s of %zu bytes: libfloatadm %s knows %zu-byte ones only; the program "
                       "was built against %s float_adm.h (docs/abi.md)",
-                      type, size, float_adm_version(), known,
-                      size > known ? "a newer" : "another");
+                      type, size, float_adm_version(), known, size > known ? "a newer" : "another");
     return FLOAT_ADM_ERROR_INVALID;
 }
 
@@ -55,16 +53,14 @@ int refuse(const char *type, size_t size, size_t known, char *errbuf, size_t err
 
 namespace adm {
 
-int check_options_size(const FloatAdmOptions *opts, size_t size, char *errbuf,
-                       size_t errbuf_size)
+int check_options_size(const FloatAdmOptions *opts, size_t size, char *errbuf, size_t errbuf_size)
 {
     return !opts || size == sizeof(FloatAdmOptions)
                ? 0
                : refuse("FloatAdmOptions", size, sizeof(FloatAdmOptions), errbuf, errbuf_size);
 }
 
-int check_scores_size(const FloatAdmScores *scores, size_t size, char *errbuf,
-                      size_t errbuf_size)
+int check_scores_size(const FloatAdmScores *scores, size_t size, char *errbuf, size_t errbuf_size)
 {
     return !scores || size == sizeof(FloatAdmScores)
                ? 0
@@ -145,9 +141,9 @@ int float_adm_context_create_sized(FloatAdmContext **ctx, int width, int height,
                                    size_t errbuf_size)
 {
     const int ret = adm::check_options_size(opts, opts_size, errbuf, errbuf_size);
-    return ret < 0 ? ret
-                   : float_adm_context_create(ctx, width, height, bit_depth, opts, errbuf,
-                                              errbuf_size);
+    return ret < 0
+               ? ret
+               : float_adm_context_create(ctx, width, height, bit_depth, opts, errbuf, errbuf_size);
 }
 
 int float_adm_score_frame_sized(FloatAdmContext *ctx, const FloatAdmPlane *ref,
@@ -163,9 +159,9 @@ int float_adm_log_open_sized(FloatAdmLog **log, const char *path, enum FloatAdmL
                              char *errbuf, size_t errbuf_size)
 {
     const int ret = adm::check_options_size(opts, opts_size, errbuf, errbuf_size);
-    return ret < 0 ? ret
-                   : float_adm_log_open(log, path, format, opts, width, height, errbuf,
-                                        errbuf_size);
+    return ret < 0
+               ? ret
+               : float_adm_log_open(log, path, format, opts, width, height, errbuf, errbuf_size);
 }
 
 int float_adm_log_frame_sized(FloatAdmLog *log, uint64_t frame_num, const FloatAdmScores *scores,
@@ -181,14 +177,12 @@ int float_adm_log_frame_at_sized(FloatAdmLog *log, uint64_t frame_num, double ti
 {
     const int ret = adm::check_scores_size(scores, scores_size, errbuf, errbuf_size);
     return ret < 0 ? ret
-                   : float_adm_log_frame_at(log, frame_num, timestamp, scores, errbuf,
-                                            errbuf_size);
+                   : float_adm_log_frame_at(log, frame_num, timestamp, scores, errbuf, errbuf_size);
 }
 
 int float_adm_log_acquire_sized(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
                                 const FloatAdmOptions *opts, size_t opts_size, int width,
-                                int height, uint64_t *next_frame, char *errbuf,
-                                size_t errbuf_size)
+                                int height, uint64_t *next_frame, char *errbuf, size_t errbuf_size)
 {
     const int ret = adm::check_options_size(opts, opts_size, errbuf, errbuf_size);
     return ret < 0 ? ret

@@ -14,12 +14,10 @@ namespace adm {
 
 /* 0 for NULL options or options of a size this library takes; else
  * FLOAT_ADM_ERROR_INVALID with a message naming both sizes. */
-int check_options_size(const FloatAdmOptions *opts, size_t size, char *errbuf,
-                       size_t errbuf_size);
+int check_options_size(const FloatAdmOptions *opts, size_t size, char *errbuf, size_t errbuf_size);
 
 /* The same for scores. */
-int check_scores_size(const FloatAdmScores *scores, size_t size, char *errbuf,
-                      size_t errbuf_size);
+int check_scores_size(const FloatAdmScores *scores, size_t size, char *errbuf, size_t errbuf_size);
 
 } // namespace adm
 

@@ -22,17 +22,17 @@ int float_adm_cuda_context_create_sized(FloatAdmCudaContext **ctx, int width, in
                                                    max_in_flight, errbuf, errbuf_size);
 }
 
-int float_adm_cuda_context_create_on_device_sized(FloatAdmCudaContext **ctx, int device,
-                                                  int width, int height, int bit_depth,
+int float_adm_cuda_context_create_on_device_sized(FloatAdmCudaContext **ctx, int device, int width,
+                                                  int height, int bit_depth,
                                                   const FloatAdmOptions *opts, size_t opts_size,
                                                   int max_in_flight, char *errbuf,
                                                   size_t errbuf_size)
 {
     const int ret = adm::check_options_size(opts, opts_size, errbuf, errbuf_size);
-    return ret < 0 ? ret
-                   : float_adm_cuda_context_create_on_device(ctx, device, width, height,
-                                                             bit_depth, opts, max_in_flight,
-                                                             errbuf, errbuf_size);
+    return ret < 0
+               ? ret
+               : float_adm_cuda_context_create_on_device(ctx, device, width, height, bit_depth,
+                                                         opts, max_in_flight, errbuf, errbuf_size);
 }
 
 int float_adm_cuda_collect_sized(FloatAdmCudaContext *ctx, FloatAdmScores *scores,

@@ -50,8 +50,8 @@ int main(int argc, char **argv)
         return fail("reader", ret, err);
 
     FloatAdmContext *ctx = NULL;
-    ret = float_adm_context_create(&ctx, format.width, format.height, format.bit_depth, &opts,
-                                   err, sizeof(err));
+    ret = float_adm_context_create(&ctx, format.width, format.height, format.bit_depth, &opts, err,
+                                   sizeof(err));
     if (ret < 0)
         return fail("context", ret, err);
     FloatAdmLog *log = NULL;

@@ -45,8 +45,7 @@ TEST(Abi, NewerOptionsAreRefusedWithAMessage)
                                  std::to_string(sizeof(FloatAdmOptions)) + "-byte ones only";
     EXPECT_EQ(std::string(err).rfind(expected, 0), 0u) << err;
     EXPECT_NE(std::string(err).find("a newer float_adm.h"), std::string::npos) << err;
-    EXPECT_EQ(float_adm_option_set_sized(&opts.today, sizeof(opts), "egl", "1.2", err,
-                                         sizeof(err)),
+    EXPECT_EQ(float_adm_option_set_sized(&opts.today, sizeof(opts), "egl", "1.2", err, sizeof(err)),
               FLOAT_ADM_ERROR_INVALID);
     double value = 0;
     EXPECT_EQ(float_adm_option_get_sized(&opts.today, sizeof(opts), "egl", &value),
