@@ -77,6 +77,11 @@ const char *float_adm_version(void);
 #define FLOAT_ADM_ERROR_IO (-(EIO))              /* a log could not be written */
 #define FLOAT_ADM_ERROR_BUSY (-(EBUSY))          /* a shared log is held by another */
 #define FLOAT_ADM_ERROR_AGAIN (-(EAGAIN))        /* frame queue full / nothing ready */
+/* An output refused by the output policy (float_adm_output_check): */
+#define FLOAT_ADM_ERROR_OUTPUT_INPUT (-(ETXTBSY)) /* the file is an input of the run */
+#define FLOAT_ADM_ERROR_OUTPUT_NOT_FILE (-(EISDIR)) /* a device, FIFO, socket or directory */
+#define FLOAT_ADM_ERROR_OUTPUT_SYMLINK (-(ELOOP))   /* a symbolic link */
+#define FLOAT_ADM_ERROR_OUTPUT_NOT_OURS (-(EEXIST)) /* a file that is not this project's */
 
 /** A static message for an error code. */
 const char *float_adm_strerror(int err);
@@ -668,6 +673,97 @@ int float_adm_log_acquire(FloatAdmLog **log, const char *path, enum FloatAdmLogF
  */
 int float_adm_log_release(FloatAdmLog **log, uint64_t next_frame, char *errbuf,
                           size_t errbuf_size);
+
+/**
+ * The last user of a log float_adm_log_acquire gave (the stream is over): finish
+ * and close it as float_adm_log_close does, and forget the file, so that a later
+ * acquire of the same path starts a log of its own at frame 0.  A log released
+ * instead (float_adm_log_release) stays open for the next acquire of its file.
+ */
+int float_adm_log_end(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
+
+/**
+ * End a log whose run failed, so that no reader takes it for finished: in place of
+ * the footer (a footer written earlier is cut off first), the file ends with
+ *   JSON "incomplete": "REASON" after the frames, and no "pooled_metrics" nor
+ *        "aggregate_metrics" (the document stays valid JSON);
+ *   XML  <incomplete reason="REASON" /> after </frames>, no <pooled_metrics>;
+ *   CSV and SUB, a last line "incomplete: REASON" (the reason on one line).
+ * A log whose own write failed is closed as it stands (already incomplete).  Then
+ * the log is closed and freed as float_adm_log_close does (and forgotten by the
+ * registry, as float_adm_log_end), and *log set to NULL.  reason NULL or empty:
+ * "the run failed".  Returns the first error writing that end.
+ */
+int float_adm_log_abandon(FloatAdmLog **log, const char *reason, char *errbuf,
+                          size_t errbuf_size);
+
+/**
+ * The frame numbers of maps written without a log, across FFmpeg's graph rebuilds
+ * as a shared log's (float_adm_log_acquire): the first acquire of a map pattern
+ * gives *next_frame 0; an acquire after float_adm_map_release(pattern, N) gives N;
+ * after float_adm_map_end, 0 again.  A pattern held by another user:
+ * FLOAT_ADM_ERROR_BUSY (its maps would overwrite each other).  Errors of
+ * float_adm_map_pattern_check as it says.
+ */
+int float_adm_map_acquire(const char *pattern, uint64_t *next_frame, char *errbuf,
+                          size_t errbuf_size);
+void float_adm_map_release(const char *pattern, uint64_t next_frame);
+void float_adm_map_end(const char *pattern);
+
+/* ---- Output files: the one policy of every file any face writes ----
+ *
+ * Every file the library, float_adm_score, the FFmpeg filter and the Python package
+ * write (logs, maps, reports, spec files) goes through float_adm_output_check first:
+ *   "-", or a path to this process's stdout (/dev/stdout, /proc/self/fd/1, the
+ *       file stdout is): FLOAT_ADM_TARGET_STDOUT, the face writes to stdout;
+ *   /dev/null (the null device, by stat): FLOAT_ADM_TARGET_DISCARD, written directly,
+ *       never replaced or renamed over;
+ *   a symbolic link (dangling or not; other than the two above): refused,
+ *       FLOAT_ADM_ERROR_OUTPUT_SYMLINK;
+ *   any other existing file that is not a regular file (a device, FIFO, socket or
+ *       directory): refused, FLOAT_ADM_ERROR_OUTPUT_NOT_FILE, known by lstat/stat
+ *       before anything is opened (opening a FIFO would block);
+ *   a regular file that is one of inputs (same device and inode) or open in this
+ *       process: refused, FLOAT_ADM_ERROR_OUTPUT_INPUT ("an input of the run");
+ *   an empty regular file, or one this project wrote of the same kind (recognised by
+ *       content, below): FLOAT_ADM_TARGET_REPLACE;
+ *   any other non-empty regular file: refused, FLOAT_ADM_ERROR_OUTPUT_NOT_OURS
+ *       ("not a float_adm KIND; remove it first if it is to go");
+ *   a missing path: FLOAT_ADM_TARGET_NEW.
+ * The project's files, by kind:
+ *   LOG     a log of any layout, libvmaf's included (JSON "{\n  \"version\"", "<?xml",
+ *           "<VMAF ", CSV "Frame,", SUB "{N}{N+1}frame: ");
+ *   MAP     a PFM ("Pf\n"), or a numpy .npz ("PK\3\4" whose first member is
+ *           "frames.npy", as np.savez_compressed(frames=..., loss=...) writes);
+ *   REPORT  begins with "<!DOCTYPE html>" and its first 2048 bytes hold
+ *           <meta name="generator" content="float_adm report">;
+ *   SPEC    begins with "{" and its first 65536 bytes hold "float_adm_spec": 1.
+ * A path the system cannot look at (a directory on the way not searchable): refused
+ * with FLOAT_ADM_ERROR_IO.  Each refusal's message names the path and why.
+ */
+enum FloatAdmOutputKind {
+    FLOAT_ADM_OUTPUT_LOG,
+    FLOAT_ADM_OUTPUT_MAP,
+    FLOAT_ADM_OUTPUT_REPORT,
+    FLOAT_ADM_OUTPUT_SPEC,
+};
+
+enum FloatAdmOutputTarget {
+    FLOAT_ADM_TARGET_NEW,
+    FLOAT_ADM_TARGET_REPLACE,
+    FLOAT_ADM_TARGET_STDOUT,
+    FLOAT_ADM_TARGET_DISCARD,
+};
+
+/**
+ * Where a file of kind may be written at path, by the policy above: >= 0, a
+ * FloatAdmOutputTarget; < 0, an error, with a message naming the path and why.
+ * inputs: the run's input files (nb_inputs of them; NULL entries are skipped).
+ * It opens nothing for writing and changes nothing.
+ */
+int float_adm_output_check(const char *path, enum FloatAdmOutputKind kind,
+                           const char *const *inputs, size_t nb_inputs, char *errbuf,
+                           size_t errbuf_size);
 
 /* ---- Files: raw planar YUV / gray and y4m, as float_adm_score and Python read them ---- */
 

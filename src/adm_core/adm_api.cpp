@@ -78,6 +78,10 @@ const char *float_adm_strerror(int err)
     case FLOAT_ADM_ERROR_IO: return "a log could not be written";
     case FLOAT_ADM_ERROR_BUSY: return "the log is being written by another";
     case FLOAT_ADM_ERROR_AGAIN: return "try again: frame queue full or no frame ready";
+    case FLOAT_ADM_ERROR_OUTPUT_INPUT: return "the output is an input of the run";
+    case FLOAT_ADM_ERROR_OUTPUT_NOT_FILE: return "the output is not a regular file";
+    case FLOAT_ADM_ERROR_OUTPUT_SYMLINK: return "the output is a symbolic link";
+    case FLOAT_ADM_ERROR_OUTPUT_NOT_OURS: return "the output is a file of something else";
     default: return "unknown error";
     }
 }
@@ -93,6 +97,10 @@ const char *float_adm_error_name(int err)
     case FLOAT_ADM_ERROR_IO: return "IO";
     case FLOAT_ADM_ERROR_BUSY: return "BUSY";
     case FLOAT_ADM_ERROR_AGAIN: return "AGAIN";
+    case FLOAT_ADM_ERROR_OUTPUT_INPUT: return "OUTPUT_INPUT";
+    case FLOAT_ADM_ERROR_OUTPUT_NOT_FILE: return "OUTPUT_NOT_FILE";
+    case FLOAT_ADM_ERROR_OUTPUT_SYMLINK: return "OUTPUT_SYMLINK";
+    case FLOAT_ADM_ERROR_OUTPUT_NOT_OURS: return "OUTPUT_NOT_OURS";
     default: return nullptr;
     }
 }
@@ -103,6 +111,8 @@ int float_adm_error_code(int index)
         FLOAT_ADM_ERROR_INVALID,   FLOAT_ADM_ERROR_NOMEM,       FLOAT_ADM_ERROR_RANGE,
         FLOAT_ADM_ERROR_NOT_FOUND, FLOAT_ADM_ERROR_UNSUPPORTED, FLOAT_ADM_ERROR_IO,
         FLOAT_ADM_ERROR_BUSY,      FLOAT_ADM_ERROR_AGAIN,
+        FLOAT_ADM_ERROR_OUTPUT_INPUT, FLOAT_ADM_ERROR_OUTPUT_NOT_FILE,
+        FLOAT_ADM_ERROR_OUTPUT_SYMLINK, FLOAT_ADM_ERROR_OUTPUT_NOT_OURS,
     };
     return index >= 0 && index < static_cast<int>(sizeof(codes) / sizeof(codes[0])) ? codes[index]
                                                                                     : 0;

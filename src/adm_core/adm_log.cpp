@@ -28,7 +28,6 @@
 #include <string>
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -36,13 +35,11 @@
 #include "adm_error_message.h"
 #include "adm_log.h"
 #include "adm_log_layout.h"
+#include "adm_log_registry.h"
 #include "adm_names.h"
+#include "adm_output_policy.h"
 #include "adm_summary.h"
 #include "float_adm.h"
-
-#ifndef O_CLOEXEC
-#define O_CLOEXEC 0
-#endif
 
 struct FloatAdmLog {
     FILE *file = nullptr; /* null: the summary only */
@@ -198,69 +195,17 @@ bool adm::open_in_process(const struct stat &st, int except, bool skip_std)
 
 namespace {
 
-/* The file begins as a log of any format does, libvmaf's included. */
-bool holds_log(const char *path)
-{
-    char start[24] = "";
-    FILE *file = std::fopen(path, "rb");
-    if (!file)
-        return false;
-    const size_t size = std::fread(start, 1, sizeof(start) - 1, file);
-    std::fclose(file);
-    start[size] = '\0';
-    for (const char *header : {"{\n  \"version\"", "<?xml", "<VMAF ", "Frame,"}) {
-        if (!std::strncmp(start, header, std::strlen(header)))
-            return true;
-    }
-    unsigned long first, next;
-    int consumed = 0;
-    return std::sscanf(start, "{%lu}{%lu}frame: %n", &first, &next, &consumed) == 2 && consumed > 0;
-}
-
-/* Opens path for writing; a regular file is truncated only once it is known to be
- * no input or output of this process, and empty or a log. */
+/* Opens path for writing by the output policy (adm_output_policy.cpp): a regular
+ * file is truncated only once it is known to be no input of this process, and
+ * empty or a log; stdout is use_stdout's. */
 int open_file(FloatAdmLog *log, const char *path, char *errbuf, size_t errbuf_size)
 {
-    const int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path,
-                          std::strerror(errno));
-        return FLOAT_ADM_ERROR_IO;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path,
-                          std::strerror(errno));
-        close(fd);
-        return FLOAT_ADM_ERROR_IO;
-    }
-    log->regular = S_ISREG(st.st_mode);
+    int fd = -1;
+    const int target = adm::open_output(path, FLOAT_ADM_OUTPUT_LOG, &fd, errbuf, errbuf_size);
+    if (target < 0 || target == FLOAT_ADM_TARGET_STDOUT)
+        return target;
+    log->regular = target != FLOAT_ADM_TARGET_DISCARD;
     log->layout.fps_padded = log->regular;
-    /* Devices and pipes are not destroyed by a log; a regular file would be. */
-    if (log->regular && adm::open_in_process(st, fd)) {
-        adm::format_error(errbuf, errbuf_size,
-                          "%s: refusing to write the log there: the file is open in this "
-                          "process (an input or output?) and would be destroyed", path);
-        close(fd);
-        return FLOAT_ADM_ERROR_INVALID;
-    }
-    /* A file read later (one picture of an image sequence) is not open yet: only
-     * an empty file or an earlier log is replaced. */
-    if (log->regular && st.st_size > 0 && !holds_log(path)) {
-        adm::format_error(errbuf, errbuf_size,
-                          "%s: refusing to write the log there: the file holds something "
-                          "other than a log (an input?) and would be destroyed; remove it "
-                          "first if it is to go",
-                          path);
-        close(fd);
-        return FLOAT_ADM_ERROR_INVALID;
-    }
-    if (log->regular && ftruncate(fd, 0) != 0) {
-        adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path,
-                          std::strerror(errno));
-        close(fd);
-        return FLOAT_ADM_ERROR_IO;
-    }
     log->file = fdopen(fd, "w");
     if (!log->file) {
         adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path,
@@ -269,15 +214,6 @@ int open_file(FloatAdmLog *log, const char *path, char *errbuf, size_t errbuf_si
         return FLOAT_ADM_ERROR_IO;
     }
     return 0;
-}
-
-/* A path to the file stdout is (/dev/stdout, /proc/self/fd/1) is stdout: opened
- * again, a regular file would be truncated under stdout's own offset. */
-bool is_stdout_path(const char *path)
-{
-    struct stat st, out;
-    return stat(path, &st) == 0 && fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev &&
-           st.st_ino == out.st_ino && !S_ISCHR(st.st_mode);
 }
 
 /* stdout, unless another descriptor of this process writes there too: an output
@@ -371,15 +307,11 @@ int float_adm_log_open(FloatAdmLog **out, const char *path, enum FloatAdmLogForm
         log->layout.width = width;
         log->layout.height = height;
         log->opened = std::chrono::steady_clock::now();
-        if (path && (!std::strcmp(path, "-") || is_stdout_path(path))) {
-            const int ret = use_stdout(log, errbuf, errbuf_size);
-            if (ret < 0) {
-                delete log;
-                return ret;
-            }
-        } else if (path) {
+        if (path) {
             log->name = path;
-            const int ret = open_file(log, path, errbuf, errbuf_size);
+            int ret = open_file(log, path, errbuf, errbuf_size);
+            if (ret == FLOAT_ADM_TARGET_STDOUT)
+                ret = use_stdout(log, errbuf, errbuf_size);
             if (ret < 0) {
                 delete log;
                 return ret;
@@ -501,6 +433,38 @@ int float_adm_log_close(FloatAdmLog **plog, char *errbuf, size_t errbuf_size)
     }
     delete log;
     return ret;
+}
+
+int float_adm_log_abandon(FloatAdmLog **plog, const char *reason, char *errbuf,
+                          size_t errbuf_size)
+{
+    if (!plog || !*plog)
+        return 0;
+    FloatAdmLog *log = *plog;
+    int ret = 0;
+    try {
+        /* A footer already written goes: the file must not read as finished. */
+        if (log->file && log->error.empty() && log->finished)
+            ret = reopen_after_finish(log, errbuf, errbuf_size);
+        if (log->file && log->error.empty() && ret >= 0) {
+            const std::string end =
+                adm::incomplete_text(log->layout, reason && *reason ? reason : "the run failed");
+            ret = write_with_header(log, end, errbuf, errbuf_size);
+            if (ret >= 0)
+                ret = write_fps(log, errbuf, errbuf_size);
+            if (ret >= 0 && log->regular && fsync(fileno(log->file)) != 0)
+                ret = fail_io(log, "cannot sync", errno, errbuf, errbuf_size);
+        }
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory writing the log");
+        ret = FLOAT_ADM_ERROR_NOMEM;
+    }
+    /* Closed as it stands: nothing may follow, not even a footer. */
+    log->finished = true;
+    log->error.clear();
+    adm::LogRegistry::process().forget(log);
+    const int closed = float_adm_log_close(plog, ret < 0 ? nullptr : errbuf, errbuf_size);
+    return ret < 0 ? ret : closed;
 }
 
 } // extern "C"

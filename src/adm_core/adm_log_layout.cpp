@@ -296,4 +296,30 @@ std::string footer_text(const LogLayout &layout, const FrameStats *stats)
     return out;
 }
 
+std::string incomplete_text(const LogLayout &layout, const char *reason)
+{
+    std::string out;
+    switch (layout.format) {
+    case FLOAT_ADM_LOG_JSON:
+        out += "\n  ],\n  \"incomplete\": ";
+        append_json_string(out, reason);
+        out += "\n}\n";
+        break;
+    case FLOAT_ADM_LOG_XML:
+        out += "  </frames>\n  <incomplete reason=";
+        append_xml_attribute(out, reason);
+        out += " />\n</VMAF>\n";
+        break;
+    case FLOAT_ADM_LOG_CSV:
+    case FLOAT_ADM_LOG_SUB:
+        /* One line that no frame's line is: the reason on one line. */
+        out += "incomplete: ";
+        for (const char *p = reason; *p; ++p)
+            out += *p == '\n' || *p == '\r' ? ' ' : *p;
+        out += '\n';
+        break;
+    }
+    return out;
+}
+
 } // namespace adm

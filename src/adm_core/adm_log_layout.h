@@ -51,6 +51,9 @@ std::string skipped_text(const LogLayout &layout, bool first, uint64_t frame_num
                          const char *reason);
 /* The end: the pooled metrics of stats (one per output) for JSON and XML. */
 std::string footer_text(const LogLayout &layout, const FrameStats *stats);
+/* The end of a log whose run failed, in place of the footer (float_adm_log_abandon):
+ * no pooled metrics, the reason instead. */
+std::string incomplete_text(const LogLayout &layout, const char *reason);
 
 } // namespace adm
 

@@ -11,13 +11,11 @@
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "adm_error_message.h"
-#include "adm_log.h"
 #include "adm_map.h"
+#include "adm_output_policy.h"
 #include "float_adm.h"
 
 namespace {
@@ -90,18 +88,6 @@ int parse_pattern(const char *pattern, Pattern *out, char *errbuf, size_t errbuf
     return 0;
 }
 
-/* The file begins as a PFM map does. */
-bool holds_pfm(const std::string &path)
-{
-    char start[3] = "";
-    FILE *file = std::fopen(path.c_str(), "rb");
-    if (!file)
-        return false;
-    const size_t size = std::fread(start, 1, sizeof(start), file);
-    std::fclose(file);
-    return size == sizeof(start) && !std::memcmp(start, "Pf\n", sizeof(start));
-}
-
 int cannot_write(const std::string &path, int err, char *errbuf, size_t errbuf_size)
 {
     adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path.c_str(),
@@ -109,38 +95,22 @@ int cannot_write(const std::string &path, int err, char *errbuf, size_t errbuf_s
     return FLOAT_ADM_ERROR_IO;
 }
 
-/* Writes the PFM to path, refusing what a log refuses to overwrite. */
+/* Writes the PFM to path, where the output policy allows a map (adm_output_policy.cpp). */
 int write_pfm(const std::string &path, const float *loss, int columns, int rows, char *errbuf,
               size_t errbuf_size)
 {
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0)
-        return cannot_write(path, errno, errbuf, errbuf_size);
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        const int err = errno;
-        close(fd);
-        return cannot_write(path, err, errbuf, errbuf_size);
+    int fd = -1;
+    const int target =
+        adm::open_output(path.c_str(), FLOAT_ADM_OUTPUT_MAP, &fd, errbuf, errbuf_size);
+    if (target == FLOAT_ADM_TARGET_STDOUT) {
+        adm::format_error(errbuf, errbuf_size,
+                          "%s: refusing to write the map there: it is stdout, and maps are "
+                          "files of their own",
+                          path.c_str());
+        return FLOAT_ADM_ERROR_OUTPUT_NOT_FILE;
     }
-    const bool regular = S_ISREG(st.st_mode);
-    const char *refusal = nullptr;
-    if (regular && adm::open_in_process(st, fd))
-        refusal = "the file is open in this process (an input or output?) and would be "
-                  "destroyed";
-    else if (regular && st.st_size > 0 && !holds_pfm(path))
-        refusal = "the file holds something other than a PFM map (an input?) and would be "
-                  "destroyed; remove it first if it is to go";
-    if (refusal) {
-        adm::format_error(errbuf, errbuf_size, "%s: refusing to write the map there: %s",
-                          path.c_str(), refusal);
-        close(fd);
-        return FLOAT_ADM_ERROR_INVALID;
-    }
-    if (regular && ftruncate(fd, 0) != 0) {
-        const int err = errno;
-        close(fd);
-        return cannot_write(path, err, errbuf, errbuf_size);
-    }
+    if (target < 0)
+        return target;
     FILE *file = fdopen(fd, "wb");
     if (!file) {
         const int err = errno;

@@ -350,8 +350,9 @@ same_file "interlaced y4m scores the woven frames" interlaced.json y4m.json
 
 # ---- write errors: exit 1, naming what could not be written ----
 if [ -w /dev/full ]; then
-    expect_error "--json /dev/full" "/dev/full: cannot write" $ref $dis $astro_args \
-        --quiet --json /dev/full
+    # A device other than /dev/null is no place for a log (the output policy).
+    expect_error "--json /dev/full" "/dev/full: refusing to write the log there: it is a device" \
+        $ref $dis $astro_args --quiet --json /dev/full
     # expect_full_stdout NAME ARGS...: with stdout on /dev/full, exit 1 naming stdout.
     expect_full_stdout() {
         name=$1; shift
@@ -611,7 +612,9 @@ tests=$((tests + 1))
 expect_error "map: a missing directory" "nonexistent/m0.pfm: cannot write" $astro_args \
     --map-path nonexistent/m%d.pfm
 ln -sf /dev/full full0.pfm
-expect_error "map: a failed write" "full0.pfm: cannot write" $astro_args --map-path full%d.pfm
+expect_error "map: a link is refused, its target untouched" \
+    "full0.pfm: refusing to write the map there: it is a symbolic link" $astro_args \
+    --map-path full%d.pfm
 printf 'notes\n' >keep0.pfm
 expect_error "map: not over another file" "refusing to write the map there" $astro_args \
     --map-path keep%d.pfm

@@ -289,7 +289,7 @@ expect_ok "two instances log to /dev/null" -f lavfi -i "$(src)" -f lavfi -i "$(s
 mkdir -p seq
 ff -f lavfi -i "$(src 64x48 0.4)" -c:v pgm seq/f%d.pgm 2>/dev/null
 sum_before=$(cksum < seq/f7.pgm)
-expect_error "log_path is a picture of an input sequence" "other than a log" \
+expect_error "log_path is a picture of an input sequence" "not a float_adm log" \
     -i seq/f%d.pgm -f lavfi -i "$(src 64x48 0.4),format=gray" -lavfi "float_adm=log_path=seq/f7.pgm" -f null -
 tests=$((tests + 1))
 [ "$(cksum < seq/f7.pgm)" = "$sum_before" ] || fail "log_path is a picture of an input sequence: it was changed"

@@ -208,6 +208,10 @@ TEST(ApiErrors, CodeListNamesEveryCodeOnce)
         {FLOAT_ADM_ERROR_IO, "IO"},
         {FLOAT_ADM_ERROR_BUSY, "BUSY"},
         {FLOAT_ADM_ERROR_AGAIN, "AGAIN"},
+        {FLOAT_ADM_ERROR_OUTPUT_INPUT, "OUTPUT_INPUT"},
+        {FLOAT_ADM_ERROR_OUTPUT_NOT_FILE, "OUTPUT_NOT_FILE"},
+        {FLOAT_ADM_ERROR_OUTPUT_SYMLINK, "OUTPUT_SYMLINK"},
+        {FLOAT_ADM_ERROR_OUTPUT_NOT_OURS, "OUTPUT_NOT_OURS"},
     };
     std::vector<std::pair<int, std::string>> listed;
     for (int i = 0; float_adm_error_code(i); i++)

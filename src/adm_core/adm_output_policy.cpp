@@ -1,0 +1,273 @@
+/*
+ * float_adm: the output policy, where any face may write a file
+ * (float_adm_output_check, float_adm.h), and the project's files recognised by
+ * content, each kind once.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "adm_error_message.h"
+#include "adm_log.h"
+#include "adm_output_policy.h"
+#include "float_adm.h"
+
+namespace {
+
+const char *kind_name(FloatAdmOutputKind kind)
+{
+    switch (kind) {
+    case FLOAT_ADM_OUTPUT_LOG: return "log";
+    case FLOAT_ADM_OUTPUT_MAP: return "map";
+    case FLOAT_ADM_OUTPUT_REPORT: return "report";
+    case FLOAT_ADM_OUTPUT_SPEC: return "spec file";
+    }
+    return "file";
+}
+
+/* The first bytes of a regular file (at most size); empty where it cannot be read. */
+std::string file_start(const char *path, size_t size)
+{
+    std::string start(size, '\0');
+    const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return std::string();
+    size_t got = 0;
+    while (got < size) {
+        const ssize_t n = read(fd, &start[got], size - got);
+        if (n <= 0)
+            break;
+        got += static_cast<size_t>(n);
+    }
+    close(fd);
+    start.resize(got);
+    return start;
+}
+
+bool starts_with(const std::string &text, const char *prefix)
+{
+    return text.compare(0, std::strlen(prefix), prefix) == 0;
+}
+
+/* A log of any layout, libvmaf's included. */
+bool holds_log(const std::string &start)
+{
+    for (const char *header : {"{\n  \"version\"", "<?xml", "<VMAF ", "Frame,"}) {
+        if (starts_with(start, header))
+            return true;
+    }
+    unsigned long first, next;
+    int consumed = 0;
+    return std::sscanf(start.c_str(), "{%lu}{%lu}frame: %n", &first, &next, &consumed) == 2 &&
+           consumed > 0;
+}
+
+/* A PFM map, or the .npz np.savez_compressed(frames=..., loss=...) writes: a zip
+ * whose first local header names "frames.npy". */
+bool holds_map(const std::string &start)
+{
+    if (starts_with(start, "Pf\n"))
+        return true;
+    static const char member[] = "frames.npy";
+    const size_t name_at = 30, length = sizeof(member) - 1;
+    if (!starts_with(start, "PK\x03\x04") || start.size() < name_at + length)
+        return false;
+    const size_t name_length = static_cast<unsigned char>(start[26]) |
+                               static_cast<size_t>(static_cast<unsigned char>(start[27])) << 8;
+    return name_length == length && start.compare(name_at, length, member) == 0;
+}
+
+bool is_ours(const char *path, FloatAdmOutputKind kind)
+{
+    switch (kind) {
+    case FLOAT_ADM_OUTPUT_LOG: return holds_log(file_start(path, 64));
+    case FLOAT_ADM_OUTPUT_MAP: return holds_map(file_start(path, 64));
+    case FLOAT_ADM_OUTPUT_REPORT: {
+        const std::string start = file_start(path, 2048);
+        return starts_with(start, "<!DOCTYPE html>") &&
+               start.find("<meta name=\"generator\" content=\"float_adm report\">") !=
+                   std::string::npos;
+    }
+    case FLOAT_ADM_OUTPUT_SPEC: {
+        const std::string start = file_start(path, 65536);
+        return starts_with(start, "{") && start.find("\"float_adm_spec\": 1") != std::string::npos;
+    }
+    }
+    return false;
+}
+
+bool same_file(const struct stat &a, const struct stat &b)
+{
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* The null device, by its device number (a copy of /dev/null elsewhere is one too). */
+bool is_null_device(const struct stat &st)
+{
+    struct stat null;
+    return S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
+           st.st_rdev == null.st_rdev;
+}
+
+const char *file_type(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "a device";
+    return "not a regular file";
+}
+
+int refuse(int err, const char *path, FloatAdmOutputKind kind, const std::string &why, char *errbuf,
+           size_t errbuf_size)
+{
+    adm::format_error(errbuf, errbuf_size, "%s: refusing to write the %s there: %s", path,
+                      kind_name(kind), why.c_str());
+    return err;
+}
+
+/* The policy; *link the lstat of the path where it exists. */
+int check(const char *path, FloatAdmOutputKind kind, const char *const *inputs, size_t nb_inputs,
+          struct stat *link, char *errbuf, size_t errbuf_size)
+{
+    if (!path || !*path) {
+        adm::format_error(errbuf, errbuf_size, "no %s path given", kind_name(kind));
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    if (kind < FLOAT_ADM_OUTPUT_LOG || kind > FLOAT_ADM_OUTPUT_SPEC) {
+        adm::format_error(errbuf, errbuf_size, "unknown output kind %d", static_cast<int>(kind));
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    if (!std::strcmp(path, "-"))
+        return FLOAT_ADM_TARGET_STDOUT;
+    if (lstat(path, link) != 0) {
+        if (errno == ENOENT)
+            return FLOAT_ADM_TARGET_NEW;
+        adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path, std::strerror(errno));
+        return FLOAT_ADM_ERROR_IO;
+    }
+    struct stat st, out;
+    const bool resolves = stat(path, &st) == 0;
+    if (resolves && is_null_device(st))
+        return FLOAT_ADM_TARGET_DISCARD;
+    if (resolves && fstat(STDOUT_FILENO, &out) == 0 && same_file(st, out))
+        return FLOAT_ADM_TARGET_STDOUT;
+    if (S_ISLNK(link->st_mode)) {
+        char target[512];
+        const ssize_t n = readlink(path, target, sizeof(target) - 1);
+        target[n > 0 ? n : 0] = '\0';
+        return refuse(FLOAT_ADM_ERROR_OUTPUT_SYMLINK, path, kind,
+                      std::string("it is a symbolic link") +
+                          (resolves ? " (to " + std::string(target) + ")"
+                                    : " that leads nowhere (to " + std::string(target) + ")") +
+                          "; give the file's own path",
+                      errbuf, errbuf_size);
+    }
+    if (!S_ISREG(link->st_mode))
+        return refuse(FLOAT_ADM_ERROR_OUTPUT_NOT_FILE, path, kind,
+                      std::string("it is ") + file_type(link->st_mode) + ", not a regular file",
+                      errbuf, errbuf_size);
+    for (size_t i = 0; inputs && i < nb_inputs; i++) {
+        struct stat input;
+        if (inputs[i] && stat(inputs[i], &input) == 0 && same_file(input, *link))
+            return refuse(FLOAT_ADM_ERROR_OUTPUT_INPUT, path, kind,
+                          std::string("it is an input of the run (") + inputs[i] +
+                              "), which would be destroyed",
+                          errbuf, errbuf_size);
+    }
+    if (adm::open_in_process(*link, -1))
+        return refuse(FLOAT_ADM_ERROR_OUTPUT_INPUT, path, kind,
+                      "it is an input of the run: the file is open in this process and "
+                      "would be destroyed",
+                      errbuf, errbuf_size);
+    if (link->st_size == 0 || is_ours(path, kind))
+        return FLOAT_ADM_TARGET_REPLACE;
+    return refuse(FLOAT_ADM_ERROR_OUTPUT_NOT_OURS, path, kind,
+                  std::string("it is not a float_adm ") + kind_name(kind) +
+                      "; remove it first if it is to go",
+                  errbuf, errbuf_size);
+}
+
+int cannot_write(const char *path, int err, char *errbuf, size_t errbuf_size)
+{
+    adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path,
+                      std::strerror(err ? err : EIO));
+    return FLOAT_ADM_ERROR_IO;
+}
+
+/* Opens what check allowed; -1 with errno where the file is no longer what was checked
+ * (EAGAIN: look again). */
+int open_checked(const char *path, int target, const struct stat &checked)
+{
+    if (target == FLOAT_ADM_TARGET_NEW)
+        return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    const int flags = target == FLOAT_ADM_TARGET_REPLACE ? O_NOFOLLOW | O_NONBLOCK : 0;
+    const int fd = open(path, O_WRONLY | O_CLOEXEC | flags);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        const int err = errno;
+        if (fd >= 0)
+            close(fd);
+        errno = err == ELOOP || err == ENOENT || err == ENXIO ? EAGAIN : err;
+        return -1;
+    }
+    const bool same = target == FLOAT_ADM_TARGET_DISCARD
+                          ? is_null_device(st)
+                          : S_ISREG(st.st_mode) && same_file(st, checked);
+    if (!same || (target == FLOAT_ADM_TARGET_REPLACE && ftruncate(fd, 0) != 0)) {
+        const int err = same ? errno : EAGAIN;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
+}
+
+} // namespace
+
+namespace adm {
+
+int open_output(const char *path, enum FloatAdmOutputKind kind, int *fd, char *errbuf,
+                size_t errbuf_size)
+{
+    *fd = -1;
+    /* A file made, removed or swapped between the check and the open is looked at again. */
+    for (int attempt = 0; attempt < 3; attempt++) {
+        struct stat checked;
+        const int target = check(path, kind, nullptr, 0, &checked, errbuf, errbuf_size);
+        if (target < 0 || target == FLOAT_ADM_TARGET_STDOUT)
+            return target;
+        *fd = open_checked(path, target, checked);
+        if (*fd >= 0)
+            return target;
+        if (errno != EAGAIN && errno != EEXIST)
+            return cannot_write(path, errno, errbuf, errbuf_size);
+    }
+    return cannot_write(path, EAGAIN, errbuf, errbuf_size);
+}
+
+} // namespace adm
+
+extern "C" int float_adm_output_check(const char *path, enum FloatAdmOutputKind kind,
+                                      const char *const *inputs, size_t nb_inputs, char *errbuf,
+                                      size_t errbuf_size)
+{
+    try {
+        struct stat link;
+        return check(path, kind, inputs, nb_inputs, &link, errbuf, errbuf_size);
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory checking an output path");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
