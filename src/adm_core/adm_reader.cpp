@@ -27,7 +27,9 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "adm_error_message.h"
 #include "adm_pixel_format.h"
@@ -137,14 +139,26 @@ struct FloatAdmReader {
 
     void open()
     {
-        file = std::fopen(path.c_str(), "rb");
-        if (!file)
+        /* Non-blocking, so that a FIFO is refused at once instead of waiting for a writer. */
+        const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
             fail(printf_string("cannot open: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
         struct stat info;
-        if (fstat(fileno(file), &info) != 0)
-            fail(printf_string("cannot stat: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
-        if (!S_ISREG(info.st_mode))
+        if (fstat(fd, &info) != 0) {
+            const int err = errno;
+            ::close(fd);
+            fail(printf_string("cannot stat: %s", std::strerror(err)), FLOAT_ADM_ERROR_IO);
+        }
+        if (!S_ISREG(info.st_mode)) {
+            ::close(fd);
             fail("not a regular file (pipes and devices cannot be sized up front)");
+        }
+        file = fdopen(fd, "rb");
+        if (!file) {
+            const int err = errno;
+            ::close(fd);
+            fail(printf_string("cannot open: %s", std::strerror(err)), FLOAT_ADM_ERROR_IO);
+        }
         file_size = static_cast<uint64_t>(info.st_size);
         char signature[kY4mSignatureLength];
         const size_t got = std::fread(signature, 1, sizeof(signature), file);

@@ -239,6 +239,15 @@ expect_error "missing file" "nonexistent.yuv: cannot open" --reference nonexiste
     $astro_args
 expect_error "directory" "directory.yuv: not a regular file" --reference directory.yuv $dis \
     $astro_args
+# A FIFO is refused at once, before anything waits for a writer.
+rm -f fifo.y4m && mkfifo fifo.y4m
+tests=$((tests + 1))
+timeout 10 "$bin" --reference fifo.y4m $dis $astro_args >out.txt 2>err.txt
+rc=$?
+if [ $rc -ne 1 ] || ! grep -F -q "fifo.y4m: not a regular file" err.txt; then
+    fail "fifo input: exit $rc (124: it blocked), wanted 1 naming the FIFO: $(cat err.txt)"
+fi
+rm -f fifo.y4m
 expect_error "empty file" "empty.yuv: the file holds no frames" --reference empty.yuv $dis \
     $astro_args
 expect_error "too small" "cannot score 16x16 yuv420p" $ref $dis --width 16 --height 16 \
