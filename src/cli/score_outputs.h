@@ -33,8 +33,14 @@
 #include "pixel_format.h"
 #include "video_reader.h"
 
+/* A log still open when the outputs go is one of a run that failed (finish() closes
+ * the others): it ends as incomplete, never with a finished-looking footer. */
 struct LogCloser {
-    void operator()(FloatAdmLog *log) const { float_adm_log_close(&log, nullptr, 0); }
+    void operator()(FloatAdmLog *log) const
+    {
+        float_adm_log_abandon(&log, "float_adm_score failed before the end of the inputs",
+                              nullptr, 0);
+    }
 };
 using LogPtr = std::unique_ptr<FloatAdmLog, LogCloser>;
 
