@@ -403,7 +403,10 @@ CommandLine parse_command_line(int argc, char **argv)
                 const ArgSpec *spec = find_arg("", token[k]);
                 if (!spec)
                     throw CliError("unknown argument '" + flag + "' (see --help)");
-                command_line.vmaf_dialect = true;
+                /* The dialect follows what the inputs and outputs are given by: -q and
+                 * -v mean what --quiet and --version do and switch nothing. */
+                if (spec->arg != Arg::Quiet && spec->arg != Arg::Version)
+                    command_line.vmaf_dialect = true;
                 if (!spec->takes_value) {
                     apply_arg(command_line, *spec, flag, "", false);
                     continue;

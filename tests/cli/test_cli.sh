@@ -211,6 +211,8 @@ expect_error "truncated y4m" "short.y4m: " --reference astro.ref.y4m --distorted
 tests=$((tests + 1)); grep -q "ends inside frame 3" err.txt || fail "truncated y4m: $(cat err.txt)"
 expect_error "--frames beyond the end" "--frames 7" $ref $dis $astro_args --frames 7
 expect_error "different lengths" "differ" $ref --distorted five.yuv $astro_args
+# -q is --quiet: it switches no dialect, so the lengths still must match.
+expect_error "different lengths, -q" "differ" $ref --distorted five.yuv $astro_args -q
 expect_error "different y4m headers" "differ" --reference astro.ref.y4m --distorted w578.y4m
 expect_error "y4m header vs --width" "--width" --reference astro.ref.y4m \
     --distorted astro.dis.y4m --width 320
