@@ -27,23 +27,21 @@
 
 namespace {
 
-/* A log written over an input would destroy it: refused before anything is
- * truncated (the library refuses any file open in the process too). */
+/* The library's output policy, with the two inputs named: a log written over an
+ * input, a link, a FIFO or another program's file is refused before anything is
+ * truncated. */
 void check_not_an_input(const LogRequest &request, const VideoReader &reference,
                         const VideoReader &distorted)
 {
-    struct stat log_stat;
-    if (request.path == "-" || stat(request.path.c_str(), &log_stat) != 0)
+    if (request.path.empty())
         return;
-    for (const VideoReader *input : {&reference, &distorted}) {
-        struct stat input_stat;
-        if (stat(input->path().c_str(), &input_stat) == 0 && input_stat.st_dev == log_stat.st_dev &&
-            input_stat.st_ino == log_stat.st_ino)
-            throw CliError(string_printf(
-                "%s %s: that is the %s file %s; refusing to overwrite an input",
-                request.flag.c_str(), request.path.c_str(),
-                input == &reference ? "reference" : "distorted", input->path().c_str()));
-    }
+    const char *inputs[] = {reference.path().c_str(), distorted.path().c_str()};
+    char message[512] = "";
+    const int target = float_adm_output_check(request.path.c_str(), FLOAT_ADM_OUTPUT_LOG, inputs,
+                                              2, message, sizeof(message));
+    if (target < 0)
+        throw CliError(request.flag + " " +
+                       (message[0] ? message : request.path + ": " + float_adm_strerror(target)));
 }
 
 /* Two logs in one file would garble each other. */

@@ -294,12 +294,12 @@ cp $astro.ref.yuv victim.ref.yuv
 cp $astro.dis.yuv victim.dis.yuv
 ref_sum=$(cksum <victim.ref.yuv)
 dis_sum=$(cksum <victim.dis.yuv)
-expect_error "--json at the reference" "refusing to overwrite an input" \
+expect_error "--json at the reference" "it is an input of the run" \
     --reference victim.ref.yuv --distorted victim.dis.yuv $astro_args --json victim.ref.yuv
 tests=$((tests + 1))
 [ "$(cksum <victim.ref.yuv)" = "$ref_sum" ] || fail "--json at the reference destroyed it"
 ln victim.dis.yuv victim.link
-expect_error "--csv at the distorted (a link)" "distorted file" \
+expect_error "--csv at the distorted (a link)" "an input of the run (victim.dis.yuv)" \
     --reference victim.ref.yuv --distorted victim.dis.yuv $astro_args --csv victim.link
 tests=$((tests + 1))
 [ "$(cksum <victim.dis.yuv)" = "$dis_sum" ] || fail "--csv at the distorted destroyed it"
