@@ -285,5 +285,6 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
         bar.close()
         return Results(rows, names=names, options=settings, width=geometry.width,
                        height=geometry.height, elapsed=time.monotonic() - began,
-                       inputs=(reference, distorted), maps=(np.stack(maps) if maps else np.zeros((0,) + map_shape, np.float32))
+                       inputs=(reference, distorted),
+                       maps=(np.stack(maps) if maps else np.zeros((0,) + map_shape, np.float32))
                        if map else None)
