@@ -78,7 +78,7 @@ const char *float_adm_version(void);
 #define FLOAT_ADM_ERROR_BUSY (-(EBUSY))          /* a shared log is held by another */
 #define FLOAT_ADM_ERROR_AGAIN (-(EAGAIN))        /* frame queue full / nothing ready */
 /* An output refused by the output policy (float_adm_output_check): */
-#define FLOAT_ADM_ERROR_OUTPUT_INPUT (-(ETXTBSY)) /* the file is an input of the run */
+#define FLOAT_ADM_ERROR_OUTPUT_INPUT (-(ETXTBSY))   /* the file is an input of the run */
 #define FLOAT_ADM_ERROR_OUTPUT_NOT_FILE (-(EISDIR)) /* a device, FIFO, socket or directory */
 #define FLOAT_ADM_ERROR_OUTPUT_SYMLINK (-(ELOOP))   /* a symbolic link */
 #define FLOAT_ADM_ERROR_OUTPUT_NOT_OURS (-(EEXIST)) /* a file that is not this project's */
@@ -694,8 +694,7 @@ int float_adm_log_end(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
  * registry, as float_adm_log_end), and *log set to NULL.  reason NULL or empty:
  * "the run failed".  Returns the first error writing that end.
  */
-int float_adm_log_abandon(FloatAdmLog **log, const char *reason, char *errbuf,
-                          size_t errbuf_size);
+int float_adm_log_abandon(FloatAdmLog **log, const char *reason, char *errbuf, size_t errbuf_size);
 
 /**
  * The frame numbers of maps written without a log, across FFmpeg's graph rebuilds

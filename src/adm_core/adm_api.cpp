@@ -108,10 +108,11 @@ const char *float_adm_error_name(int err)
 int float_adm_error_code(int index)
 {
     static const int codes[] = {
-        FLOAT_ADM_ERROR_INVALID,   FLOAT_ADM_ERROR_NOMEM,       FLOAT_ADM_ERROR_RANGE,
-        FLOAT_ADM_ERROR_NOT_FOUND, FLOAT_ADM_ERROR_UNSUPPORTED, FLOAT_ADM_ERROR_IO,
-        FLOAT_ADM_ERROR_BUSY,      FLOAT_ADM_ERROR_AGAIN,
-        FLOAT_ADM_ERROR_OUTPUT_INPUT, FLOAT_ADM_ERROR_OUTPUT_NOT_FILE,
+        FLOAT_ADM_ERROR_INVALID,        FLOAT_ADM_ERROR_NOMEM,
+        FLOAT_ADM_ERROR_RANGE,          FLOAT_ADM_ERROR_NOT_FOUND,
+        FLOAT_ADM_ERROR_UNSUPPORTED,    FLOAT_ADM_ERROR_IO,
+        FLOAT_ADM_ERROR_BUSY,           FLOAT_ADM_ERROR_AGAIN,
+        FLOAT_ADM_ERROR_OUTPUT_INPUT,   FLOAT_ADM_ERROR_OUTPUT_NOT_FILE,
         FLOAT_ADM_ERROR_OUTPUT_SYMLINK, FLOAT_ADM_ERROR_OUTPUT_NOT_OURS,
     };
     return index >= 0 && index < static_cast<int>(sizeof(codes) / sizeof(codes[0])) ? codes[index]

@@ -435,8 +435,7 @@ int float_adm_log_close(FloatAdmLog **plog, char *errbuf, size_t errbuf_size)
     return ret;
 }
 
-int float_adm_log_abandon(FloatAdmLog **plog, const char *reason, char *errbuf,
-                          size_t errbuf_size)
+int float_adm_log_abandon(FloatAdmLog **plog, const char *reason, char *errbuf, size_t errbuf_size)
 {
     if (!plog || !*plog)
         return 0;
@@ -447,8 +446,8 @@ int float_adm_log_abandon(FloatAdmLog **plog, const char *reason, char *errbuf,
         if (log->file && log->error.empty() && log->finished)
             ret = reopen_after_finish(log, errbuf, errbuf_size);
         if (log->file && log->error.empty() && ret >= 0) {
-            const std::string end =
-                adm::incomplete_text(log->layout, reason && *reason ? reason : "the run failed");
+            const std::string end = adm::incomplete_text(
+                log->layout, reason && *reason ? reason : "the run failed");
             ret = write_with_header(log, end, errbuf, errbuf_size);
             if (ret >= 0)
                 ret = write_fps(log, errbuf, errbuf_size);

@@ -35,7 +35,7 @@
 namespace adm {
 
 struct LogRegistry::Entry {
-    std::string path; /* a map pattern, "-", or a file's path as first given */
+    std::string path;  /* a map pattern, "-", or a file's path as first given */
     bool maps = false; /* the frame numbers of a map pattern: no log */
     dev_t dev = 0;
     ino_t ino = 0;

@@ -100,8 +100,8 @@ int write_pfm(const std::string &path, const float *loss, int columns, int rows,
               size_t errbuf_size)
 {
     int fd = -1;
-    const int target =
-        adm::open_output(path.c_str(), FLOAT_ADM_OUTPUT_MAP, &fd, errbuf, errbuf_size);
+    const int target = adm::open_output(path.c_str(), FLOAT_ADM_OUTPUT_MAP, &fd, errbuf,
+                                        errbuf_size);
     if (target == FLOAT_ADM_TARGET_STDOUT) {
         adm::format_error(errbuf, errbuf_size,
                           "%s: refusing to write the map there: it is stdout, and maps are "

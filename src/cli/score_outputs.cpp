@@ -37,8 +37,8 @@ void check_not_an_input(const LogRequest &request, const VideoReader &reference,
         return;
     const char *inputs[] = {reference.path().c_str(), distorted.path().c_str()};
     char message[512] = "";
-    const int target = float_adm_output_check(request.path.c_str(), FLOAT_ADM_OUTPUT_LOG, inputs,
-                                              2, message, sizeof(message));
+    const int target = float_adm_output_check(request.path.c_str(), FLOAT_ADM_OUTPUT_LOG, inputs, 2,
+                                              message, sizeof(message));
     if (target < 0)
         throw CliError(request.flag + " " +
                        (message[0] ? message : request.path + ": " + float_adm_strerror(target)));

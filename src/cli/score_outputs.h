@@ -38,8 +38,8 @@
 struct LogCloser {
     void operator()(FloatAdmLog *log) const
     {
-        float_adm_log_abandon(&log, "float_adm_score failed before the end of the inputs",
-                              nullptr, 0);
+        float_adm_log_abandon(&log, "float_adm_score failed before the end of the inputs", nullptr,
+                              0);
     }
 };
 using LogPtr = std::unique_ptr<FloatAdmLog, LogCloser>;
