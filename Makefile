@@ -1,7 +1,14 @@
 # float_adm top-level Makefile.  SPDX-License-Identifier: LGPL-2.1-or-later
-# Everything lands under $(BUILD)/.  A fresh checkout first gets the packages the build
-# needs (the deps target) and config.mak (./configure with defaults): both are rules,
-# so `make -n`, `make clean` and `make help` install nothing.
+# Everything lands under $(BUILD)/.  Two builds:
+#   the plain build   `make` (all), `make install`, `make check-lib`: the library (static
+#                     and shared), headers, .pc files, float_adm_score and its man page,
+#                     from the tree alone; it installs no package and fetches nothing
+#   the workbench     `make demo`, `make check`: the plain build plus the embedded ffmpeg
+#                     (FFmpeg's release fetched with apt-get source) and the Python
+#                     package, after `make deps`, the one step that installs packages
+# A missing config.mak is made by ./configure with defaults (for the workbench's goals
+# --enable-cuda=auto, after the packages): a rule, so `make -n`, `make clean` and
+# `make help` install nothing.
 
 BUILD ?= build
 .DEFAULT_GOAL := all
@@ -9,7 +16,10 @@ BUILD ?= build
 # scripts/ensure-packages.sh has run: as root it apt-get installs what is missing.
 DEPS_STAMP := $(BUILD)/.deps-installed
 # Goals that need neither the packages nor config.mak.
-CONFIG_FREE_GOALS := clean help deps option-docs
+CONFIG_FREE_GOALS := clean help deps option-docs check-build
+# Goals of the workbench: the packages come first, before anything else is made.
+WORKBENCH_GOALS := deps workbench demo check
+WORKBENCH := $(filter $(WORKBENCH_GOALS),$(MAKECMDGOALS))
 # Under make -n the package step is printed, not run.  GNU make still remakes the
 # included config.mak for real, but ./configure only writes that file.
 DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
@@ -18,16 +28,29 @@ ifneq ($(filter-out $(CONFIG_FREE_GOALS),$(or $(MAKECMDGOALS),all)),)
 include config.mak
 endif
 
-# Made only when missing; the packages come first, configure looks for the compilers.
-config.mak: | $(if $(DRY_RUN),,$(DEPS_STAMP))
-	./configure
+# GNU make checks an included file's prerequisites before it makes any goal, and builds a
+# missing order-only one: so for a workbench goal the packages are installed first, once,
+# whether or not config.mak exists (configure looks for clang, and check-install imports
+# numpy long before check-python runs).
+config.mak: | $(if $(WORKBENCH),$(if $(DRY_RUN),,$(DEPS_STAMP)))
+	./configure $(if $(WORKBENCH),--enable-cuda=auto)
 
+# Everything make demo and make check need (the list is the script's), in one step.
 $(DEPS_STAMP): scripts/ensure-packages.sh
-	sh scripts/ensure-packages.sh
+	sh scripts/ensure-packages.sh $(if $(filter yes,$(GPL)),libx264-dev libx265-dev)
 	@mkdir -p $(dir $@) && touch $@
 
-# Scores must not depend on compiler flags: no FMA contraction, ever.
-SCORE_FLAGS := -ffp-contract=off
+# The caller's flags (configure records CC, CXX, CFLAGS, CXXFLAGS, CPPFLAGS and LDFLAGS;
+# make's environment and command line override them) come first, the project's own last,
+# so that they win on every line:
+#   SCORE_FLAGS    scores must not depend on compiler flags: no FMA contraction, no
+#                  fast-math (-fno-fast-math first: clang's resets -ffp-contract)
+#   REPRO_FLAGS    no build directory in the objects: two builds of the same tree in two
+#                  places give the same bytes (check-build compares them)
+CFLAGS   ?= -O2 -g
+CXXFLAGS ?= -O2 -g
+SCORE_FLAGS := -fno-fast-math -ffp-contract=off
+REPRO_FLAGS := -ffile-prefix-map=$(CURDIR)=.
 WARN_FLAGS  := -Wall -Wextra
 ifeq ($(SANITIZE),1)
 SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -36,16 +59,17 @@ endif
 ifeq ($(RCPSS),no)
 RCPSS_FLAGS := -DFLOAT_ADM_NO_RCPSS
 endif
-CXXFLAGS_ALL := -std=c++17 $(WARN_FLAGS) $(OPT_FLAGS) $(SCORE_FLAGS) -fPIC -pthread \
-                $(SAN_FLAGS) $(RCPSS_FLAGS) $(EXTRA_CXXFLAGS)
-CFLAGS_ALL   := -std=c11 $(WARN_FLAGS) $(OPT_FLAGS) $(SCORE_FLAGS) $(SAN_FLAGS) $(EXTRA_CFLAGS)
-LDFLAGS_ALL  := -pthread $(SAN_FLAGS) $(EXTRA_LDFLAGS)
+CXXFLAGS_ALL := -std=c++17 $(WARN_FLAGS) $(CPPFLAGS) $(CXXFLAGS) $(EXTRA_CXXFLAGS) \
+                $(SAN_FLAGS) $(RCPSS_FLAGS) $(SCORE_FLAGS) $(REPRO_FLAGS) -fPIC -pthread
+CFLAGS_ALL   := -std=c11 $(WARN_FLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) \
+                $(SAN_FLAGS) $(SCORE_FLAGS) $(REPRO_FLAGS)
+LDFLAGS_ALL  := $(LDFLAGS) $(EXTRA_LDFLAGS) -pthread $(SAN_FLAGS)
 # What a program linking the static C++ core needs besides it.
 CORE_PRIVATE_LIBS := -lstdc++ -lm -lpthread
 
-.PHONY: all deps check check-unit check-corpus check-sanitize check-no-rcpss demo install clean \
-        bench help option-docs
-all: $(DEPS_STAMP)
+.PHONY: all deps workbench check check-lib check-unit check-corpus check-sanitize \
+        check-no-rcpss demo install clean bench help option-docs
+all:
 
 include src/adm_core/module.mk
 include src/common/module.mk
@@ -55,6 +79,7 @@ include mk/aarch64.mk
 include bench/module.mk
 -include mk/ffmpeg.mk
 -include mk/hardening.mk
+-include mk/build-checks.mk
 -include fuzz/module.mk
 -include tests/robustness/module.mk
 ifeq ($(HAVE_CUDA),yes)
@@ -63,9 +88,14 @@ include tests/cuda/module.mk
 include bench/cuda/module.mk
 endif
 
-check: $(DEPS_STAMP) check-unit check-corpus
-demo: $(DEPS_STAMP)
+# The plain build's tests: unit, corpus, CLI.  They need the compilers, make,
+# pkg-config, xz-utils and libgtest-dev; no FFmpeg, no Python package, no network.
+check-lib: check-unit check-corpus check-cli
 
+# The workbench: the plain build, the embedded ffmpeg (mk/ffmpeg.mk) and the Python
+# package (python/module.mk); make demo runs it, make check tests all of it.
+workbench: all
+check: check-unit check-corpus
 deps: $(DEPS_STAMP)
 
 # What is made from the option table (FLOAT_ADM_OPTIONS in include/float_adm.h), written
@@ -92,9 +122,14 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@echo 'make                   everything into $(BUILD)/ (packages and ./configure first when missing)'
+	@echo 'make                   the plain build into $(BUILD)/: libraries, headers, .pc, float_adm_score'
+	@echo '                       (./configure first when config.mak is missing; no package installed)'
+	@echo 'make check-lib         the plain build'"'"'s tests: unit, corpus, CLI'
+	@echo 'make check-build       the environment'"'"'s flags on every line, and two builds byte-identical'
+	@echo 'make deps              the packages make demo and make check need (apt-get as root, else the command)'
+	@echo 'make workbench         the plain build, the embedded ffmpeg and the Python package (after deps)'
 	@echo 'make demo              the float_adm filter on a sample pair through the embedded ffmpeg'
-	@echo 'make check             all tests: unit, corpus, CLI, FATE, robustness (CUDA where configured)'
+	@echo 'make check             all tests: unit, corpus, CLI, FATE, robustness, install, Python (CUDA where configured)'
 	@echo 'make check-unit        the unit tests'
 	@echo 'make check-corpus      the golden corpus at every SIMD level'
 	@echo 'make check-cli         the float_adm_score tests'
@@ -110,8 +145,8 @@ help:
 	@echo 'make patches           regenerate the FFmpeg series under patches/'
 	@echo 'make fuzz              the libFuzzer targets, FUZZ_SECONDS each'
 	@echo 'make bench             Google Benchmark (BENCH_ARGS=...)'
-	@echo 'make deps              the packages the build needs (apt-get as root, else the command to run)'
-	@echo 'make install           libraries, headers, .pc files, float_adm_score, ffmpeg (PREFIX=, DESTDIR=)'
+	@echo 'make install           libraries, headers, .pc files, float_adm_score (PREFIX=, LIBDIR=, INCLUDEDIR=, DESTDIR=);'
+	@echo '                       the workbench'"'"'s ffmpeg and Python package where make demo built them'
 	@echo 'make uninstall         removes what make install put there (same PREFIX=, DESTDIR=)'
 	@echo 'make deb               a Debian package of the same: $(BUILD)/floatadm_VERSION_ARCH.deb'
 	@echo 'make clean; ./configure --help lists the build switches.'

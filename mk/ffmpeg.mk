@@ -45,7 +45,7 @@ FF_JOBS        = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
 .PHONY: ffmpeg check-fate check-ffmpeg-plain check-fate-other-host check-ffmpeg-all fate-samples ff-always
 .PRECIOUS: $(FF_DIR)/.prepared
 
-all: $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe
+workbench: $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe
 check: check-fate check-patches
 
 # patches/ffmpeg-<version>/ is generated (scripts/ffmpeg-gen-patches.py) from
@@ -127,7 +127,7 @@ $(NV_PREFIX)/.installed: scripts/ffmpeg-fetch.sh
 
 # configure links a test program against libfloatadm: it must exist.
 $(FF_OBJ)/ffbuild/config.mak: $(FF_DIR)/.prepared $(NV_PREFIX)/.installed $(FF_FLOATADM_DEPS) \
-                              scripts/ffmpeg-configure.sh mk/ffmpeg.mk | $(FF_FLOATADM_ORDER)
+                              scripts/ffmpeg-configure.sh mk/ffmpeg.mk | $(FF_FLOATADM_ORDER) $(DEPS_STAMP)
 	$(if $(filter yes,$(HAVE_CUDA)),,rm -f $(FF_CUDA_PC))
 	scripts/ffmpeg-configure.sh $(if $(filter yes,$(GPL)),--gpl) $(FF_SRC) $(FF_OBJ) $(FF_PC_DIRS) \
 	    --cc="$(CC)" --cxx="$(CXX)" $(if $(filter debug,$(BUILD_TYPE)),--disable-optimizations --disable-stripping)
@@ -199,6 +199,6 @@ check-ffmpeg-all:
 	    $(MAKE) FFMPEG_VERSION=$$v FFMPEG_SOURCE="$$src" check-fate check-ffmpeg-plain check-patches || exit 1; \
 	done
 
-# The demo builds what make builds (the README promises it), then runs the filter.
-demo: all
+# The demo builds the workbench (the README promises it), then runs the filter.
+demo: workbench
 	scripts/ffmpeg-demo.sh $(BUILD)/bin/ffmpeg $(BUILD)/demo

@@ -3,11 +3,16 @@
 #
 # install    under $(DESTDIR)$(PREFIX): libfloatadm as a shared library (with its SONAME
 #            and development links) and an archive, the same for libfloatadm_cuda where
-#            CUDA is built, the public headers of include/, floatadm.pc (and
-#            floatadm_cuda.pc), float_adm_score and its man page, and the embedded ffmpeg
-#            and ffprobe where $(BUILD)/bin holds them (`make` builds them, install only
-#            brings them up to date).  BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR
-#            and FFMPEG_BINDIR may be set.
+#            CUDA is built, the public headers of include/ in INCLUDEDIR/floatadm,
+#            floatadm.pc (and floatadm_cuda.pc), float_adm_score and its man page: what
+#            the plain build makes.  The workbench's embedded ffmpeg and ffprobe where
+#            $(BUILD)/bin holds them, and its Python package where staged (make demo
+#            builds both; install only brings them up to date).  BINDIR, LIBDIR,
+#            INCLUDEDIR, MANDIR, PKGCONFIGDIR and FFMPEG_BINDIR may be set.
+#            Through 1.x, INCLUDEDIR/float_adm.h (and float_adm_cuda.h) stay, each one
+#            line that includes floatadm/'s: programs that include <float_adm.h> with
+#            or without pkg-config (whose Cflags name INCLUDEDIR) keep building.  2.0
+#            drops them.
 #            The embedded ffmpeg and ffprobe go where no one else looks for an ffmpeg,
 #            FFMPEG_BINDIR (PREFIX/lib/floatadm/bin, as jellyfin-ffmpeg keeps its own in
 #            /usr/lib/jellyfin-ffmpeg), with floatadm-ffmpeg and floatadm-ffprobe in
@@ -48,8 +53,15 @@ shlib_links = $(foreach lib,$(notdir $(INSTALL_SHLIBS)), \
                 $(firstword $(subst .so., ,$(lib))).so)
 # Where install puts files: uninstall removes each that is left empty, and its parents
 # up to PREFIX.  PYTHONDIR: python/module.mk's.
-INSTALL_DIRS = $(BINDIR) $(LIBDIR) $(PKGCONFIGDIR) $(INCLUDEDIR) $(MANDIR)/man1 $(PYTHONDIR) \
+HEADER_DIR = $(INCLUDEDIR)/floatadm
+INSTALL_DIRS = $(BINDIR) $(LIBDIR) $(PKGCONFIGDIR) $(HEADER_DIR) $(MANDIR)/man1 $(PYTHONDIR) \
                $(FFMPEG_BINDIR)
+# relpath FROM,TO: the absolute directory TO relative to the absolute directory FROM (for
+# the entry points' links; make alone, no realpath).
+relpath_words = $(if $(and $(1),$(2)),$(if $(filter $(firstword $(1)),$(firstword $(2))), \
+    $(call relpath_words,$(wordlist 2,999,$(1)),$(wordlist 2,999,$(2))), \
+    $(patsubst %,..,$(1)) $(2)),$(patsubst %,..,$(1)) $(2))
+relpath = $(subst $(eval) ,/,$(strip $(call relpath_words,$(subst /, ,$(1)),$(subst /, ,$(2)))))
 # The installed .pc files point at the installed tree; a directory under PREFIX is
 # written relative to ${prefix}.
 PC_DIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
@@ -62,11 +74,13 @@ install-prereqs: $(INSTALL_SHLIBS) $(INSTALL_ARCHIVES) $(INSTALL_PCS) $(INSTALL_
                  $(INSTALL_FFMPEG)
 
 # Where the dynamic linker looks without being told: the default directories and
-# those of /etc/ld.so.conf (ldconfig -v lists them).
-LDSO_DIRS = $(shell ldconfig -v -N -X 2>/dev/null | sed -n 's|^\(/[^:]*\):.*|\1|p')
+# those of /etc/ld.so.conf (glibc's ldconfig -v lists them; elsewhere none is known, and
+# the message names LD_LIBRARY_PATH).  Only for an install without DESTDIR.
+LDCONFIG := $(firstword $(wildcard /sbin/ldconfig /usr/sbin/ldconfig))
+LDSO_DIRS = $(if $(LDCONFIG),$(shell $(LDCONFIG) -v -N -X 2>/dev/null | sed -n 's|^\(/[^:]*\):.*|\1|p'))
 
 install: install-prereqs
-	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR) \
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(HEADER_DIR) \
 	    $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 644 $(INSTALL_SHLIBS) $(INSTALL_ARCHIVES) $(DESTDIR)$(LIBDIR)/
 	for lib in $(notdir $(INSTALL_SHLIBS)); do \
@@ -77,15 +91,20 @@ install: install-prereqs
 	    sed $(PC_SED) $$pc > $(BUILD)/install.pc && \
 	    $(INSTALL) -m 644 $(BUILD)/install.pc $(DESTDIR)$(PKGCONFIGDIR)/$${pc##*/} || exit 1; \
 	done; rm -f $(BUILD)/install.pc
-	$(INSTALL) -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL) -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(HEADER_DIR)/
+	for h in $(notdir $(INSTALL_HEADERS)); do \
+	    printf '%s\n' "/* $$h of float_adm 1.x's include path: the header is <floatadm/$$h>. */" \
+	        "#include \"floatadm/$$h\"" > $(BUILD)/install.h && \
+	    $(INSTALL) -m 644 $(BUILD)/install.h $(DESTDIR)$(INCLUDEDIR)/$$h || exit 1; \
+	done; rm -f $(BUILD)/install.h
 	$(INSTALL) -m 755 $(INSTALL_PROGRAMS) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 $(INSTALL_MAN1) $(DESTDIR)$(MANDIR)/man1/
 ifneq ($(INSTALL_FFMPEG),)
 	$(INSTALL) -d $(DESTDIR)$(FFMPEG_BINDIR)
 	$(INSTALL) -m 755 $(INSTALL_FFMPEG) $(DESTDIR)$(FFMPEG_BINDIR)/
-	rel=$$(realpath -m --relative-to=$(DESTDIR)$(BINDIR) $(DESTDIR)$(FFMPEG_BINDIR)) && \
 	for prog in $(notdir $(INSTALL_FFMPEG)); do \
-	    ln -sf $$rel/$$prog $(DESTDIR)$(BINDIR)/floatadm-$$prog || exit 1; \
+	    ln -sf $(or $(call relpath,$(abspath $(BINDIR)),$(abspath $(FFMPEG_BINDIR))),.)/$$prog \
+	        $(DESTDIR)$(BINDIR)/floatadm-$$prog || exit 1; \
 	done
 endif
 ifeq ($(DESTDIR),)
@@ -101,6 +120,7 @@ uninstall:
 	                                       $(shlib_links)) \
 	      $(addprefix $(DESTDIR)$(PKGCONFIGDIR)/,$(notdir $(INSTALL_PCS))) \
 	      $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(INSTALL_HEADERS))) \
+	      $(addprefix $(DESTDIR)$(HEADER_DIR)/,$(notdir $(INSTALL_HEADERS))) \
 	      $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(INSTALL_PROGRAMS)) $(FFMPEG_ENTRY_POINTS)) \
 	      $(addprefix $(DESTDIR)$(FFMPEG_BINDIR)/,$(notdir $(INSTALL_FFMPEG))) \
 	      $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(INSTALL_MAN1)))

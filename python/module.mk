@@ -1,8 +1,9 @@
 # The floatadm Python package (python/floatadm: ctypes over libfloatadm.so, numpy only).
-#   make           stages it into $(BUILD)/python, with where this build keeps the
-#                  libraries and ffmpeg: PYTHONPATH=$(BUILD)/python python3 -c 'import floatadm'
-#   make install   installs it for the system python3 into $(PYTHONDIR), pointing at
-#                  $(LIBDIR) and the embedded ffmpeg's $(FFMPEG_BINDIR)
+#   make workbench (make demo) stages it into $(BUILD)/python, with where this build keeps
+#                  the libraries and ffmpeg: PYTHONPATH=$(BUILD)/python python3 -c 'import floatadm'
+#   make install   where it is staged (never in the plain build), installs it for the
+#                  system python3 into $(PYTHONDIR), pointing at $(LIBDIR) and the
+#                  embedded ffmpeg's $(FFMPEG_BINDIR)
 # Its tests: check-python in tests/module.mk.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -18,7 +19,7 @@ PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREF
 
 .PHONY: python install-python uninstall-python
 
-all: python
+workbench: python
 python: $(PY_STAMP)
 
 # _config.py: where the package finds libfloatadm (and libfloatadm_cuda) and ffmpeg.
@@ -34,7 +35,7 @@ $(PY_STAMP): $(PY_SRCS) python/module.mk config.mak
 
 # make deb packages `make install DESTDIR=$(DEB_STAGE)`: the package carries the Python
 # package too (and depends on python3 and python3-numpy).
-install: install-python
+install: $(if $(wildcard $(PY_STAMP)),install-python)
 uninstall: uninstall-python
 
 install-python: $(PY_STAMP)

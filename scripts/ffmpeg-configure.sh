@@ -29,11 +29,8 @@ build=$2
 pc_dirs=$3
 shift 3
 
+# nasm and the codec libraries come from make deps (scripts/ensure-packages.sh).
 asm=
-if ! command -v nasm >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "ffmpeg-configure: installing nasm for FFmpeg's x86 assembly" >&2
-    apt-get install -y -qq nasm >&2 || (apt-get update -qq && apt-get install -y -qq nasm) >&2 || true
-fi
 if ! command -v nasm >/dev/null 2>&1; then
     echo "ffmpeg-configure: nasm not found: building FFmpeg WITHOUT x86 assembly (slower decoding)" >&2
     asm=--disable-x86asm
@@ -52,26 +49,9 @@ else
     echo "ffmpeg-configure: nv-codec-headers not found: building without the CUDA hwcontext" >&2
 fi
 
-# Codec and filter libraries from the distribution's packages: installed as root
-# where missing and the distribution has them (best effort), each enabled where
-# pkg-config finds a version every supported FFmpeg accepts, and otherwise left
-# out with one line.  zlib is for PNG, TIFF and EXR.
-codec_packages="zlib1g-dev libdav1d-dev libsvtav1enc-dev libvpx-dev libaom-dev libzimg-dev libvmaf-dev"
-[ -n "$gpl" ] && codec_packages="$codec_packages libx264-dev libx265-dev"
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    missing=
-    for p in $codec_packages; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
-        # One package the distribution lacks (libvmaf-dev before Debian 13) must not stop the rest.
-        apt-cache show "$p" >/dev/null 2>&1 && missing="$missing $p"
-    done
-    if [ -n "$missing" ]; then
-        echo "ffmpeg-configure: installing$missing" >&2
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2 ||
-            (apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-             apt-get install -y -qq --no-install-recommends $missing) >&2 || true
-    fi
-fi
+# Codec and filter libraries from the distribution's packages (make deps installs them),
+# each enabled where pkg-config finds a version every supported FFmpeg accepts, and
+# otherwise left out with one line.  zlib is for PNG, TIFF and EXR.
 libs=
 encoders=
 decoders=

@@ -25,14 +25,9 @@ include tests/abi/module.mk
 # The Python package's tests (python/tests, pytest): the C API's bits through ctypes,
 # score_files/score_video against float_adm_score, Dask catalogues and split titles on
 # a local cluster of 2 workers, the HTML report in headless Chromium.  Debian's
-# packages for them are installed first (as root; else the command is printed).
-PY_DEPS_STAMP := $(BUILD)/.python-deps-installed
-$(PY_DEPS_STAMP): scripts/ensure-packages.sh
-	sh scripts/ensure-packages.sh python3-numpy python3-distributed python3-pytest chromium
-	@mkdir -p $(dir $@) && touch $@
-
+# packages for them come with make deps' (the Makefile), as everything make check needs.
 .PHONY: check-python
-check-python: $(PY_DEPS_STAMP) python $(CORE_SHLIB_LINKS) $(CLI_BIN) $(CORPUS_YUV) \
+check-python: $(DEPS_STAMP) python $(CORE_SHLIB_LINKS) $(CLI_BIN) $(CORPUS_YUV) \
               $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe
 	FLOATADM_PYTHONPATH=$(abspath $(BUILD)/python) FLOAT_ADM_CORPUS_DIR=$(abspath $(CORPUS_DIR)) \
 	FLOAT_ADM_SCORE=$(abspath $(CLI_BIN)) PYTHONDONTWRITEBYTECODE=1 \

@@ -73,7 +73,7 @@ $(CUDA_OBJ_DIR)/adm_cuda_kernels.fatbin: src/adm_cuda/adm_cuda_kernels.cu config
 # The image goes into .rodata as it is, NUL-terminated (PTX is text).
 $(CUDA_IMAGE_OBJ): src/adm_cuda/adm_cuda_image.S $(CUDA_IMAGE)
 	@mkdir -p $(dir $@)
-	$(CC) -c -DADM_CUDA_IMAGE='"$(CUDA_IMAGE)"' $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -DADM_CUDA_IMAGE='"$(CUDA_IMAGE)"' $< -o $@
 
 $(CUDA_HOST_OBJS): CXXFLAGS_ALL += -Isrc/adm_cuda -fvisibility=hidden -DFLOAT_ADM_BUILDING_LIBRARY
 

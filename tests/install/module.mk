@@ -9,5 +9,7 @@ check: check-install
 
 # Through a variable, not $(MAKE) itself: make -n check must not run the test.
 INSTALL_TEST_MAKE = $(MAKE)
-check-install: install-prereqs
+# The Python package staged first: make install installs it where staged, and the
+# test looks for it in the .deb.
+check-install: install-prereqs python
 	sh tests/install/test_install.sh "$(INSTALL_TEST_MAKE)" $(BUILD) "$(CC)"

@@ -147,16 +147,20 @@ for f in "$lib/libfloatadm.so.$version" "$lib/libfloatadm.a" "$lib/pkgconfig/flo
          "$cli" "$prefix/share/man/man1/float_adm_score.1"; do
     check "installed: $f" test -f "$f"
 done
+# The headers in include/floatadm/; through 1.x, include/float_adm.h (and the CUDA one)
+# lead there, so that <float_adm.h> keeps working.
 for h in "$root"/include/*.h; do
     [ "${h##*/}" != float_adm_cuda.h ] || [ -f "$build_abs/lib/libfloatadm_cuda.a" ] || continue
-    check "installed: include/${h##*/}" cmp -s "$h" "$prefix/include/${h##*/}"
+    check "installed: include/floatadm/${h##*/}" cmp -s "$h" "$prefix/include/floatadm/${h##*/}"
+    check "installed: include/${h##*/} leads to floatadm/" \
+        grep -qx "#include \"floatadm/${h##*/}\"" "$prefix/include/${h##*/}"
 done
 link_is "$lib/libfloatadm.so.$major" "libfloatadm.so.$version"
 link_is "$lib/libfloatadm.so" "libfloatadm.so.$version"
 soname_is "$lib/libfloatadm.so.$version" "libfloatadm.so.$major"
 exports_only "$lib/libfloatadm.so.$version" float_adm_
 # Every function float_adm.h declares is there.
-grep -o 'float_adm_[a-z0-9_]*(' "$prefix/include/float_adm.h" | tr -d '(' | sort -u > declared.txt
+grep -o 'float_adm_[a-z0-9_]*(' "$prefix/include/floatadm/float_adm.h" | tr -d '(' | sort -u > declared.txt
 tests=$((tests + 1))
 missing=$(comm -23 declared.txt exports.txt | tr '\n' ' ')
 [ -z "$missing" ] || fail "libfloatadm.so lacks $missing"
@@ -182,6 +186,12 @@ if build_and_run score_shared "$root/examples/score_frame.c" floatadm LD_LIBRARY
     tests=$((tests + 1))
     LD_LIBRARY_PATH=$lib ldd ./score_shared | grep -q "libfloatadm\.so\.$major => $lib/" ||
         fail "score_shared does not load $lib/libfloatadm.so.$major"
+fi
+# The header's own path, <floatadm/float_adm.h>, with the same flags.
+sed 's|#include <float_adm.h>|#include <floatadm/float_adm.h>|' "$root/examples/score_frame.c" \
+    > score_new_path.c
+if build_and_run score_new_path score_new_path.c floatadm LD_LIBRARY_PATH="$lib"; then
+    check "<floatadm/float_adm.h>: the same scores" cmp -s score_shared.out score_new_path.out
 fi
 # ... and static: no libfloatadm at run time, the same scores.
 if build_and_run score_static "$root/examples/score_frame.c" floatadm --static; then
@@ -349,7 +359,8 @@ else
     for f in "$deblib/libfloatadm.so.$version" \
              "$deblib/libfloatadm.so.$major -> libfloatadm.so.$version" \
              "$deblib/libfloatadm.so -> libfloatadm.so.$version" "$deblib/libfloatadm.a" \
-             "$deblib/pkgconfig/floatadm.pc" ./usr/include/float_adm.h ./usr/bin/float_adm_score \
+             "$deblib/pkgconfig/floatadm.pc" ./usr/include/floatadm/float_adm.h \
+             ./usr/include/float_adm.h ./usr/bin/float_adm_score \
              ./usr/share/man/man1/float_adm_score.1.gz ./usr/share/doc/floatadm/copyright; do
         tests=$((tests + 1))
         grep -q " $f\$" contents.txt || fail "the .deb lacks $f"
