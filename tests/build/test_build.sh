@@ -30,7 +30,7 @@ harness_begin test_build
 
 # The copies' makes see nothing of the calling make's (its variables, BUILD=, jobs) nor
 # of the caller's flags.
-unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES CFLAGS CXXFLAGS CPPFLAGS LDFLAGS CC CXX
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES BUILD CFLAGS CXXFLAGS CPPFLAGS LDFLAGS CC CXX
 
 dist_cflags="-O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2"
 dist_ldflags="-Wl,-z,relro"
@@ -40,12 +40,13 @@ copy_tree() {
     mkdir -p "$1" &&
         (cd "$root" && git ls-files -z --cached --others --exclude-standard |
             xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-            cpio -0 -pdm --quiet "$1")
+            tar -cf - --null -T - | tar -xf - -C "$1")
 }
 
-# compile_lines LOG: the compiler's lines of a make log (each command is one line).
+# compile_lines LOG: the compiler's commands of a make log, each on one line.
 compile_lines() {
-    grep -E '^(cc|c\+\+|gcc|g\+\+|clang|clang\+\+)(-[0-9]+)? ' "$1"
+    sed -e ':a' -e '/\\$/N' -e 's/\\\n//' -e 'ta' "$1" |
+        grep -E '^(cc|c\+\+|gcc|g\+\+|clang|clang\+\+)(-[0-9]+)? '
 }
 
 # every_line NAME LOG KIND PATTERN...: each compiler line of LOG of KIND (all: compile and
