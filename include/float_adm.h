@@ -62,7 +62,7 @@ extern "C" {
 #define FLOAT_ADM_VERSION_MINOR 3
 #define FLOAT_ADM_VERSION_PATCH 0
 
-/** "1.2.0": the version of the library linked in. */
+/** The version of the library linked in, "MAJOR.MINOR.PATCH". */
 const char *float_adm_version(void);
 
 /*

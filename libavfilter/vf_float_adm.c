@@ -79,7 +79,9 @@ typedef struct ADMContext {
 
     FloatAdmLog *log;               /* the file's, or the summary only without log_path */
     int shared_log;                 /* log is the file's, shared with later instances */
-    int log_finished;
+    int ended;                      /* the stream, or what is wanted of it, is over */
+    int failed;                     /* the error that stopped this instance, or 0 */
+    int map_acquired;               /* map_path's frame numbers are held (float_adm_map_acquire) */
     uint64_t frame_index;           /* frames seen on the first input */
     uint64_t nb_scored;
     ADMPairChecks checks;
@@ -258,37 +260,80 @@ static int acquire_log(AVFilterContext *ctx, int width, int height)
     return ret;
 }
 
-/* The footer goes out whenever an instance is done, so the file is complete
- * even if no other instance follows; the next one truncates it and goes on. */
+/* Maps without a log keep their frame numbers across a rebuild as the log's do,
+ * and two instances never write the same maps. */
+static int acquire_maps(AVFilterContext *ctx)
+{
+    ADMContext *s = ctx->priv;
+    char errbuf[256] = "";
+    uint64_t next_frame;
+    int ret;
+
+    if (!s->map_path)
+        return 0;
+    ret = float_adm_map_acquire(s->map_path, &next_frame, errbuf, sizeof(errbuf));
+    if (ret == FLOAT_ADM_ERROR_BUSY)
+        av_log(ctx, AV_LOG_ERROR, "Another float_adm instance already writes the maps %s; "
+               "give each instance its own map_path.\n", s->map_path);
+    else if (ret < 0)
+        av_log(ctx, AV_LOG_ERROR, "map_path: %s\n", errbuf);
+    if (ret < 0)
+        return ret;
+    s->map_acquired = 1;
+    if (!s->shared_log)
+        s->frame_index = next_frame;
+    return 0;
+}
+
+/* The end of the stream: the footer goes out now, so that a log that cannot be
+ * completed fails the run; uninit then ends the log for good. */
 static int finish_log(AVFilterContext *ctx)
 {
     ADMContext *s = ctx->priv;
     char errbuf[256] = "";
     int ret;
 
-    if (!s->shared_log || s->log_finished)
+    if (s->ended)
         return 0;
-    s->log_finished = 1;
+    s->ended = 1;
+    if (!s->shared_log)
+        return 0;
     if ((ret = float_adm_log_finish(s->log, errbuf, sizeof(errbuf))) < 0)
         av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
     return ret;
 }
 
-/* Frames ffmpeg dropped with the old graph keep their numbers: the log's
- * frame numbers stay those of the main input.  The library finishes a file as
- * it is released; a pipe, which cannot take a footer back, is finished at the
- * end of the stream by whichever instance sees it. */
-static void release_log(AVFilterContext *ctx, uint64_t dropped)
+/* Three ways an instance goes: the run failed (its log says incomplete, so that
+ * no reader takes it for finished), the stream ended (the log is closed and
+ * forgotten: a later user of the path starts a log of its own), or ffmpeg
+ * rebuilds the graph (the log and the maps' numbers wait for the next instance).
+ * Frames ffmpeg dropped with the old graph keep their numbers: the frame numbers
+ * stay those of the main input. */
+static void close_log(AVFilterContext *ctx, uint64_t dropped)
 {
     ADMContext *s = ctx->priv;
-    char errbuf[256] = "";
+    char errbuf[256] = "", reason[128];
+    int ret = 0;
 
+    if (s->map_acquired) {
+        if (s->failed || s->ended)
+            float_adm_map_end(s->map_path);
+        else
+            float_adm_map_release(s->map_path, s->frame_index + dropped);
+    }
     if (!s->shared_log) {
         float_adm_log_close(&s->log, errbuf, sizeof(errbuf));
         return;
     }
-    if (float_adm_log_release(&s->log, s->frame_index + dropped, errbuf, sizeof(errbuf)) < 0 &&
-        !s->log_finished)
+    if (s->failed) {
+        snprintf(reason, sizeof(reason), "the filter failed: %s", av_err2str(s->failed));
+        ret = float_adm_log_abandon(&s->log, reason, errbuf, sizeof(errbuf));
+    } else if (s->ended) {
+        ret = float_adm_log_end(&s->log, errbuf, sizeof(errbuf));
+    } else {
+        ret = float_adm_log_release(&s->log, s->frame_index + dropped, errbuf, sizeof(errbuf));
+    }
+    if (ret < 0 && !s->failed)
         av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
 }
 
@@ -711,6 +756,10 @@ static int config_output(AVFilterLink *outlink)
 
     if ((ret = acquire_log(ctx, mainlink->w, mainlink->h)) < 0)
         return ret;
+    if ((ret = acquire_maps(ctx)) < 0) {
+        s->failed = ret;
+        return ret;
+    }
 
     /* framesync drives the main output alone and refuses a filter with any
      * other: the map output follows it (activate_map_output). */
@@ -769,6 +818,8 @@ static int activate(AVFilterContext *ctx)
      * cannot be completed fails the run. */
     if (ret >= 0 && (s->fs.eof || ff_outlink_get_status(ctx->outputs[0])))
         ret = finish_log(ctx);
+    if (ret < 0 && ret != AVERROR_EOF && !s->failed)
+        s->failed = ret;
     return ret;
 }
 
@@ -795,7 +846,7 @@ static av_cold void uninit(AVFilterContext *ctx)
                    float_adm_output_name(i), pooled.mean, pooled.min, pooled.max,
                    pooled.harmonic_mean);
     }
-    release_log(ctx, s->fs.eof ? 0 : queued);
+    close_log(ctx, s->fs.eof ? 0 : queued);
 
     ff_float_adm_cuda_uninit(&s->cuda);
     ff_framesync_uninit(&s->fs);

@@ -133,6 +133,14 @@ for f in $shlibs; do
     echo "${name%%.so.*} ${soname##*.so.} $package (>= $version)"
 done > DEBIAN/shlibs
 echo "activate-noawait ldconfig" > DEBIAN/triggers
+# Python writes __pycache__ beside the package's modules when root imports them: removed
+# before the package, as Debian's py3clean does, so that a purge leaves nothing behind.
+if [ -d usr/lib/python3/dist-packages/floatadm ]; then
+    printf '%s\n' '#!/bin/sh' 'set -e' \
+        'find "${DPKG_ROOT:-}/usr/lib/python3/dist-packages/floatadm" -depth -type d \' \
+        '    -name __pycache__ -exec rm -rf {} + 2>/dev/null || true' > DEBIAN/prerm
+    chmod 755 DEBIAN/prerm
+fi
 find . -path ./DEBIAN -prune -o -type f -print | sed 's|^\./||' | sort | xargs md5sum \
     > DEBIAN/md5sums
 

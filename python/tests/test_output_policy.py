@@ -69,13 +69,14 @@ if face == "catalogue":
         sys.exit(1)
 """
 
-# The C faces: float_adm_score's logs.
+# The C faces: float_adm_score's logs, and the filter's log_path.
 CLI_FLAGS = ("--json", "--csv", "--xml", "--sub")
+FFMPEG_LOG = "ffmpeg float_adm=log_path"
 FACES = ("score --json", "score --csv", "report -o", "save_maps", "catalogue") + tuple(
-    "float_adm_score " + flag for flag in CLI_FLAGS)
+    "float_adm_score " + flag for flag in CLI_FLAGS) + (FFMPEG_LOG,)
 # Each face's own kind of file, and the input it reads that the target may be.
 KIND = {"score --json": "log.json", "score --csv": "log.csv", "report -o": "report.html",
-        "save_maps": "maps.npz", "catalogue": "log.json"}
+        "save_maps": "maps.npz", "catalogue": "log.json", FFMPEG_LOG: "log.json"}
 KIND.update({"float_adm_score " + flag: "log." + flag[2:] for flag in CLI_FLAGS})
 INPUT = {face: "log.json" if face == "report -o" else "dis.y4m" for face in FACES}
 
@@ -95,6 +96,8 @@ def work(pair, score_bin, tmp_path_factory):
     results.to_csv(str(path / "log.csv"))
     results.save_maps(str(path / "maps.npz"))
     write_report([str(path / "log.json")], str(path / "report.html"))
+    subprocess.run([score_bin, "-r", str(path / "ref.y4m"), "-d", str(path / "dis.y4m"),
+                    "--map-path", str(path / "map%d.pfm"), "--quiet"], check=True)
     for layout in ("xml", "sub"):
         subprocess.run([score_bin, "-r", str(path / "ref.y4m"), "-d", str(path / "dis.y4m"),
                         "--" + layout, str(path / ("log." + layout)), "--quiet"], check=True)
@@ -140,16 +143,28 @@ def _snapshot(path):
     return (stat.S_IFMT(st.st_mode), st.st_rdev)
 
 
-def _behaviour(face, name, work, place, score_bin):
+def _ffmpeg_command(ffmpeg, dis, ref, options):
+    """ffmpeg scoring dis against ref with float_adm=options, its output thrown away."""
+    return [ffmpeg, "-hide_banner", "-nostdin", "-loglevel", "error", "-i", dis, "-i", ref,
+            "-lavfi", "float_adm=" + options, "-f", "null", "-"]
+
+
+def _run_face(face, path, work, score_bin, ffmpeg):
+    dis, ref = str(work / "dis.y4m"), str(work / "ref.y4m")
+    if face.startswith("float_adm_score "):
+        command = [score_bin, "-r", ref, "-d", dis, face.split()[1], path, "--quiet"]
+    elif face == FFMPEG_LOG:
+        command = _ffmpeg_command(ffmpeg, dis, ref, "log_path='%s'" % path)
+    else:
+        command = [sys.executable, "-c", _FACE, face, path, str(work)]
+    return subprocess.run(command, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+
+
+def _behaviour(face, name, work, place, score_bin, ffmpeg):
     path = _target(work, face, name, place)
     before = _snapshot(path)
     inputs = {n: _snapshot(str(work / n)) for n in ("ref.y4m", "dis.y4m", "log.json")}
-    if face.startswith("float_adm_score "):
-        command = [score_bin, "-r", str(work / "ref.y4m"), "-d", str(work / "dis.y4m"),
-                   face.split()[1], path, "--quiet"]
-    else:
-        command = [sys.executable, "-c", _FACE, face, path, str(work)]
-    done = subprocess.run(command, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+    done = _run_face(face, path, work, score_bin, ffmpeg)
     after = _snapshot(path)
     # Whatever happened, the inputs are whole and nothing was made beside a link.
     assert inputs == {n: _snapshot(str(work / n)) for n in inputs}, (face, name)
@@ -169,16 +184,74 @@ def _behaviour(face, name, work, place, score_bin):
     return REPLACED
 
 
+@pytest.fixture(scope="module")
+def face_ffmpeg():
+    """The ffmpeg with the filter, for the filter's faces (None: those are skipped)."""
+    try:
+        return floatadm.find_ffmpeg()
+    except floatadm.FFmpegError:
+        return None
+
+
 @pytest.mark.parametrize("face", FACES)
-def test_every_face_treats_each_target_alike(face, work, tmp_path, score_bin):
+def test_every_face_treats_each_target_alike(face, work, tmp_path, score_bin, face_ffmpeg):
     if os.geteuid() != 0:
         pytest.skip("/dev/stdout is tried as root (where a rename could replace it)")
+    if face.startswith("ffmpeg") and not face_ffmpeg:
+        pytest.skip("no ffmpeg with the float_adm filter")
     got = {}
     for n, name in enumerate(EXPECTED):
         place = tmp_path / str(n)
         place.mkdir()
-        got[name] = _behaviour(face, name, work, str(place), score_bin)
+        got[name] = _behaviour(face, name, work, str(place), score_bin, face_ffmpeg)
     assert got == EXPECTED
+
+
+# The map faces write one file per frame, named by a pattern with a frame number:
+# '-', /dev/stdout and /dev/null are no such names.  Each target below is frame 0's
+# file of the pattern PLACE/out%d ("input": that file is the distorted input itself).
+MAP_FACES = ("float_adm_score --map-path", "ffmpeg float_adm=map_path")
+MAP_EXPECTED = {name: behaviour for name, behaviour in EXPECTED.items()
+                if name not in ("-", "/dev/stdout", "/dev/null")}
+KIND.update({face: "map0.pfm" for face in MAP_FACES})
+INPUT.update({face: "dis.y4m" for face in MAP_FACES})
+
+
+@pytest.mark.parametrize("face", MAP_FACES)
+def test_every_map_face_treats_each_target_alike(face, work, tmp_path, score_bin, face_ffmpeg):
+    if face.startswith("ffmpeg") and not face_ffmpeg:
+        pytest.skip("no ffmpeg with the float_adm filter")
+    got = {}
+    for n, name in enumerate(MAP_EXPECTED):
+        place = tmp_path / str(n)
+        place.mkdir()
+        path, pattern = str(place / "out0"), str(place / "out%d")
+        dis, ref = str(work / "dis.y4m"), str(work / "ref.y4m")
+        if name == "input":
+            with open(dis, "rb") as src, open(path, "wb") as dst:
+                dst.write(src.read())
+            dis = path
+        else:
+            made = _target(work, face, name, str(place))
+            if made != path:
+                os.rename(made, path)
+        before = _snapshot(path)
+        if face == MAP_FACES[0]:
+            command = [score_bin, "-r", ref, "-d", dis, "--map-path", pattern, "--quiet"]
+        else:
+            command = _ffmpeg_command(face_ffmpeg, dis, ref, "map_path='%s'" % pattern)
+        done = subprocess.run(command, capture_output=True, timeout=120,
+                              stdin=subprocess.DEVNULL)
+        after = _snapshot(path)
+        assert not os.path.lexists(str(place / "nowhere")), (face, name)
+        if done.returncode != 0:
+            assert after == before and done.stderr.strip(), (face, name)
+            got[name] = REFUSED
+        else:
+            assert after != before and after[0] == "file" and after[1].startswith(b"Pf\n"), \
+                (face, name)
+            got[name] = REPLACED
+    assert got == MAP_EXPECTED
 
 
 def test_the_policy_is_the_librarys(work, tmp_path):

@@ -22,11 +22,18 @@ namespace adm {
 
 ThreadPool::ThreadPool(int num_threads)
 {
-    for (int i = 1; i < num_threads; ++i)
-        workers_.emplace_back(&ThreadPool::worker_loop, this);
+    try {
+        for (int i = 1; i < num_threads; ++i)
+            workers_.emplace_back(&ThreadPool::worker_loop, this);
+    } catch (...) {
+        stop(); /* the workers already started: a joinable thread destroyed aborts */
+        throw;
+    }
 }
 
-ThreadPool::~ThreadPool()
+ThreadPool::~ThreadPool() { stop(); }
+
+void ThreadPool::stop()
 {
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -35,6 +42,7 @@ ThreadPool::~ThreadPool()
     batch_started_.notify_all();
     for (std::thread &worker : workers_)
         worker.join();
+    workers_.clear();
 }
 
 int ThreadPool::execute(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs)

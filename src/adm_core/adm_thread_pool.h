@@ -48,6 +48,8 @@ public:
     static int execute(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs);
 
 private:
+    /** Stops and joins the workers started so far. */
+    void stop();
     void worker_loop();
     /** Takes jobs of the current batch until none is left; called with lock held. */
     void take_jobs(std::unique_lock<std::mutex> &lock);

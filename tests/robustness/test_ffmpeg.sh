@@ -298,6 +298,30 @@ expect_ok "log_path is an earlier log" -f lavfi -i "$(src)" -f lavfi -i "$(src)"
     -lavfi "float_adm=log_path=rebuilt.json" -f null -
 expect_error "log on a full disk" "/dev/full" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
     -lavfi "float_adm=log_path=/dev/full" -f null -
+# A run that fails partway (here a map it may not write: its name is a directory)
+# leaves a log that says it is incomplete, never one that reads as finished.
+mkdir -p partmaps/5.pfm
+if expect_error "a map fails partway" "partmaps/5.pfm" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+        -lavfi "float_adm=log_path=part.json:map_path=partmaps/%d.pfm" -f null -; then
+    tests=$((tests + 1))
+    /usr/bin/python3 -c '
+import json, sys
+log = json.load(open(sys.argv[1]))
+assert "incomplete" in log and "pooled_metrics" not in log, sorted(log)
+' part.json || fail "a map fails partway: the log does not say it is incomplete"
+fi
+# Maps without a log keep their frame numbers across a graph rebuild: the second
+# graph's maps go on after the first's instead of overwriting them.
+mkdir -p rebuiltmaps
+if expect_ok "maps across a graph rebuild" -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
+        -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
+        -lavfi "[0]scale=320:240[d];[1]scale=320:240[r];[d][r]float_adm=map_path=rebuiltmaps/%d.pfm" \
+        -f null -; then
+    tests=$((tests + 1))
+    last=$(ls rebuiltmaps | sed 's/\.pfm$//' | sort -n | tail -n 1)
+    [ "${last:-0}" -ge 20 ] ||
+        fail "maps across a graph rebuild: the last map is number ${last:-none}, wanted 20 or more"
+fi
 ff -f lavfi -i "$(src 64x48 0.4)" -c:v ffv1 input.mkv 2>/dev/null
 sum_before=$(cksum < input.mkv)
 expect_error "log_path is an input" "open in this process" -i input.mkv -f lavfi -i "$(src 64x48 0.4)" \
