@@ -818,7 +818,7 @@ static int activate(AVFilterContext *ctx)
      * cannot be completed fails the run. */
     if (ret >= 0 && (s->fs.eof || ff_outlink_get_status(ctx->outputs[0])))
         ret = finish_log(ctx);
-    if (ret < 0 && ret != AVERROR_EOF && !s->failed)
+    if (ret < 0 && ret != AVERROR_EOF && ret != FFERROR_NOT_READY && !s->failed)
         s->failed = ret;
     return ret;
 }

@@ -363,7 +363,7 @@ expect_error "log_path in a missing directory" "cannot write" \
     -f lavfi -i "$(src 64x48 36000)" -f lavfi -i "$(src 64x48 36000)" \
     -lavfi "float_adm=log_path=no/such/dir/log.json" -f null -
 mkdir -p adir
-expect_error "log_path is a directory" "cannot write" \
+expect_error "log_path is a directory" "it is a directory" \
     -f lavfi -i "$(src 64x48 36000)" -f lavfi -i "$(src 64x48 36000)" \
     -lavfi "float_adm=log_path=adir" -f null -
 
