@@ -40,6 +40,7 @@
 #include "formats.h"
 #include "framesync.h"
 #include "video.h"
+#include "vf_float_adm_cpu.h"
 #include "vf_float_adm_cuda.h"
 #include "vf_float_adm_pairs.h"
 
@@ -48,6 +49,9 @@ enum {
     OUTPUT_MAIN,
     OUTPUT_MAP,
 };
+
+/* Frames in flight on the CPU have buffers of their own each: a bound on their memory. */
+#define MAX_CPU_THREADS 32
 
 enum Backend {
     BACKEND_AUTO,
@@ -88,6 +92,7 @@ typedef struct ADMContext {
     int warned_key_collision;
 
     ADMCudaPath *cuda;              /* the CUDA path, where it scores */
+    ADMCpuPath *cpu;                /* the CPU's frames in flight, where they score */
 
     float *map_loss;                /* map=1, CPU: the loss grid of the frame just scored */
     float *no_loss;                 /* map=1: a grid of 0, the picture before the first */
@@ -417,6 +422,21 @@ static int emit_map(AVFilterContext *ctx, const AVFrame *dist, const float *loss
     return ff_filter_frame(outlink, out);
 }
 
+/* A frame's line in the log: its scores, or why it was skipped. */
+static int log_frame(AVFilterContext *ctx, uint64_t index, const FloatAdmScores *scores,
+                     const char *skipped, char *errbuf, size_t errbuf_size)
+{
+    ADMContext *s = ctx->priv;
+    int ret = 0;
+
+    if (scores)
+        ret = float_adm_log_frame(s->log, index, scores, errbuf, errbuf_size);
+    else if (skipped)
+        ret = float_adm_log_skipped(s->log, index, skipped, errbuf, errbuf_size);
+    s->nb_scored += ret >= 0 && scores;
+    return ret;
+}
+
 /* Each frame leaves here, in order: its scores go to the frame's metadata, the
  * summary and the log, or the log says why it has none.  A log that cannot be
  * written fails the frame: no score is lost silently. */
@@ -439,10 +459,8 @@ static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
 
         ret = set_meta(&dist->metadata, s->metadata_prefix, float_adm_output_name(i), &value);
     }
-    if (ret >= 0 && scores)
-        ret = float_adm_log_frame(s->log, index, scores, errbuf, sizeof(errbuf));
-    else if (ret >= 0 && skipped)
-        ret = float_adm_log_skipped(s->log, index, skipped, errbuf, sizeof(errbuf));
+    if (ret >= 0)
+        ret = log_frame(ctx, index, scores, skipped, errbuf, sizeof(errbuf));
     if (ret >= 0 && s->map)
         ret = emit_map(ctx, dist, scores ? map_loss : NULL);
     if (ret < 0) {
@@ -451,22 +469,40 @@ static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
         av_frame_free(&dist);
         return ret;
     }
-    s->nb_scored += !!scores;
     return ff_filter_frame(ctx->outputs[0], dist);
 }
 
-/* The CUDA path's frames whose turn has come, in order (with wait, all of them). */
-static int emit_cuda_frames(AVFilterContext *ctx, int wait)
+/* The frames in flight whose turn has come, in order (with wait, all of them). */
+static int emit_frames(AVFilterContext *ctx, int wait)
 {
     ADMContext *s = ctx->priv;
-    ADMCudaFrame done;
+    ADMScoredFrame done;
     int ret;
 
-    while ((ret = ff_float_adm_cuda_receive(s->cuda, wait, &done)) > 0)
+    while ((ret = s->cuda ? ff_float_adm_cuda_receive(s->cuda, wait, &done)
+                          : ff_float_adm_cpu_receive(s->cpu, wait, &done)) > 0)
         if ((ret = emit_frame(ctx, done.dist, done.index, done.scored ? &done.scores : NULL,
                               done.skipped, done.map_loss)) < 0)
             return ret;
     return ret;
+}
+
+/* Closed mid-stream (a graph rebuild, a stop): the frames in flight were scored, and
+ * their scores go to the log; the frames are dropped, as ffmpeg drops those queued. */
+static void drain_frames(AVFilterContext *ctx)
+{
+    ADMContext *s = ctx->priv;
+    ADMScoredFrame done;
+    char errbuf[256];
+
+    while ((s->cuda || s->cpu) &&
+           (s->cuda ? ff_float_adm_cuda_receive(s->cuda, 1, &done)
+                    : ff_float_adm_cpu_receive(s->cpu, 1, &done)) > 0) {
+        if (log_frame(ctx, done.index, done.scored ? &done.scores : NULL, done.skipped,
+                      errbuf, sizeof(errbuf)) < 0)
+            av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", done.index, errbuf);
+        av_frame_free(&done.dist);
+    }
 }
 
 /* A frame left unscored still waits behind the frames being scored. */
@@ -476,9 +512,10 @@ static int pass_frame(AVFilterContext *ctx, AVFrame *frame, uint64_t index,
     ADMContext *s = ctx->priv;
     int ret;
 
-    if (s->cuda)
-        return (ret = ff_float_adm_cuda_pass(s->cuda, frame, index, skipped)) < 0 ? ret :
-               emit_cuda_frames(ctx, 0);
+    if (s->cuda || s->cpu)
+        return (ret = s->cuda ? ff_float_adm_cuda_pass(s->cuda, frame, index, skipped)
+                              : ff_float_adm_cpu_pass(s->cpu, frame, index, skipped)) < 0 ? ret :
+               emit_frames(ctx, 0);
     return emit_frame(ctx, frame, index, NULL, skipped, NULL);
 }
 
@@ -520,9 +557,10 @@ static int do_float_adm(FFFrameSync *fs)
     if (skip)
         return pass_frame(ctx, dist, index, "corrupt");
 
-    if (s->cuda)
-        return (ret = ff_float_adm_cuda_submit(s->cuda, dist, ref, index)) < 0 ? ret :
-               emit_cuda_frames(ctx, 0);
+    if (s->cuda || s->cpu)
+        return (ret = s->cuda ? ff_float_adm_cuda_submit(s->cuda, dist, ref, index)
+                              : ff_float_adm_cpu_submit(s->cpu, dist, ref, index)) < 0 ? ret :
+               emit_frames(ctx, 0);
     dist_plane        = s->plane_layout[INPUT_MAIN];
     dist_plane.data   = dist->data[0];
     dist_plane.stride = dist->linesize[0];
@@ -730,6 +768,15 @@ static int config_output(AVFilterLink *outlink)
             return ret;
         }
         s->nb_jobs = ff_filter_get_nb_threads(ctx);
+        /* Whole frames at once on the library's threads, in order; a map is of one
+         * frame at a time, scored with its rows on lavfi's threads. */
+        if (s->nb_jobs > 1 && !s->map_path && !s->map) {
+            ret = ff_float_adm_cpu_init(ctx, &s->cpu, s->adm,
+                                        FFMIN(s->nb_jobs, MAX_CPU_THREADS), s->plane_layout);
+            if (ret < 0)
+                return ret;
+            s->nb_jobs = 1;
+        }
         if ((s->map_path || s->map) && (ret = float_adm_context_enable_map(s->adm)) < 0)
             return ret;
         if (s->map) {
@@ -810,8 +857,8 @@ static int activate(AVFilterContext *ctx)
 
     /* framesync has just marked the output's end; the frames still waiting for
      * their scores are queued on the link before it is seen downstream. */
-    if (ret >= 0 && s->fs.eof && s->cuda)
-        ret = emit_cuda_frames(ctx, 1);
+    if (ret >= 0 && s->fs.eof && (s->cuda || s->cpu))
+        ret = emit_frames(ctx, 1);
     if (ret >= 0 && s->map)
         ret = activate_map_output(ctx);
     /* The end of the stream, or of what is wanted of it (-frames): a log that
@@ -830,6 +877,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     uint64_t queued;
 
     ff_float_adm_pairs_report(ctx, &s->checks);
+    drain_frames(ctx);
     /* Closed before the end: ffmpeg rebuilt the graph mid-stream, or stopped
      * on an error, and drops what was on its way. */
     queued = ctx->inputs[INPUT_MAIN] ? ff_inlink_queued_frames(ctx->inputs[INPUT_MAIN]) : 0;
@@ -849,6 +897,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     close_log(ctx, s->fs.eof ? 0 : queued);
 
     ff_float_adm_cuda_uninit(&s->cuda);
+    ff_float_adm_cpu_uninit(&s->cpu);
     ff_framesync_uninit(&s->fs);
     float_adm_context_free(&s->adm);
     av_freep(&s->job_rets);

@@ -237,14 +237,14 @@ int ff_float_adm_cuda_pass(ADMCudaPath *c, AVFrame *dist, uint64_t index,
     return ret;
 }
 
-int ff_float_adm_cuda_receive(ADMCudaPath *c, int wait, ADMCudaFrame *out)
+int ff_float_adm_cuda_receive(ADMCudaPath *c, int wait, ADMScoredFrame *out)
 {
     QueuedFrame qf;
     int ret;
 
     if (av_fifo_peek(c->queue, &qf, 1, 0) < 0)
         return 0;
-    *out = (ADMCudaFrame) { .index = qf.index, .scored = !!qf.ref,
+    *out = (ADMScoredFrame) { .index = qf.index, .scored = !!qf.ref,
                             .skipped = qf.skipped };
     if (out->scored) {
         if (c->nb_collected) {
@@ -490,7 +490,7 @@ int ff_float_adm_cuda_pass(ADMCudaPath *cuda, AVFrame *dist, uint64_t index,
     return AVERROR_BUG;
 }
 
-int ff_float_adm_cuda_receive(ADMCudaPath *cuda, int wait, ADMCudaFrame *out)
+int ff_float_adm_cuda_receive(ADMCudaPath *cuda, int wait, ADMScoredFrame *out)
 {
     return 0;
 }

@@ -40,23 +40,13 @@
 
 typedef struct ADMCudaPath ADMCudaPath;
 
-/** A frame whose turn to leave has come. */
-typedef struct ADMCudaFrame {
-    AVFrame       *dist;
-    uint64_t       index;
-    int            scored;  /**< scores holds its scores */
-    FloatAdmScores scores;
-    const char    *skipped; /**< unscored: why, for the log, or NULL */
-    const float   *map_loss; /**< scored, with map_picture: its map's loss
-                                  (ff_float_adm_cuda_map_size), until the next receive */
-} ADMCudaFrame;
 
 /**
  * Set up scoring on the GPU of the inputs' CUDA frames (or of the graph's, or
  * the default, CUDA device); software inputs have their luma uploaded.
  * layout: the main and reference planes' sample size and shift.  map_path:
  * each scored frame's map written as its scores are collected; map_picture:
- * each scored frame's map loss given with it (ADMCudaFrame.map_loss).
+ * each scored frame's map loss given with it (ADMScoredFrame.map_loss).
  */
 int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
                            const FloatAdmOptions *opts, int width, int height, int depth,
@@ -79,7 +69,7 @@ int ff_float_adm_cuda_pass(ADMCudaPath *cuda, AVFrame *dist, uint64_t index,
  * them): 1 with *out filled (the caller owns out->dist), 0 when no frame is
  * ready (or none is queued), or a negative error.
  */
-int ff_float_adm_cuda_receive(ADMCudaPath *cuda, int wait, ADMCudaFrame *out);
+int ff_float_adm_cuda_receive(ADMCudaPath *cuda, int wait, ADMScoredFrame *out);
 
 void ff_float_adm_cuda_uninit(ADMCudaPath **cuda);
 

@@ -23,13 +23,15 @@
  * What the float_adm filter checks about each pair it scores, and says: frames
  * the decoder flagged corrupt, pairs more than half a frame apart, a frame
  * scored twice, main frames without a reference, reference frames after the
- * main's end, colour ranges that differ.
+ * main's end, colour ranges that differ; and the types the filter's files share.
  */
 
 #ifndef AVFILTER_FLOAT_ADM_PAIRS_H
 #define AVFILTER_FLOAT_ADM_PAIRS_H
 
 #include <stdint.h>
+
+#include <float_adm.h>
 
 #include "libavutil/frame.h"
 #include "libavutil/pixdesc.h"
@@ -44,6 +46,18 @@ enum ADMInput {
     INPUT_REFERENCE,
     NB_INPUTS,
 };
+
+/** A frame whose turn to leave the filter has come (the CPU's and the CUDA path's
+ *  frames in flight). */
+typedef struct ADMScoredFrame {
+    AVFrame       *dist;
+    uint64_t       index;
+    int            scored;  /**< scores holds its scores */
+    FloatAdmScores scores;
+    const char    *skipped; /**< unscored: why, for the log, or NULL */
+    const float   *map_loss; /**< scored, with a map picture: its map's loss, until the
+                                  next receive */
+} ADMScoredFrame;
 
 enum OnCorrupt {
     ON_CORRUPT_SCORE,

@@ -371,6 +371,22 @@ expect_error "log_path is a directory" "it is a directory" \
 expect_error "backend=cuda without a device" "cuda" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=backend=cuda" -f null -
 
+# --- Frames in flight -----------------------------------------------------------
+
+# With more than one filter thread, whole frames are scored at once on the
+# library's threads: the same frames, in the same order, with the same bits as one
+# thread, and skipped frames keep their places among them.
+for threads in 1 3 8; do
+    expect_ok "filter threads $threads" -filter_complex_threads $threads \
+        -f lavfi -i "testsrc2=s=96x64:d=1,scale=48:32,scale=96:64" -f lavfi -i "testsrc2=s=96x64:d=1" \
+        -filter_complex "[0][1]float_adm=debug=1:n_subsample=3,metadata=print:file=threads$threads.txt" \
+        -f null -
+done
+tests=$((tests + 2))
+cmp -s threads1.txt threads3.txt || fail "filter threads 3: metadata differs from one thread's"
+cmp -s threads1.txt threads8.txt || fail "filter threads 8: metadata differs from one thread's"
+expect_count "filter threads: every third frame scored" 9 threads8.txt "adm2="
+
 # --- Several instances in one process -----------------------------------------
 
 # split + two float_adm with different options: each log equals a run alone.
