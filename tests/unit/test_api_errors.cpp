@@ -285,7 +285,7 @@ void ask_more_threads_than_granted()
     _exit(ret == FLOAT_ADM_ERROR_NOMEM ? 0 : 1);
 }
 
-}  // namespace
+} // namespace
 
 TEST(ApiErrors, ThreadsTheSystemRefusesAreNomemNotAnAbort)
 {
