@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Whole-process time of float_adm_score per thread count, against vmaf's float_adm.
+"""Whole-process time of float_adm_score and the filter per thread count, against vmaf's float_adm.
 
 Generates a 1920x1080 pair (96 frames) and a 3840x2160 pair (24 frames) of yuv420p
 (smooth noise that moves, and its blurred, noisier copy; numpy only), then times each
 given float_adm_score binary with --threads 1, 2, 4, 8, 16 (and vmaf with --threads N
---feature float_adm -n, where --vmaf names it) on the same inputs in one run,
+--feature float_adm -n, where --vmaf names it; with --ffmpeg, an ffmpeg with the filter
+under -filter_complex_threads N, and its psnr filter on the same pair for comparison)
+on the same inputs in one run,
 interleaved, each the median of --runs runs.  Prints a Markdown table per size:
 milliseconds per frame, and each tool's speed-up over its own one thread.  The scores
-of every float_adm_score run are checked to be identical, byte for byte (CSV logs).
+of every float_adm_score run are checked to be identical, byte for byte (CSV logs),
+and so are those of every filter run.
 
     bench/cpu_threads.py --label before=old/float_adm_score \\
-        --label after=build/bin/float_adm_score --vmaf /usr/local/bin/vmaf
+        --label after=build/bin/float_adm_score --vmaf /usr/local/bin/vmaf \\
+        --ffmpeg build/bin/ffmpeg
 
 Run it on an idle machine with at least as many cores as the largest thread count.
 """
@@ -59,6 +63,7 @@ def main():
     parser.add_argument("--label", action="append", required=True,
                         help="NAME=PATH of a float_adm_score binary (repeatable)")
     parser.add_argument("--vmaf", help="a vmaf binary (libvmaf's tool), run beside them")
+    parser.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter, run beside them")
     parser.add_argument("--threads", default="1,2,4,8,16")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default="1920x1080x96,3840x2160x24",
@@ -76,7 +81,10 @@ def main():
             ref = os.path.join(work, f"ref_{width}x{height}.yuv")
             dist = os.path.join(work, f"dist_{width}x{height}.yuv")
             generate(ref, dist, width, height, frames)
-            columns = [name for name, _ in tools] + (["vmaf"] if args.vmaf else [])
+            columns = [name for name, _ in tools] + (["vmaf"] if args.vmaf else []) + (
+                ["filter", "ffmpeg psnr"] if args.ffmpeg else [])
+            raw = ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{width}x{height}"]
+            filter_logs = set()
             times = {(c, t): [] for c in columns for t in threads}
             logs = {}
             for run in range(args.runs):
@@ -94,6 +102,17 @@ def main():
                             args.vmaf, "-r", ref, "-d", dist, "-w", str(width), "-h",
                             str(height), "-p", "420", "-b", "8", "--threads", str(t),
                             "--feature", "float_adm", "-n", "-q", "-o", os.devnull]))
+                    if args.ffmpeg:
+                        ffmpeg = [args.ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error",
+                                  "-filter_complex_threads", str(t), *raw, "-i", dist, *raw,
+                                  "-i", ref, "-filter_complex"]
+                        csv = os.path.join(work, f"filter_{t}.csv")
+                        times[("filter", t)].append(timed(ffmpeg + [
+                            f"[0][1]float_adm=log_path={csv}:log_fmt=csv", "-f", "null", "-"]))
+                        with open(csv, "rb") as log:
+                            filter_logs.add(log.read())
+                        times[("ffmpeg psnr", t)].append(timed(ffmpeg + [
+                            "[0][1]psnr", "-f", "null", "-"]))
             print(f"\n### {width}x{height}, {frames} frames: ms per frame (speed-up over 1 thread)\n")
             print("| threads | " + " | ".join(columns) + " |")
             print("|---" * (len(columns) + 1) + "|")
@@ -113,7 +132,11 @@ def main():
             if len(logs) != 1:
                 print("\nSCORES DIFFER between runs:", list(logs.values()))
                 return 1
-            print("\nscores: identical CSV logs in every float_adm_score run")
+            if len(filter_logs) > 1:
+                print("\nSCORES DIFFER between filter runs")
+                return 1
+            print("\nscores: identical CSV logs in every float_adm_score run" +
+                  (", and in every filter run" if args.ffmpeg else ""))
             os.remove(ref)
             os.remove(dist)
     finally:
