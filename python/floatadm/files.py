@@ -268,17 +268,20 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
         rows, maps = [], []
         with Scorer(geometry.width, geometry.height, geometry.bit_depth, backend=backend,
                     threads=threads, **options) as scorer:
-            for index in range(start, end):
-                # Frames read from files carry no timestamp, as float_adm_score's and
-                # libvmaf's logs give none: one log of one pair, whoever writes it.
-                row = {"frame": index}
-                scores = scorer.score(ref.read_luma(index), dis.read_luma(index), map=map)
-                if map:
-                    scores, frame_map = scores
+            # Frames read from files carry no timestamp, as float_adm_score's and
+            # libvmaf's logs give none: one log of one pair, whoever writes it.
+            if map:
+                for index in range(start, end):
+                    scores, frame_map = scorer.score(ref.read_luma(index),
+                                                     dis.read_luma(index), map=True)
                     maps.append(frame_map.loss)
-                row.update(scores)
-                rows.append(row)
-                bar.update(len(rows))
+                    rows.append(dict(frame=index, **scores))
+                    bar.update(len(rows))
+            else:
+                pairs = ((ref.read_luma(i), dis.read_luma(i)) for i in range(start, end))
+                for index, scores in zip(range(start, end), scorer.score_frames(pairs)):
+                    rows.append(dict(frame=index, **scores))
+                    bar.update(len(rows))
             names = scorer.names
             settings = scorer.options
             map_shape = scorer.map_shape if map else None

@@ -11,6 +11,7 @@
 
 """Scorer: one libfloatadm context (CPU or CUDA) scoring numpy luma planes."""
 
+import collections
 import ctypes
 import errno
 import numbers
@@ -249,6 +250,7 @@ class Scorer:
         self._frames_scored = 0
         # A context scores one frame at a time: calls from several threads take turns.
         self._lock = threading.Lock()
+        self._streaming_thread = None  # the thread inside score_frames, which holds _lock
         if backend == "auto":
             backend = "cuda" if cuda_device_count() > 0 else "cpu"
         self.backend = backend
@@ -305,6 +307,7 @@ class Scorer:
         library computes maps from a context's first frame on, so map=True is asked
         for with the first frame (or every frame after it may ask).  Either backend
         gives them, the same bits (_MapCalls)."""
+        self._not_streaming("score")
         ref = _check_plane(reference, "reference", self.width, self.height, self.dtype)
         dis = _check_plane(distorted, "distorted", self.width, self.height, self.dtype)
         scores = _lib.FloatAdmScores()
@@ -317,6 +320,79 @@ class Scorer:
         value = _lib.core().float_adm_output_value
         named = {name: value(ctypes.byref(scores), i) for i, name in enumerate(self.names)}
         return (named, frame_map) if map else named
+
+    def score_frames(self, pairs):
+        """Scores an iterable of (reference, distorted) pairs, as score() does each, and
+        yields their {name: value} in order.  On the CPU with threads > 1, threads + 2
+        frames are scored at once, whole, on the context's threads
+        (float_adm_submit/float_adm_collect): the same bits as score(), faster where
+        frames are many.  Each pair's arrays are held until its scores are back."""
+        if self.backend != "cpu" or self.threads == 1 or self._map_enabled:
+            for reference, distorted in pairs:
+                yield self.score(reference, distorted)
+            return
+        lib = _lib.core()
+        value = lib.float_adm_output_value
+        held = collections.deque()  # the arrays of the frames in flight, oldest first
+
+        def collect(wait):
+            """The oldest frame's scores, or None (wait=0) while it is being scored."""
+            scores = _lib.FloatAdmScores()
+            err = lib.float_adm_collect(self._ctx, ctypes.byref(scores), wait)
+            if err == -errno.EAGAIN and not wait:
+                return None
+            held.popleft()
+            if err < 0:
+                _raise(err, "", "scoring failed: ")
+            self._frames_scored += 1
+            return {name: value(ctypes.byref(scores), i) for i, name in enumerate(self.names)}
+
+        self._not_streaming("score_frames")
+        with self._lock:
+            if not self._ctx:
+                raise Error("the scorer is closed")
+            self._streaming_thread = threading.get_ident()
+            err = lib.float_adm_context_set_frames_in_flight(self._ctx, self.threads + 2)
+            if err < 0:
+                _raise(err, "", "frames in flight: ")
+            try:
+                for reference, distorted in pairs:
+                    ref = _check_plane(reference, "reference", self.width, self.height,
+                                       self.dtype)
+                    dis = _check_plane(distorted, "distorted", self.width, self.height,
+                                       self.dtype)
+                    planes = [_lib.FloatAdmPlane(a.ctypes.data, a.strides[0], a.itemsize, 0)
+                              for a in (ref, dis)]
+                    while True:
+                        err = lib.float_adm_submit(self._ctx, ctypes.byref(planes[0]),
+                                                   ctypes.byref(planes[1]))
+                        if err != -errno.EAGAIN:
+                            break
+                        yield collect(1)
+                    if err < 0:
+                        _raise(err, "", "scoring failed: ")
+                    held.append((ref, dis))
+                    while held:
+                        named = collect(0)
+                        if named is None:
+                            break
+                        yield named
+                while held:
+                    yield collect(1)
+            finally:
+                # Abandoned or failed: the frames in flight finish before their arrays go.
+                scores = _lib.FloatAdmScores()
+                while lib.float_adm_in_flight(self._ctx) > 0:
+                    lib.float_adm_collect(self._ctx, ctypes.byref(scores), 1)
+                held.clear()
+                self._streaming_thread = None
+
+    def _not_streaming(self, call):
+        """The loop over score_frames holds the scorer: a call from within it would wait
+        for itself."""
+        if self._streaming_thread == threading.get_ident():
+            raise Error("%s() inside a loop over score_frames(): finish or close that loop "
+                        "first" % call)
 
     def _map_calls(self):
         """The map functions of this scorer's backend, with its context."""
@@ -410,6 +486,7 @@ class Scorer:
 
     def close(self):
         """Frees the context; the scorer cannot score after."""
+        self._not_streaming("close")
         with self._lock:
             self._close()
 

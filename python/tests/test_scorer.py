@@ -164,6 +164,26 @@ def test_threads_give_the_same_bits(pair):
             assert three.score(ref, dis) == one.score(ref, dis)
 
 
+def test_frames_in_flight_give_the_same_bits_in_order(pair):
+    """score_frames on 3 threads (5 frames at once) yields score()'s values, frame for
+    frame; the loop holds the scorer, and a frame that fails raises with its reason."""
+    frames, g = read_frames(pair, "coins_384x304_yuv420p10le_x265")
+    frames = frames * 4  # more frames than are in flight at once
+    with floatadm.Scorer(g.width, g.height, g.bit_depth, debug=True) as one, \
+            floatadm.Scorer(g.width, g.height, g.bit_depth, threads=3, debug=True) as three:
+        want = [one.score(ref, dis) for ref, dis in frames]
+        assert list(three.score_frames(frames)) == want
+        loop = three.score_frames(frames)
+        next(loop)
+        with pytest.raises(floatadm.Error, match="inside a loop over score_frames"):
+            three.score(*frames[0])
+        loop.close()  # the frames in flight finish; the scorer is free again
+        assert three.score(*frames[0]) == want[0]
+        with pytest.raises(ValueError, match="distorted: shape"):
+            list(three.score_frames([frames[0], (frames[0][0], frames[0][1][:-1])]))
+        assert list(three.score_frames(frames[:2])) == want[:2]
+
+
 def test_scorers_with_threads_come_and_go():
     """Scorers with threads made and dropped in a loop, the last reference going in the
     cycle collector: every frame is scored and every thread is gone after."""
