@@ -674,9 +674,9 @@ static int execute_jobs(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs)
     return 0;
 }
 
-static const AVPixFmtDescriptor *link_sw_desc(const AVFilterLink *link)
+static const AVPixFmtDescriptor *link_sw_desc(AVFilterLink *link)
 {
-    const AVBufferRef *frames = ff_filter_link((AVFilterLink *)link)->hw_frames_ctx;
+    const AVBufferRef *frames = ff_filter_link(link)->hw_frames_ctx;
 
     if (link->format == AV_PIX_FMT_CUDA && frames)
         return av_pix_fmt_desc_get(((const AVHWFramesContext *)frames->data)->sw_format);

@@ -271,9 +271,9 @@ int ff_float_adm_cuda_receive(ADMCudaPath *c, int wait, ADMScoredFrame *out)
     return 1;
 }
 
-static const AVHWFramesContext *hw_frames(const AVFilterLink *link)
+static const AVHWFramesContext *hw_frames(AVFilterLink *link)
 {
-    const AVBufferRef *frames = ff_filter_link((AVFilterLink *)link)->hw_frames_ctx;
+    const AVBufferRef *frames = ff_filter_link(link)->hw_frames_ctx;
 
     return link->format == AV_PIX_FMT_CUDA && frames ? (const AVHWFramesContext *)frames->data
                                                      : NULL;

@@ -90,8 +90,8 @@ static int check_corrupt(AVFilterContext *ctx, ADMPairChecks *c,
  * link's frame rate's; 0 where neither is known. */
 static int64_t frame_duration(AVFilterContext *ctx, const FFFrameSync *fs, const AVFrame *frame)
 {
-    const AVFilterLink *mainlink = ctx->inputs[INPUT_MAIN];
-    const AVRational frame_rate = ff_filter_link((AVFilterLink *)mainlink)->frame_rate;
+    AVFilterLink *mainlink = ctx->inputs[INPUT_MAIN];
+    const AVRational frame_rate = ff_filter_link(mainlink)->frame_rate;
 
     if (frame->duration > 0)
         return av_rescale_q(frame->duration, mainlink->time_base, fs->time_base);

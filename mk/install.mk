@@ -65,8 +65,11 @@ relpath = $(subst $(eval) ,/,$(strip $(call relpath_words,$(subst /, ,$(1)),$(su
 # The installed .pc files point at the installed tree; a directory under PREFIX is
 # written relative to ${prefix}.
 PC_DIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+# The build tree's .pc files name the static archives' libraries in Libs too (it has no
+# shared library); installed beside the shared ones, those stay in Libs.private.
 PC_SED = -e 's|^prefix=.*|prefix=$(PREFIX)|' -e 's|^libdir=.*|libdir=$(call PC_DIR,$(LIBDIR))|' \
-         -e 's|^includedir=.*|includedir=$(call PC_DIR,$(INCLUDEDIR))|'
+         -e 's|^includedir=.*|includedir=$(call PC_DIR,$(INCLUDEDIR))|' \
+         -e 's|^\(Libs: -L$${libdir} -l[a-z_]*\) .*|\1|'
 
 .PHONY: install uninstall deb install-prereqs
 

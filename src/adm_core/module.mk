@@ -63,11 +63,15 @@ $(CORE_HEADER_OUT): include/float_adm.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 
+# The build tree's lib/ holds the static archive alone, so its Libs name what the archive
+# needs (a program or FFmpeg links against the tree without --static); make install's
+# copy, beside the shared library, keeps them in Libs.private alone (PC_SED).
 $(CORE_PC): src/adm_core/module.mk config.mak include/float_adm.h
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(ABS_BUILD)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 	  'Name: floatadm' 'Description: Netflix VMAF float ADM, bit-exact with libvmaf' \
-	  'Version: $(CORE_VERSION)' 'Libs: -L$${libdir} -lfloatadm' 'Libs.private: $(CORE_PRIVATE_LIBS)' \
+	  'Version: $(CORE_VERSION)' 'Libs: -L$${libdir} -lfloatadm $(CORE_PRIVATE_LIBS)' \
+	  'Libs.private: $(CORE_PRIVATE_LIBS)' \
 	  'Cflags: -I$${includedir}' > $@
 
 -include $(CORE_OBJS:.o=.d)

@@ -103,7 +103,7 @@ $(CUDA_PC): src/adm_cuda/module.mk config.mak
 	printf '%s\n' 'prefix=$(ABS_BUILD)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' \
 	  'nonfree=$(CUDA_NONFREE)' '' \
 	  'Name: floatadm_cuda' 'Description: float ADM on NVIDIA GPUs, bit-exact with floatadm' \
-	  'Version: $(CORE_VERSION)' 'Requires: floatadm' 'Libs: -L$${libdir} -lfloatadm_cuda' \
+	  'Version: $(CORE_VERSION)' 'Requires: floatadm' 'Libs: -L$${libdir} -lfloatadm_cuda $(CUDA_LIBS)' \
 	  'Libs.private: $(CUDA_LIBS)' 'Cflags: -I$${includedir}' > $@
 
 -include $(CUDA_HOST_OBJS:.o=.d) $(CUDA_IMAGE).d

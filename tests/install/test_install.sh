@@ -204,6 +204,15 @@ if build_and_run score_static "$root/examples/score_frame.c" floatadm --static; 
         fail "score_static loads libfloatadm"
     check "static and shared scores agree" cmp -s score_shared.out score_static.out
 fi
+# The build tree's floatadm.pc, as a program (or FFmpeg's configure) uses it before any
+# install: its lib/ holds the static archive alone, and a plain link (no --static) works.
+if with_pkg_config "$build_abs/lib/pkgconfig" "" \
+        build_and_run score_tree "$root/examples/score_frame.c" floatadm; then
+    check "the build tree's floatadm.pc: the same scores" cmp -s score_shared.out score_tree.out
+fi
+tests=$((tests + 1))
+grep -qx 'Libs: -L${libdir} -lfloatadm' "$lib/pkgconfig/floatadm.pc" ||
+    fail "installed floatadm.pc: Libs is not the shared library alone: $(grep '^Libs:' "$lib/pkgconfig/floatadm.pc")"
 
 # The CUDA library, where built: the same checks, with a device count for the example.
 if [ -f "$build_abs/lib/libfloatadm_cuda.a" ]; then
