@@ -29,7 +29,7 @@ void Engine::allocate()
     size_t total = 0;
     for (int s = 0; s < kNumScales; s++)
         total += 2 * (size_t)scales_[s].stride * scales_[s].h;
-    storage_.assign(total, 0.0f);
+    storage_.assign(total);
 
     float *next = storage_.data();
     for (int img = 0; img < 2; img++) {

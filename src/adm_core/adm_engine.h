@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "adm_context_setup.h"
+#include "adm_large_buffer.h"
 #include "adm_map.h"
 #include "adm_scale_pooling.h"
 #include "adm_simd.h"
@@ -109,7 +110,7 @@ private:
     SimdLevel level_;
     const SimdKernels *kernels_; /* level_'s; never null */
 
-    std::vector<float> storage_;
+    LargeBuffer storage_;
     Band approx_[2][kNumScales];          /* band a of each image and scale */
     std::vector<float> row_sums_[kNumRowSums];
     std::vector<std::vector<float>> scratch_; /* per job: the JobRow rows */
