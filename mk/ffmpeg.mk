@@ -29,13 +29,17 @@ FF_FLOATADM_DEPS := $(CORE_PC) $(CORE_HEADER_OUT) $(if $(filter yes,$(HAVE_CUDA)
 FF_FLOATADM_ORDER := $(FF_FLOATADM_LIBS) $(if $(filter yes,$(HAVE_CUDA)),$(BUILD)/include/float_adm_cuda.h)
 
 # Our files that live inside the FFmpeg tree: the series' (the filter, its
-# FATE tests) and the project's own bit-exact corpus tests (tests/fate/corpus/,
-# never in the series).
+# FATE tests), and the project's own tests, never in the series: the bit-exact
+# corpus (tests/fate/corpus/) and the filter's other tests (tests/fate/project/:
+# logs, maps, errors, pairing through encoders), whose helpers go into the tree's
+# fate-run.sh.
 FF_FILTER_FILES := $(wildcard libavfilter/*.c libavfilter/*.h)
 FF_FATE_FILES := tests/fate/float_adm.mak $(wildcard tests/fate/ref/*)
 FF_CORPUS_FILES := tests/fate/corpus/float_adm_corpus.mak tests/fate/corpus/float_adm_reltol.awk \
                    $(wildcard tests/fate/corpus/ref/*)
-FF_OWN_FILES  := $(FF_FILTER_FILES) $(FF_FATE_FILES) $(FF_CORPUS_FILES)
+FF_PROJECT_FATE := tests/fate/project/float_adm_project.mak tests/fate/project/float_adm_project-run.sh \
+                   $(wildcard tests/fate/project/ref/*)
+FF_OWN_FILES  := $(FF_FILTER_FILES) $(FF_FATE_FILES) $(FF_CORPUS_FILES) $(FF_PROJECT_FATE)
 # How FATE compares scores on this host (FLOAT_ADM_RELTOL or nothing), written with the refs.
 FF_HOST_MAK   := $(FF_SRC)/tests/fate/float_adm_host.mak
 # For a processor without recorded scores: the corpus test's relative tolerance.
@@ -93,12 +97,18 @@ $(FF_DIR)/.synced: $(FF_DIR)/.prepared $(FF_OWN_FILES) $(FF_DIR)/.rcpss scripts/
                    tests/corpus/golden.json $(wildcard tests/corpus/hosts/*.json)
 	scripts/ffmpeg-gen-patches.py --filter-sources $(FF_SRC)
 	cp tests/fate/float_adm.mak tests/fate/corpus/float_adm_corpus.mak tests/fate/corpus/float_adm_reltol.awk \
-	    $(FF_SRC)/tests/fate/
-	cp tests/fate/ref/* tests/fate/corpus/ref/* $(FF_SRC)/tests/ref/fate/
-	grep -q float_adm_corpus.mak $(FF_SRC)/tests/Makefile || \
-	    sed -i '/^include .*tests\/fate\/float_adm.mak$$/a include $$(SRC_PATH)/tests/fate/float_adm_corpus.mak' \
-	        $(FF_SRC)/tests/Makefile
-	grep -q float_adm_corpus.mak $(FF_SRC)/tests/Makefile
+	    tests/fate/project/float_adm_project.mak $(FF_SRC)/tests/fate/
+	cp tests/fate/ref/* tests/fate/corpus/ref/* tests/fate/project/ref/* $(FF_SRC)/tests/ref/fate/
+	for mak in float_adm_project.mak float_adm_corpus.mak; do \
+	    grep -q $$mak $(FF_SRC)/tests/Makefile || \
+	    sed -i "/^include .*tests\/fate\/float_adm.mak\$$/a include \$$(SRC_PATH)/tests/fate/$$mak" \
+	        $(FF_SRC)/tests/Makefile; \
+	    grep -q $$mak $(FF_SRC)/tests/Makefile || exit 1; \
+	done
+	f=$(FF_SRC)/tests/fate-run.sh; git -C $(FF_SRC) checkout -q -- tests/fate-run.sh && \
+	awk '/^pixfmt_conversion\(\)\{$$/ { while ((getline l < "tests/fate/project/float_adm_project-run.sh") > 0) print l } \
+	     { print }' $$f > $$f.tmp && cat $$f.tmp > $$f && rm -f $$f.tmp
+	grep -q '^float_adm_log()' $(FF_SRC)/tests/fate-run.sh
 	@fp=$$(cat $(FF_DIR)/.rcpss); \
 	if [ -f tests/corpus/hosts/$$fp.json ]; then \
 	    echo "FATE refs: upstream's scores for this host's RCPSS fingerprint $$fp"; \
@@ -154,25 +164,27 @@ $(FATE_SAMPLES)/float_adm/%: tests/corpus/%.xz
 	xz -dc $< > $@.tmp && mv $@.tmp $@
 fate-samples: $(FATE_SAMPLE_FILES)
 
-# The series' tests (any processor, no samples) and the corpus bit for bit.
+# The series' tests (any processor, no samples), the project's, and the corpus bit
+# for bit.
 check-fate: ffmpeg fate-samples
 	@sed -n 's/^# NOTE: /NOTE: /p' $(FF_HOST_MAK)
-	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) -k fate-float-adm fate-float-adm-corpus SAMPLES=$(abspath $(FATE_SAMPLES))
+	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) -k fate-float-adm fate-float-adm-project fate-float-adm-corpus \
+	    SAMPLES=$(abspath $(FATE_SAMPLES))
 
 # What FFmpeg's own checks say of the series, in this release's tree: the
-# tree is the series applied (tracked files: only the corpus include added to
-# tests/Makefile), fate-source, the filter's headers on their own (as
+# tree is the series applied (tracked files: only the project's includes added to
+# tests/Makefile and its helpers to tests/fate-run.sh), fate-source, the filter's headers on their own (as
 # checkheaders compiles them), and with libfloatadm disabled no header that
 # needs it left to checkheaders.  The series' FATE tests read nothing of this
 # project's (no samples, no host file): check-fate runs them in this tree as a
 # plain tree would.
 check-ffmpeg-plain: ffmpeg
-	git -C $(FF_SRC) diff --exit-code --stat -- . ':!tests/Makefile'
+	git -C $(FF_SRC) diff --exit-code --stat -- . ':!tests/Makefile' ':!tests/fate-run.sh'
 	$(MAKE) -C $(FF_OBJ) fate-source
 	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) $(patsubst %,%.o,$(filter %.h,$(FF_FILTER_FILES)))
 	! $(MAKE) -C $(FF_OBJ) -n -B checkheaders CONFIG_LIBFLOATADM= 2>/dev/null | grep -q 'vf_float_adm_cuda\.h'
 
-# The series' FATE tests as a processor whose scores differ from the refs'
+# The series' and the project's FATE tests as a processor whose scores differ from the refs'
 # runs them: this release's FFmpeg build relinked, as ffmpeg-other-host,
 # against the core built with the division of processors without RCPSS (its
 # values differ from this host's in the last bits, as another CPU's do).
@@ -190,7 +202,7 @@ check-fate-other-host: ffmpeg
 	$(FF_OBJ)/ffmpeg-other-host -v error $(OTHER_HOST_PROBE) > $(FF_DIR)/other-host.txt
 	@if cmp -s $(FF_DIR)/this-host.txt $(FF_DIR)/other-host.txt; then \
 	    echo "ffmpeg-other-host scores as this host does: the run would prove nothing" >&2; exit 1; fi
-	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) -k PROGSSUF=-other-host fate-float-adm
+	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) -k PROGSSUF=-other-host fate-float-adm fate-float-adm-project
 
 # Other versions fetch their own pinned release: FFMPEG_SOURCE names one tree.
 check-ffmpeg-all:

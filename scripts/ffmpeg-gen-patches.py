@@ -18,8 +18,10 @@
 #                                    (a newer libfloatadm cannot change the options)
 #   patches/src/float_adm.texi       its section of doc/filters.texi (without the
 #                                    markers of its generated option block)
-#   tests/fate/float_adm.mak, tests/fate/ref/, tests/fate/float_adm-fate-run.sh
-#                                    the FATE tests (the last goes into fate-run.sh)
+#   tests/fate/float_adm.mak, tests/fate/ref/
+#                                    the FATE tests (refcmp_metadata, as psnr's and
+#                                    ssim's; the project's own, tests/fate/project/
+#                                    and tests/fate/corpus/, are never in the series)
 #   patches/src/edits/<path>         the lines the series adds to FFmpeg's <path>
 #                                    (configure, Changelog, libavfilter/Makefile,
 #                                    libavfilter/allfilters.c, tests/Makefile), each
@@ -28,8 +30,8 @@
 # Each edit of an FFmpeg file is anchored on a line every supported release
 # has; the script fails loudly when an anchor is missing rather than guess.
 # What is computed, not written out: libavfilter/version.h's minor version
-# bump, and the texinfo and the FATE helpers going in above the sections
-# that follow them alphabetically.
+# bump, and the texinfo going in above the section that follows it
+# alphabetically.
 # The output depends only on its inputs (fixed author, dates and commit ids),
 # so that `make check-patches` can regenerate it and compare.
 
@@ -50,8 +52,7 @@ DATE = "2026-11-30T00:00:00+0000"
 # The release's files that the series edits (and only those: the patches'
 # index lines hash these files alone, whatever else the tree holds).
 EDITED = ["configure", "Changelog", "doc/filters.texi", "libavfilter/Makefile",
-          "libavfilter/allfilters.c", "libavfilter/version.h", "tests/Makefile",
-          "tests/fate-run.sh"]
+          "libavfilter/allfilters.c", "libavfilter/version.h", "tests/Makefile"]
 
 
 def fail(msg):
@@ -273,10 +274,6 @@ def edit_filters_doc(t, p):
     return insert_before(t, "@section floodfill\n", filter_doc(), p)
 
 
-def edit_fate_run(t, p):
-    return insert_before(t, "pixfmt_conversion(){\n", read("tests/fate/float_adm-fate-run.sh"), p)
-
-
 # (commit message file, edits of the release's files, the files it adds)
 PATCHES = [
     ("patches/src/0001-avfilter-add-float_adm-filter.txt",
@@ -285,7 +282,7 @@ PATCHES = [
       ("libavfilter/allfilters.c", edit_from_file), ("libavfilter/version.h", edit_version)],
      "filter"),
     ("patches/src/0002-fate-add-float_adm-tests.txt",
-     [("tests/Makefile", edit_from_file), ("tests/fate-run.sh", edit_fate_run)],
+     [("tests/Makefile", edit_from_file)],
      "fate"),
 ]
 
