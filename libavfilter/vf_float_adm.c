@@ -487,22 +487,23 @@ static int emit_frames(AVFilterContext *ctx, int wait)
     return ret;
 }
 
-/* Closed mid-stream (a graph rebuild, a stop): the frames in flight were scored, and
- * their scores go to the log; the frames are dropped, as ffmpeg drops those queued. */
-static void drain_frames(AVFilterContext *ctx)
+/* Closed mid-stream (a graph rebuild, -frames, a stop): the frames in flight are
+ * dropped as ffmpeg drops those queued before the filter, and not logged, so that
+ * the log holds the frames that left the filter whatever the number of threads.
+ * Returns how many there were. */
+static uint64_t drop_frames_in_flight(AVFilterContext *ctx)
 {
     ADMContext *s = ctx->priv;
     ADMScoredFrame done;
-    char errbuf[256];
+    uint64_t dropped = 0;
 
     while ((s->cuda || s->cpu) &&
            (s->cuda ? ff_float_adm_cuda_receive(s->cuda, 1, &done)
                     : ff_float_adm_cpu_receive(s->cpu, 1, &done)) > 0) {
-        if (log_frame(ctx, done.index, done.scored ? &done.scores : NULL, done.skipped,
-                      errbuf, sizeof(errbuf)) < 0)
-            av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", done.index, errbuf);
         av_frame_free(&done.dist);
+        dropped++;
     }
+    return dropped;
 }
 
 /* A frame left unscored still waits behind the frames being scored. */
@@ -716,7 +717,7 @@ static av_cold int select_backend(AVFilterContext *ctx,
     return 0;
 }
 
-static int config_output(AVFilterLink *outlink)
+static int configure_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
     ADMContext *s = ctx->priv;
@@ -729,6 +730,9 @@ static int config_output(AVFilterLink *outlink)
     unsigned nb_pads;
     int use_cuda, ret;
 
+    /* The log first: what fails after it is said in it. */
+    if ((ret = acquire_log(ctx, mainlink->w, mainlink->h)) < 0)
+        return ret;
     if (mainlink->w != reflink->w || mainlink->h != reflink->h ||
         depth != ref_desc->comp[0].depth) {
         av_log(ctx, AV_LOG_ERROR, "The inputs must have the same size and bit depth: "
@@ -801,12 +805,8 @@ static int config_output(AVFilterLink *outlink)
         av_log(ctx, AV_LOG_VERBOSE, "%s\n",
                float_adm_context_describe(s->adm, errbuf, sizeof(errbuf)));
 
-    if ((ret = acquire_log(ctx, mainlink->w, mainlink->h)) < 0)
+    if ((ret = acquire_maps(ctx)) < 0)
         return ret;
-    if ((ret = acquire_maps(ctx)) < 0) {
-        s->failed = ret;
-        return ret;
-    }
 
     /* framesync drives the main output alone and refuses a filter with any
      * other: the map output follows it (activate_map_output). */
@@ -826,6 +826,19 @@ static int config_output(AVFilterLink *outlink)
     outlink->time_base = s->fs.time_base;
 
     return 0;
+}
+
+/* A failure here, as anywhere, leaves the log incomplete: a rebuilt graph's new
+ * instance that cannot go on must not leave the earlier instance's log looking
+ * finished. */
+static int config_output(AVFilterLink *outlink)
+{
+    ADMContext *s = outlink->src->priv;
+    int ret = configure_output(outlink);
+
+    if (ret < 0 && !s->failed)
+        s->failed = ret;
+    return ret;
 }
 
 /* framesync follows the main output alone: the map output ends with it, and
@@ -874,10 +887,10 @@ static av_cold void uninit(AVFilterContext *ctx)
 {
     ADMContext *s = ctx->priv;
     FloatAdmPooled pooled;
-    uint64_t queued;
+    uint64_t queued, in_flight;
 
     ff_float_adm_pairs_report(ctx, &s->checks);
-    drain_frames(ctx);
+    in_flight = drop_frames_in_flight(ctx);
     /* Closed before the end: ffmpeg rebuilt the graph mid-stream, or stopped
      * on an error, and drops what was on its way. */
     queued = ctx->inputs[INPUT_MAIN] ? ff_inlink_queued_frames(ctx->inputs[INPUT_MAIN]) : 0;
@@ -885,6 +898,9 @@ static av_cold void uninit(AVFilterContext *ctx)
     if (queued && !s->fs.eof)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames of the main input were still queued when "
                "this filter instance was closed: they are not scored.\n", queued);
+    if (in_flight && !s->failed)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames were being scored when this filter "
+               "instance was closed: they are neither passed on nor logged.\n", in_flight);
     if (s->log && !s->nb_scored)
         av_log(ctx, AV_LOG_WARNING, "This filter instance scored no frame%s.\n",
                s->frame_index ? "" : ": no frame reached it");

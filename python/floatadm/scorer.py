@@ -251,6 +251,7 @@ class Scorer:
         # A context scores one frame at a time: calls from several threads take turns.
         self._lock = threading.Lock()
         self._streaming_thread = None  # the thread inside score_frames, which holds _lock
+        self._frames_in_flight = 1  # the context's depth (float_adm_context_set_frames_in_flight)
         if backend == "auto":
             backend = "cuda" if cuda_device_count() > 0 else "cpu"
         self.backend = backend
@@ -326,7 +327,9 @@ class Scorer:
         yields their {name: value} in order.  On the CPU with threads > 1, threads + 2
         frames are scored at once, whole, on the context's threads
         (float_adm_submit/float_adm_collect): the same bits as score(), faster where
-        frames are many.  Each pair's arrays are held until its scores are back."""
+        frames are many.  Each pair's arrays are held, and read, until its scores are
+        yielded: they must not change before (a reader that refills one buffer for every
+        frame gives new arrays here, or scores with score())."""
         if self.backend != "cpu" or self.threads == 1 or self._map_enabled:
             for reference, distorted in pairs:
                 yield self.score(reference, distorted)
@@ -351,10 +354,13 @@ class Scorer:
         with self._lock:
             if not self._ctx:
                 raise Error("the scorer is closed")
+            depth = min(self.threads + 2, _lib.FLOAT_ADM_MAX_FRAMES_IN_FLIGHT)
+            if self._frames_in_flight != depth:
+                err = lib.float_adm_context_set_frames_in_flight(self._ctx, depth)
+                if err < 0:
+                    _raise(err, "", "frames in flight: ")
+                self._frames_in_flight = depth
             self._streaming_thread = threading.get_ident()
-            err = lib.float_adm_context_set_frames_in_flight(self._ctx, self.threads + 2)
-            if err < 0:
-                _raise(err, "", "frames in flight: ")
             try:
                 for reference, distorted in pairs:
                     ref = _check_plane(reference, "reference", self.width, self.height,

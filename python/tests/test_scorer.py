@@ -184,6 +184,25 @@ def test_frames_in_flight_give_the_same_bits_in_order(pair):
         assert list(three.score_frames(frames[:2])) == want[:2]
 
 
+def test_frames_in_flight_beyond_the_librarys_depth(pair):
+    """A scorer with more threads than frames can be in flight at once scores through
+    score_frames, and stays usable after."""
+    frames, g = read_frames(pair, "coins_384x304_yuv420p10le_x265")
+    with floatadm.Scorer(g.width, g.height, g.bit_depth) as one:
+        want = [one.score(ref, dis) for ref, dis in frames]
+    with floatadm.Scorer(g.width, g.height, g.bit_depth, threads=300) as many:
+        assert list(many.score_frames(frames)) == want
+        assert many.score(*frames[0]) == want[0]
+
+
+def test_constants_are_the_headers():
+    """Each number _lib names after a #define of float_adm.h has the header's value."""
+    with open(os.path.join(ROOT, "include", "float_adm.h"), encoding="utf-8") as f:
+        declared = dict(re.findall(r"^#define (FLOAT_ADM_\w+) (\d+)$", f.read(), re.M))
+    named = {name: getattr(_lib, name) for name in declared if hasattr(_lib, name)}
+    assert named and named == {name: int(declared[name]) for name in named}
+
+
 def test_scorers_with_threads_come_and_go():
     """Scorers with threads made and dropped in a loop, the last reference going in the
     cycle collector: every frame is scored and every thread is gone after."""

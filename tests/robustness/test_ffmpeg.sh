@@ -238,7 +238,9 @@ expect_ok "colour ranges differ" -f lavfi -i "$(src 64x48 0.2),scale=out_range=p
 # ffmpeg rebuilds the graph when a decoded input changes size; with both
 # scaled to one size the scores go on, and the log keeps every frame.
 grow_dec='scale=w=if(lt(n\,12)\,320\,352):h=240:eval=frame'
-if expect_ok "log across a graph rebuild" -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
+# One filter thread: the filter itself holds no frame back.
+if expect_ok "log across a graph rebuild" -filter_complex_threads 1 \
+        -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
         -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
         -lavfi "[0]scale=320:240[d];[1]scale=320:240[r];[d][r]float_adm=log_path=rebuilt.json" -f null -; then
     expect_stderr "log across a graph rebuild: said" "goes on from frame"
@@ -251,6 +253,32 @@ import json, sys
 numbers = [f["frameNum"] for f in json.load(open(sys.argv[1]))["frames"]]
 assert numbers == sorted(set(numbers)) and len(numbers) >= 20 and numbers[-1] >= 20, numbers
 ' rebuilt.json || fail "log across a graph rebuild: not one log of every frame in order"
+fi
+# Four filter threads: the frames in flight when the old graph goes are dropped
+# too, said in a warning, and leave a gap; the log is still in order, each frame once.
+if expect_ok "log across a graph rebuild, 4 threads" -filter_complex_threads 4 \
+        -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
+        -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
+        -lavfi "[0]scale=320:240[d];[1]scale=320:240[r];[d][r]float_adm=log_path=rebuilt4.json" -f null -; then
+    tests=$((tests + 1))
+    /usr/bin/python3 -c '
+import json, sys
+numbers = [f["frameNum"] for f in json.load(open(sys.argv[1]))["frames"]]
+assert numbers == sorted(set(numbers)) and numbers[-1] >= 20, numbers
+' rebuilt4.json || fail "log across a graph rebuild, 4 threads: not one log of the frames in order"
+fi
+# A rebuilt graph whose new instance cannot go on (the main input alone changed
+# size): the log the first instance handed on ends as incomplete, not as finished.
+shrink='scale=w=if(gt(n\,10)\,160\,320):h=240:eval=frame'
+if expect_error "rebuilt instance fails" "must have the same size" \
+        -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$shrink" -f lavfi -i "testsrc2=s=320x240:r=25:d=1" \
+        -lavfi "float_adm=log_path=failed_rebuild.json" -f null -; then
+    tests=$((tests + 1))
+    /usr/bin/python3 -c '
+import json, sys
+log = json.load(open(sys.argv[1]))
+assert "incomplete" in log and "pooled_metrics" not in log, sorted(log)
+' failed_rebuild.json || fail "rebuilt instance fails: the log does not say it is incomplete"
 fi
 # A log on stdout, where a pipe carries it, goes on across the rebuild too.
 tests=$((tests + 1))
