@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <strings.h>
 #include <unistd.h>
 
 #include "adm_error_message.h"
@@ -84,6 +85,23 @@ int parse_pattern(const char *pattern, Pattern *out, char *errbuf, size_t errbuf
                           "would overwrite the last",
                           pattern);
         return FLOAT_ADM_ERROR_INVALID;
+    }
+    /* The files are PFM whatever they are called: a picture format's extension would
+     * label PFM data as what it is not, and viewers would fail on it or misread it. */
+    static const char *const kPictureExtensions[] = {".png", ".jpg",  ".jpeg", ".bmp", ".gif",
+                                                     ".tif", ".tiff", ".webp", ".exr", ".ppm",
+                                                     ".pgm", ".pnm",  ".avif"};
+    const std::string &name = out->after; /* the names' ends */
+    for (const char *ext : kPictureExtensions) {
+        const size_t n = std::strlen(ext);
+        if (name.size() >= n && strcasecmp(name.c_str() + name.size() - n, ext) == 0) {
+            adm::format_error(errbuf, errbuf_size,
+                              "map pattern '%s': the maps are PFM files, not %s: name them "
+                              ".pfm (pictures of the maps: the filter's map output, or the "
+                              "report)",
+                              pattern, ext + 1);
+            return FLOAT_ADM_ERROR_INVALID;
+        }
     }
     return 0;
 }

@@ -338,6 +338,11 @@ log = json.load(open(sys.argv[1]))
 assert "incomplete" in log and "pooled_metrics" not in log, sorted(log)
 ' part.json || fail "a map fails partway: the log does not say it is incomplete"
 fi
+# Maps are PFM: a picture format's name is refused before anything is written.
+expect_error "map_path named .png" "the maps are PFM files, not png" -f lavfi -i "$(src)" \
+    -f lavfi -i "$(src)" -lavfi "float_adm=map_path=pngmaps_%d.png" -f null -
+tests=$((tests + 1))
+! ls pngmaps_* >/dev/null 2>&1 || fail "map_path named .png: files were written"
 # Maps without a log keep their frame numbers across a graph rebuild: the second
 # graph's maps go on after the first's instead of overwriting them.
 mkdir -p rebuiltmaps

@@ -391,4 +391,20 @@ TEST(Map, PfmFileHoldsTheLossGrid)
     float_adm_context_free(&ctx);
 }
 
+/* The maps are PFM files: a picture format's extension is refused with the reason, before
+ * any file is written; any other name is taken. */
+TEST(MapFile, PictureExtensionsAreRefused)
+{
+    char err[256];
+    for (const char *pattern : {"m_%05d.png", "maps/%d.PNG", "%d.jpg", "f%04d.tiff", "%d.exr"}) {
+        EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_pattern_check(pattern, err, sizeof(err)))
+            << pattern;
+        EXPECT_NE(std::strstr(err, "PFM"), nullptr) << err;
+        EXPECT_NE(std::strstr(err, ".pfm"), nullptr) << err;
+    }
+    for (const char *pattern : {"m_%05d.pfm", "maps/%d", "png/%d.pfm", "%d.png.pfm", "x.png%d"})
+        EXPECT_EQ(0, float_adm_map_pattern_check(pattern, err, sizeof(err)))
+            << pattern << ": " << err;
+}
+
 } // namespace
