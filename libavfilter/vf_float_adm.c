@@ -44,12 +44,6 @@
 #include "vf_float_adm_cuda.h"
 #include "vf_float_adm_pairs.h"
 
-/* The outputs: the main input's frames, and with map=1 the maps' pictures. */
-enum {
-    OUTPUT_MAIN,
-    OUTPUT_MAP,
-};
-
 /* Frames in flight on the CPU have buffers of their own each: a bound on their memory. */
 #define MAX_CPU_THREADS 32
 
@@ -67,11 +61,11 @@ typedef struct ADMContext {
     char *log_path;
     int log_fmt;
     char *map_path;
-    int map;
     int n_subsample;
     int backend;
     char *metadata_prefix;
 
+    int map_output;                 /* float_adm_map: the output is the map's picture */
     FloatAdmContext *adm;
     int width, height;              /* the size the context was made for */
     FloatAdmPlane plane_layout[NB_INPUTS]; /* sample size and shift of each input */
@@ -94,10 +88,10 @@ typedef struct ADMContext {
     ADMCudaPath *cuda;              /* the CUDA path, where it scores */
     ADMCpuPath *cpu;                /* the CPU's frames in flight, where they score */
 
-    float *map_loss;                /* map=1, CPU: the loss grid of the frame just scored */
-    float *no_loss;                 /* map=1: a grid of 0, the picture before the first */
+    float *map_loss;                /* map_output, CPU: the loss grid of the frame just scored */
+    float *no_loss;                 /* map_output: a grid of 0, the picture before the first */
     int map_columns, map_rows;
-    AVFrame *map_frame;             /* map=1: its picture, repeated for unscored frames */
+    AVFrame *map_frame;             /* map_output: its picture, repeated for unscored frames */
 } ADMContext;
 
 #define OFFSET(x) offsetof(ADMContext, x)
@@ -131,7 +125,6 @@ static const AVOption float_adm_options[] = {
         { "xml",  "libvmaf's XML layout",  0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_XML  }, 0, 0, FLAGS, .unit = "log_fmt" },
         { "sub",  "libvmaf's subtitle layout", 0, AV_OPT_TYPE_CONST, { .i64 = FLOAT_ADM_LOG_SUB }, 0, 0, FLAGS, .unit = "log_fmt" },
     { "map_path", "Set the file name pattern (%d: the frame number) of a PFM map per frame of where detail is lost.", OFFSET(map_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "map", "Add a second output, \"map\": per frame, an RGB24 picture of where detail is lost.", OFFSET(map), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     { "on_corrupt", "Set what to do with frames the decoder flagged as corrupt.", OFFSET(on_corrupt), AV_OPT_TYPE_INT, { .i64 = ON_CORRUPT_SCORE }, ON_CORRUPT_SCORE, ON_CORRUPT_FAIL, FLAGS, .unit = "on_corrupt" },
         { "score", "score them, with a warning per run of frames", 0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_SCORE }, 0, 0, FLAGS, .unit = "on_corrupt" },
         { "skip",  "pass them on unscored; the log says so",       0, AV_OPT_TYPE_CONST, { .i64 = ON_CORRUPT_SKIP  }, 0, 0, FLAGS, .unit = "on_corrupt" },
@@ -156,13 +149,8 @@ static const AVOption float_adm_options[] = {
     { NULL }
 };
 
-static const AVClass float_adm_class = {
-    .class_name = "float_adm",
-    .item_name  = av_default_item_name,
-    .option     = float_adm_options,
-    .version    = LIBAVUTIL_VERSION_INT,
-    .category   = AV_CLASS_CATEGORY_FILTER,
-};
+AVFILTER_DEFINE_CLASS_EXT(float_adm, "float_adm", float_adm_options);
+AVFILTER_DEFINE_CLASS_EXT(float_adm_map, "float_adm_map", float_adm_options);
 
 static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY9, AV_PIX_FMT_GRAY10,
@@ -194,34 +182,35 @@ static AVFilterFormats *input_formats(void)
     return formats;
 }
 
-/* The first input and the output share one format; the reference may use
- * another chroma layout, since only luma is read.  Each input keeps its own
- * colour range and space, as libvmaf reads the samples as they are: left
+/* float_adm passes the first input on: they share one format; the reference
+ * may use another chroma layout, since only luma is read.  Each input keeps its
+ * own colour range and space, as libvmaf reads the samples as they are: left
  * common, FFmpeg would convert the reference's samples to the main's range
- * before the filter could see (and warn about) the difference. */
+ * before the filter could see (and warn about) the difference.  float_adm_map's
+ * output is its own RGB24 picture. */
 static int query_formats(const AVFilterContext *ctx,
                          AVFilterFormatsConfig **cfg_in,
                          AVFilterFormatsConfig **cfg_out)
 {
+    const ADMContext *s = ctx->priv;
     AVFilterFormats *main_formats = input_formats();
     AVFilterFormats *main_ranges  = ff_all_color_ranges();
     AVFilterFormats *main_spaces  = ff_all_color_spaces();
     int ret;
 
     if ((ret = ff_formats_ref(main_formats, &cfg_in[0]->formats)) < 0 ||
-        (ret = ff_formats_ref(main_formats, &cfg_out[0]->formats)) < 0 ||
         (ret = ff_formats_ref(main_ranges, &cfg_in[0]->color_ranges)) < 0 ||
-        (ret = ff_formats_ref(main_ranges, &cfg_out[0]->color_ranges)) < 0 ||
         (ret = ff_formats_ref(main_spaces, &cfg_in[0]->color_spaces)) < 0 ||
-        (ret = ff_formats_ref(main_spaces, &cfg_out[0]->color_spaces)) < 0 ||
+        (ret = ff_formats_ref(input_formats(), &cfg_in[1]->formats)) < 0 ||
         (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[1]->color_ranges)) < 0 ||
         (ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[1]->color_spaces)) < 0)
         return ret;
-    if ((ret = ff_formats_ref(input_formats(), &cfg_in[1]->formats)) < 0)
+    if (s->map_output)
+        return ff_formats_ref(ff_make_pixel_format_list(map_pix_fmts), &cfg_out[0]->formats);
+    if ((ret = ff_formats_ref(main_formats, &cfg_out[0]->formats)) < 0 ||
+        (ret = ff_formats_ref(main_ranges, &cfg_out[0]->color_ranges)) < 0)
         return ret;
-    if (ctx->nb_outputs > OUTPUT_MAP)
-        return ff_formats_ref(ff_make_pixel_format_list(map_pix_fmts), &cfg_out[OUTPUT_MAP]->formats);
-    return 0;
+    return ff_formats_ref(main_spaces, &cfg_out[0]->color_spaces);
 }
 
 /* Frames are paired by the nearest timestamp (ts_sync_mode's default above):
@@ -388,20 +377,17 @@ static void warn_key_collision(AVFilterContext *ctx, const AVFrame *dist)
     av_free(key);
 }
 
-/* map=1: the picture of this frame's map (float_adm_map_render_rgb24) from its
- * loss, at the main input's size and time.  A frame left unscored (loss NULL)
- * shows the last scored frame's map again, or the picture of no loss before the
- * first. */
-static int emit_map(AVFilterContext *ctx, const AVFrame *dist, const float *loss)
+/* float_adm_map: the picture of this frame's map (float_adm_map_render_rgb24)
+ * from its loss, in place of the main input's frame, with its time and metadata.
+ * A frame left unscored (loss NULL) shows the last scored frame's map again, or
+ * the picture of no loss before the first. */
+static int map_picture(AVFilterContext *ctx, AVFrame **frame, const float *loss)
 {
     ADMContext *s = ctx->priv;
-    AVFilterLink *outlink = ctx->outputs[OUTPUT_MAP];
-    AVFrame *out;
+    AVFilterLink *outlink = ctx->outputs[0];
+    AVFrame *dist = *frame, *out;
     int ret;
 
-    /* Nothing downstream wants maps any more; the main output goes on. */
-    if (ff_outlink_get_status(outlink))
-        return 0;
     if (loss || !s->map_frame) {
         av_frame_free(&s->map_frame);
         if (!(s->map_frame = ff_get_video_buffer(outlink, outlink->w, outlink->h)))
@@ -416,10 +402,17 @@ static int emit_map(AVFilterContext *ctx, const AVFrame *dist, const float *loss
     }
     if (!(out = av_frame_clone(s->map_frame)))
         return AVERROR(ENOMEM);
-    out->pts      = av_rescale_q(dist->pts, ctx->outputs[OUTPUT_MAIN]->time_base, outlink->time_base);
-    /* framesync leaves the duration in the main input's time base, the map's. */
-    out->duration = dist->duration;
-    return ff_filter_frame(outlink, out);
+    av_dict_free(&out->metadata);
+    if ((ret = av_dict_copy(&out->metadata, dist->metadata, 0)) < 0) {
+        av_frame_free(&out);
+        return ret;
+    }
+    out->pts                 = dist->pts;
+    out->duration            = dist->duration;
+    out->sample_aspect_ratio = dist->sample_aspect_ratio;
+    av_frame_free(frame);
+    *frame = out;
+    return 0;
 }
 
 /* A frame's line in the log: its scores, or why it was skipped. */
@@ -461,14 +454,16 @@ static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
     }
     if (ret >= 0)
         ret = log_frame(ctx, index, scores, skipped, errbuf, sizeof(errbuf));
-    if (ret >= 0 && s->map)
-        ret = emit_map(ctx, dist, scores ? map_loss : NULL);
+    if (ret >= 0 && s->map_output)
+        ret = map_picture(ctx, &dist, scores ? map_loss : NULL);
     if (ret < 0) {
         if (errbuf[0])
             av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
         av_frame_free(&dist);
         return ret;
     }
+    /* Frames in flight are out before framesync ends the output (activate). */
+    av_assert0(!s->fs.eof);
     return ff_filter_frame(ctx->outputs[0], dist);
 }
 
@@ -579,8 +574,7 @@ static int do_float_adm(FFFrameSync *fs)
         av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
         goto fail;
     }
-    /* The loss only while the map output is wanted (emit_map says the same). */
-    if (s->map && !ff_outlink_get_status(ctx->outputs[OUTPUT_MAP]) &&
+    if (s->map_output &&
         (ret = float_adm_map_loss(s->adm, s->map_loss,
                                   (size_t)s->map_columns * s->map_rows)) < 0) {
         av_log(ctx, AV_LOG_ERROR, "The map of frame %"PRIu64": %s\n", index,
@@ -592,20 +586,6 @@ static int do_float_adm(FFFrameSync *fs)
 fail:
     av_frame_free(&dist);
     return ret;
-}
-
-/* Configured apart from the main output, maybe before it: everything here
- * comes from the main input. */
-static int config_map_output(AVFilterLink *outlink)
-{
-    AVFilterLink *mainlink = outlink->src->inputs[INPUT_MAIN];
-
-    outlink->w = mainlink->w;
-    outlink->h = mainlink->h;
-    outlink->time_base = mainlink->time_base;
-    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
-    ff_filter_link(outlink)->frame_rate = ff_filter_link(mainlink)->frame_rate;
-    return 0;
 }
 
 static av_cold int init(AVFilterContext *ctx)
@@ -625,16 +605,7 @@ static av_cold int init(AVFilterContext *ctx)
     }
     s->nb_outputs = s->opts.debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
     s->fs.on_event = do_float_adm;
-    if (s->map) {
-        AVFilterPad pad = {
-            .name         = "map",
-            .type         = AVMEDIA_TYPE_VIDEO,
-            .config_props = config_map_output,
-        };
-
-        if ((ret = ff_append_outpad(ctx, &pad)) < 0)
-            return ret;
-    }
+    s->map_output  = s->class == &float_adm_map_class;
     return 0;
 }
 
@@ -727,7 +698,6 @@ static int configure_output(AVFilterLink *outlink)
     const AVPixFmtDescriptor *ref_desc  = link_sw_desc(reflink);
     const int depth = main_desc->comp[0].depth;
     char errbuf[256];
-    unsigned nb_pads;
     int use_cuda, ret;
 
     /* The log first: what fails after it is said in it. */
@@ -761,7 +731,8 @@ static int configure_output(AVFilterLink *outlink)
 
     if (use_cuda) {
         if ((ret = ff_float_adm_cuda_init(ctx, &s->cuda, &s->opts, s->width, s->height,
-                                          depth, s->plane_layout, s->map_path, s->map)) < 0)
+                                          depth, s->plane_layout, s->map_path,
+                                          s->map_output)) < 0)
             return ret;
         ff_float_adm_cuda_map_size(s->cuda, &s->map_columns, &s->map_rows);
     } else {
@@ -774,23 +745,23 @@ static int configure_output(AVFilterLink *outlink)
         s->nb_jobs = ff_filter_get_nb_threads(ctx);
         /* Whole frames at once on the library's threads, in order; a map is of one
          * frame at a time, scored with its rows on lavfi's threads. */
-        if (s->nb_jobs > 1 && !s->map_path && !s->map) {
+        if (s->nb_jobs > 1 && !s->map_path && !s->map_output) {
             ret = ff_float_adm_cpu_init(ctx, &s->cpu, s->adm,
                                         FFMIN(s->nb_jobs, MAX_CPU_THREADS), s->plane_layout);
             if (ret < 0)
                 return ret;
             s->nb_jobs = 1;
         }
-        if ((s->map_path || s->map) && (ret = float_adm_context_enable_map(s->adm)) < 0)
+        if ((s->map_path || s->map_output) && (ret = float_adm_context_enable_map(s->adm)) < 0)
             return ret;
-        if (s->map) {
+        if (s->map_output) {
             float_adm_map_size(s->adm, &s->map_columns, &s->map_rows, NULL);
             s->map_loss = av_calloc((size_t)s->map_columns * s->map_rows, sizeof(*s->map_loss));
             if (!s->map_loss)
                 return AVERROR(ENOMEM);
         }
     }
-    if (s->map &&
+    if (s->map_output &&
         !(s->no_loss = av_calloc((size_t)s->map_columns * s->map_rows, sizeof(*s->no_loss))))
         return AVERROR(ENOMEM);
     if (s->nb_jobs > 1) {
@@ -808,13 +779,7 @@ static int configure_output(AVFilterLink *outlink)
     if ((ret = acquire_maps(ctx)) < 0)
         return ret;
 
-    /* framesync drives the main output alone and refuses a filter with any
-     * other: the map output follows it (activate_map_output). */
-    nb_pads = ctx->nb_outputs;
-    ctx->nb_outputs = OUTPUT_MAIN + 1;
-    ret = ff_framesync_init_dualinput(&s->fs, ctx);
-    ctx->nb_outputs = nb_pads;
-    if (ret < 0)
+    if ((ret = ff_framesync_init_dualinput(&s->fs, ctx)) < 0)
         return ret;
     outlink->w = mainlink->w;
     outlink->h = mainlink->h;
@@ -841,39 +806,28 @@ static int config_output(AVFilterLink *outlink)
     return ret;
 }
 
-/* framesync follows the main output alone: the map output ends with it, and
- * its own wants ask the inputs for frames too (both outputs get each frame). */
-static int activate_map_output(AVFilterContext *ctx)
+/* framesync ends the output as soon as its inputs have ended (framesync_eof),
+ * and frames still in flight would then follow the end: once an input that can
+ * end the stream has ended, each frame is waited for. */
+static int inputs_ending(AVFilterContext *ctx)
 {
     ADMContext *s = ctx->priv;
-    AVFilterLink *outlink = ctx->outputs[OUTPUT_MAP];
-    int64_t pts;
 
-    if (ff_outlink_get_status(outlink))
-        return 0;
-    if (s->fs.eof || ff_outlink_get_status(ctx->outputs[OUTPUT_MAIN])) {
-        pts = av_rescale_q(s->fs.pts, s->fs.time_base, outlink->time_base);
-        ff_outlink_set_status(outlink, AVERROR_EOF, pts);
-        return 0;
-    }
-    if (ff_outlink_frame_wanted(outlink))
-        for (int i = 0; i < NB_INPUTS; i++)
-            if (!ff_outlink_get_status(ctx->inputs[i]) && !ff_inlink_queued_frames(ctx->inputs[i]))
-                ff_inlink_request_frame(ctx->inputs[i]);
-    return 0;
+    return ff_outlink_get_status(ctx->inputs[INPUT_MAIN]) ||
+           (ff_outlink_get_status(ctx->inputs[INPUT_REFERENCE]) &&
+            s->fs.in[INPUT_REFERENCE].after == EXT_STOP);
 }
 
 static int activate(AVFilterContext *ctx)
 {
     ADMContext *s = ctx->priv;
-    int ret = ff_framesync_activate(&s->fs);
+    const int ending = (s->cuda || s->cpu) && inputs_ending(ctx);
+    int ret = ending ? emit_frames(ctx, 1) : 0;
 
-    /* framesync has just marked the output's end; the frames still waiting for
-     * their scores are queued on the link before it is seen downstream. */
-    if (ret >= 0 && s->fs.eof && (s->cuda || s->cpu))
+    if (ret >= 0)
+        ret = ff_framesync_activate(&s->fs);
+    if (ret >= 0 && ending)
         ret = emit_frames(ctx, 1);
-    if (ret >= 0 && s->map)
-        ret = activate_map_output(ctx);
     /* The end of the stream, or of what is wanted of it (-frames): a log that
      * cannot be completed fails the run. */
     if (ret >= 0 && (s->fs.eof || ff_outlink_get_status(ctx->outputs[0])))
@@ -941,33 +895,50 @@ static const AVFilterPad float_adm_outputs[] = {
     },
 };
 
-/* HWDEVICE: backend=cuda uploads to the graph's device (-filter_hw_device).
- * DYNAMIC_OUTPUTS: map=1 adds the "map" output, whose frames are new pictures
- * (METADATA_ONLY is said of the main output, which passes its input on). */
+/* HWDEVICE: backend=cuda uploads to the graph's device (-filter_hw_device). */
 #define FLOAT_ADM_FLAGS (AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL | AVFILTER_FLAG_SLICE_THREADS | \
-                         AVFILTER_FLAG_METADATA_ONLY | AVFILTER_FLAG_DYNAMIC_OUTPUTS | \
                          (HAVE_LIBFLOATADM_CUDA ? AVFILTER_FLAG_HWDEVICE : 0))
 
 /* FFmpeg 8 (libavfilter 11) wraps the public AVFilter in FFFilter. */
 #if LIBAVFILTER_VERSION_MAJOR >= 11
-const FFFilter ff_vf_float_adm = {
-    .p.name        = "float_adm",
-    .p.description = NULL_IF_CONFIG_SMALL("Calculate Netflix VMAF's float ADM features between two video streams."),
-    .p.priv_class  = &float_adm_class,
-    .p.flags       = FLOAT_ADM_FLAGS,
+#define DEFINE_FILTER(fname, desc, filter_flags, internal_flags) \
+const FFFilter ff_vf_##fname = {                                 \
+    .p.name         = #fname,                                    \
+    .p.description  = NULL_IF_CONFIG_SMALL(desc),                \
+    .p.priv_class   = &fname##_class,                            \
+    .p.flags        = filter_flags,                              \
+    .flags_internal = internal_flags,                            \
+    .preinit        = preinit,                                   \
+    .init           = init,                                      \
+    .uninit         = uninit,                                    \
+    .activate       = activate,                                  \
+    .priv_size      = sizeof(ADMContext),                        \
+    FILTER_INPUTS(float_adm_inputs),                             \
+    FILTER_OUTPUTS(float_adm_outputs),                           \
+    FILTER_QUERY_FUNC2(query_formats),                           \
+}
 #else
-const AVFilter ff_vf_float_adm = {
-    .name          = "float_adm",
-    .description   = NULL_IF_CONFIG_SMALL("Calculate Netflix VMAF's float ADM features between two video streams."),
-    .priv_class    = &float_adm_class,
-    .flags         = FLOAT_ADM_FLAGS,
+#define DEFINE_FILTER(fname, desc, filter_flags, internal_flags) \
+const AVFilter ff_vf_##fname = {                                 \
+    .name           = #fname,                                    \
+    .description    = NULL_IF_CONFIG_SMALL(desc),                \
+    .priv_class     = &fname##_class,                            \
+    .flags          = filter_flags,                              \
+    .flags_internal = internal_flags,                            \
+    .preinit        = preinit,                                   \
+    .init           = init,                                      \
+    .uninit         = uninit,                                    \
+    .activate       = activate,                                  \
+    .priv_size      = sizeof(ADMContext),                        \
+    FILTER_INPUTS(float_adm_inputs),                             \
+    FILTER_OUTPUTS(float_adm_outputs),                           \
+    FILTER_QUERY_FUNC2(query_formats),                           \
+}
 #endif
-    .preinit       = preinit,
-    .init          = init,
-    .uninit        = uninit,
-    .activate      = activate,
-    .priv_size     = sizeof(ADMContext),
-    FILTER_INPUTS(float_adm_inputs),
-    FILTER_OUTPUTS(float_adm_outputs),
-    FILTER_QUERY_FUNC2(query_formats),
-};
+
+/* float_adm passes the main input's frames on, CUDA frames with their frames
+ * context; float_adm_map outputs new software pictures. */
+DEFINE_FILTER(float_adm, "Calculate Netflix VMAF's float ADM features between two video streams.",
+              FLOAT_ADM_FLAGS | AVFILTER_FLAG_METADATA_ONLY, 0);
+DEFINE_FILTER(float_adm_map, "Show where Netflix VMAF's float ADM finds detail lost, as a video.",
+              FLOAT_ADM_FLAGS, FF_FILTER_FLAG_HWFRAME_AWARE);

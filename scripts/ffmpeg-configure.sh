@@ -102,7 +102,7 @@ PKG_CONFIG_PATH=$pc_dirs${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} "$src/configure" \
         aac ac3 mpegaudio flac opus vorbis)" \
     --enable-protocol="$(list file pipe)" \
     --enable-indev=lavfi \
-    --enable-filter="$(list float_adm avgblur psnr ssim scale format metadata setpts settb trim select \
+    --enable-filter="$(list float_adm float_adm_map overlay avgblur psnr ssim scale format metadata setpts settb trim select \
         testsrc2 color split null nullsink buffer buffersink hwdownload hwupload extractplanes \
         crop pad fps setsar showinfo movie transpose hflip vflip \
         abuffer abuffersink anull aformat aresample atrim asetpts $filters)" \

@@ -276,7 +276,7 @@ def edit_filters_doc(t, p):
 
 # (commit message file, edits of the release's files, the files it adds)
 PATCHES = [
-    ("patches/src/0001-avfilter-add-float_adm-filter.txt",
+    ("patches/src/0001-avfilter-add-float_adm-and-float_adm_map-filters.txt",
      [("configure", edit_from_file), ("Changelog", edit_from_file),
       ("doc/filters.texi", edit_filters_doc), ("libavfilter/Makefile", edit_from_file),
       ("libavfilter/allfilters.c", edit_from_file), ("libavfilter/version.h", edit_version)],

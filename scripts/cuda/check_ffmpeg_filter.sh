@@ -3,8 +3,8 @@
 #   (a) parity: CUDA frames (hwupload_cuda, hwupload, NVDEC) and backend=cuda on software
 #       frames against backend=cpu on the same pictures, all 18 outputs of every
 #       frame compared as text (%.17g), the count of differing values printed;
-#       mixed CUDA and software inputs; the map=1 pictures of CUDA frames against the
-#       CPU's; the clear errors (backend=cpu on CUDA frames);
+#       mixed CUDA and software inputs; float_adm_map's pictures of CUDA frames against
+#       the CPU's; the clear errors (backend=cpu on CUDA frames);
 #   (b) speed: ffmpeg -benchmark, 4K testsrc2 -> hwupload_cuda -> float_adm ->
 #       null, and the CPU path at 4K with -filter_threads 16, for the ratio.
 #
@@ -107,18 +107,18 @@ ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
     "[0:v][1:v]float_adm,hwdownload,format=nv12,metadata=print:file=$WORK/meta.txt" -f null - 2> /dev/null
 note "nvdec metadata through hwdownload: $(grep -c '^lavfi.float_adm.adm2=' "$WORK/meta.txt" 2>/dev/null) frames; pts in order: $(awk '/^frame:/ { sub("pts:", "", $2); if ($2 + 0 < last) bad = 1; last = $2 + 0 } END { print bad ? "no" : "yes" }' "$WORK/meta.txt" 2>/dev/null)"
 
-# map_pictures NAME INPUTS CUDA_CHAIN CPU_CHAIN: the map=1 output's frames (framemd5),
+# map_pictures NAME INPUTS CUDA_CHAIN CPU_CHAIN: float_adm_map's frames (framemd5),
 # CUDA frames against the CPU on the same pictures, every other frame scored (the
 # unscored ones repeat the last map): the same pixels, frame for frame.
 map_pictures() {
     name=$1 inputs=$2 cuda=$3 cpu=$4
     # shellcheck disable=SC2086
-    ff $inputs -filter_complex "${cuda}float_adm=map=1:n_subsample=2[o][m]" -map "[o]" -f null - \
-        -map "[m]" -f framemd5 "$WORK/$name.cuda.md5" 2> "$WORK/$name.map.log" ||
+    ff $inputs -filter_complex "${cuda}float_adm_map=n_subsample=2" \
+        -f framemd5 "$WORK/$name.cuda.md5" 2> "$WORK/$name.map.log" ||
         { note "FAIL map pictures $name cuda: $(tail -n 3 "$WORK/$name.map.log")"; status=1; return; }
     # shellcheck disable=SC2086
-    ff $inputs -filter_complex "${cpu}float_adm=backend=cpu:map=1:n_subsample=2[o][m]" -map "[o]" \
-        -f null - -map "[m]" -f framemd5 "$WORK/$name.cpu.md5" 2> "$WORK/$name.map.log" ||
+    ff $inputs -filter_complex "${cpu}float_adm_map=backend=cpu:n_subsample=2" \
+        -f framemd5 "$WORK/$name.cpu.md5" 2> "$WORK/$name.map.log" ||
         { note "FAIL map pictures $name cpu: $(tail -n 3 "$WORK/$name.map.log")"; status=1; return; }
     frames=$(grep -vc '^#' "$WORK/$name.cpu.md5")
     if [ "$frames" -gt 0 ] && cmp -s "$WORK/$name.cuda.md5" "$WORK/$name.cpu.md5"; then

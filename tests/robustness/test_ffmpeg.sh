@@ -420,6 +420,36 @@ cmp -s threads1.txt threads3.txt || fail "filter threads 3: metadata differs fro
 cmp -s threads1.txt threads8.txt || fail "filter threads 8: metadata differs from one thread's"
 expect_count "filter threads: every third frame scored" 9 threads8.txt "adm2="
 
+# A reference that ends the stream (shortest=1, eof_action=endall) while frames
+# are in flight: framesync ends the output, and every frame scored before is
+# passed on first, as with one thread (a frame after the end aborts).
+for opts in shortest=1 eof_action=endall; do
+    for threads in 1 8; do
+        expect_ok "reference ends the stream, $opts, threads $threads" \
+            -filter_complex_threads $threads \
+            -f lavfi -i "testsrc2=s=96x64:d=1" -f lavfi -i "testsrc2=s=96x64:d=0.6" \
+            -filter_complex "[0][1]float_adm=$opts,metadata=print:file=ends$threads.txt" -f null -
+    done
+    tests=$((tests + 1))
+    cmp -s ends1.txt ends8.txt || fail "reference ends the stream, $opts: threads 8 differ from 1"
+    expect_count "reference ends the stream, $opts: its frames scored" 15 ends8.txt "adm2="
+done
+
+# float_adm_map: one RGB24 picture per main frame with the frame's scores, the
+# same at any thread count.
+for threads in 1 8; do
+    expect_ok "float_adm_map, threads $threads" -filter_complex_threads $threads \
+        -f lavfi -i "testsrc2=s=96x64:d=1,avgblur=2" -f lavfi -i "testsrc2=s=96x64:d=1" \
+        -filter_complex "[0][1]float_adm_map=n_subsample=2,metadata=print:file=mapmeta$threads.txt" \
+        -f framemd5 map$threads.md5
+done
+tests=$((tests + 2))
+cmp -s mapmeta1.txt mapmeta8.txt || fail "float_adm_map, threads 8: metadata differs from one thread's"
+cmp -s map1.md5 map8.md5 || fail "float_adm_map, threads 8: pictures differ from one thread's"
+expect_count "float_adm_map: every other frame scored" 13 mapmeta8.txt "adm2="
+expect_count "float_adm_map: a picture per main frame" 25 map8.md5 "^0,"
+grep -q "^#dimensions 0: 96x64" map8.md5 || fail "float_adm_map: not at the main input's size"
+
 # --- Several instances in one process -----------------------------------------
 
 # split + two float_adm with different options: each log equals a run alone.

@@ -41,19 +41,19 @@ float_adm_log(){
         -f null /dev/null | sed -e 's/float_adm [0-9.]*/float_adm X/' -e 's/-*[0-9][0-9]*\.[0-9][0-9]*\(e[-+][0-9][0-9]*\)*/N/g'
 }
 
-# $1: float_adm options with map=1.  testsrc2 in the left half of a black
-# picture, against the same with the left half blurred; the map output's frames are checked for what holds on any processor
-# (a block's colour may differ in its last bit where its loss does): one map
-# frame per main frame with the main frame's timestamps, the frames named by
-# their content (A, B, ...: unscored frames repeat the last map), and per frame
-# whether the blocks 96 pixels clear of the blurred half are black (no loss) and
-# most blocks of the blurred half painted.
-float_adm_map(){
+# $1: float_adm_map options.  testsrc2 in the left half of a black picture,
+# against the same with the left half blurred; the map's frames are checked for
+# what holds on any processor (a block's colour may differ in its last bit where
+# its loss does): one map frame per main frame with the main frame's
+# timestamps, the frames named by their content (A, B, ...: unscored frames
+# repeat the last map), and per frame whether the blocks 96 pixels clear of the
+# blurred half are black (no loss) and most blocks of the blurred half painted.
+float_adm_map_frames(){
     mainfile="${outdir}/${test}.main"
     hashfile="${outdir}/${test}.map"
     rawfile="${outdir}/${test}.rgb"
     cleanfiles="$cleanfiles $mainfile $hashfile $rawfile"
-    ffmpeg $FLAGS -filter_complex "testsrc2=size=160x96:rate=25:duration=0.24,format=yuv420p,split[left][blur];[left]pad=320:96[ref];[blur]avgblur=4,pad=320:96[dist];[dist][ref]float_adm=$1[main][map];[map]split[hash][raw]" \
+    ffmpeg $FLAGS -filter_complex "testsrc2=size=160x96:rate=25:duration=0.24,format=yuv420p,split[left][blur];[left]pad=320:96[ref];[blur]avgblur=4,pad=320:96,split[dist][main];[dist][ref]float_adm_map=$1,split[hash][raw]" \
         -map "[main]" -c:v wrapped_avframe -f framemd5 $(target_path $mainfile) \
         -map "[hash]" -c:v rawvideo -f framemd5 $(target_path $hashfile) \
         -map "[raw]" -c:v rawvideo -f rawvideo $(target_path $rawfile) || return

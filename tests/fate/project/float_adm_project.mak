@@ -45,18 +45,18 @@ fate-float-adm-log-sub: CMD = float_adm_log log_fmt=sub
 FATE_FLOAT_ADM_PROJECT-$(call ALLYES, FLOAT_ADM_FILTER TESTSRC2_FILTER SPLIT_FILTER AVGBLUR_FILTER \
                               WRAPPED_AVFRAME_ENCODER NULL_MUXER PIPE_PROTOCOL) += $(FATE_FLOAT_ADM_LOG)
 
-# The map output (map=1): identical inputs lose nothing, so every map frame is
+# The float_adm_map filter: identical inputs lose nothing, so every map frame is
 # black on any processor; a half-blurred input's maps are checked by what holds
-# on any processor (float_adm-fate-run.sh, float_adm_map), every frame scored
-# and every other one.
+# on any processor (float_adm_project-run.sh, float_adm_map_frames), every frame
+# scored and every other one.
 FATE_FLOAT_ADM_MAP += fate-float-adm-map-identical
-fate-float-adm-map-identical: CMD = framecrc -filter_complex "testsrc2=size=100x70:rate=25:duration=0.2,format=yuv420p,split[ref][dist];[dist][ref]float_adm=map=1[main][map]" -map "[main]" -c:v wrapped_avframe -f null /dev/null -map "[map]" -c:v rawvideo
+fate-float-adm-map-identical: CMD = framecrc -filter_complex "testsrc2=size=100x70:rate=25:duration=0.2,format=yuv420p,split[ref][dist];[dist][ref]float_adm_map" -c:v rawvideo
 FATE_FLOAT_ADM_MAP += fate-float-adm-map-blur
-fate-float-adm-map-blur: CMD = float_adm_map map=1
+fate-float-adm-map-blur: CMD = float_adm_map_frames n_subsample=1
 FATE_FLOAT_ADM_MAP += fate-float-adm-map-subsample
-fate-float-adm-map-subsample: CMD = float_adm_map map=1:n_subsample=2
+fate-float-adm-map-subsample: CMD = float_adm_map_frames n_subsample=2
 
-FATE_FLOAT_ADM_PROJECT-$(call ALLYES, FLOAT_ADM_FILTER TESTSRC2_FILTER FORMAT_FILTER SPLIT_FILTER PAD_FILTER \
+FATE_FLOAT_ADM_PROJECT-$(call ALLYES, FLOAT_ADM_MAP_FILTER TESTSRC2_FILTER FORMAT_FILTER SPLIT_FILTER PAD_FILTER \
                               AVGBLUR_FILTER RAWVIDEO_ENCODER WRAPPED_AVFRAME_ENCODER \
                               FRAMECRC_MUXER FRAMEMD5_MUXER RAWVIDEO_MUXER NULL_MUXER PIPE_PROTOCOL \
                               FILE_PROTOCOL) += $(FATE_FLOAT_ADM_MAP)
