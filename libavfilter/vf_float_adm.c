@@ -31,6 +31,7 @@
 
 #include "config.h"
 #include "libavutil/avstring.h"
+#include "libavutil/fifo.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
@@ -40,12 +41,20 @@
 #include "formats.h"
 #include "framesync.h"
 #include "video.h"
-#include "vf_float_adm_cpu.h"
 #include "vf_float_adm_cuda.h"
 #include "vf_float_adm_pairs.h"
 
 /* Frames in flight on the CPU have buffers of their own each: a bound on their memory. */
 #define MAX_CPU_THREADS 32
+
+/* A frame waiting to leave in order behind frames in flight: with ref, for its
+ * scores (the backend reads both frames' planes until they are collected). */
+typedef struct QueuedFrame {
+    AVFrame *dist;
+    AVFrame *ref;
+    uint64_t index;
+    const char *skipped;    /* unscored: why, for the log, or NULL */
+} QueuedFrame;
 
 enum Backend {
     BACKEND_AUTO,
@@ -86,7 +95,9 @@ typedef struct ADMContext {
     int warned_key_collision;
 
     ADMCudaPath *cuda;              /* the CUDA path, where it scores */
-    ADMCpuPath *cpu;                /* the CPU's frames in flight, where they score */
+    /* Frames in flight (the CUDA path, or whole frames on the CPU library's threads):
+     * QueuedFrame, in output order; NULL where each frame is scored as it comes. */
+    AVFifo *in_order;
 
     float *map_loss;                /* map_output, CPU: the loss grid of the frame just scored */
     float *no_loss;                 /* map_output: a grid of 0, the picture before the first */
@@ -467,52 +478,115 @@ static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
     return ff_filter_frame(ctx->outputs[0], dist);
 }
 
-/* The frames in flight whose turn has come, in order (with wait, all of them). */
-static int emit_frames(AVFilterContext *ctx, int wait)
+/* The scores of the oldest frame in flight, with wait once they are there;
+ * AVERROR(EAGAIN) without wait until then. */
+static int collect(AVFilterContext *ctx, uint64_t index, int wait, FloatAdmScores *scores,
+                   const float **map_loss)
 {
     ADMContext *s = ctx->priv;
-    ADMScoredFrame done;
     int ret;
 
-    while ((ret = s->cuda ? ff_float_adm_cuda_receive(s->cuda, wait, &done)
-                          : ff_float_adm_cpu_receive(s->cpu, wait, &done)) > 0)
-        if ((ret = emit_frame(ctx, done.dist, done.index, done.scored ? &done.scores : NULL,
-                              done.skipped, done.map_loss)) < 0)
-            return ret;
+    *map_loss = NULL;
+    if (s->cuda)
+        return ff_float_adm_cuda_collect(s->cuda, index, wait, scores, map_loss);
+    ret = float_adm_collect(s->adm, scores, wait);
+    if (ret == FLOAT_ADM_ERROR_AGAIN)
+        return AVERROR(EAGAIN);
+    if (ret < 0)
+        av_log(ctx, AV_LOG_ERROR, "Scoring frame %"PRIu64" failed: %s\n", index,
+               float_adm_strerror(ret));
     return ret;
 }
 
-/* Closed mid-stream (a graph rebuild, -frames, a stop): the frames in flight are
- * dropped as ffmpeg drops those queued before the filter, and not logged, so that
- * the log holds the frames that left the filter whatever the number of threads.
- * Returns how many there were. */
-static uint64_t drop_frames_in_flight(AVFilterContext *ctx)
+/* The frames in flight whose turn to leave has come, in order, waiting for the
+ * scores of up to wait frames. */
+static int emit_frames(AVFilterContext *ctx, int wait)
 {
     ADMContext *s = ctx->priv;
-    ADMScoredFrame done;
-    uint64_t dropped = 0;
+    FloatAdmScores scores;
+    const float *map_loss = NULL;
+    QueuedFrame qf;
+    int ret = 0;
 
-    while ((s->cuda || s->cpu) &&
-           (s->cuda ? ff_float_adm_cuda_receive(s->cuda, 1, &done)
-                    : ff_float_adm_cpu_receive(s->cpu, 1, &done)) > 0) {
-        av_frame_free(&done.dist);
-        dropped++;
+    while (av_fifo_peek(s->in_order, &qf, 1, 0) >= 0) {
+        const int scored = !!qf.ref;
+
+        if (scored && (ret = collect(ctx, qf.index, wait > 0, &scores, &map_loss)) == AVERROR(EAGAIN))
+            return 0;
+        wait -= scored;
+        av_fifo_drain2(s->in_order, 1);
+        av_frame_free(&qf.ref);
+        if (ret < 0) {
+            av_frame_free(&qf.dist);
+            return ret;
+        }
+        if ((ret = emit_frame(ctx, qf.dist, qf.index, scored ? &scores : NULL, qf.skipped,
+                              map_loss)) < 0)
+            return ret;
     }
-    return dropped;
+    return 0;
 }
 
-/* A frame left unscored still waits behind the frames being scored. */
+/* A pair goes in flight; while the backend has no room, the oldest frames leave. */
+static int submit_frame(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref, uint64_t index)
+{
+    ADMContext *s = ctx->priv;
+    QueuedFrame qf = { .dist = dist, .index = index };
+    FloatAdmPlane planes[NB_INPUTS];
+    int ret;
+
+    /* The queue has room before the frame goes in flight, so that it is always there. */
+    if (!(qf.ref = av_frame_clone(ref)))
+        ret = AVERROR(ENOMEM);
+    else if (!av_fifo_can_write(s->in_order))
+        ret = av_fifo_grow2(s->in_order, MAX_CPU_THREADS);
+    else
+        ret = 0;
+    for (int i = 0; i < NB_INPUTS && !s->cuda; i++) {
+        const AVFrame *frame = i == INPUT_MAIN ? dist : qf.ref;
+
+        planes[i]        = s->plane_layout[i];
+        planes[i].data   = frame ? frame->data[0] : NULL;
+        planes[i].stride = frame ? frame->linesize[0] : 0;
+    }
+    while (ret >= 0) {
+        if (s->cuda) {
+            ret = ff_float_adm_cuda_submit(s->cuda, dist, qf.ref, index);
+        } else if ((ret = float_adm_submit(s->adm, &planes[INPUT_REFERENCE],
+                                           &planes[INPUT_MAIN])) == FLOAT_ADM_ERROR_AGAIN) {
+            ret = AVERROR(EAGAIN);
+        } else if (ret < 0) {
+            av_log(ctx, AV_LOG_ERROR, "Submitting frame %"PRIu64" failed: %s\n", index,
+                   float_adm_strerror(ret));
+        }
+        if (ret != AVERROR(EAGAIN))
+            break;
+        ret = av_fifo_can_read(s->in_order) ? emit_frames(ctx, 1) : AVERROR_BUG;
+    }
+    if (ret < 0) {
+        av_frame_free(&qf.ref);
+        av_frame_free(&dist);
+        return ret;
+    }
+    av_fifo_write(s->in_order, &qf, 1);
+    return emit_frames(ctx, 0);
+}
+
+/* A frame left unscored still waits behind the frames in flight. */
 static int pass_frame(AVFilterContext *ctx, AVFrame *frame, uint64_t index,
                       const char *skipped)
 {
     ADMContext *s = ctx->priv;
+    const QueuedFrame qf = { .dist = frame, .index = index, .skipped = skipped };
     int ret;
 
-    if (s->cuda || s->cpu)
-        return (ret = s->cuda ? ff_float_adm_cuda_pass(s->cuda, frame, index, skipped)
-                              : ff_float_adm_cpu_pass(s->cpu, frame, index, skipped)) < 0 ? ret :
-               emit_frames(ctx, 0);
-    return emit_frame(ctx, frame, index, NULL, skipped, NULL);
+    if (!s->in_order || !av_fifo_can_read(s->in_order))
+        return emit_frame(ctx, frame, index, NULL, skipped, NULL);
+    if ((ret = av_fifo_write(s->in_order, &qf, 1)) < 0) {
+        av_frame_free(&frame);
+        return ret;
+    }
+    return emit_frames(ctx, 0);
 }
 
 static int do_float_adm(FFFrameSync *fs)
@@ -553,10 +627,8 @@ static int do_float_adm(FFFrameSync *fs)
     if (skip)
         return pass_frame(ctx, dist, index, "corrupt");
 
-    if (s->cuda || s->cpu)
-        return (ret = s->cuda ? ff_float_adm_cuda_submit(s->cuda, dist, ref, index)
-                              : ff_float_adm_cpu_submit(s->cpu, dist, ref, index)) < 0 ? ret :
-               emit_frames(ctx, 0);
+    if (s->in_order)
+        return submit_frame(ctx, dist, ref, index);
     dist_plane        = s->plane_layout[INPUT_MAIN];
     dist_plane.data   = dist->data[0];
     dist_plane.stride = dist->linesize[0];
@@ -646,6 +718,25 @@ static int execute_jobs(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs)
     return 0;
 }
 
+/* Whole frames at once on the library's own threads, two frames more than
+ * threads: a thread that finishes finds the next frame there. */
+static av_cold int init_frames_in_flight(AVFilterContext *ctx, int threads)
+{
+    ADMContext *s = ctx->priv;
+    const int depth = FFMIN(threads + 2, FLOAT_ADM_MAX_FRAMES_IN_FLIGHT);
+    int ret;
+
+    if ((ret = float_adm_context_set_threads(s->adm, threads)) < 0 ||
+        (ret = float_adm_context_set_frames_in_flight(s->adm, depth)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "Cannot score %d frames at once on %d threads: %s\n",
+               depth, threads, float_adm_strerror(ret));
+        return ret;
+    }
+    if (!(s->in_order = av_fifo_alloc2(2 * depth, sizeof(QueuedFrame), 0)))
+        return AVERROR(ENOMEM);
+    return 0;
+}
+
 static const AVPixFmtDescriptor *link_sw_desc(AVFilterLink *link)
 {
     const AVBufferRef *frames = ff_filter_link(link)->hw_frames_ctx;
@@ -730,6 +821,8 @@ static int configure_output(AVFilterLink *outlink)
                reflink->time_base.num, reflink->time_base.den);
 
     if (use_cuda) {
+        if (!(s->in_order = av_fifo_alloc2(MAX_CPU_THREADS, sizeof(QueuedFrame), 0)))
+            return AVERROR(ENOMEM);
         if ((ret = ff_float_adm_cuda_init(ctx, &s->cuda, &s->opts, s->width, s->height,
                                           depth, s->plane_layout, s->map_path,
                                           s->map_output)) < 0)
@@ -746,9 +839,7 @@ static int configure_output(AVFilterLink *outlink)
         /* Whole frames at once on the library's threads, in order; a map is of one
          * frame at a time, scored with its rows on lavfi's threads. */
         if (s->nb_jobs > 1 && !s->map_path && !s->map_output) {
-            ret = ff_float_adm_cpu_init(ctx, &s->cpu, s->adm,
-                                        FFMIN(s->nb_jobs, MAX_CPU_THREADS), s->plane_layout);
-            if (ret < 0)
+            if ((ret = init_frames_in_flight(ctx, FFMIN(s->nb_jobs, MAX_CPU_THREADS))) < 0)
                 return ret;
             s->nb_jobs = 1;
         }
@@ -821,13 +912,13 @@ static int inputs_ending(AVFilterContext *ctx)
 static int activate(AVFilterContext *ctx)
 {
     ADMContext *s = ctx->priv;
-    const int ending = (s->cuda || s->cpu) && inputs_ending(ctx);
-    int ret = ending ? emit_frames(ctx, 1) : 0;
+    const int ending = s->in_order && inputs_ending(ctx);
+    int ret = ending ? emit_frames(ctx, INT_MAX) : 0;
 
     if (ret >= 0)
         ret = ff_framesync_activate(&s->fs);
     if (ret >= 0 && ending)
-        ret = emit_frames(ctx, 1);
+        ret = emit_frames(ctx, INT_MAX);
     /* The end of the stream, or of what is wanted of it (-frames): a log that
      * cannot be completed fails the run. */
     if (ret >= 0 && (s->fs.eof || ff_outlink_get_status(ctx->outputs[0])))
@@ -841,10 +932,16 @@ static av_cold void uninit(AVFilterContext *ctx)
 {
     ADMContext *s = ctx->priv;
     FloatAdmPooled pooled;
+    FloatAdmScores scores;
+    QueuedFrame qf;
     uint64_t queued, in_flight;
 
     ff_float_adm_pairs_report(ctx, &s->checks);
-    in_flight = drop_frames_in_flight(ctx);
+    /* Closed mid-stream (a graph rebuild, -frames, a stop): the frames in flight
+     * are dropped as ffmpeg drops those queued before the filter, and not logged,
+     * so that the log holds the frames that left the filter whatever the number
+     * of threads. */
+    in_flight = s->in_order ? av_fifo_can_read(s->in_order) : 0;
     /* Closed before the end: ffmpeg rebuilt the graph mid-stream, or stopped
      * on an error, and drops what was on its way. */
     queued = ctx->inputs[INPUT_MAIN] ? ff_inlink_queued_frames(ctx->inputs[INPUT_MAIN]) : 0;
@@ -866,8 +963,15 @@ static av_cold void uninit(AVFilterContext *ctx)
     }
     close_log(ctx, s->fs.eof ? 0 : queued);
 
+    /* The backends read the planes of the frames in flight until they are done. */
     ff_float_adm_cuda_uninit(&s->cuda);
-    ff_float_adm_cpu_uninit(&s->cpu);
+    while (float_adm_in_flight(s->adm) > 0)
+        float_adm_collect(s->adm, &scores, 1);
+    while (s->in_order && av_fifo_read(s->in_order, &qf, 1) >= 0) {
+        av_frame_free(&qf.dist);
+        av_frame_free(&qf.ref);
+    }
+    av_fifo_freep2(&s->in_order);
     ff_framesync_uninit(&s->fs);
     float_adm_context_free(&s->adm);
     av_freep(&s->job_rets);

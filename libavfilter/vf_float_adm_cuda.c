@@ -50,14 +50,6 @@ enum LumaSource {
                              * downloaded, then uploaded by the library */
 };
 
-/* A frame waiting to leave in order: with ref set, for its scores. */
-typedef struct QueuedFrame {
-    AVFrame *dist;
-    AVFrame *ref;
-    uint64_t index;
-    const char *skipped;    /* why it is not scored, for the log */
-} QueuedFrame;
-
 struct ADMCudaPath {
     AVFilterContext *ctx;
     FloatAdmCudaContext *adm;
@@ -71,17 +63,10 @@ struct ADMCudaPath {
     AVBufferRef *ref_device;        /* the reference's, where its CUDA context is another */
     uint8_t *staging;               /* the reference's luma on its way between contexts */
     size_t staging_pitch;
-    AVFifo *queue;                  /* QueuedFrame, in output order */
-    /* Scores collected early, to free a slot, for the oldest scored frames queued. */
-    FloatAdmScores collected[CUDA_MAX_IN_FLIGHT];
-    int collected_head, nb_collected;
     const char *map_path;           /* the filter's map_path, or NULL */
-    /* With map_picture: the loss of each frame collected early (beside collected[]),
-     * and of the frame last received. */
     int map_picture;
     int map_columns, map_rows;
-    float *collected_loss[CUDA_MAX_IN_FLIGHT];
-    float *received_loss;
+    float *map_loss;                /* with map_picture: the last collected frame's */
 };
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(c->ctx, c->hwctx->internal->cuda_dl, x)
@@ -170,105 +155,36 @@ static int luma_plane(ADMCudaPath *c, const AVFrame *frame, int input,
     return 0;
 }
 
-/* The index of the oldest queued frame whose scores are still on the GPU. */
-static uint64_t oldest_in_flight(ADMCudaPath *c)
-{
-    QueuedFrame qf = { 0 };
-
-    for (size_t i = 0, scored = 0; av_fifo_peek(c->queue, &qf, 1, i) >= 0; i++)
-        if (qf.ref && scored++ == c->nb_collected)
-            break;
-    return qf.index;
-}
-
-int ff_float_adm_cuda_submit(ADMCudaPath *c, AVFrame *dist, const AVFrame *ref,
+int ff_float_adm_cuda_submit(ADMCudaPath *c, const AVFrame *dist, const AVFrame *ref,
                              uint64_t index)
 {
     const AVFrame *frames[NB_INPUTS] = { [INPUT_MAIN] = dist, [INPUT_REFERENCE] = ref };
     FloatAdmCudaPlane planes[NB_INPUTS];
-    QueuedFrame qf = { .dist = dist, .index = index };
     int ret;
 
-    /* Room first: the oldest frame's scores are kept here until it leaves. */
-    if (float_adm_cuda_in_flight(c->adm) >= CUDA_MAX_IN_FLIGHT) {
-        const int slot = (c->collected_head + c->nb_collected) % CUDA_MAX_IN_FLIGHT;
-
-        if (c->nb_collected == CUDA_MAX_IN_FLIGHT) {
-            ret = AVERROR_BUG;
-            goto fail;
-        }
-        if ((ret = float_adm_cuda_collect(c->adm, &c->collected[slot], 1)) < 0) {
-            cuda_fail(c, "Scoring", oldest_in_flight(c), ret);
-            goto fail;
-        }
-        if ((ret = read_map(c, oldest_in_flight(c), c->collected_loss[slot])) < 0)
-            goto fail;
-        c->nb_collected++;
-    }
-    if (!(qf.ref = av_frame_clone(ref))) {
-        ret = AVERROR(ENOMEM);
-        goto fail;
-    }
-
+    if (float_adm_cuda_in_flight(c->adm) >= CUDA_MAX_IN_FLIGHT)
+        return AVERROR(EAGAIN);
     for (int i = 0; i < NB_INPUTS; i++)
         if ((ret = luma_plane(c, frames[i], i, &planes[i])) < 0)
-            goto fail;
-    if ((ret = float_adm_cuda_submit(c->adm, &planes[INPUT_REFERENCE], &planes[INPUT_MAIN])) < 0) {
-        cuda_fail(c, "Submitting", index, ret);
-        goto fail;
-    }
-    if ((ret = av_fifo_write(c->queue, &qf, 1)) < 0)
-        goto fail;
+            return ret;
+    if ((ret = float_adm_cuda_submit(c->adm, &planes[INPUT_REFERENCE], &planes[INPUT_MAIN])) < 0)
+        return cuda_fail(c, "Submitting", index, ret);
     return 0;
-fail:
-    av_frame_free(&qf.ref);
-    av_frame_free(&dist);
-    return ret;
 }
 
-int ff_float_adm_cuda_pass(ADMCudaPath *c, AVFrame *dist, uint64_t index,
-                           const char *skipped)
+int ff_float_adm_cuda_collect(ADMCudaPath *c, uint64_t index, int wait, FloatAdmScores *scores,
+                              const float **map_loss)
 {
-    const QueuedFrame qf = { .dist = dist, .index = index, .skipped = skipped };
-    int ret;
+    int ret = float_adm_cuda_collect(c->adm, scores, wait);
 
-    if ((ret = av_fifo_write(c->queue, &qf, 1)) < 0)
-        av_frame_free(&dist);
-    return ret;
-}
-
-int ff_float_adm_cuda_receive(ADMCudaPath *c, int wait, ADMScoredFrame *out)
-{
-    QueuedFrame qf;
-    int ret;
-
-    if (av_fifo_peek(c->queue, &qf, 1, 0) < 0)
-        return 0;
-    *out = (ADMScoredFrame) { .index = qf.index, .scored = !!qf.ref,
-                            .skipped = qf.skipped };
-    if (out->scored) {
-        if (c->nb_collected) {
-            out->scores = c->collected[c->collected_head];
-            if (c->map_picture)
-                memcpy(c->received_loss, c->collected_loss[c->collected_head],
-                       sizeof(*c->received_loss) * c->map_columns * c->map_rows);
-            c->collected_head = (c->collected_head + 1) % CUDA_MAX_IN_FLIGHT;
-            c->nb_collected--;
-        } else {
-            ret = float_adm_cuda_collect(c->adm, &out->scores, wait);
-            if (ret == FLOAT_ADM_ERROR_AGAIN && !wait)
-                return 0;
-            if (ret < 0)
-                return cuda_fail(c, "Scoring", qf.index, ret);
-            if ((ret = read_map(c, qf.index, c->received_loss)) < 0)
-                return ret;
-        }
-        out->map_loss = c->map_picture ? c->received_loss : NULL;
-        av_frame_free(&qf.ref);
-    }
-    av_fifo_drain2(c->queue, 1);
-    out->dist = qf.dist;
-    return 1;
+    if (ret == FLOAT_ADM_ERROR_AGAIN && !wait)
+        return AVERROR(EAGAIN);
+    if (ret < 0)
+        return cuda_fail(c, "Scoring", index, ret);
+    if ((ret = read_map(c, index, c->map_loss)) < 0)
+        return ret;
+    *map_loss = c->map_picture ? c->map_loss : NULL;
+    return 0;
 }
 
 static const AVHWFramesContext *hw_frames(AVFilterLink *link)
@@ -360,9 +276,6 @@ static int setup(ADMCudaPath *c, const FloatAdmOptions *opts, int depth)
         return ret;
     c->hwctx = ((AVHWDeviceContext *)c->device->data)->hwctx;
     cu = c->hwctx->internal->cuda_dl;
-    if (!(c->queue = av_fifo_alloc2(2 * CUDA_MAX_IN_FLIGHT, sizeof(QueuedFrame),
-                                    AV_FIFO_FLAG_AUTO_GROW)))
-        return AVERROR(ENOMEM);
     if (c->luma_source[INPUT_REFERENCE] == LUMA_FROM_CONTEXT) {
         c->staging_pitch = FFALIGN((size_t)c->width * c->layout[INPUT_REFERENCE].bytes_per_sample, 64);
         if (!(c->staging = av_malloc(c->staging_pitch * c->height)))
@@ -391,12 +304,7 @@ static int setup(ADMCudaPath *c, const FloatAdmOptions *opts, int depth)
         av_log(c->ctx, AV_LOG_ERROR, "map: %s\n", float_adm_cuda_last_error(c->adm));
     if (ret >= 0 && c->map_picture) {
         float_adm_cuda_map_size(c->adm, &c->map_columns, &c->map_rows, NULL);
-        for (int i = 0; i < CUDA_MAX_IN_FLIGHT && ret >= 0; i++)
-            if (!(c->collected_loss[i] = av_calloc((size_t)c->map_columns * c->map_rows,
-                                                   sizeof(float))))
-                ret = AVERROR(ENOMEM);
-        if (ret >= 0 && !(c->received_loss = av_calloc((size_t)c->map_columns * c->map_rows,
-                                                       sizeof(float))))
+        if (!(c->map_loss = av_calloc((size_t)c->map_columns * c->map_rows, sizeof(float))))
             ret = AVERROR(ENOMEM);
     }
     cuda_pop(c);
@@ -441,24 +349,16 @@ void ff_float_adm_cuda_map_size(const ADMCudaPath *c, int *columns, int *rows)
 av_cold void ff_float_adm_cuda_uninit(ADMCudaPath **cuda)
 {
     ADMCudaPath *c = *cuda;
-    QueuedFrame qf;
 
     if (!c)
         return;
-    /* Waits for the queued work, which still reads the frames freed below. */
+    /* Waits for the queued work, which still reads the filter's frames in flight. */
     float_adm_cuda_context_free(&c->adm);
     if (c->own_stream && cuda_push(c, c->hwctx) >= 0) {
         CHECK_CU(c->hwctx->internal->cuda_dl->cuStreamDestroy(c->stream));
         cuda_pop(c);
     }
-    while (c->queue && av_fifo_read(c->queue, &qf, 1) >= 0) {
-        av_frame_free(&qf.dist);
-        av_frame_free(&qf.ref);
-    }
-    av_fifo_freep2(&c->queue);
-    for (int i = 0; i < CUDA_MAX_IN_FLIGHT; i++)
-        av_freep(&c->collected_loss[i]);
-    av_freep(&c->received_loss);
+    av_freep(&c->map_loss);
     av_freep(&c->staging);
     av_buffer_unref(&c->ref_device);
     av_buffer_unref(&c->device);
@@ -478,21 +378,16 @@ av_cold int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
     return AVERROR(ENODEV);
 }
 
-int ff_float_adm_cuda_submit(ADMCudaPath *cuda, AVFrame *dist, const AVFrame *ref,
+int ff_float_adm_cuda_submit(ADMCudaPath *cuda, const AVFrame *dist, const AVFrame *ref,
                              uint64_t index)
 {
     return AVERROR_BUG;
 }
 
-int ff_float_adm_cuda_pass(ADMCudaPath *cuda, AVFrame *dist, uint64_t index,
-                           const char *skipped)
+int ff_float_adm_cuda_collect(ADMCudaPath *cuda, uint64_t index, int wait, FloatAdmScores *scores,
+                              const float **map_loss)
 {
     return AVERROR_BUG;
-}
-
-int ff_float_adm_cuda_receive(ADMCudaPath *cuda, int wait, ADMScoredFrame *out)
-{
-    return 0;
 }
 
 void ff_float_adm_cuda_map_size(const ADMCudaPath *cuda, int *columns, int *rows)

@@ -21,9 +21,8 @@
 /**
  * @file
  * The float_adm filter's CUDA path: frames scored on the GPU, a few in
- * flight.  The filter submits each pair (or an unscored frame) and then
- * receives the frames whose turn to leave has come, in order, with their
- * scores, as dav1d's send/get: nothing here calls back into the filter.
+ * flight.  The filter submits each pair and collects their scores in the same
+ * order, as dav1d's send/get: nothing here calls back into the filter.
  * Without libfloatadm_cuda, init fails with a message and nothing else is
  * reached.
  */
@@ -46,7 +45,7 @@ typedef struct ADMCudaPath ADMCudaPath;
  * the default, CUDA device); software inputs have their luma uploaded.
  * layout: the main and reference planes' sample size and shift.  map_path:
  * each scored frame's map written as its scores are collected; map_picture:
- * each scored frame's map loss given with it (ADMScoredFrame.map_loss).
+ * each scored frame's map loss given with its scores.
  */
 int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
                            const FloatAdmOptions *opts, int width, int height, int depth,
@@ -56,20 +55,21 @@ int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
 /** With map_picture: the map's grid, in blocks. */
 void ff_float_adm_cuda_map_size(const ADMCudaPath *cuda, int *columns, int *rows);
 
-/** Queue the pair; takes dist, which ff_float_adm_cuda_receive gives back. */
-int ff_float_adm_cuda_submit(ADMCudaPath *cuda, AVFrame *dist, const AVFrame *ref,
+/**
+ * Put the pair in flight, AVERROR(EAGAIN) while there is no room (collect the
+ * oldest first).  The frames are read until their scores are collected: the
+ * caller keeps them until then.  index: the frame's number, for messages.
+ */
+int ff_float_adm_cuda_submit(ADMCudaPath *cuda, const AVFrame *dist, const AVFrame *ref,
                              uint64_t index);
 
-/** Queue an unscored frame behind the frames being scored; takes dist. */
-int ff_float_adm_cuda_pass(ADMCudaPath *cuda, AVFrame *dist, uint64_t index,
-                           const char *skipped);
-
 /**
- * The oldest queued frame, once its scores are back (with wait, waiting for
- * them): 1 with *out filled (the caller owns out->dist), 0 when no frame is
- * ready (or none is queued), or a negative error.
+ * The scores of the oldest frame in flight (index: its number, for messages and
+ * map_path), waiting for them with wait, else AVERROR(EAGAIN) until they are
+ * back.  With map_picture, *map_loss is its map's loss until the next collect.
  */
-int ff_float_adm_cuda_receive(ADMCudaPath *cuda, int wait, ADMScoredFrame *out);
+int ff_float_adm_cuda_collect(ADMCudaPath *cuda, uint64_t index, int wait, FloatAdmScores *scores,
+                              const float **map_loss);
 
 void ff_float_adm_cuda_uninit(ADMCudaPath **cuda);
 

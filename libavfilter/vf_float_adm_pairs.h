@@ -47,18 +47,6 @@ enum ADMInput {
     NB_INPUTS,
 };
 
-/** A frame whose turn to leave the filter has come (the CPU's and the CUDA path's
- *  frames in flight). */
-typedef struct ADMScoredFrame {
-    AVFrame       *dist;
-    uint64_t       index;
-    int            scored;  /**< scores holds its scores */
-    FloatAdmScores scores;
-    const char    *skipped; /**< unscored: why, for the log, or NULL */
-    const float   *map_loss; /**< scored, with a map picture: its map's loss, until the
-                                  next receive */
-} ADMScoredFrame;
-
 enum OnCorrupt {
     ON_CORRUPT_SCORE,
     ON_CORRUPT_SKIP,
