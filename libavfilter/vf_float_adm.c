@@ -511,7 +511,9 @@ static int emit_frames(AVFilterContext *ctx, int wait)
     while (av_fifo_peek(s->in_order, &qf, 1, 0) >= 0) {
         const int scored = !!qf.ref;
 
-        if (scored && (ret = collect(ctx, qf.index, wait > 0, &scores, &map_loss)) == AVERROR(EAGAIN))
+        if (scored)
+            ret = collect(ctx, qf.index, wait > 0, &scores, &map_loss);
+        if (scored && ret == AVERROR(EAGAIN))
             return 0;
         wait -= scored;
         av_fifo_drain2(s->in_order, 1);
@@ -913,12 +915,18 @@ static int activate(AVFilterContext *ctx)
 {
     ADMContext *s = ctx->priv;
     const int ending = s->in_order && inputs_ending(ctx);
+    const uint64_t frames_before = s->frame_index;
     int ret = ending ? emit_frames(ctx, INT_MAX) : 0;
 
     if (ret >= 0)
         ret = ff_framesync_activate(&s->fs);
     if (ret >= 0 && ending)
         ret = emit_frames(ctx, INT_MAX);
+    /* A frame went in flight and none left: framesync asks for input only when
+     * activated, so the filter comes back for the next pair while the output
+     * still wants a frame. */
+    if (ret >= 0 && s->frame_index != frames_before && ff_outlink_frame_wanted(ctx->outputs[0]))
+        ff_filter_set_ready(ctx, 100);
     /* The end of the stream, or of what is wanted of it (-frames): a log that
      * cannot be completed fails the run. */
     if (ret >= 0 && (s->fs.eof || ff_outlink_get_status(ctx->outputs[0])))

@@ -277,7 +277,8 @@ static int setup(ADMCudaPath *c, const FloatAdmOptions *opts, int depth)
     c->hwctx = ((AVHWDeviceContext *)c->device->data)->hwctx;
     cu = c->hwctx->internal->cuda_dl;
     if (c->luma_source[INPUT_REFERENCE] == LUMA_FROM_CONTEXT) {
-        c->staging_pitch = FFALIGN((size_t)c->width * c->layout[INPUT_REFERENCE].bytes_per_sample, 64);
+        c->staging_pitch = FFALIGN((size_t)c->width *
+                                   c->layout[INPUT_REFERENCE].bytes_per_sample, 64);
         if (!(c->staging = av_malloc(c->staging_pitch * c->height)))
             return AVERROR(ENOMEM);
     }

@@ -170,7 +170,8 @@ int ff_float_adm_check_pair(AVFilterContext *ctx, ADMPairChecks *c, const FFFram
                             const AVFrame *dist, const AVFrame *ref, uint64_t index,
                             int *skip)
 {
-    int ret = check_corrupt(ctx, c, (const AVFrame *[NB_INPUTS]){ [INPUT_MAIN] = dist, [INPUT_REFERENCE] = ref }, index, skip);
+    const AVFrame *const frames[NB_INPUTS] = { [INPUT_MAIN] = dist, [INPUT_REFERENCE] = ref };
+    int ret = check_corrupt(ctx, c, frames, index, skip);
 
     if (ret < 0)
         return ret;

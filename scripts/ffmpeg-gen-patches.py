@@ -51,7 +51,7 @@ DATE = "2026-11-30T00:00:00+0000"
 
 # The release's files that the series edits (and only those: the patches'
 # index lines hash these files alone, whatever else the tree holds).
-EDITED = ["configure", "Changelog", "doc/filters.texi", "libavfilter/Makefile",
+EDITED = ["configure", "Changelog", "MAINTAINERS", "doc/filters.texi", "libavfilter/Makefile",
           "libavfilter/allfilters.c", "libavfilter/version.h", "tests/Makefile"]
 
 
@@ -277,7 +277,7 @@ def edit_filters_doc(t, p):
 # (commit message file, edits of the release's files, the files it adds)
 PATCHES = [
     ("patches/src/0001-avfilter-add-float_adm-and-float_adm_map-filters.txt",
-     [("configure", edit_from_file), ("Changelog", edit_from_file),
+     [("configure", edit_from_file), ("Changelog", edit_from_file), ("MAINTAINERS", edit_from_file),
       ("doc/filters.texi", edit_filters_doc), ("libavfilter/Makefile", edit_from_file),
       ("libavfilter/allfilters.c", edit_from_file), ("libavfilter/version.h", edit_version)],
      "filter"),
