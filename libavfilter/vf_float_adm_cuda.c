@@ -203,10 +203,25 @@ static int no_cuda_device(AVFilterContext *ctx, const char *why)
     return AVERROR(ENODEV);
 }
 
-/* The device of the inputs' CUDA frames, or one for uploading software frames:
- * the filtergraph's (-filter_hw_device), else the default CUDA device.  A
- * software input beside a CUDA one (a loopback decoder without hwaccel) is
- * uploaded. */
+/* The CUDA device (its ordinal) of a frames context's CUDA context. */
+static int context_device(ADMCudaPath *c, const AVHWFramesContext *frames, CUdevice *device)
+{
+    const AVCUDADeviceContext *hwctx = frames->device_ctx->hwctx;
+    CudaFunctions *cu = hwctx->internal->cuda_dl;
+    CUcontext dummy;
+    int ret = FF_CUDA_CHECK_DL(c->ctx, cu, cu->cuCtxPushCurrent(hwctx->cuda_ctx));
+
+    if (ret < 0)
+        return ret;
+    ret = FF_CUDA_CHECK_DL(c->ctx, cu, cu->cuCtxGetDevice(device));
+    FF_CUDA_CHECK_DL(c->ctx, cu, cu->cuCtxPopCurrent(&dummy));
+    return ret;
+}
+
+/* The device of the inputs' CUDA frames, or for software frames the filters'
+ * device (-init_hw_device, -filter_hw_device), as hwupload takes it: the filter
+ * never picks a GPU itself.  A software input beside a CUDA one (a loopback
+ * decoder without hwaccel) is uploaded to the CUDA input's device. */
 static int open_device(ADMCudaPath *c)
 {
     AVFilterContext *ctx = c->ctx;
@@ -222,12 +237,15 @@ static int open_device(ADMCudaPath *c)
     if (frames[INPUT_MAIN] && frames[INPUT_REFERENCE]) {
         const AVCUDADeviceContext *main_dev = frames[INPUT_MAIN]->device_ctx->hwctx;
         const AVCUDADeviceContext *ref_dev  = frames[INPUT_REFERENCE]->device_ctx->hwctx;
+        CUdevice devices[NB_INPUTS];
 
-        if (main_dev->internal->cuda_device != ref_dev->internal->cuda_device) {
+        for (int i = 0; i < NB_INPUTS; i++)
+            if ((ret = context_device(c, frames[i], &devices[i])) < 0)
+                return ret;
+        if (devices[INPUT_MAIN] != devices[INPUT_REFERENCE]) {
             av_log(ctx, AV_LOG_ERROR, "The inputs' CUDA frames are on different devices "
                    "(main: CUDA device %d, reference: CUDA device %d); decode or upload "
-                   "both on one.\n",
-                   main_dev->internal->cuda_device, ref_dev->internal->cuda_device);
+                   "both on one.\n", devices[INPUT_MAIN], devices[INPUT_REFERENCE]);
             return AVERROR(EINVAL);
         }
         /* Each hwupload_cuda makes a CUDA context of its own. */
@@ -255,15 +273,16 @@ static int open_device(ADMCudaPath *c)
         return ret;
     if (!count)
         return no_cuda_device(ctx, why[0] ? why : "CUDA reports no device.");
-    if (ctx->hw_device_ctx &&
-        ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type == AV_HWDEVICE_TYPE_CUDA) {
-        c->device = av_buffer_ref(ctx->hw_device_ctx);
-        return c->device ? 0 : AVERROR(ENOMEM);
+    if (!ctx->hw_device_ctx ||
+        ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type != AV_HWDEVICE_TYPE_CUDA) {
+        av_log(ctx, AV_LOG_ERROR, "backend=cuda on software frames uploads them to the "
+               "filters' CUDA device, and there is none: add -init_hw_device cuda (with "
+               "-filter_hw_device to pick one of several), or upload the inputs with "
+               "hwupload_cuda.\n");
+        return AVERROR(EINVAL);
     }
-    ret = av_hwdevice_ctx_create(&c->device, AV_HWDEVICE_TYPE_CUDA, NULL, NULL, 0);
-    if (ret < 0)
-        return no_cuda_device(ctx, av_err2str(ret));
-    return 0;
+    c->device = av_buffer_ref(ctx->hw_device_ctx);
+    return c->device ? 0 : AVERROR(ENOMEM);
 }
 
 static int setup(ADMCudaPath *c, const FloatAdmOptions *opts, int depth)

@@ -47,7 +47,7 @@ import numpy as np
 
 from ._progress import ProgressBar
 from .results import Results
-from .scorer import make_options, options as option_table, options_dict
+from .scorer import cuda_device_count, make_options, options as option_table, options_dict
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _checked = {}
@@ -565,6 +565,11 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
                    "-filter_complex", graph]
         if threads:
             command[1:1] = ["-filter_complex_threads", str(int(threads))]
+        # backend=cuda uploads software frames to the filters' CUDA device, as
+        # hwupload does: the one initialised here.  Without a device ffmpeg would
+        # refuse the option before the filter could say why.
+        if backend == "cuda" and cuda_device_count() > 0:
+            command[1:1] = ["-init_hw_device", "cuda"]
         if end is not None:
             command += ["-frames:v", str(end - start)]
         command += ["-progress", "pipe:1", "-stats_period", "0.2", "-f", "null", "-"]

@@ -58,7 +58,7 @@ parity() {
     ff $raw -i "$dist" $raw -i "$ref" -lavfi \
         "[0:v]format=$fmt,hwupload_cuda[d];[1:v]format=$fmt,hwupload_cuda[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$RESULTS/$name.cuda.json" \
         -f null - 2> "$WORK/$name.cuda.log" || { note "FAIL $name cuda: $(grep -m 3 -i 'error\|float_adm' "$WORK/$name.cuda.log")"; status=1; }
-    ff $raw -i "$dist" $raw -i "$ref" -lavfi \
+    ff -init_hw_device cuda $raw -i "$dist" $raw -i "$ref" -lavfi \
         "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]float_adm=debug=1:backend=cuda:log_fmt=json:log_path=$WORK/$name.upload.json" \
         -f null - 2> "$WORK/$name.upload.log" || { note "FAIL $name upload: $(tail -n 3 "$WORK/$name.upload.log")"; status=1; }
     ff -init_hw_device cuda=gpu -filter_hw_device gpu $raw -i "$dist" $raw -i "$ref" -lavfi \
@@ -154,6 +154,8 @@ ff -lavfi "$mixed,format=nv12[a];$mixed,format=nv12,scale=160:120,scale=320:240[
 compare "mixed CUDA and software inputs vs cpu" "$WORK/mixed.cuda.json" "$WORK/mixed.cpu.json"
 expect_error "backend=cpu on CUDA frames" "backend=cpu needs software frames" \
     -lavfi "$src,format=nv12,hwupload_cuda[a];$src,format=nv12,hwupload_cuda[b];[a][b]float_adm=backend=cpu"
+expect_error "backend=cuda on software frames without -init_hw_device" "add -init_hw_device cuda" \
+    -lavfi "$src[a];$src[b];[a][b]float_adm=backend=cuda"
 ( export CUDA_VISIBLE_DEVICES=-1
   expect_error "backend=cuda, CUDA_VISIBLE_DEVICES=-1" "no usable CUDA device" \
       -lavfi "$src[a];$src[b];[a][b]float_adm=backend=cuda" )

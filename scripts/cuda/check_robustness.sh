@@ -67,7 +67,7 @@ adm="float_adm=log_fmt=json:log_path=$WORK/scores.json"
 (
     export FLOAT_ADM_CUDA_MEMORY_LIMIT=1048576
     expect_error "out of memory, backend=cuda on software frames" "not enough device memory" \
-        -lavfi "$src[a];$src,hflip[b];[a][b]$adm:backend=cuda"
+        -init_hw_device cuda -lavfi "$src[a];$src,hflip[b];[a][b]$adm:backend=cuda"
     expect_error "out of memory, hwupload_cuda frames" "not enough device memory" \
         -lavfi "$src,format=nv12,hwupload_cuda[a];$src,format=nv12,hwupload_cuda[b];[a][b]$adm"
     expect_error "out of memory, hwupload (one context)" "not enough device memory" \
