@@ -416,8 +416,10 @@ void float_adm_context_free(FloatAdmContext **ctx);
  * covers the pixels from (2^(s+1) i, 2^(s+1) j) on), added in double in a fixed
  * order (docs/maps.md).  The loss of a block is 1 minus its adm2, computed from its
  * sums as adm2 is from the frame's, in 0..1: 0 where nothing is lost (everywhere for
- * identical pictures), towards 1 where the detail is gone.  The scores do not change
- * with a map.  The CUDA backend computes the same bits (float_adm_cuda.h, "Maps").
+ * identical pictures), towards 1 where the detail is gone.  A block with no
+ * coefficient in any scale's sum region (ADM leaves a border of each scale out of its
+ * sums: about a tenth of the picture's width and height on each side) is not
+ * measured: its loss is NaN.  The scores do not change with a map.  The CUDA backend computes the same bits (float_adm_cuda.h, "Maps").
  */
 #define FLOAT_ADM_MAP_BLOCK_SIZE 32
 
@@ -437,7 +439,7 @@ int float_adm_map_size(const FloatAdmContext *ctx, int *columns, int *rows, int 
 
 /**
  * The loss of each block of the last frame ctx scored, columns x rows floats in
- * 0..1, row by row, into loss (count floats).  FLOAT_ADM_ERROR_INVALID for a NULL
+ * 0..1 (NaN: not measured), row by row, into loss (count floats).  FLOAT_ADM_ERROR_INVALID for a NULL
  * ctx or loss, a count below columns x rows, a context without a map, or before a
  * frame was scored whole (a failed float_adm_score_frame leaves no map).
  */
@@ -488,7 +490,8 @@ int float_adm_map_write_pfm(const FloatAdmContext *ctx, const char *pattern, uin
  *           0,0,0 0,0,255 255,0,0 255,255,0 255,255,255
  *
  * each channel rounded to the nearest integer; a loss of 0 (nothing lost) is
- * black, a loss below 0 or NaN reads as 0, above 1 as 1 (docs/maps.md).
+ * black, a loss below 0 reads as 0, above 1 as 1; NaN (not measured) is grey,
+ * 128,128,128, a colour no loss takes (docs/maps.md).
  * FLOAT_ADM_ERROR_INVALID for a NULL loss or rgb, a size <= 0, a grid that is not
  * the picture's, or a stride below 3 x width.
  */

@@ -848,8 +848,11 @@ def _palette():
     from .map_image import alone
     steps = 64
     strip = alone(np.linspace(0, 1, steps, dtype=np.float32)[None, :], steps * 32, 32)
-    return ('<p class="palette">loss 0 %s 1 (the library\'s colours: '
-            'float_adm_map_render_rgb24)</p>' % _img(strip, "the colours of a loss from 0 to 1"))
+    unmeasured = alone(np.full((1, 1), np.nan, dtype=np.float32), 32, 32)
+    return ('<p class="palette">loss 0 %s 1; %s not measured (ADM leaves a border of each '
+            'scale out) (the library\'s colours: float_adm_map_render_rgb24)</p>'
+            % (_img(strip, "the colours of a loss from 0 to 1"),
+               _img(unmeasured, "the grey of blocks not measured")))
 
 
 def _maps_section(logs):

@@ -250,8 +250,8 @@ class Results:
     .feature_names: {name: the name libvmaf gives it for the options used}.
     .inputs: the files scored, which no output of these results may overwrite.
     .maps: with map=True, a (frames, rows, columns) float32 array, the loss of each
-        32x32 block of each frame (frame i of .frames is maps[i]; docs/maps.md);
-        else None.  save_maps() and load_maps() keep it beside a log.
+        32x32 block of each frame (frame i of .frames is maps[i]; NaN where ADM
+        measures nothing, its border; docs/maps.md); else None.  save_maps() and load_maps() keep it beside a log.
     """
 
     def __init__(self, frames, names=None, options=None, width=None, height=None,

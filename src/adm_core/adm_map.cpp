@@ -20,6 +20,9 @@ static_assert(FLOAT_ADM_MAP_BLOCK_SIZE % (2 << (kNumScales - 1)) == 0,
  * short of 1 between identical pictures), not detail: they read 0. */
 constexpr double kLossFloor = 1e-6;
 
+/* The loss of a block outside every scale's sum region. */
+constexpr float kNotMeasured = NAN;
+
 int clamp_to(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 } // namespace
@@ -97,6 +100,7 @@ void FrameMap::finish()
     for (int r = 0; r < rows_; r++) {
         for (int c = 0; c < columns_; c++) {
             double num = 0.0, den = 0.0;
+            bool measured = false;
             for (int s = frame_.skip_scale0 ? 1 : 0; s < kNumScales; s++) {
                 const Region &reg = frame_.scale[s].sums;
                 const int bc = block_rows(s);
@@ -105,11 +109,16 @@ void FrameMap::finish()
                 const int h = clamp_to((r + 1) * bc, reg.top, reg.bottom) -
                               clamp_to(r * bc, reg.top, reg.bottom);
                 const double noise = noise_floor_[w * h];
+                measured |= w * h > 0;
                 den += pow(block_sum(s, r, c, kMapDen), inv_p_) + noise;
                 num += pow(block_sum(s, r, c, kMapNum), inv_p_) + noise;
             }
+            /* A block with no coefficient in any scale's sum region (ADM's
+             * border) was not measured, which is not "nothing lost": NaN. */
             const double loss = den > 0.0 ? 1.0 - num / den : 0.0;
-            loss_[(size_t)r * columns_ + c] = loss >= kLossFloor ? (float)loss : 0.0f;
+            loss_[(size_t)r * columns_ + c] = !measured            ? kNotMeasured
+                                              : loss >= kLossFloor ? (float)loss
+                                                                   : 0.0f;
         }
     }
     ready_ = true;

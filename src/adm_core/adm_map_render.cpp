@@ -3,6 +3,7 @@
  * "Maps"); the filter's map output and Python's report paint with it.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <cmath>
 #include <cstring>
 
 #include "float_adm.h"
@@ -22,9 +23,16 @@ constexpr PaletteStop kPalette[] = {
 };
 constexpr int kPaletteStops = sizeof(kPalette) / sizeof(kPalette[0]);
 
+/* A block not measured (a loss of NaN): grey, which no loss is painted. */
+constexpr unsigned char kNotMeasuredRgb[3] = {128, 128, 128};
+
 void loss_colour(float loss, unsigned char rgb[3])
 {
-    /* NaN fails the comparison and reads as 0, as a negative loss does. */
+    if (std::isnan(loss)) {
+        memcpy(rgb, kNotMeasuredRgb, 3);
+        return;
+    }
+    /* A negative loss reads as 0. */
     const double t = loss > 0.0f ? (loss < 1.0f ? (double)loss : 1.0) : 0.0;
     int k = 1;
     while (k < kPaletteStops - 1 && t > kPalette[k].loss)
