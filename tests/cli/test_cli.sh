@@ -603,14 +603,17 @@ for f in maps/*.pfm; do
     [ "$(head -n 3 "$f" | tr '\n' ' ')" = "Pf 18 11 -1.0 " ] && [ "$(wc -c <"$f")" -eq $pfm_bytes ] ||
         fail "map: $f is no 18x11 little-endian PFM"
     tests=$((tests + 1))
+    # NaN: a block ADM's border leaves unmeasured (the first column at 576x324).
     tail -c $((18 * 11 * 4)) "$f" | od -An -v -tf4 | tr -s ' ' '\n' | sed '/^$/d' |
-        awk '$1 < 0 || $1 > 1 { bad = 1 } $1 > 0 { lost = 1 } END { exit bad || !lost }' ||
-        fail "map: $f's losses are not in 0..1 with some detail lost"
+        awk '/nan/ { unmeasured = 1; next } $1 < 0 || $1 > 1 { bad = 1 } $1 > 0 { lost = 1 }
+             END { exit bad || !lost || !unmeasured }' ||
+        fail "map: $f's losses are not in 0..1 with some detail lost and the border not measured"
 done
 expect_ok "map: identical pictures" -r $astro.ref.yuv -d $astro.ref.yuv -w 576 -h 324 -p 420 \
     -b 8 -q --frames 1 --map-path same%d.pfm
 tests=$((tests + 1))
-[ -z "$(tail -c $((18 * 11 * 4)) same0.pfm | od -An -v -tx1 | tr -d ' 0\n')" ] ||
+tail -c $((18 * 11 * 4)) same0.pfm | od -An -v -tf4 | tr -s ' ' '\n' | sed '/^$/d' |
+    awk '!/nan/ && $1 != 0 { lost = 1 } END { exit lost }' ||
     fail "map: identical pictures lose something"
 expect_ok "map: an earlier map is replaced" $astro_args --frames 1 --map-path maps/m_%03d.pfm
 for pattern in 'x.pfm' 'a%d%d.pfm' '%s.pfm' '%n%d.pfm' '%5d.pfm' '%-5d.pfm' '%021d.pfm' \
