@@ -42,6 +42,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import warnings
 
 import numpy as np
 
@@ -272,6 +273,19 @@ def count_frames(ffmpeg, path, input_args=()):
                     "stream=nb_read_packets", ["-count_packets"])
     count = str((info.get("streams") or [{}])[0].get("nb_read_packets", ""))
     return int(count) if count.isdigit() else None
+
+
+def _warn_if_swapped(distorted_size, reference_size, reference, distorted):
+    """A rung is scaled up to its source: a distorted larger than its reference,
+    scaled down, is most likely the source given as the distorted."""
+    if distorted_size and distorted_size[0] * distorted_size[1] > \
+            reference_size[0] * reference_size[1]:
+        warnings.warn("the distorted %s (%dx%d) is larger than the reference %s (%dx%d) and "
+                      "is scaled down to it: are the two swapped? score_video takes "
+                      "(reference, distorted)" % (os.fspath(distorted), distorted_size[0],
+                                                  distorted_size[1], os.fspath(reference),
+                                                  reference_size[0], reference_size[1]),
+                      stacklevel=3)
 
 
 def _probe_size(ffmpeg, url, input_args):
@@ -528,6 +542,9 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         scaling = {"scaler": scaler, "width": target[0], "height": target[1],
                    "inputs": "both" if scale_size is not None else "distorted"}
         scored_size = target
+        if scale_size is None:
+            _warn_if_swapped(_probe_size(ffmpeg, dis_url, dis_args), target, reference,
+                             distorted)
     else:
         scored_size = _probe_size(ffmpeg, ref_url, ref_args)
 

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import warnings
 
 import pytest
 
@@ -271,7 +272,9 @@ def test_killed_caller_leaves_nothing_running(videos, tmp_path, monkeypatch):
 def test_scaled_distorted(ffmpeg, tmp_path):
     """A 96x64 rung against its 160x96 reference: refused as it is; scaled with
     bicubic (the default) or a named scaler to the reference's size, each scaler its
-    own scores; both inputs scaled to a size given; the scaling recorded."""
+    own scores; both inputs scaled to a size given; the scaling recorded.  The two
+    swapped (the source scaled down to the rung) are warned about, the right way
+    round they are not."""
     ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.4)
     rung = make_clip(ffmpeg, tmp_path / "rung.mkv", 25, seconds=0.4, lossy=True,
                      size="96x64")
@@ -284,6 +287,12 @@ def test_scaled_distorted(ffmpeg, tmp_path):
     assert floatadm.score_video(ref, rung, scale="bicubic").frames == bicubic.frames
     lanczos = floatadm.score_video(ref, rung, scale="lanczos")
     assert lanczos.frames != bicubic.frames and lanczos.scale["scaler"] == "lanczos"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        floatadm.score_video(ref, rung, scale=True, end_frame=1)
+    with pytest.warns(UserWarning, match=r"ref.mkv \(160x96\) is larger than the reference "
+                      r".*rung.mkv \(96x64\).*swapped"):
+        floatadm.score_video(rung, ref, scale=True, end_frame=1)
     small = floatadm.score_video(ref, rung, scale_size="96x64")
     assert small.scale == {"scaler": "bicubic", "width": 96, "height": 64, "inputs": "both"}
     for bad in ({"scale": "bicubic:log_path=x"}, {"scale": "cubic"},
