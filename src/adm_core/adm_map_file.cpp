@@ -97,8 +97,8 @@ int parse_pattern(const char *pattern, Pattern *out, char *errbuf, size_t errbuf
         if (name.size() >= n && strcasecmp(name.c_str() + name.size() - n, ext) == 0) {
             adm::format_error(errbuf, errbuf_size,
                               "map pattern '%s': the maps are PFM files, not %s: name them "
-                              ".pfm (pictures of the maps: the filter's map output, or the "
-                              "report)",
+                              ".pfm (pictures of the maps: ffmpeg's float_adm_map filter, "
+                              "e.g. -lavfi float_adm_map maps/%%05d.png, or the report)",
                               pattern, ext + 1);
             return FLOAT_ADM_ERROR_INVALID;
         }

@@ -449,6 +449,14 @@ cmp -s map1.md5 map8.md5 || fail "float_adm_map, threads 8: pictures differ from
 expect_count "float_adm_map: every other frame scored" 13 mapmeta8.txt "adm2="
 expect_count "float_adm_map: a picture per main frame" 25 map8.md5 "^0,"
 grep -q "^#dimensions 0: 96x64" map8.md5 || fail "float_adm_map: not at the main input's size"
+# Pictures of the maps as PNG files, one per frame (where this ffmpeg has PNG).
+if ff -encoders 2>/dev/null | grep -q ' png '; then
+    mkdir -p pngmaps
+    expect_ok "float_adm_map to PNG files" -f lavfi -i "testsrc2=s=96x64:d=0.2,avgblur=2" \
+        -f lavfi -i "testsrc2=s=96x64:d=0.2" -lavfi "[0][1]float_adm_map" pngmaps/%03d.png
+    expect_ok "float_adm_map's PNG files read back" -i pngmaps/%03d.png -f framemd5 png.md5
+    expect_count "float_adm_map to PNG files: one per frame" 5 png.md5 "^0,"
+fi
 
 # --- Several instances in one process -----------------------------------------
 
