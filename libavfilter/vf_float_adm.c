@@ -1013,40 +1013,29 @@ static const AVFilterPad float_adm_outputs[] = {
 
 /* FFmpeg 8 (libavfilter 11) wraps the public AVFilter in FFFilter. */
 #if LIBAVFILTER_VERSION_MAJOR >= 11
-#define DEFINE_FILTER(fname, desc, filter_flags, internal_flags) \
-const FFFilter ff_vf_##fname = {                                 \
-    .p.name         = #fname,                                    \
-    .p.description  = NULL_IF_CONFIG_SMALL(desc),                \
-    .p.priv_class   = &fname##_class,                            \
-    .p.flags        = filter_flags,                              \
-    .flags_internal = internal_flags,                            \
-    .preinit        = preinit,                                   \
-    .init           = init,                                      \
-    .uninit         = uninit,                                    \
-    .activate       = activate,                                  \
-    .priv_size      = sizeof(ADMContext),                        \
-    FILTER_INPUTS(float_adm_inputs),                             \
-    FILTER_OUTPUTS(float_adm_outputs),                           \
-    FILTER_QUERY_FUNC2(query_formats),                           \
-}
+typedef FFFilter ADMFilter;
+#define PUBLIC(field) .p.field
 #else
+typedef AVFilter ADMFilter;
+#define PUBLIC(field) .field
+#endif
+
 #define DEFINE_FILTER(fname, desc, filter_flags, internal_flags) \
-const AVFilter ff_vf_##fname = {                                 \
-    .name           = #fname,                                    \
-    .description    = NULL_IF_CONFIG_SMALL(desc),                \
-    .priv_class     = &fname##_class,                            \
-    .flags          = filter_flags,                              \
-    .flags_internal = internal_flags,                            \
-    .preinit        = preinit,                                   \
-    .init           = init,                                      \
-    .uninit         = uninit,                                    \
-    .activate       = activate,                                  \
-    .priv_size      = sizeof(ADMContext),                        \
+const ADMFilter ff_vf_##fname = {                                \
+    PUBLIC(name)        = #fname,                                \
+    PUBLIC(description) = NULL_IF_CONFIG_SMALL(desc),            \
+    PUBLIC(priv_class)  = &fname##_class,                        \
+    PUBLIC(flags)       = filter_flags,                          \
+    .flags_internal     = internal_flags,                        \
+    .preinit            = preinit,                               \
+    .init               = init,                                  \
+    .uninit             = uninit,                                \
+    .activate           = activate,                              \
+    .priv_size          = sizeof(ADMContext),                    \
     FILTER_INPUTS(float_adm_inputs),                             \
     FILTER_OUTPUTS(float_adm_outputs),                           \
     FILTER_QUERY_FUNC2(query_formats),                           \
 }
-#endif
 
 /* float_adm passes the main input's frames on, CUDA frames with their frames
  * context; float_adm_map outputs new software pictures. */
