@@ -24,6 +24,7 @@
  * scores), bit-exact with libvmaf, computed by libfloatadm.
  */
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -100,7 +101,7 @@ typedef struct ADMContext {
     AVFifo *in_order;
 
     float *map_loss;                /* map_output, CPU: the loss grid of the frame just scored */
-    float *no_loss;                 /* map_output: a grid of 0, the picture before the first */
+    float *not_measured;            /* map_output: a grid of NaN, the picture before the first */
     int map_columns, map_rows;
     AVFrame *map_frame;             /* map_output: its picture, repeated for unscored frames */
 } ADMContext;
@@ -391,7 +392,7 @@ static void warn_key_collision(AVFilterContext *ctx, const AVFrame *dist)
 /* float_adm_map: the picture of this frame's map (float_adm_map_render_rgb24)
  * from its loss, in place of the main input's frame, with its time and metadata.
  * A frame left unscored (loss NULL) shows the last scored frame's map again, or
- * the picture of no loss before the first. */
+ * before the first a picture of nothing measured. */
 static int map_picture(AVFilterContext *ctx, AVFrame **frame, const float *loss)
 {
     ADMContext *s = ctx->priv;
@@ -403,7 +404,7 @@ static int map_picture(AVFilterContext *ctx, AVFrame **frame, const float *loss)
         av_frame_free(&s->map_frame);
         if (!(s->map_frame = ff_get_video_buffer(outlink, outlink->w, outlink->h)))
             return AVERROR(ENOMEM);
-        if ((ret = float_adm_map_render_rgb24(loss ? loss : s->no_loss, s->map_columns,
+        if ((ret = float_adm_map_render_rgb24(loss ? loss : s->not_measured, s->map_columns,
                                               s->map_rows, s->map_frame->data[0], outlink->w,
                                               outlink->h, s->map_frame->linesize[0])) < 0) {
             av_log(ctx, AV_LOG_ERROR, "The map could not be painted: %s\n",
@@ -529,6 +530,24 @@ static int emit_frames(AVFilterContext *ctx, int wait)
     return 0;
 }
 
+/* A full queue's oldest frames leave (its head is a frame in flight: the frames
+ * behind it wait for it), so that the queue holds a bounded number of frames. */
+static int make_room(AVFilterContext *ctx)
+{
+    ADMContext *s = ctx->priv;
+
+    while (!av_fifo_can_write(s->in_order)) {
+        const size_t queued = av_fifo_can_read(s->in_order);
+        int ret = emit_frames(ctx, 1);
+
+        if (ret < 0)
+            return ret;
+        if (av_fifo_can_read(s->in_order) == queued)
+            return AVERROR_BUG;
+    }
+    return 0;
+}
+
 /* A pair goes in flight; while the backend has no room, the oldest frames leave. */
 static int submit_frame(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref, uint64_t index)
 {
@@ -540,10 +559,8 @@ static int submit_frame(AVFilterContext *ctx, AVFrame *dist, const AVFrame *ref,
     /* The queue has room before the frame goes in flight, so that it is always there. */
     if (!(qf.ref = av_frame_clone(ref)))
         ret = AVERROR(ENOMEM);
-    else if (!av_fifo_can_write(s->in_order))
-        ret = av_fifo_grow2(s->in_order, MAX_CPU_THREADS);
     else
-        ret = 0;
+        ret = make_room(ctx);
     for (int i = 0; i < NB_INPUTS && !s->cuda; i++) {
         const AVFrame *frame = i == INPUT_MAIN ? dist : qf.ref;
 
@@ -584,10 +601,14 @@ static int pass_frame(AVFilterContext *ctx, AVFrame *frame, uint64_t index,
 
     if (!s->in_order || !av_fifo_can_read(s->in_order))
         return emit_frame(ctx, frame, index, NULL, skipped, NULL);
-    if ((ret = av_fifo_write(s->in_order, &qf, 1)) < 0) {
+    if ((ret = make_room(ctx)) < 0) {
         av_frame_free(&frame);
         return ret;
     }
+    /* Making room may have emptied the queue: the frame leaves at once then. */
+    if (!av_fifo_can_read(s->in_order))
+        return emit_frame(ctx, frame, index, NULL, skipped, NULL);
+    av_fifo_write(s->in_order, &qf, 1);
     return emit_frames(ctx, 0);
 }
 
@@ -854,9 +875,14 @@ static int configure_output(AVFilterLink *outlink)
                 return AVERROR(ENOMEM);
         }
     }
-    if (s->map_output &&
-        !(s->no_loss = av_calloc((size_t)s->map_columns * s->map_rows, sizeof(*s->no_loss))))
-        return AVERROR(ENOMEM);
+    if (s->map_output) {
+        const size_t blocks = (size_t)s->map_columns * s->map_rows;
+
+        if (!(s->not_measured = av_malloc_array(blocks, sizeof(*s->not_measured))))
+            return AVERROR(ENOMEM);
+        for (size_t i = 0; i < blocks; i++)
+            s->not_measured[i] = NAN;
+    }
     if (s->nb_jobs > 1) {
         s->job_rets = av_calloc(s->nb_jobs, sizeof(*s->job_rets));
         if (!s->job_rets)
@@ -914,7 +940,9 @@ static int inputs_ending(AVFilterContext *ctx)
 static int activate(AVFilterContext *ctx)
 {
     ADMContext *s = ctx->priv;
-    const int ending = s->in_order && inputs_ending(ctx);
+    /* Closed downstream (-frames): the frames in flight are dropped at uninit. */
+    const int ending = s->in_order && !ff_outlink_get_status(ctx->outputs[0]) &&
+                       inputs_ending(ctx);
     const uint64_t frames_before = s->frame_index;
     int ret = ending ? emit_frames(ctx, INT_MAX) : 0;
 
@@ -943,6 +971,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     FloatAdmScores scores;
     QueuedFrame qf;
     uint64_t queued, in_flight;
+    int dropped_level;
 
     ff_float_adm_pairs_report(ctx, &s->checks);
     /* Closed mid-stream (a graph rebuild, -frames, a stop): the frames in flight
@@ -951,14 +980,17 @@ static av_cold void uninit(AVFilterContext *ctx)
      * of threads. */
     in_flight = s->in_order ? av_fifo_can_read(s->in_order) : 0;
     /* Closed before the end: ffmpeg rebuilt the graph mid-stream, or stopped
-     * on an error, and drops what was on its way. */
+     * on an error, and drops what was on its way: a warning.  Frames past what
+     * was wanted of the output (-frames, -t) are no loss: said at -v verbose. */
+    dropped_level = ctx->outputs[0] && ff_outlink_get_status(ctx->outputs[0]) && !s->fs.eof ?
+                    AV_LOG_VERBOSE : AV_LOG_WARNING;
     queued = ctx->inputs[INPUT_MAIN] ? ff_inlink_queued_frames(ctx->inputs[INPUT_MAIN]) : 0;
     queued += s->fs.in && s->fs.in[INPUT_MAIN].frame_next;
     if (queued && !s->fs.eof)
-        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames of the main input were still queued when "
+        av_log(ctx, dropped_level, "%"PRIu64" frames of the main input were still queued when "
                "this filter instance was closed: they are not scored.\n", queued);
     if (in_flight && !s->failed)
-        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames were being scored when this filter "
+        av_log(ctx, dropped_level, "%"PRIu64" frames were being scored when this filter "
                "instance was closed: they are neither passed on nor logged.\n", in_flight);
     if (s->log && !s->nb_scored)
         av_log(ctx, AV_LOG_WARNING, "This filter instance scored no frame%s.\n",
@@ -984,7 +1016,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     float_adm_context_free(&s->adm);
     av_freep(&s->job_rets);
     av_freep(&s->map_loss);
-    av_freep(&s->no_loss);
+    av_freep(&s->not_measured);
     av_frame_free(&s->map_frame);
 }
 

@@ -48,9 +48,10 @@ def main():
     with open(args.output, "wb") as out:
         out.write(map_image.png(map_image.shrink(both, args.max_width)))
     f = results.frames[index]
-    print("frame %d: adm2 %.6f, block loss mean %.4f max %.4f" % (
-        f["frame"], f["adm2"], results.maps[index].mean(), results.maps[index].max()),
-        file=sys.stderr)
+    loss = results.maps[index]
+    print("frame %d: adm2 %.6f, block loss mean %.4f max %.4f over the %d measured blocks"
+          % (f["frame"], f["adm2"], np.nanmean(loss), np.nanmax(loss),
+             np.count_nonzero(~np.isnan(loss))), file=sys.stderr)
     return 0
 
 

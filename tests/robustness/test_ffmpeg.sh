@@ -435,6 +435,18 @@ for opts in shortest=1 eof_action=endall; do
     expect_count "reference ends the stream, $opts: its frames scored" 15 ends8.txt "adm2="
 done
 
+# Long runs of unscored frames behind one in flight (n_subsample=25): the queue
+# stays bounded and the run goes on, the same at any thread count.
+for threads in 1 8; do
+    expect_ok "unscored frames behind one in flight, threads $threads" \
+        -filter_complex_threads $threads -filter_complex \
+        "color=c=gray:s=640x360:d=4:r=25,format=yuv420p[a];color=c=white:s=640x360:d=4:r=25,format=yuv420p[b];[a][b]float_adm=n_subsample=25,metadata=print:file=sparse$threads.txt" \
+        -f null -
+done
+tests=$((tests + 1))
+cmp -s sparse1.txt sparse8.txt || fail "unscored frames behind one in flight: threads 8 differ from 1"
+expect_count "unscored frames behind one in flight: every 25th frame scored" 4 sparse8.txt "adm2="
+
 # float_adm_map: one RGB24 picture per main frame with the frame's scores, the
 # same at any thread count.
 for threads in 1 8; do
@@ -449,6 +461,14 @@ cmp -s map1.md5 map8.md5 || fail "float_adm_map, threads 8: pictures differ from
 expect_count "float_adm_map: every other frame scored" 13 mapmeta8.txt "adm2="
 expect_count "float_adm_map: a picture per main frame" 25 map8.md5 "^0,"
 grep -q "^#dimensions 0: 96x64" map8.md5 || fail "float_adm_map: not at the main input's size"
+# Before the first scored frame nothing is measured: grey (128), not black.
+expect_ok "float_adm_map before the first scored frame" -f lavfi -i "testsrc2=s=96x64:d=0.2" \
+    -f lavfi -i "testsrc2=s=96x64:d=0.2" \
+    -lavfi "[0][1]float_adm_map=enable='gte(n,2)'" -frames:v 1 -f rawvideo grey.rgb
+tests=$((tests + 1))
+[ "$(od -An -v -tu1 grey.rgb | tr -s ' ' '\n' | sed '/^$/d' | sort -u)" = 128 ] ||
+    fail "float_adm_map before the first scored frame: not all grey"
+
 # Pictures of the maps as PNG files, one per frame (where this ffmpeg has PNG).
 if ff -encoders 2>/dev/null | grep -q ' png '; then
     mkdir -p pngmaps
