@@ -70,6 +70,7 @@ check-patches:
 	fi
 
 $(FF_DIR)/.prepared: patches/ffmpeg-$(FFMPEG_VERSION)/series $(wildcard patches/ffmpeg-$(FFMPEG_VERSION)/*.patch) \
+                     $(if $(filter 9.0,$(FFMPEG_VERSION)),$(wildcard patches/ffmpeg-sched/*.patch)) \
                      scripts/ffmpeg-prepare.sh scripts/ffmpeg-fetch.sh
 	scripts/ffmpeg-prepare.sh $(FFMPEG_VERSION) "$(FFMPEG_SOURCE)" $(FF_SRC) $(FF_CACHE)
 	touch $@

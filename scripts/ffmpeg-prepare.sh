@@ -50,5 +50,15 @@ while read -r patch; do
     git_ am -q --whitespace=nowarn "$patches/$patch"
 done < "$patches/series"
 
+# The scheduler change (patches/ffmpeg-sched/, made against 9.0.2: the inputs a
+# filtergraph waits for are decoded side by side) goes on top in that release's
+# tree only; docs/perf-cuda.md has its evidence.
+if [ "$version" = 9.0 ]; then
+    for patch in "$top"/patches/ffmpeg-sched/*.patch; do
+        echo "ffmpeg-prepare: git am $patch" >&2
+        git_ am -q "$patch"
+    done
+fi
+
 rm -rf "$dest"
 mv "$dest.tmp" "$dest"
