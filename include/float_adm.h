@@ -739,7 +739,10 @@ void float_adm_map_end(const char *pattern);
  *           "frames.npy", as np.savez_compressed(frames=..., loss=...) writes);
  *   REPORT  begins with "<!DOCTYPE html>" and its first 2048 bytes hold
  *           <meta name="generator" content="float_adm report">;
- *   SPEC    begins with "{" and its first 65536 bytes hold "float_adm_spec": 1.
+ *   SPEC    begins with "{" and its first 65536 bytes hold "float_adm_spec": 1;
+ *   TABLE   a ladder's table: JSON that begins with "{" and whose first 65536 bytes
+ *           hold "float_adm_table": 1, or CSV whose first line begins
+ *           "source,ladder,label,file,".
  * A path the system cannot look at (a directory on the way not searchable): refused
  * with FLOAT_ADM_ERROR_IO.  Each refusal's message names the path and why.
  */
@@ -748,6 +751,7 @@ enum FloatAdmOutputKind {
     FLOAT_ADM_OUTPUT_MAP,
     FLOAT_ADM_OUTPUT_REPORT,
     FLOAT_ADM_OUTPUT_SPEC,
+    FLOAT_ADM_OUTPUT_TABLE,
 };
 
 enum FloatAdmOutputTarget {

@@ -18,6 +18,7 @@ whatever --quiet does to stdout."""
 
 import argparse
 import json
+import os
 import sys
 import time
 import warnings
@@ -151,6 +152,54 @@ def _catalogue(args):
     return 1 if failed else 0
 
 
+def _ladder(args):
+    from . import ladder
+    if bool(args.manifest) == bool(args.source):
+        raise SystemExit("floatadm: ladder takes a MANIFEST.csv, or --source SRC with "
+                         "--ladder NAME=ENCODES...")
+    if args.manifest:
+        if args.ladder:
+            raise SystemExit("floatadm: --ladder goes with --source, not with a manifest")
+        rungs = ladder.read_manifest(args.manifest)
+    else:
+        ladders = {}
+        for spec in args.ladder or []:
+            name, sep, files = spec.partition("=")
+            if not sep or not name or not files:
+                raise SystemExit("floatadm: --ladder NAME=ENCODES (files or glob patterns "
+                                 "separated by ','), not %r" % spec)
+            ladders.setdefault(name, []).extend(f for f in files.split(",") if f)
+        if not ladders:
+            raise SystemExit("floatadm: --source needs at least one --ladder NAME=ENCODES")
+        rungs = ladder.rungs_of(args.source, ladders)
+    ladder.check_outputs(args.output_dir, rungs)
+    rows = ladder.score_ladder(rungs, log_dir=os.path.join(args.output_dir, "logs"),
+                               ffmpeg=args.ffmpeg, scale=args.scale, progress=args.progress,
+                               **_options(args.option))
+    comparison = ladder.compare(rows, *args.compare, metric=args.metric) \
+        if args.compare else None
+    paths = ladder.write_tables(args.output_dir, rows, comparison, args.metric, args.scale)
+    if not args.quiet:
+        print("%-12s %-12s %-24s %-10s %9s %7s %11s" % ("source", "ladder", "rung", "size",
+                                                        "kbit/s", "frames",
+                                                        args.metric + " mean"))
+        for r in rows:
+            print("%-12s %-12s %-24s %-10s %9.1f %7d %11.6f" % (
+                os.path.basename(r["source"])[:12], r["ladder"][:12], r["label"][:24],
+                "%dx%d" % (r["width"], r["height"]), r["bitrate_kbps"], r["frames"],
+                r[args.metric + "_mean"]))
+        if comparison:
+            for s in comparison["sources"]:
+                print("BD-rate %s against %s, %s: %+.2f %% (BD-%s %+.6f)" % (
+                    comparison["test"], comparison["anchor"], os.path.basename(s["source"]),
+                    s["bd_rate_percent"], args.metric, s["bd_quality"]))
+            print("BD-rate %s against %s, mean over %d source(s): %+.2f %%" % (
+                comparison["test"], comparison["anchor"], len(comparison["sources"]),
+                comparison["bd_rate_percent"]))
+        print("floatadm: wrote %s" % ", ".join(paths.values()))
+    return 0
+
+
 def _progress_flags(parser):
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--progress", action="store_true", default=None,
@@ -223,6 +272,34 @@ def main(argv=None):
     catalogue.add_argument("--quiet", action="store_true")
     _progress_flags(catalogue)
     catalogue.set_defaults(run=_catalogue)
+
+    lad = sub.add_parser("ladder", help="score encoding ladders, BD-rate between two",
+                         description="Score every rung of one or more encoding ladders "
+                         "against its source (scaled to the source's size), with the bitrate "
+                         "of its whole video stream; write the table (ladder.json, "
+                         "ladder.csv), a page with the rate-quality plots (ladder.html) and "
+                         "each rung's log (logs/) in OUTPUT_DIR; with --compare, BD-rate and "
+                         "BD-quality of one ladder against another (docs/ladder.md).")
+    lad.add_argument("manifest", nargs="?", metavar="MANIFEST.csv",
+                     help="rungs as CSV: source,ladder,file[,label] (paths relative to it)")
+    lad.add_argument("--source", help="one source, with its ladders as --ladder")
+    lad.add_argument("--ladder", action="append", metavar="NAME=ENCODES",
+                     help="a ladder of --source: files or glob patterns, separated by ','; "
+                     "repeatable")
+    lad.add_argument("-o", "--output-dir", required=True)
+    lad.add_argument("--compare", nargs=2, metavar=("ANCHOR", "TEST"),
+                     help="BD-rate and BD-quality of ladder TEST against ladder ANCHOR")
+    lad.add_argument("--metric", default="adm2",
+                     help="the output the BD figures and the plot use [adm2]")
+    lad.add_argument("--scale", default="bicubic", metavar="SCALER",
+                     help="ffmpeg's scaler that brings each rung to its source's size "
+                     "[bicubic]")
+    lad.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter")
+    lad.add_argument("--option", action="append", metavar="NAME=VALUE",
+                     help="a float_adm option by libvmaf name or alias; repeatable")
+    lad.add_argument("--quiet", action="store_true")
+    _progress_flags(lad)
+    lad.set_defaults(run=_ladder)
 
     args = parser.parse_args(argv)
     from .files import FileError

@@ -275,6 +275,32 @@ def count_frames(ffmpeg, path, input_args=()):
     return int(count) if count.isdigit() else None
 
 
+def probe_stream(ffmpeg, path):
+    """The first video stream of a file: {"codec", "width", "height", "bitrate"}, the
+    bitrate (bit/s) of the whole stream, its packets' bytes over the time they span
+    (the container's figure is missing in some formats and counts other streams in
+    others).  FFmpegError where ffprobe cannot tell."""
+    url = input_url(path)
+    stream = (_ffprobe(ffmpeg, url, (), "stream=codec_name,width,height").get("streams")
+              or [{}])[0]
+    packets = _ffprobe(ffmpeg, url, (), "packet=pts_time,duration_time,size").get(
+        "packets") or []
+    size, start, end = 0, None, None
+    for packet in packets:
+        try:
+            pts, duration = float(packet["pts_time"]), float(packet.get("duration_time", 0))
+            size += int(packet["size"])
+        except (KeyError, ValueError):
+            continue
+        start = pts if start is None else min(start, pts)
+        end = pts + duration if end is None else max(end, pts + duration)
+    if not isinstance(stream.get("width"), int) or start is None or end <= start:
+        raise FFmpegError("%s: ffprobe finds no video stream with timed packets to take "
+                          "its bitrate from" % os.fspath(path))
+    return {"codec": stream.get("codec_name", "?"), "width": stream["width"],
+            "height": stream["height"], "bitrate": 8 * size / (end - start)}
+
+
 def _warn_if_swapped(distorted_size, reference_size, reference, distorted):
     """A rung is scaled up to its source: a distorted larger than its reference,
     scaled down, is most likely the source given as the distorted."""

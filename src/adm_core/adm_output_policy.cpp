@@ -28,6 +28,7 @@ const char *kind_name(FloatAdmOutputKind kind)
     case FLOAT_ADM_OUTPUT_MAP: return "map";
     case FLOAT_ADM_OUTPUT_REPORT: return "report";
     case FLOAT_ADM_OUTPUT_SPEC: return "spec file";
+    case FLOAT_ADM_OUTPUT_TABLE: return "table";
     }
     return "file";
 }
@@ -99,6 +100,12 @@ bool is_ours(const char *path, FloatAdmOutputKind kind)
         const std::string start = file_start(path, 65536);
         return starts_with(start, "{") && start.find("\"float_adm_spec\": 1") != std::string::npos;
     }
+    case FLOAT_ADM_OUTPUT_TABLE: {
+        const std::string start = file_start(path, 65536);
+        return (starts_with(start, "{") &&
+                start.find("\"float_adm_table\": 1") != std::string::npos) ||
+               starts_with(start, "source,ladder,label,file,");
+    }
     }
     return false;
 }
@@ -145,7 +152,7 @@ int check(const char *path, FloatAdmOutputKind kind, const char *const *inputs, 
         adm::format_error(errbuf, errbuf_size, "no %s path given", kind_name(kind));
         return FLOAT_ADM_ERROR_INVALID;
     }
-    if (kind < FLOAT_ADM_OUTPUT_LOG || kind > FLOAT_ADM_OUTPUT_SPEC) {
+    if (kind < FLOAT_ADM_OUTPUT_LOG || kind > FLOAT_ADM_OUTPUT_TABLE) {
         adm::format_error(errbuf, errbuf_size, "unknown output kind %d", static_cast<int>(kind));
         return FLOAT_ADM_ERROR_INVALID;
     }

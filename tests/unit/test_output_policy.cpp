@@ -68,7 +68,8 @@ std::string read_file(const std::string &path)
 }
 
 const FloatAdmOutputKind kKinds[] = {FLOAT_ADM_OUTPUT_LOG, FLOAT_ADM_OUTPUT_MAP,
-                                     FLOAT_ADM_OUTPUT_REPORT, FLOAT_ADM_OUTPUT_SPEC};
+                                     FLOAT_ADM_OUTPUT_REPORT, FLOAT_ADM_OUTPUT_SPEC,
+                                     FLOAT_ADM_OUTPUT_TABLE};
 
 TEST_F(OutputPolicy, EachInputIsRefusedAndNamed)
 {
@@ -149,15 +150,16 @@ TEST_F(OutputPolicy, OnlyTheProjectsOwnFilesOfTheSameKindAreReplaced)
 {
     std::string npz = "PK\x03\x04";
     npz += std::string(22, '\0') + std::string("\x0a\x00\x00\x00", 4) + "frames.npy";
-    const std::string files[4] = {
+    const std::string files[5] = {
         write("a.json", "{\n  \"version\": \"2.3.1\",\n  \"fps\": 1"),
         write("a.pfm", "Pf\n4 3\n-1.0\n"),
         write("a.html", "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
                         "<meta name=\"generator\" content=\"float_adm report\">"),
-        write("a.spec.json", "{\n  \"float_adm_spec\": 1,\n  \"reference\": \"r.y4m\"\n}\n")};
+        write("a.spec.json", "{\n  \"float_adm_spec\": 1,\n  \"reference\": \"r.y4m\"\n}\n"),
+        write("ladder.json", "{\n  \"float_adm_table\": 1,\n  \"rungs\": []\n}\n")};
     const std::string npz_file = write("a.npz", npz);
-    for (size_t k = 0; k < 4; k++) {
-        for (size_t f = 0; f < 4; f++) {
+    for (size_t k = 0; k < 5; k++) {
+        for (size_t f = 0; f < 5; f++) {
             EXPECT_EQ(check(files[f], kKinds[k]),
                       k == f ? FLOAT_ADM_TARGET_REPLACE : FLOAT_ADM_ERROR_OUTPUT_NOT_OURS)
                 << files[f] << " as kind " << k << ": " << err();
@@ -177,6 +179,11 @@ TEST_F(OutputPolicy, OnlyTheProjectsOwnFilesOfTheSameKindAreReplaced)
     EXPECT_EQ(check(write("o.html", "<!DOCTYPE html><title>mine</title>"), FLOAT_ADM_OUTPUT_REPORT),
               FLOAT_ADM_ERROR_OUTPUT_NOT_OURS);
     EXPECT_EQ(check(write("o.json", "{\"name\": 1}"), FLOAT_ADM_OUTPUT_SPEC),
+              FLOAT_ADM_ERROR_OUTPUT_NOT_OURS);
+    /* A ladder's CSV table by its header; another CSV is not ours. */
+    EXPECT_EQ(check(write("t.csv", "source,ladder,label,file,codec\n"), FLOAT_ADM_OUTPUT_TABLE),
+              FLOAT_ADM_TARGET_REPLACE);
+    EXPECT_EQ(check(write("o.csv", "name,bitrate\n"), FLOAT_ADM_OUTPUT_TABLE),
               FLOAT_ADM_ERROR_OUTPUT_NOT_OURS);
     const std::string source = write("source.mkv", "\x1a\x45\xdf\xa3 a film");
     for (FloatAdmOutputKind kind : kKinds) {

@@ -1,0 +1,414 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Encoding ladders: every rung (an encode of a source, at any size and rate) scored
+against its source, scaled to the source's size, with the bitrate of the rung's whole
+video stream; and BD-rate and BD-quality between two ladders of the same sources.
+
+BD figures follow the common practice (Bjøntegaard, VCEG-M33, with the piecewise cubic
+Hermite interpolation of the JCT-VC test conditions): log-rate is interpolated as a
+function of quality (BD-rate) or quality as a function of log-rate (BD-quality), each
+curve by PCHIP through the upper convex hull of its ladder's points, the two integrated
+exactly over the range where both curves have points, never extrapolated.  Only outputs
+that grow with quality take part (adm2, adm3, adm_scale0..3; aim falls).
+"""
+import csv
+import glob
+import html
+import io
+import json
+import math
+import os
+import re
+
+from . import _lib
+from .results import output_target, write_output
+from .video import DEFAULT_SCALER, find_ffmpeg, probe_stream, score_video
+
+QUALITY_OUTPUTS = ("adm2", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3")
+POOLS = ("mean", "harmonic_mean", "min", "max")
+RUNG_COLUMNS = ("source", "ladder", "label", "file", "codec", "width", "height", "frames",
+                "bitrate_kbps")
+
+
+class LadderError(ValueError):
+    """A ladder that cannot be scored or compared as asked; the message says why."""
+
+
+# ---- Bjøntegaard deltas ----
+
+def _pchip_slopes(x, y):
+    """The derivatives at the knots of the shape-preserving piecewise cubic Hermite
+    interpolant (Fritsch-Carlson, with the three-point ends of Moler's pchip)."""
+    n = len(x)
+    h = [x[k + 1] - x[k] for k in range(n - 1)]
+    m = [(y[k + 1] - y[k]) / h[k] for k in range(n - 1)]
+    if n == 2:
+        return [m[0], m[0]]
+    d = [0.0] * n
+    for k in range(1, n - 1):
+        if m[k - 1] * m[k] > 0:
+            w1, w2 = 2 * h[k] + h[k - 1], h[k] + 2 * h[k - 1]
+            d[k] = (w1 + w2) / (w1 / m[k - 1] + w2 / m[k])
+
+    def end(h0, h1, m0, m1):
+        slope = ((2 * h0 + h1) * m0 - h0 * m1) / (h0 + h1)
+        if slope * m0 <= 0:
+            return 0.0
+        if m0 * m1 < 0 and abs(slope) > abs(3 * m0):
+            return 3 * m0
+        return slope
+
+    d[0] = end(h[0], h[1], m[0], m[1])
+    d[-1] = end(h[-1], h[-2], m[-1], m[-2])
+    return d
+
+
+def _integral(x, y, a, b):
+    """The integral over [a, b] (within x's range) of the PCHIP through (x, y), exact:
+    each piece's cubic in Hermite form integrated in closed form."""
+    d = _pchip_slopes(x, y)
+
+    def upto(t):
+        k = max(0, min(len(x) - 2, next((i for i in range(len(x) - 1) if t <= x[i + 1]),
+                                        len(x) - 2)))
+        total = 0.0
+        for i in range(k):
+            h = x[i + 1] - x[i]
+            total += h * (y[i] + y[i + 1]) / 2 + h * h * (d[i] - d[i + 1]) / 12
+        h = x[k + 1] - x[k]
+        s = (t - x[k]) / h
+        total += h * (y[k] * (s**4 / 2 - s**3 + s) + h * d[k] * (s**4 / 4 - 2 * s**3 / 3 + s**2 / 2)
+                      + y[k + 1] * (s**3 - s**4 / 2) + h * d[k + 1] * (s**4 / 4 - s**3 / 3))
+        return total
+
+    return upto(b) - upto(a)
+
+
+def _curve(points, name):
+    """(rate, quality) points as two lists sorted by quality, each strictly increasing."""
+    points = sorted((float(r), float(q)) for r, q in points)
+    if len(points) < 2:
+        raise LadderError("%s: %d point(s); a BD figure needs at least 2 (4 is usual)"
+                          % (name, len(points)))
+    for (r0, q0), (r1, q1) in zip(points, points[1:]):
+        if not (r0 > 0 and r1 > r0 and q1 > q0):
+            raise LadderError("%s: quality does not rise with rate (%g at %g, %g at %g): "
+                              "BD figures need a monotonic curve (a convex hull is one)"
+                              % (name, q0, r0, q1, r1))
+    return [r for r, _ in points], [q for _, q in points]
+
+
+def _overlap(a, b, what, names):
+    low, high = max(a[0], b[0]), min(a[-1], b[-1])
+    if high <= low:
+        raise LadderError("%s and %s do not overlap in %s (%.6g..%.6g against %.6g..%.6g): "
+                          "no BD figure without a common range"
+                          % (names[0], names[1], what, a[0], a[-1], b[0], b[-1]))
+    return low, high
+
+
+def bd_rate(anchor, test, names=("anchor", "test")):
+    """The test's average rate difference to the anchor at equal quality, as a
+    fraction (-0.05: 5 % fewer bits), over their common quality range.  anchor, test:
+    (rate, quality) points of two monotonic curves."""
+    ra, qa = _curve(anchor, names[0])
+    rt, qt = _curve(test, names[1])
+    low, high = _overlap(qa, qt, "quality", names)
+    la, lt = [math.log(r) for r in ra], [math.log(r) for r in rt]
+    mean = (_integral(qt, lt, low, high) - _integral(qa, la, low, high)) / (high - low)
+    return math.exp(mean) - 1
+
+
+def bd_quality(anchor, test, names=("anchor", "test")):
+    """The test's average quality difference to the anchor at equal rate, over their
+    common range of log-rate."""
+    ra, qa = _curve(anchor, names[0])
+    rt, qt = _curve(test, names[1])
+    la, lt = [math.log(r) for r in ra], [math.log(r) for r in rt]
+    low, high = _overlap(la, lt, "log-rate", names)
+    return (_integral(lt, qt, low, high) - _integral(la, qa, low, high)) / (high - low)
+
+
+def convex_hull(points):
+    """The upper convex hull of (rate, quality) points: each kept point has more quality
+    than every cheaper one, and none lies below the line through its neighbours.
+    Returned sorted by rate."""
+    pareto = []
+    for r, q in sorted(points, key=lambda p: (p[0], -p[1])):
+        if not pareto or q > pareto[-1][1]:
+            pareto.append((r, q))
+    hull = []
+    for p in pareto:
+        while len(hull) >= 2:
+            (r0, q0), (r1, q1) = hull[-2], hull[-1]
+            if (r1 - r0) * (p[1] - q0) - (q1 - q0) * (p[0] - r0) >= 0:
+                hull.pop()
+            else:
+                break
+        hull.append(p)
+    return hull
+
+
+# ---- Rungs ----
+
+def read_manifest(path):
+    """The rungs of a CSV manifest: columns source, ladder, file and an optional label
+    (the file's name without its extension by default); relative paths are the
+    manifest's directory's."""
+    base = os.path.dirname(os.path.abspath(path))
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    rungs = []
+    for n, row in enumerate(rows, 2):
+        missing = [c for c in ("source", "ladder", "file") if not (row.get(c) or "").strip()]
+        if missing:
+            raise LadderError("%s, line %d: no %s" % (path, n, ", ".join(missing)))
+        rungs.append(_rung(os.path.join(base, row["source"].strip()), row["ladder"].strip(),
+                           os.path.join(base, row["file"].strip()),
+                           (row.get("label") or "").strip()))
+    return rungs
+
+
+def rungs_of(source, ladders):
+    """The rungs of one source: ladders maps a ladder's name to its encodes (file
+    names or glob patterns)."""
+    rungs = []
+    for name, patterns in ladders.items():
+        files = []
+        for pattern in patterns:
+            found = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+            if not found:
+                raise LadderError("ladder %s: %s matches no file" % (name, pattern))
+            files += found
+        rungs += [_rung(source, name, f, "") for f in files]
+    return rungs
+
+
+def _rung(source, ladder, path, label):
+    for what, p in (("source", source), ("encode", path)):
+        if not os.path.isfile(p):
+            raise LadderError("ladder %s: the %s %s is not a file" % (ladder, what, p))
+    label = label or os.path.splitext(os.path.basename(path))[0]
+    return {"source": source, "ladder": ladder, "label": label, "file": path}
+
+
+def _file_name(text):
+    """A label as a file name: letters, digits, '.', '-' and '_' kept, the rest '_'."""
+    name = re.sub(r"[^A-Za-z0-9._-]", "_", text).lstrip(".")
+    return name or "_"
+
+
+def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progress=None,
+                 **options):
+    """Scores every rung against its source (score_video, the rung scaled to the
+    source's size by scale) and returns the table's rows: the rung, its codec, size,
+    frames scored, the bitrate of its whole video stream (ffprobe: the stream's
+    packets over its duration) in kbit/s, and every output's pooled values as
+    OUTPUT_POOL.  log_dir: each rung's JSON log there, as
+    SOURCE/LADDER/LABEL.json."""
+    ffmpeg = find_ffmpeg(ffmpeg)
+    seen, rows = set(), []
+    for rung in rungs:
+        key = (rung["source"], rung["ladder"], rung["label"])
+        if key in seen:
+            raise LadderError("ladder %s has two rungs labelled %s for %s: give each its own "
+                              "label" % (rung["ladder"], rung["label"], rung["source"]))
+        seen.add(key)
+        stream = probe_stream(ffmpeg, rung["file"])
+        results = score_video(rung["source"], rung["file"], ffmpeg=ffmpeg, scale=scale,
+                              progress=progress, **options)
+        row = dict(rung, codec=stream["codec"], width=stream["width"],
+                   height=stream["height"], frames=len(results.frames),
+                   bitrate_kbps=stream["bitrate"] / 1000)
+        for name, pooled in results.pooled.items():
+            for pool in POOLS:
+                row["%s_%s" % (name, pool)] = pooled[pool]
+        if log_dir is not None:
+            path = os.path.join(log_dir, _file_name(os.path.basename(rung["source"])),
+                                _file_name(rung["ladder"]), _file_name(rung["label"]) + ".json")
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            results.to_json(path, inputs=[rung["source"], rung["file"]])
+            row["log"] = path
+        rows.append(row)
+    return rows
+
+
+def _points(rows, source, ladder, metric):
+    return [(r["bitrate_kbps"], r[metric + "_mean"]) for r in rows
+            if r["source"] == source and r["ladder"] == ladder]
+
+
+def compare(rows, anchor, test, metric="adm2"):
+    """BD-rate (percent) and BD-quality of ladder test against ladder anchor for each
+    source both have, each over the two ladders' convex hulls in (bitrate, metric's
+    mean), and their averages over the sources."""
+    if metric not in QUALITY_OUTPUTS:
+        raise LadderError("BD figures of %s: only outputs that grow with quality take part "
+                          "(%s)" % (metric, ", ".join(QUALITY_OUTPUTS)))
+    names = {r["ladder"] for r in rows}
+    for ladder in (anchor, test):
+        if ladder not in names:
+            raise LadderError("no ladder %s: the ladders are %s" % (ladder,
+                                                                    ", ".join(sorted(names))))
+    if metric + "_mean" not in rows[0]:
+        raise LadderError("the rungs have no %s" % metric)
+    per_source = []
+    for source in sorted({r["source"] for r in rows}):
+        a, t = _points(rows, source, anchor, metric), _points(rows, source, test, metric)
+        if not a or not t:
+            continue
+        ha, ht = convex_hull(a), convex_hull(t)
+        label = (f"{anchor} ({os.path.basename(source)})", f"{test} ({os.path.basename(source)})")
+        per_source.append({
+            "source": source, "hull_points": [len(ha), len(ht)],
+            "bd_rate_percent": 100 * bd_rate(ha, ht, label),
+            "bd_quality": bd_quality(ha, ht, label)})
+    if not per_source:
+        raise LadderError("ladders %s and %s share no source" % (anchor, test))
+    return {"anchor": anchor, "test": test, "metric": metric, "sources": per_source,
+            "bd_rate_percent": sum(s["bd_rate_percent"] for s in per_source) / len(per_source),
+            "bd_quality": sum(s["bd_quality"] for s in per_source) / len(per_source)}
+
+
+# ---- The table, as JSON, CSV and an HTML page with the rate-quality plots ----
+
+def _columns(rows):
+    extra = [k for k in rows[0] if k not in RUNG_COLUMNS and k != "log"]
+    return list(RUNG_COLUMNS) + extra
+
+
+def table_csv(rows):
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    columns = _columns(rows)
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["%.17g" % row[c] if isinstance(row[c], float) else row[c]
+                         for c in columns])
+    return out.getvalue()
+
+
+def table_json(rows, comparison, scale):
+    """The table as JSON; "float_adm_table": 1 comes first, as the output policy knows
+    the project's tables by it."""
+    def finite(value):
+        return None if isinstance(value, float) and not math.isfinite(value) else value
+
+    rows = [{k: finite(v) for k, v in row.items()} for row in rows]
+    return json.dumps({"float_adm_table": 1, "scale": scale, "rungs": rows,
+                       "comparison": comparison}, indent=2, allow_nan=False) + "\n"
+
+
+_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+
+
+def _plot(rows, source, metric):
+    """An SVG rate-quality plot of one source: a curve per ladder through its convex
+    hull, every rung a point (hollow where it is off the hull), rate on a log axis."""
+    width, height, pad = 640, 360, 48
+    ladders = sorted({r["ladder"] for r in rows if r["source"] == source})
+    pts = [(r["bitrate_kbps"], r[metric + "_mean"]) for r in rows if r["source"] == source]
+    lr = [math.log10(p[0]) for p in pts]
+    qs = [p[1] for p in pts]
+    x0, x1 = min(lr), max(lr) if max(lr) > min(lr) else min(lr) + 1
+    y0, y1 = min(qs), max(qs) if max(qs) > min(qs) else min(qs) + 0.01
+
+    def xy(rate, q):
+        return (pad + (math.log10(rate) - x0) / (x1 - x0) * (width - 2 * pad),
+                height - pad - (q - y0) / (y1 - y0) * (height - 2 * pad))
+
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" role="img" '
+             'aria-label="%s against bitrate">' % (width, height, html.escape(metric)),
+             '<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#999"/>'
+             % (pad, pad, width - 2 * pad, height - 2 * pad),
+             '<text x="%d" y="%d" font-size="12" text-anchor="middle">bitrate, kbit/s '
+             '(log scale): %.4g to %.4g</text>' % (width / 2, height - 12, 10**x0, 10**x1),
+             '<text x="12" y="%d" font-size="12" transform="rotate(-90 12 %d)" '
+             'text-anchor="middle">%s mean: %.5f to %.5f</text>'
+             % (height / 2, height / 2, html.escape(metric), y0, y1)]
+    for i, ladder in enumerate(ladders):
+        colour = _COLOURS[i % len(_COLOURS)]
+        points = _points(rows, source, ladder, metric)
+        hull = convex_hull(points)
+        parts.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
+            colour, " ".join("%.1f,%.1f" % xy(*p) for p in hull)))
+        for p in points:
+            x, y = xy(*p)
+            parts.append('<circle cx="%.1f" cy="%.1f" r="4" stroke="%s" fill="%s"/>'
+                         % (x, y, colour, colour if p in hull else "white"))
+        parts.append('<text x="%d" y="%d" font-size="12" fill="%s">%s</text>'
+                     % (pad + 8, pad + 16 + 14 * i, colour, html.escape(ladder)))
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def table_html(rows, comparison, metric, scale):
+    """A self-contained page: per source a rate-quality plot and the rungs' table, and
+    the BD figures where two ladders were compared."""
+    e = html.escape
+    out = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
+           '<meta name="generator" content="float_adm report">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           "<title>float_adm ladder</title><style>body{font:14px sans-serif;margin:1em;"
+           "max-width:1100px}svg{width:100%;max-width:640px;height:auto}"
+           ".scroll{overflow-x:auto}table{border-collapse:collapse}"
+           "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;"
+           "white-space:nowrap}td:first-child,th:first-child{text-align:left}</style>"
+           "</head><body>",
+           "<h1>Encoding ladder: %s against bitrate</h1>" % e(metric),
+           "<p>Each rung scored against its source, scaled to the source's size with "
+           "%s; bitrate: the rung's whole video stream. Curves join each ladder's "
+           "convex hull; hollow points lie off it.</p>" % e(str(scale))]
+    if comparison:
+        out.append("<h2>BD figures, %s against %s (%s)</h2><div class=scroll><table>"
+                   "<tr><th>source</th><th>BD-rate</th><th>BD-%s</th><th>hull points</th></tr>"
+                   % (e(comparison["test"]), e(comparison["anchor"]), e(metric), e(metric)))
+        for s in comparison["sources"]:
+            out.append("<tr><td>%s</td><td>%+.2f %%</td><td>%+.5f</td><td>%d, %d</td></tr>"
+                       % (e(os.path.basename(s["source"])), s["bd_rate_percent"],
+                          s["bd_quality"], *s["hull_points"]))
+        out.append("<tr><th>mean</th><th>%+.2f %%</th><th>%+.5f</th><th></th></tr>"
+                   "</table></div>" % (comparison["bd_rate_percent"], comparison["bd_quality"]))
+    for source in sorted({r["source"] for r in rows}):
+        out.append("<h2>%s</h2>" % e(os.path.basename(source)))
+        out.append(_plot(rows, source, metric))
+        out.append('<div class=scroll><table><tr><th>ladder</th><th>rung</th><th>codec</th>'
+                   "<th>size</th><th>frames</th><th>kbit/s</th><th>%s mean</th>"
+                   "<th>aim mean</th></tr>" % e(metric))
+        for r in sorted((r for r in rows if r["source"] == source),
+                        key=lambda r: (r["ladder"], r["bitrate_kbps"])):
+            out.append("<tr><td>%s</td><td>%s</td><td>%s</td><td>%d×%d</td><td>%d</td>"
+                       "<td>%.1f</td><td>%.5f</td><td>%.5f</td></tr>"
+                       % (e(r["ladder"]), e(r["label"]), e(str(r["codec"])), r["width"],
+                          r["height"], r["frames"], r["bitrate_kbps"], r[metric + "_mean"],
+                          r.get("aim_mean", float("nan"))))
+        out.append("</table></div>")
+    out.append("</body></html>\n")
+    return "\n".join(out)
+
+
+TABLES = (("ladder.json", _lib.FLOAT_ADM_OUTPUT_TABLE), ("ladder.csv", _lib.FLOAT_ADM_OUTPUT_TABLE),
+          ("ladder.html", _lib.FLOAT_ADM_OUTPUT_REPORT))
+
+
+def check_outputs(directory, rungs):
+    """Refuses (OutputRefused) before anything is scored or written where a table
+    could not go: an input of the run, or a file that is not the project's."""
+    inputs = sorted({r["source"] for r in rungs} | {r["file"] for r in rungs})
+    for name, kind in TABLES:
+        output_target(os.path.join(directory, name), kind, inputs)
+    return inputs
+
+
+def write_tables(directory, rows, comparison=None, metric="adm2", scale=DEFAULT_SCALER):
+    """ladder.json, ladder.csv and ladder.html in directory, each where the output
+    policy lets it go (no input of the run, nothing that is not the project's), all
+    three checked before the first is written."""
+    inputs = check_outputs(directory, rows)
+    paths = {name: os.path.join(directory, name) for name, _ in TABLES}
+    write_output(paths["ladder.json"], _lib.FLOAT_ADM_OUTPUT_TABLE,
+                 table_json(rows, comparison, scale).encode(), inputs)
+    write_output(paths["ladder.csv"], _lib.FLOAT_ADM_OUTPUT_TABLE,
+                 table_csv(rows).encode(), inputs)
+    write_output(paths["ladder.html"], _lib.FLOAT_ADM_OUTPUT_REPORT,
+                 table_html(rows, comparison, metric, scale).encode(), inputs)
+    return paths

@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""python3 -m floatadm ladder: encoding ladders scored against their sources, the
+Bjøntegaard deltas between two, the table, plots and logs it writes."""
+import csv
+import json
+import math
+import os
+import subprocess
+
+import pytest
+
+from floatadm import ladder
+from floatadm.__main__ import main
+from floatadm.video import probe_stream
+
+# JCT-VC's BD-rate worked examples (JCTVC-E137), as libvmaf's BD-rate calculator
+# reproduces them: (kbit/s, PSNR) of an anchor and a test, and the BD-rate as a
+# fraction, stated to 4 decimal places.
+JCTVC_E137 = [
+    ([(108048.8736, 43.6471), (61279.976, 40.3953), (33905.6656, 37.247),
+      (18883.6928, 34.2911)],
+     [(108061.2784, 43.6768), (61299.9936, 40.4232), (33928.7472, 37.2761),
+      (18910.912, 34.3147)], -0.00465215420752807),
+    ([(40433.8848, 37.5761), (7622.7456, 35.3756), (2394.488, 33.8977),
+      (1017.6184, 32.0603)],
+     [(40370.12, 37.5982), (7587.0024, 35.4025), (2390.0944, 33.9194),
+      (1017.0984, 32.0822)], -0.018779823450567612),
+]
+
+
+@pytest.mark.parametrize("anchor,test,expected", JCTVC_E137)
+def test_bd_rate_reproduces_the_jctvc_worked_examples(anchor, test, expected):
+    assert abs(ladder.bd_rate(anchor, test) - expected) < 0.5e-4
+
+
+def test_bd_figures_of_a_curve_against_itself_and_a_shifted_copy():
+    curve = JCTVC_E137[1][0]
+    assert ladder.bd_rate(curve, curve) == 0
+    assert ladder.bd_quality(curve, curve) == 0
+    # The same qualities at 10 % less rate: -10 %, whatever the interpolation.
+    cheaper = [(r * 0.9, q) for r, q in curve]
+    assert ladder.bd_rate(curve, cheaper) == pytest.approx(-0.1, abs=1e-12)
+    # The same rates 0.5 dB better: +0.5.
+    better = [(r, q + 0.5) for r, q in curve]
+    assert ladder.bd_quality(curve, better) == pytest.approx(0.5, abs=1e-12)
+
+
+def test_bd_refuses_curves_that_do_not_overlap_or_do_not_rise():
+    low = [(100, 0.90), (200, 0.92), (400, 0.93)]
+    high = [(100, 0.95), (200, 0.97), (400, 0.98)]
+    with pytest.raises(ladder.LadderError, match="do not overlap in quality"):
+        ladder.bd_rate(low, high, ("A", "B"))
+    with pytest.raises(ladder.LadderError, match="quality does not rise with rate"):
+        ladder.bd_rate([(100, 0.9), (200, 0.8)], high)
+    with pytest.raises(ladder.LadderError, match="at least 2"):
+        ladder.bd_rate([(100, 0.9)], high)
+
+
+def test_convex_hull_keeps_the_rungs_worth_encoding():
+    points = [(100, 0.90), (150, 0.91), (200, 0.95), (250, 0.94), (300, 0.96), (400, 0.99),
+              (500, 0.985)]
+    # 150 lies under the line from 100 to 200, 300 under the one from 200 to 400; 250 and
+    # 500 buy less quality than a cheaper rung.
+    assert ladder.convex_hull(points) == [(100, 0.90), (200, 0.95), (400, 0.99)]
+
+
+def encode(ffmpeg, source, size, kbps, codec, path):
+    extra = ["-deadline", "realtime"] if codec == "libvpx" else []
+    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", source,
+                    "-vf", "scale=" + size, "-c:v", codec, *extra, "-b:v", "%dk" % kbps,
+                    path], check=True)
+
+
+@pytest.fixture(scope="module")
+def ladders(ffmpeg, tmp_path_factory):
+    """2 sources x 2 encoders x 6 rungs (2 sizes x 3 rates), generated, and their
+    manifest."""
+    encoders = subprocess.run([ffmpeg, "-hide_banner", "-encoders"], capture_output=True,
+                              text=True).stdout
+    if " libvpx " not in encoders or " mpeg2video " not in encoders:
+        pytest.skip("this ffmpeg lacks the libvpx or mpeg2video encoder")
+    work = tmp_path_factory.mktemp("ladder")
+    rows = []
+    for n, chain in enumerate(("null", "hflip,avgblur=1")):
+        source = str(work / ("source%d.y4m" % n))
+        subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f",
+                        "lavfi", "-i", "testsrc2=s=320x180:r=25:d=0.6", "-vf", chain,
+                        "-pix_fmt", "yuv420p", source], check=True)
+        for name, codec, ext in (("mpeg2", "mpeg2video", "mkv"), ("vp8", "libvpx", "webm")):
+            for size in ("320x180", "160x90"):
+                for kbps in (100, 250, 600):
+                    path = work / ("s%d_%s_%s_%d.%s" % (n, name, size, kbps, ext))
+                    encode(ffmpeg, source, size, kbps, codec, str(path))
+                    rows.append([os.path.basename(source), name, path.name,
+                                 "%s %dk" % (size, kbps)])
+    manifest = work / "rungs.csv"
+    with open(manifest, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["source", "ladder", "file", "label"])
+        writer.writerows(rows)
+    return work, str(manifest)
+
+
+def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
+    work, manifest = ladders
+    out = str(work / "out")
+    assert main(["ladder", manifest, "-o", out, "--compare", "mpeg2", "vp8", "--ffmpeg", ffmpeg,
+                 "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "BD-rate vp8 against mpeg2, mean over 2 source(s):" in printed
+    with open(os.path.join(out, "ladder.json"), encoding="utf-8") as f:
+        table = json.load(f)
+    rungs = table["rungs"]
+    assert len(rungs) == 24 and table["scale"] == "bicubic"
+    for rung in rungs:
+        assert rung["frames"] == 15
+        assert rung["width"] in (320, 160) and rung["codec"] in ("mpeg2video", "vp8")
+        assert rung["bitrate_kbps"] > 0
+        assert 0 < rung["adm2_mean"] <= 1 and rung["aim_mean"] >= 0
+        assert os.path.isfile(rung["log"])
+    # A rung at the source's size holds more of it than the same encoder's half-size
+    # rung at the same rate.
+    by_label = {(r["source"], r["ladder"], r["label"]): r["adm2_mean"] for r in rungs}
+    for (source, name, label), adm2 in by_label.items():
+        if label.startswith("320x180"):
+            assert adm2 > by_label[(source, name, label.replace("320x180", "160x90"))]
+    comparison = table["comparison"]
+    assert [s["source"] for s in comparison["sources"]] == \
+        sorted({r["source"] for r in rungs})
+    assert all(math.isfinite(s["bd_rate_percent"]) for s in comparison["sources"])
+    assert comparison["bd_rate_percent"] == pytest.approx(
+        sum(s["bd_rate_percent"] for s in comparison["sources"]) / 2)
+    with open(os.path.join(out, "ladder.csv"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    assert lines[0].startswith("source,ladder,label,file,codec,width,height,frames,"
+                               "bitrate_kbps,adm2_mean,")
+    assert len(lines) == 25
+    with open(os.path.join(out, "ladder.html"), encoding="utf-8") as f:
+        page = f.read()
+    assert page.count("<svg") == 2 and "BD figures, vp8 against mpeg2" in page
+    # Run again: the project's own tables and logs are replaced.
+    assert main(["ladder", manifest, "-o", out, "--ffmpeg", ffmpeg, "--quiet",
+                 "--no-progress"]) == 0
+
+
+def test_a_file_that_is_not_ours_is_never_replaced(ffmpeg, ladders, capsys):
+    work, manifest = ladders
+    out = work / "taken"
+    out.mkdir()
+    (out / "ladder.csv").write_text("name,bitrate\nmine,1\n")
+    assert main(["ladder", manifest, "-o", str(out), "--ffmpeg", ffmpeg, "--quiet",
+                 "--no-progress"]) == 1
+    assert "ladder.csv" in capsys.readouterr().err
+    assert (out / "ladder.csv").read_text() == "name,bitrate\nmine,1\n"
+
+
+def test_bitrate_is_the_whole_streams(ffmpeg, ladders):
+    """Packets' bytes over the time they span: within the container's overhead of the
+    file's size over its duration, whatever part of it is scored."""
+    work, _ = ladders
+    path = work / "s0_vp8_320x180_600.webm"
+    stream = probe_stream(ffmpeg, str(path))
+    whole = 8 * os.path.getsize(path) / 0.6
+    assert 0.8 * whole < stream["bitrate"] <= whole
