@@ -101,7 +101,8 @@ def _report(args):
     from .report import SkippedFile, write_report
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SkippedFile)
-        write_report(args.logs, args.output, title=args.title)
+        write_report(args.logs, args.output, title=args.title, labels=args.label,
+                     progress=args.progress)
     for warning in caught:
         print("floatadm: %s" % warning.message, file=sys.stderr)
     skipped = [w for w in caught if issubclass(w.category, SkippedFile)]
@@ -256,7 +257,11 @@ def main(argv=None):
     report.add_argument("logs", nargs="+", metavar="LOG.json")
     report.add_argument("-o", "--output", required=True, metavar="REPORT.html")
     report.add_argument("--title", default="float_adm report")
+    report.add_argument("--label", action="append", metavar="NAME",
+                        help="the next log's name in the report (in the order of the "
+                        "logs; the file name past them); repeatable")
     report.add_argument("--quiet", action="store_true")
+    _progress_flags(report)
     report.set_defaults(run=_report)
 
     catalogue = sub.add_parser("catalogue", help="score a catalogue on Dask",

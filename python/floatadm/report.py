@@ -144,9 +144,12 @@ footer { color: var(--muted); font-size: 0.8rem; margin: 24px 0 8px; }
 """
 
 
-def _label(path, used):
-    base = os.path.basename(os.fspath(path))
-    label = base[:-5] if base.endswith(".json") else base
+def _label(path, label, used):
+    """The user's label, else the log's file name without ".json"; made unique with
+    " (2)", " (3)"..."""
+    if not label:
+        base = os.path.basename(os.fspath(path))
+        label = base[:-5] if base.endswith(".json") else base
     candidate, n = label, 2
     while candidate in used:
         candidate = "%s (%d)" % (label, n)
@@ -509,13 +512,6 @@ class Log:
                 parts.append("%s=%s" % (key, tokens.pop(0)))
         return " ".join(parts)
 
-    def duration(self):
-        """Seconds the scored frames span, from their timestamps, or None."""
-        times = [f["timestamp"] for f in self.frames if "timestamp" in f]
-        if len(times) < 2 or times[-1] <= times[0]:
-            return None
-        return (times[-1] - times[0]) * len(times) / (len(times) - 1)
-
 
 def _option_text(value):
     if isinstance(value, bool):
@@ -523,17 +519,37 @@ def _option_text(value):
     return "%g" % value if isinstance(value, float) else str(value)
 
 
-def _file_text(entry, seconds):
-    """An input of a log's record: its name, size and, with the log's duration, the
-    bitrate of the whole file."""
+def _size_text(size):
+    """A file's size in one family of units: kB below a megabyte, MB above."""
+    return "%.1f kB" % (size / 1e3) if size < 1e6 else "%.1f MB" % (size / 1e6)
+
+
+def _stream_bitrate(entry):
+    """The bitrate of an input's whole video stream (video.probe_stream), where the file
+    is still the one the record names (same size and time); else None: the frames a
+    log scored may be a part of the file, whose bitrate they do not tell."""
+    from .video import FFmpegError, find_ffmpeg, probe_stream
+    try:
+        st = os.stat(entry["path"])
+        if (st.st_size, st.st_mtime_ns) != (entry.get("size"), entry.get("mtime_ns")):
+            return None
+        return probe_stream(find_ffmpeg(), entry["path"])["bitrate"]
+    except (OSError, FFmpegError):
+        return None
+
+
+def _file_text(entry):
+    """An input of a log's record: its name, size and the bitrate of its whole video
+    stream, where the file can still be read."""
     if not isinstance(entry, dict) or not entry.get("path"):
         return _fmt(None)
     text = html.escape(os.path.basename(entry["path"]))
     size = entry.get("size")
     if isinstance(size, int):
-        text += "<br>%s" % ("%.1f MB" % (size / 1e6) if size >= 1e5 else "%d bytes" % size)
-        if seconds:
-            text += ", %.0f kbit/s" % (size * 8 / seconds / 1000)
+        text += "<br>%s" % _size_text(size)
+        bitrate = _stream_bitrate(entry)
+        if bitrate:
+            text += ", %.0f kbit/s" % (bitrate / 1000)
     return '<span title="%s">%s</span>' % (html.escape(entry["path"]), text)
 
 
@@ -565,7 +581,6 @@ def _compared_table(logs):
     for i, log in enumerate(logs):
         record = log.record or {}
         inputs = record.get("inputs", {})
-        seconds = log.duration()
         scaled = record.get("scaled")
         scaling = (html.escape("%s to %sx%s (%s)" % (scaled.get("scaler"), scaled.get("width"),
                                                      scaled.get("height"),
@@ -577,8 +592,8 @@ def _compared_table(logs):
                     '<td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % (
                         i % 8, html.escape(log.label), _frames_text(log), _resolution(log),
                         html.escape(options) if options else _fmt(None),
-                        _file_text(inputs.get("reference"), seconds),
-                        _file_text(inputs.get("distorted"), seconds), scaling,
+                        _file_text(inputs.get("reference")),
+                        _file_text(inputs.get("distorted")), scaling,
                         html.escape(log.version) or _fmt(None)))
     return ('<div class="scroll"><table class="compared"><thead><tr><th>log</th>'
             '<th>frames</th><th>resolution</th><th>options</th><th>reference</th>'
@@ -898,32 +913,58 @@ def _maps_section(logs):
     return "\n".join(out)
 
 
-def load(paths):
-    """Each JSON log, labelled by file name.  A spec file among them (the natural glob
-    NAME*.json takes NAME.spec.json too) is left out with a SkippedFile warning;
-    anything else that is no log is a ReportError naming it."""
+def _load_one(path, label, used):
+    """A log, labelled label (its file name without one), or None for a spec file (the
+    natural glob NAME*.json takes NAME.spec.json too), which is left out with a
+    SkippedFile warning; anything else that is no log is a ReportError naming it."""
     import warnings
-    logs, used = [], set()
-    for path in paths:
-        data = _read_json(path)
-        if is_spec(data):
-            warnings.warn("%s: a spec file (what made a log), not a log: left out"
-                          % os.fspath(path), SkippedFile, stacklevel=2)
-            continue
-        logs.append(Log(path, _label(path, used), data))
+    data = _read_json(path)
+    if is_spec(data):
+        warnings.warn("%s: a spec file (what made a log), not a log: left out"
+                      % os.fspath(path), SkippedFile, stacklevel=3)
+        return None
+    return Log(path, _label(path, label, used), data)
+
+
+def _labels(paths, labels):
+    labels = list(labels or ())
+    if len(labels) > len(paths):
+        raise ReportError("%d labels for %d logs" % (len(labels), len(paths)))
+    return labels + [None] * (len(paths) - len(labels))
+
+
+def load(paths, labels=()):
+    """Each JSON log, labelled by labels in order (by file name past them), a label
+    used twice made unique with " (2)"; spec files left out (_load_one)."""
+    used = set()
+    logs = [_load_one(path, label, used) for path, label in zip(paths, _labels(paths, labels))]
+    logs = [log for log in logs if log is not None]
     if not logs:
         raise ReportError("no logs among %s" % ", ".join(os.fspath(p) for p in paths))
     return logs
 
 
-def write_report(paths, output, title="float_adm report"):
+def write_report(paths, output, title="float_adm report", labels=(), progress=None):
     """Read the JSON logs at paths and write the report to output, where the output
     policy lets a report go (never over a log read, a file of another program, a
     link or a device; "-" is stdout).  The page's first lines carry the generator
-    meta tag by which the library knows a report of ours (float_adm_output_check)."""
+    meta tag by which the library knows a report of ours (float_adm_output_check).
+    progress: a line on stderr of the logs read, then the page (None: on a terminal)."""
     from . import _lib
+    from ._progress import ProgressBar
     from .results import output_target, write_atomically
     inputs = [os.fspath(p) for p in paths]
     output_target(output, _lib.FLOAT_ADM_OUTPUT_REPORT, inputs)  # before the work
-    write_atomically(output, render(load(paths), title=title), _lib.FLOAT_ADM_OUTPUT_REPORT,
-                     inputs)
+    bar = ProgressBar(len(paths) + 1, enabled=progress, label="logs read, then the page")
+    used, logs = set(), []
+    for n, (path, label) in enumerate(zip(paths, _labels(paths, labels)), 1):
+        log = _load_one(path, label, used)
+        if log is not None:
+            logs.append(log)
+        bar.update(n)
+    if not logs:
+        raise ReportError("no logs among %s" % ", ".join(inputs))
+    text = render(logs, title=title)
+    bar.update(len(paths) + 1)
+    bar.close()
+    write_atomically(output, text, _lib.FLOAT_ADM_OUTPUT_REPORT, inputs)

@@ -162,3 +162,38 @@ def test_bitrate_is_the_whole_streams(ffmpeg, ladders):
     stream = probe_stream(ffmpeg, str(path))
     whole = 8 * os.path.getsize(path) / 0.6
     assert 0.8 * whole < stream["bitrate"] <= whole
+
+
+@pytest.mark.parametrize("width", [390, 1600])
+def test_ladder_page_holds_from_a_phone_to_a_wide_screen(ffmpeg, ladders, tmp_path, width):
+    """ladder.html in Chromium at 390 and 1600 pixels: nothing runs past the window but
+    inside a table's scroller, each plot fits the window yet is drawn large where there
+    is room, a size never wraps, and nothing is fetched from elsewhere."""
+    from test_report import _probe_page, parse, run_chromium
+    work, manifest = ladders
+    out = work / "page"
+    if not (out / "ladder.html").exists():
+        assert main(["ladder", manifest, "-o", str(out), "--compare", "mpeg2", "vp8",
+                     "--ffmpeg", ffmpeg, "--quiet", "--no-progress"]) == 0
+    text = (out / "ladder.html").read_text(encoding="utf-8")
+    assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "https://" not in text
+    script = """
+  out.width = w.innerWidth;
+  out.overflow = d.documentElement.scrollWidth > w.innerWidth;
+  out.wide = [...d.querySelectorAll('body *')].filter(e => !e.closest('.scroll') &&
+      e.getBoundingClientRect().right > w.innerWidth + 0.5).map(e => e.tagName).join(' ');
+  out.plots = [...d.querySelectorAll('svg')].map(s => s.getBoundingClientRect().width).join(' ');
+  const cell = [...d.querySelectorAll('td')].find(t => t.textContent === '320×180');
+  const line = parseFloat(w.getComputedStyle(cell).lineHeight) || 20;
+  out.sizewraps = cell.getBoundingClientRect().height > 1.8 * line;
+"""
+    (tmp_path / "probe.html").write_text(_probe_page(text, width, script))
+    body = parse(run_chromium((tmp_path / "probe.html").as_uri(), (1700, 1000),
+                              "--dump-dom")).body
+    assert body["overflow"] == "false", body["wide"]
+    plots = [float(v) for v in body["plots"].split()]
+    assert len(plots) == 2
+    assert all(p <= float(body["width"]) for p in plots)
+    assert all(p >= (600 if width > 1000 else 300) for p in plots), plots
+    assert body["sizewraps"] == "false"

@@ -18,6 +18,7 @@ import pytest
 import floatadm
 from floatadm.report import render, worst_frames
 from floatadm.results import Results
+from floatadm.video import probe_stream
 
 from conftest import fixture_args, write_y4m
 
@@ -279,12 +280,30 @@ def test_report_tells_what_was_compared(ffmpeg, tmp_path):
     compared = re.search(r'<table class="compared">.*?</table>', text, re.S).group(0)
     cells = re.findall(r"<td[^>]*>(.*?)</td>", compared, re.S)
     assert cells[1:4] == ["10", "160&times;96", "egl=1.2"]
-    seconds = 0.4
     for path, cell in ((ref, cells[4]), (rung, cells[5])):
         size = os.path.getsize(path)
-        assert os.path.basename(path) in cell and "%d bytes" % size in cell
-        assert "%.0f kbit/s" % (size * 8 / seconds / 1000) in cell
+        assert os.path.basename(path) in cell and "%.1f kB" % (size / 1e3) in cell
+        assert "%.0f kbit/s" % (probe_stream(ffmpeg, path)["bitrate"] / 1000) in cell
     assert cells[6] == "lanczos to 160x96 (distorted)"
+
+
+def test_bitrate_is_the_whole_streams_when_part_was_scored(ffmpeg, tmp_path):
+    """A log of the first 12 of 50 frames: the inputs' bitrate is the whole video
+    stream's, not the file's size over the frames scored (4 times as much here)."""
+    from conftest import make_clip
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=2)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, seconds=2, lossy=True)
+    out = tmp_path / "part.json"
+    done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r", ref, "-d", dis,
+                           "--frames", "12", "--json", str(out), "--quiet"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    compared = re.search(r'<table class="compared">.*?</table>',
+                         render(floatadm.report.load([str(out)])), re.S).group(0)
+    cell = re.findall(r"<td[^>]*>(.*?)</td>", compared, re.S)[5]
+    whole = 8 * os.path.getsize(dis) / 2 / 1000
+    shown = float(re.search(r"([0-9.]+) kbit/s", cell).group(1))
+    assert 0.8 * whole < shown <= 1.01 * whole
 
 
 def test_chart_points_show_frame_and_value(logs, tmp_path):
@@ -671,3 +690,19 @@ def test_incomplete_log(pair, tmp_path):
     text = render(floatadm.report.load([path]))
     assert "incomplete: the run failed: writing the maps failed" in text
     assert distributed.run_job(job, path)["status"] == "scored"
+
+
+def test_labels_are_the_users_and_the_build_says_how_far_it_is(logs, tmp_path, capsys):
+    """--label names the logs in order (two logs of the same file name need not read
+    "(2)"), a label given twice is told apart, and a line on stderr follows the
+    build: the logs read, then the page."""
+    out = tmp_path / "labelled.html"
+    floatadm.report.write_report(logs[:2], str(out), labels=["x264 crf 23"], progress=True)
+    text = out.read_text(encoding="utf-8")
+    assert "x264 crf 23" in text
+    assert os.path.basename(logs[1])[:-len(".json")] in text
+    assert "3/3 logs read, then the page" in capsys.readouterr().err
+    twice = floatadm.report.load(logs[:2], labels=["same", "same"])
+    assert [log.label for log in twice] == ["same", "same (2)"]
+    with pytest.raises(floatadm.report.ReportError, match="3 labels for 2 logs"):
+        floatadm.report.load(logs[:2], labels=["a", "b", "c"])
