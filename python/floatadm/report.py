@@ -35,6 +35,7 @@ import math
 import os
 import re
 import stat
+import types
 
 from .results import OUTPUT_NAMES, plain_name, pool
 
@@ -292,6 +293,27 @@ def _chart(metric, logs):
     return "\n".join(out)
 
 
+def _difference(metric, logs):
+    """For two logs of the same reference (as their records say; either without one),
+    a chart of the first's metric less the second's, frame by frame, over the frames
+    both scored; else nothing."""
+    if len(logs) != 2:
+        return ""
+    refs = [((log.record or {}).get("inputs", {}).get("reference") or {}).get("path")
+            for log in logs]
+    if all(refs) and refs[0] != refs[1]:
+        return ""
+    second = {f["frame"]: f[metric] for f in logs[1].scored if metric in f}
+    frames = [{"frame": f["frame"], metric: f[metric] - second[f["frame"]]}
+              for f in logs[0].scored if metric in f and f["frame"] in second]
+    if not frames:
+        return ""
+    label = "%s \u2212 %s" % (logs[0].label, logs[1].label)
+    return "<h2>%s per frame, %s</h2>\n%s" % (
+        html.escape(metric), html.escape(label),
+        _chart(metric, [types.SimpleNamespace(scored=frames, label=label)]))
+
+
 def _pooled_table(metric, logs):
     rows = []
     for i, results in enumerate(logs):
@@ -361,10 +383,10 @@ def render(logs, title="float_adm report"):
     for m in metrics:
         panels.append(
             '<section class="panel p-%s">\n<h2>%s per frame</h2>\n%s\n'
-            '<ul class="legend">%s</ul>\n<h2>Pooled %s</h2>\n%s\n'
+            '<ul class="legend">%s</ul>\n%s\n<h2>Pooled %s</h2>\n%s\n'
             '<h2>Worst %d frames (%s)</h2>\n%s\n</section>'
-            % (_css_id(m), html.escape(m), _chart(m, logs), legend, html.escape(m),
-               _pooled_table(m, logs), WORST_COUNT,
+            % (_css_id(m), html.escape(m), _chart(m, logs), legend, _difference(m, logs),
+               html.escape(m), _pooled_table(m, logs), WORST_COUNT,
                "highest" if m in HIGHER_IS_WORSE else "lowest", _worst_tables(m, logs)))
     try:
         from .scorer import version

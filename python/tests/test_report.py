@@ -706,3 +706,18 @@ def test_labels_are_the_users_and_the_build_says_how_far_it_is(logs, tmp_path, c
     assert [log.label for log in twice] == ["same", "same (2)"]
     with pytest.raises(floatadm.report.ReportError, match="3 labels for 2 logs"):
         floatadm.report.load(logs[:2], labels=["a", "b", "c"])
+
+
+def test_two_logs_of_one_source_get_a_difference_chart(logs):
+    """Two logs (of the same reference, or without records): per metric, a chart of
+    the first less the second, frame by frame; three logs: none."""
+    two = floatadm.report.load(logs[:2])
+    text = render(two)
+    label = "%s \u2212 %s" % (two[0].label, two[1].label)
+    assert "adm2 per frame, %s</h2>" % html.escape(label) in text
+    first = {f["frame"]: f["adm2"] for f in two[0].scored}
+    second = {f["frame"]: f["adm2"] for f in two[1].scored}
+    frame = sorted(set(first) & set(second))[0]
+    point = "%s: frame %d, adm2 %.6f" % (label, frame, first[frame] - second[frame])
+    assert html.escape(point) in text
+    assert "\u2212" not in render(floatadm.report.load(logs))
