@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 #define FLOAT_ADM_VERSION_MAJOR 1
-#define FLOAT_ADM_VERSION_MINOR 3
+#define FLOAT_ADM_VERSION_MINOR 4
 #define FLOAT_ADM_VERSION_PATCH 0
 
 /** The version of the library linked in, "MAJOR.MINOR.PATCH". */
@@ -807,8 +807,11 @@ typedef struct FloatAdmReader FloatAdmReader;
 
 /**
  * Open a raw or y4m file (y4m: a ".y4m" name, which must then hold one, or the
- * "YUV4MPEG2 " signature) and read a y4m header.  Regular files only: the frames
- * are counted up front.  Messages start with the path.
+ * "YUV4MPEG2 " signature) and read a y4m header.  A regular file has its frames
+ * counted up front (float_adm_reader_start) and read in any order; "-" (stdin) and a
+ * pipe (a FIFO, whose open waits for a writer) are streams: read once, in order, with
+ * float_adm_reader_read_next_luma, their length known only at their end.  Devices and
+ * directories are refused.  Messages start with the path.
  */
 int float_adm_reader_open(FloatAdmReader **reader, const char *path, char *errbuf,
                           size_t errbuf_size);
@@ -837,8 +840,20 @@ const char *float_adm_reader_warning(const FloatAdmReader *reader);
 int float_adm_reader_start(FloatAdmReader *reader, const FloatAdmFrameFormat *format, char *errbuf,
                            size_t errbuf_size);
 
-/** The whole frames the file holds (after start). */
+/** The whole frames the file holds (after start); 0 for a stream, not counted. */
 uint64_t float_adm_reader_frame_count(const FloatAdmReader *reader);
+
+/** 1 where the reader reads a stream (stdin or a pipe), else 0. */
+int float_adm_reader_is_stream(const FloatAdmReader *reader);
+
+/**
+ * Read the next whole frame's luma plane (as float_adm_reader_read_luma) into dest:
+ * 1 with a frame; 0 at the end, where float_adm_reader_incomplete says whether the
+ * input ended inside a frame; < 0 on an error.  Files and streams alike, from frame 0
+ * on after start.
+ */
+int float_adm_reader_read_next_luma(FloatAdmReader *reader, void *dest, char *errbuf,
+                                    size_t errbuf_size);
 
 /**
  * 1 where the file ends inside a frame after its whole ones, with the message
@@ -849,7 +864,7 @@ int float_adm_reader_incomplete(const FloatAdmReader *reader, char *buf, size_t 
 /**
  * Read whole frame `frame`'s luma plane (format.luma_bytes: rows of width samples,
  * little-endian above 8 bits, i.e. a FloatAdmPlane with stride width *
- * bytes per sample) into dest.  Any frame, in any order.
+ * bytes per sample) into dest.  Any frame, in any order; a stream refuses it.
  */
 int float_adm_reader_read_luma(FloatAdmReader *reader, uint64_t frame, void *dest, char *errbuf,
                                size_t errbuf_size);

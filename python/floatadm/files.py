@@ -19,6 +19,7 @@ reading the ones before it, which is what splitting a title into segments needs.
 
 import ctypes
 import os
+import stat
 import time
 import warnings
 
@@ -90,6 +91,14 @@ class VideoFile:
 
     def __init__(self, path):
         self.path = os.fspath(path)
+        try:
+            is_pipe = self.path == "-" or stat.S_ISFIFO(os.stat(self.path).st_mode)
+        except OSError:
+            is_pipe = False  # the library's open says why
+        if is_pipe:
+            raise FileError("%s: a pipe: frames are read here by number, from regular files "
+                            "(float_adm_score reads y4m or raw frames from a pipe or stdin)"
+                            % self.path)
         lib = _lib.core()
         self._reader = ctypes.c_void_p()
         errbuf = ctypes.create_string_buffer(_ERRBUF)

@@ -6,6 +6,7 @@
 
 import json
 import math
+import os
 import re
 import subprocess
 
@@ -255,3 +256,12 @@ def test_command_line_score(pair, tmp_path):
                            *geometry, "--option", "egl=0.5"], capture_output=True, text=True)
     assert done.returncode == 1
     assert re.fullmatch(r"floatadm: .*adm_enhn_gain_limit.*range.*\n", done.stderr)
+
+
+def test_a_pipe_is_refused_at_once(tmp_path):
+    """Frames are read by number here: a FIFO is refused before anything waits for a
+    writer, naming the tool that reads pipes."""
+    fifo = tmp_path / "dis.y4m"
+    os.mkfifo(fifo)
+    with pytest.raises(floatadm.FileError, match="a pipe.*float_adm_score reads"):
+        floatadm.files.VideoFile(fifo)

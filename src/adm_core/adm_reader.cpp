@@ -91,6 +91,10 @@ struct FloatAdmReader {
     std::string path;
     FILE *file = nullptr;
     uint64_t file_size = 0;
+    bool stream = false;     /* a pipe or stdin: read once, in order, never sized up front */
+    std::string pending;     /* a stream's bytes read ahead to recognise it, not yet consumed */
+    uint64_t next_frame = 0; /* the frame read_next_luma reads */
+    std::vector<unsigned char> discard; /* a stream's chroma, read past */
     bool is_y4m = false;
     uint64_t first_frame_offset = 0; /* just past the y4m header, else 0 */
     FloatAdmFrameFormat header{};    /* what a y4m header says */
@@ -103,7 +107,7 @@ struct FloatAdmReader {
 
     ~FloatAdmReader()
     {
-        if (file)
+        if (file && file != stdin)
             std::fclose(file);
     }
 
@@ -118,12 +122,41 @@ struct FloatAdmReader {
             fail(printf_string("cannot seek: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
     }
 
+    /* The next byte (a stream's read-ahead first), or EOF. */
+    int next_byte()
+    {
+        if (!pending.empty()) {
+            const int c = static_cast<unsigned char>(pending[0]);
+            pending.erase(0, 1);
+            return c;
+        }
+        return std::getc(file);
+    }
+
+    /* Up to size bytes (a stream's read-ahead first); fewer only at the end. */
+    size_t read_bytes(void *dest, size_t size)
+    {
+        const size_t from_pending = pending.size() < size ? pending.size() : size;
+        std::memcpy(dest, pending.data(), from_pending);
+        pending.erase(0, from_pending);
+        size_t got = from_pending;
+        while (got < size) {
+            const size_t n = std::fread(static_cast<char *>(dest) + got, 1, size - got, file);
+            if (n == 0)
+                break;
+            got += n;
+        }
+        if (got < size && std::ferror(file))
+            fail(printf_string("read error: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
+        return got;
+    }
+
     /* One '\n'-terminated line without the '\n'; false at the end of the file. */
     bool read_line(std::string &line)
     {
         line.clear();
         for (;;) {
-            const int c = std::getc(file);
+            const int c = next_byte();
             if (c == EOF) {
                 if (std::ferror(file))
                     fail(printf_string("read error: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
@@ -137,13 +170,33 @@ struct FloatAdmReader {
         }
     }
 
-    void open()
+    /* "-" (stdin) or a pipe: a stream, read once in order (a FIFO's open waits for
+     * its writer, as cat's does).  A regular file is sized and read at will. */
+    void open_stream_or_file()
     {
-        /* Non-blocking, so that a FIFO is refused at once instead of waiting for a writer. */
+        struct stat info;
+        if (path == "-") {
+            file = stdin;
+        } else if (stat(path.c_str(), &info) == 0 && S_ISFIFO(info.st_mode)) {
+            const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0 || !(file = fdopen(fd, "rb"))) {
+                const int err = errno;
+                if (fd >= 0)
+                    ::close(fd);
+                fail(printf_string("cannot open: %s", std::strerror(err)), FLOAT_ADM_ERROR_IO);
+            }
+        }
+        if (file) {
+            if (fstat(fileno(file), &info) != 0 ||
+                !(S_ISFIFO(info.st_mode) || S_ISREG(info.st_mode)))
+                fail("stdin (\"-\") is neither a pipe nor a file");
+            stream = true;
+            return;
+        }
+        /* Non-blocking: a device is refused at once, never waited on. */
         const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0)
             fail(printf_string("cannot open: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
-        struct stat info;
         if (fstat(fd, &info) != 0) {
             const int err = errno;
             ::close(fd);
@@ -151,7 +204,7 @@ struct FloatAdmReader {
         }
         if (!S_ISREG(info.st_mode)) {
             ::close(fd);
-            fail("not a regular file (pipes and devices cannot be sized up front)");
+            fail("neither a regular file nor a pipe");
         }
         file = fdopen(fd, "rb");
         if (!file) {
@@ -160,13 +213,21 @@ struct FloatAdmReader {
             fail(printf_string("cannot open: %s", std::strerror(err)), FLOAT_ADM_ERROR_IO);
         }
         file_size = static_cast<uint64_t>(info.st_size);
-        char signature[kY4mSignatureLength];
-        const size_t got = std::fread(signature, 1, sizeof(signature), file);
-        const bool has_signature = got == sizeof(signature) &&
-                                   std::memcmp(signature, kY4mSignature, got) == 0;
+    }
+
+    void open()
+    {
+        open_stream_or_file();
+        /* The first bytes tell y4m and containers apart; a stream keeps them to read. */
+        char head[12] = {};
+        const size_t got = read_bytes(head, sizeof(head));
+        if (stream)
+            pending.assign(head, got);
+        const bool has_signature = got >= kY4mSignatureLength &&
+                                   std::memcmp(head, kY4mSignature, kY4mSignatureLength) == 0;
         if (has_y4m_extension(path) && !has_signature)
             fail("not a y4m file: it does not start with \"YUV4MPEG2 \"");
-        if (const char *container = has_signature ? nullptr : container_name()) {
+        if (const char *container = has_signature ? nullptr : container_name(head, got)) {
             fail(std::string(container) +
                      " container: float_adm reads raw YUV and y4m; for containers use FFmpeg's "
                      "float_adm filter, or `python3 -m floatadm score`, which decodes with "
@@ -178,12 +239,11 @@ struct FloatAdmReader {
             read_y4m_header();
     }
 
-    /* The container a file's first bytes announce, or NULL: decoding is FFmpeg's. */
-    const char *container_name()
+    /* The container a file's first 12 bytes announce, or NULL: decoding is FFmpeg's. */
+    static const char *container_name(const char *bytes, size_t size)
     {
-        unsigned char head[12] = {};
-        seek_to(0);
-        if (std::fread(head, 1, sizeof(head), file) != sizeof(head))
+        const unsigned char *head = reinterpret_cast<const unsigned char *>(bytes);
+        if (size < 12)
             return nullptr;
         if (!std::memcmp(head + 4, "ftyp", 4))
             return "MP4/QuickTime";
@@ -196,7 +256,8 @@ struct FloatAdmReader {
 
     void read_y4m_header()
     {
-        seek_to(0);
+        if (!stream)
+            seek_to(0);
         std::string line;
         if (!read_line(line))
             fail("the y4m header has no end of line");
@@ -302,6 +363,13 @@ struct FloatAdmReader {
         format = wanted;
         luma_offsets.clear();
         incomplete.clear();
+        next_frame = 0;
+        if (stream) {
+            if (started)
+                fail("a stream is started once");
+            started = true;
+            return;
+        }
         if (is_y4m)
             count_y4m_frames();
         else
@@ -314,6 +382,8 @@ struct FloatAdmReader {
 
     void read_luma(uint64_t frame, void *dest)
     {
+        if (stream)
+            fail("a stream is read in order (float_adm_reader_read_next_luma)");
         if (!started || frame >= luma_offsets.size())
             fail(printf_string("no frame %llu: the file holds %llu",
                                static_cast<unsigned long long>(frame),
@@ -324,6 +394,45 @@ struct FloatAdmReader {
                                std::ferror(file) ? std::strerror(errno)
                                                  : "the file ended: did it change while read?"),
                  FLOAT_ADM_ERROR_IO);
+    }
+
+    /* The next whole frame's luma: true; false at the end (a frame cut short is noted
+     * as incomplete). */
+    bool read_next_luma(void *dest)
+    {
+        if (!started)
+            fail("not started");
+        if (!stream) {
+            if (next_frame >= luma_offsets.size())
+                return false;
+            read_luma(next_frame++, dest);
+            return true;
+        }
+        const uint64_t frame = next_frame;
+        if (is_y4m) {
+            std::string line;
+            if (!read_line(line)) {
+                if (!line.empty())
+                    incomplete = printf_string("the stream ends inside the header of frame %llu",
+                                               static_cast<unsigned long long>(frame));
+                return false;
+            }
+            if (line.compare(0, 5, "FRAME") != 0 || (line.size() > 5 && line[5] != ' '))
+                fail(printf_string("frame %llu does not start with a FRAME header",
+                                   static_cast<unsigned long long>(frame)));
+        }
+        uint64_t got = read_bytes(dest, format.luma_bytes);
+        if (got == format.luma_bytes) {
+            discard.resize(format.frame_bytes - format.luma_bytes);
+            got += read_bytes(discard.data(), discard.size());
+        }
+        if (got == format.frame_bytes) {
+            next_frame++;
+            return true;
+        }
+        if (got || is_y4m)
+            note_incomplete(frame, got);
+        return false;
     }
 };
 
@@ -407,6 +516,23 @@ int float_adm_reader_start(FloatAdmReader *reader, const FloatAdmFrameFormat *fo
 uint64_t float_adm_reader_frame_count(const FloatAdmReader *reader)
 {
     return reader ? reader->luma_offsets.size() : 0;
+}
+
+int float_adm_reader_is_stream(const FloatAdmReader *reader)
+{
+    return reader && reader->stream;
+}
+
+int float_adm_reader_read_next_luma(FloatAdmReader *reader, void *dest, char *errbuf,
+                                    size_t errbuf_size)
+{
+    if (!reader || !dest) {
+        adm::format_error(errbuf, errbuf_size, "no reader or no buffer given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    bool got = false;
+    const int ret = run(errbuf, errbuf_size, [&] { got = reader->read_next_luma(dest); });
+    return ret < 0 ? ret : got ? 1 : 0;
 }
 
 int float_adm_reader_incomplete(const FloatAdmReader *reader, char *buf, size_t size)

@@ -112,6 +112,62 @@ bool use_cuda(const std::string &backend)
     return false;
 }
 
+/* How many frames a run with a stream scores at most: --frames, vmaf's --frame_cnt,
+ * else all (until an input ends). */
+unsigned long long stream_frame_limit(const CommandLine &command_line)
+{
+    if (command_line.max_frames)
+        return command_line.max_frames;
+    return command_line.frame_cnt ? command_line.frame_cnt : ~0ULL;
+}
+
+/* The next frame of an input, read in order; false at its end. */
+bool next_plane(VideoReader &input, FloatAdmPlane &plane)
+{
+    if (input.is_stream())
+        return input.read_next(plane);
+    if (input.next_frame() >= input.frame_count())
+        return false;
+    plane = input.read_frame();
+    return true;
+}
+
+/* An input of a run with a stream ended after `frames` frames: as the files' counts
+ * are checked before a run (frames_to_score), an end that leaves frames unpaired, a
+ * frame cut short, or fewer frames than --frames asked for is an error, or with vmaf's
+ * options a warning, as vmaf reads until one input ends. */
+void check_stream_end(const CommandLine &command_line, const VideoReader &reference,
+                      const VideoReader &distorted, bool got_reference, bool got_distorted,
+                      unsigned long long frames)
+{
+    if (!frames)
+        throw CliError("no frame to score: " +
+                       (got_reference ? distorted : reference).path() + " holds none" +
+                       ((got_reference ? distorted : reference).incomplete().empty()
+                            ? std::string()
+                            : ": " + (got_reference ? distorted : reference).incomplete()));
+    if (command_line.max_frames)
+        throw CliError(string_printf("--frames %llu, but %s ended after %llu",
+                                     command_line.max_frames,
+                                     (got_reference ? distorted : reference).path().c_str(),
+                                     frames));
+    std::string why;
+    for (const VideoReader *input : {&reference, &distorted})
+        if (!input->incomplete().empty())
+            why = input->path() + ": " + input->incomplete();
+    if (why.empty() && got_reference != got_distorted)
+        why = string_printf("reference and distorted differ: %s ended after %llu frames, %s "
+                            "holds more",
+                            (got_reference ? distorted : reference).path().c_str(), frames,
+                            (got_reference ? reference : distorted).path().c_str());
+    if (why.empty())
+        return;
+    if (!command_line.vmaf_dialect)
+        throw CliError(why + " (--frames N scores the first N)");
+    std::fprintf(stderr, "%s: warning: %s; scoring the first %llu, as vmaf does\n", program_name,
+                 why.c_str(), frames);
+}
+
 /* A file the reader has doubts about is scored, and the doubt said once. */
 void warn_about(const VideoReader &input)
 {
@@ -137,8 +193,11 @@ int score(const CommandLine &command_line)
      * huge frame over a few bytes must fail at once, not after allocating it. */
     reference.start(geometry);
     distorted.start(geometry);
+    /* A stream (stdin, a pipe) is read until it ends: its frames are not counted first. */
+    const bool streaming = reference.is_stream() || distorted.is_stream();
     const unsigned long long frame_count =
-        frames_to_score(command_line, {&reference, &distorted}, geometry);
+        streaming ? stream_frame_limit(command_line)
+                  : frames_to_score(command_line, {&reference, &distorted}, geometry);
     reference.skip_frames(command_line.skip[0]);
     distorted.skip_frames(command_line.skip[1]);
     const bool maps = !command_line.map_path.empty();
@@ -153,13 +212,15 @@ int score(const CommandLine &command_line)
     }
     if (!on_cuda && maps && float_adm_context_enable_map(context.get()) < 0)
         throw CliError("--map-path: no memory for the maps of " + geometry.describe());
-    const unsigned long long scored = (frame_count + command_line.subsample - 1) /
-                                      command_line.subsample;
+    const unsigned long long scored =
+        streaming && !command_line.max_frames && !command_line.frame_cnt
+            ? 0
+            : (frame_count + command_line.subsample - 1) / command_line.subsample;
     ScoreOutputs outputs(command_line, options, geometry, reference, distorted, scored);
     /* Maps are written from the context after each frame: those frames are scored one
      * at a time. */
     std::unique_ptr<FramesInFlight> in_flight;
-    if (!on_cuda && !maps)
+    if (!on_cuda && !maps && !streaming)
         in_flight = std::make_unique<FramesInFlight>(context.get(), command_line.threads,
                                                      command_line.reference,
                                                      command_line.distorted, geometry);
@@ -172,7 +233,18 @@ int score(const CommandLine &command_line)
     unsigned long long scored_frame = 0;
 #endif
     for (unsigned long long frame = 0; frame < frame_count; ++frame) {
-        if (frame % command_line.subsample) {
+        FloatAdmPlane reference_plane, distorted_plane;
+        if (streaming) {
+            const bool got_reference = next_plane(reference, reference_plane);
+            const bool got_distorted = next_plane(distorted, distorted_plane);
+            if (!got_reference || !got_distorted) {
+                check_stream_end(command_line, reference, distorted, got_reference,
+                                 got_distorted, frame);
+                break;
+            }
+            if (frame % command_line.subsample)
+                continue;
+        } else if (frame % command_line.subsample) {
             reference.skip_frames(1);
             distorted.skip_frames(1);
             continue;
@@ -186,8 +258,10 @@ int score(const CommandLine &command_line)
             distorted.skip_frames(1);
             continue;
         }
-        const FloatAdmPlane reference_plane = reference.read_frame();
-        const FloatAdmPlane distorted_plane = distorted.read_frame();
+        if (!streaming) {
+            reference_plane = reference.read_frame();
+            distorted_plane = distorted.read_frame();
+        }
         FloatAdmScores scores;
 #ifdef FLOAT_ADM_CLI_CUDA
         if (cuda) {

@@ -134,8 +134,12 @@ void ScoreOutputs::show_progress(bool last)
         return;
     last_shown_ = now;
     const double seconds = std::chrono::duration<double>(now - started_).count();
-    std::fprintf(stderr, "\r%llu/%llu frames %.2f FPS%s", scored_, frame_count_,
-                 seconds > 0 ? scored_ / seconds : 0.0, last ? "\n" : "");
+    if (frame_count_) /* 0: a stream's, not known before its end */
+        std::fprintf(stderr, "\r%llu/%llu frames %.2f FPS%s", scored_, frame_count_,
+                     seconds > 0 ? scored_ / seconds : 0.0, last ? "\n" : "");
+    else
+        std::fprintf(stderr, "\r%llu frames %.2f FPS%s", scored_,
+                     seconds > 0 ? scored_ / seconds : 0.0, last ? "\n" : "");
 }
 
 void ScoreOutputs::finish()

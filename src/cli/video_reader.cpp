@@ -27,6 +27,7 @@ VideoReader::VideoReader(const std::string &path) : path_(path)
         throw CliError(message);
     FloatAdmFrameFormat header;
     is_y4m_ = float_adm_reader_header(reader_, &header, nullptr, nullptr) == 1;
+    is_stream_ = float_adm_reader_is_stream(reader_) == 1;
     if (is_y4m_) {
         header_.width = header.width;
         header_.height = header.height;
@@ -53,6 +54,25 @@ void VideoReader::start(const InputGeometry &geometry)
 }
 
 FloatAdmPlane VideoReader::read_frame() { return read_frame(luma_); }
+
+bool VideoReader::read_next(FloatAdmPlane &plane)
+{
+    char message[1024] = "";
+    const int got = float_adm_reader_read_next_luma(reader_, luma_.data(), message, sizeof(message));
+    if (got < 0)
+        throw CliError(message);
+    if (!got) {
+        if (float_adm_reader_incomplete(reader_, message, sizeof(message)))
+            incomplete_ = message;
+        return false;
+    }
+    plane.data = luma_.data();
+    plane.stride = static_cast<ptrdiff_t>(geometry_.width) * geometry_.bytes_per_sample();
+    plane.bytes_per_sample = geometry_.bytes_per_sample();
+    plane.shift = 0;
+    next_frame_++;
+    return true;
+}
 
 FloatAdmPlane VideoReader::read_frame(std::vector<unsigned char> &buffer)
 {
@@ -85,6 +105,14 @@ void VideoReader::read_frame_into(void *dest)
 
 void VideoReader::skip_frames(uint64_t count)
 {
+    FloatAdmPlane plane;
+    for (uint64_t k = 0; is_stream_ && k < count; k++)
+        if (!read_next(plane))
+            throw CliError(string_printf("%s: cannot skip %llu frames: the stream ended after %llu",
+                                         path_.c_str(), static_cast<unsigned long long>(count),
+                                         static_cast<unsigned long long>(next_frame_)));
+    if (is_stream_)
+        return;
     if (count > frame_count_ - next_frame_)
         throw CliError(string_printf("%s: cannot skip %llu frames past frame %llu: the file "
                                      "holds %llu",

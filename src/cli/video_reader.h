@@ -48,6 +48,10 @@ public:
      *  starts at frame 0. */
     void start(const InputGeometry &geometry);
     uint64_t frame_count() const { return frame_count_; }
+    /** stdin ("-") or a pipe: read once, in order (read_next), its length unknown. */
+    bool is_stream() const { return is_stream_; }
+    /** Reads the next frame's luma into the reused buffer: false at the input's end. */
+    bool read_next(FloatAdmPlane &plane);
     /** How the file ends inside a frame after the whole ones; empty: it does not. */
     const std::string &incomplete() const { return incomplete_; }
 
@@ -71,6 +75,7 @@ private:
     std::string path_;
     FloatAdmReader *reader_ = nullptr;
     bool is_y4m_ = false;
+    bool is_stream_ = false;
     InputGeometry header_;
     std::string warning_;
     InputGeometry geometry_;

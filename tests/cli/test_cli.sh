@@ -169,6 +169,45 @@ cp astro.ref.y4m astro_ref_by_magic.yuv
 expect_ok "y4m by signature" --reference astro_ref_by_magic.yuv --distorted astro.dis.y4m \
     --quiet --json y4m_magic.json
 same_file "y4m found by its signature vs raw" quiet.json y4m_magic.json
+
+# ---- streams: stdin ("-", /dev/stdin) and FIFOs, read once in order ----
+tests=$((tests + 1))
+"$bin" --reference astro.ref.y4m --distorted - --quiet --json stdin.json <astro.dis.y4m 2>err.txt ||
+    fail "y4m on stdin (a file): $(cat err.txt)"
+same_file "y4m on stdin vs raw" quiet.json stdin.json
+tests=$((tests + 1))
+cat astro.dis.y4m | "$bin" --reference astro.ref.y4m --distorted - --quiet \
+    --json pipe.json 2>err.txt || fail "y4m from a pipe: $(cat err.txt)"
+same_file "y4m from a pipe vs raw" quiet.json pipe.json
+tests=$((tests + 1))
+cat $astro.ref.yuv | "$bin" --reference /dev/stdin --distorted $astro.dis.yuv $astro_args \
+    --quiet --json raw_pipe.json 2>err.txt || fail "raw from a pipe: $(cat err.txt)"
+same_file "raw reference from a pipe (/dev/stdin) vs raw" quiet.json raw_pipe.json
+rm -f fifo.y4m && mkfifo fifo.y4m
+tests=$((tests + 1))
+(cat astro.dis.y4m >fifo.y4m &)
+timeout 20 "$bin" --reference astro.ref.y4m --distorted fifo.y4m --quiet --json fifo.json \
+    2>err.txt || fail "y4m from a FIFO: $(cat err.txt)"
+same_file "y4m from a FIFO vs raw" quiet.json fifo.json
+rm -f fifo.y4m
+# Unpaired frames at a stream's end: an error, as for files; with vmaf's flags a warning.
+head -c $((3 * astro_frame)) $astro.dis.yuv >astro3.dis.yuv
+to_y4m astro3.dis.yuv $astro_frame "W576 H324 F25:1" astro3.dis.y4m
+tests=$((tests + 1))
+cat astro3.dis.y4m | "$bin" --reference astro.ref.y4m --distorted - --quiet >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 1 ] && grep -F -q "reference and distorted differ: - ended after 3 frames" err.txt ||
+    fail "short stream: exit $rc: $(cat err.txt)"
+tests=$((tests + 1))
+cat astro3.dis.y4m | "$bin" -r astro.ref.y4m -d - -q -o vmaf3.json >out.txt 2>err.txt ||
+    fail "short stream, vmaf's flags: $(cat err.txt)"
+grep -F -q "scoring the first 3, as vmaf does" err.txt || fail "short stream: no warning"
+tests=$((tests + 1))
+cat astro3.dis.y4m | "$bin" --reference astro.ref.y4m --distorted - --frames 3 --quiet \
+    --json first3.json 2>err.txt || fail "short stream, --frames 3: $(cat err.txt)"
+expect_ok "first 3 frames of the files" --reference astro.ref.y4m --distorted astro.dis.y4m \
+    --frames 3 --quiet --json first3_files.json
+same_file "3 frames from a stream vs from files" first3_files.json first3.json
 expect_ok "y4m 10-bit" --reference coins.ref.y4m --distorted coins.dis.y4m --quiet \
     --json coins_y4m.json
 same_file "10-bit y4m vs raw" coins1.json coins_y4m.json
@@ -239,17 +278,15 @@ expect_error "bad threads" "--threads: '-1'" $ref $dis $astro_args --threads -1
 expect_error "bad frames" "--frames: '0'" $ref $dis $astro_args --frames 0
 expect_error "missing file" "nonexistent.yuv: cannot open" --reference nonexistent.yuv $dis \
     $astro_args
-expect_error "directory" "directory.yuv: not a regular file" --reference directory.yuv $dis \
-    $astro_args
-# A FIFO is refused at once, before anything waits for a writer.
-rm -f fifo.y4m && mkfifo fifo.y4m
+expect_error "directory" "directory.yuv: neither a regular file nor a pipe" \
+    --reference directory.yuv $dis $astro_args
+# A device is refused at once, never waited on.
 tests=$((tests + 1))
-timeout 10 "$bin" --reference fifo.y4m $dis $astro_args >out.txt 2>err.txt
+timeout 10 "$bin" --reference /dev/zero $dis $astro_args >out.txt 2>err.txt
 rc=$?
-if [ $rc -ne 1 ] || ! grep -F -q "fifo.y4m: not a regular file" err.txt; then
-    fail "fifo input: exit $rc (124: it blocked), wanted 1 naming the FIFO: $(cat err.txt)"
+if [ $rc -ne 1 ] || ! grep -F -q "/dev/zero: neither a regular file nor a pipe" err.txt; then
+    fail "device input: exit $rc (124: it blocked), wanted 1 naming the device: $(cat err.txt)"
 fi
-rm -f fifo.y4m
 expect_error "empty file" "empty.yuv: the file holds no frames" --reference empty.yuv $dis \
     $astro_args
 expect_error "too small" "cannot score 16x16 yuv420p" $ref $dis --width 16 --height 16 \
