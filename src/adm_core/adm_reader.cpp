@@ -518,10 +518,7 @@ uint64_t float_adm_reader_frame_count(const FloatAdmReader *reader)
     return reader ? reader->luma_offsets.size() : 0;
 }
 
-int float_adm_reader_is_stream(const FloatAdmReader *reader)
-{
-    return reader && reader->stream;
-}
+int float_adm_reader_is_stream(const FloatAdmReader *reader) { return reader && reader->stream; }
 
 int float_adm_reader_read_next_luma(FloatAdmReader *reader, void *dest, char *errbuf,
                                     size_t errbuf_size)

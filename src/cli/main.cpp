@@ -141,16 +141,15 @@ void check_stream_end(const CommandLine &command_line, const VideoReader &refere
                       unsigned long long frames)
 {
     if (!frames)
-        throw CliError("no frame to score: " +
-                       (got_reference ? distorted : reference).path() + " holds none" +
+        throw CliError("no frame to score: " + (got_reference ? distorted : reference).path() +
+                       " holds none" +
                        ((got_reference ? distorted : reference).incomplete().empty()
                             ? std::string()
                             : ": " + (got_reference ? distorted : reference).incomplete()));
     if (command_line.max_frames)
-        throw CliError(string_printf("--frames %llu, but %s ended after %llu",
-                                     command_line.max_frames,
-                                     (got_reference ? distorted : reference).path().c_str(),
-                                     frames));
+        throw CliError(
+            string_printf("--frames %llu, but %s ended after %llu", command_line.max_frames,
+                          (got_reference ? distorted : reference).path().c_str(), frames));
     std::string why;
     for (const VideoReader *input : {&reference, &distorted})
         if (!input->incomplete().empty())
@@ -212,10 +211,11 @@ int score(const CommandLine &command_line)
     }
     if (!on_cuda && maps && float_adm_context_enable_map(context.get()) < 0)
         throw CliError("--map-path: no memory for the maps of " + geometry.describe());
-    const unsigned long long scored =
-        streaming && !command_line.max_frames && !command_line.frame_cnt
-            ? 0
-            : (frame_count + command_line.subsample - 1) / command_line.subsample;
+    const unsigned long long scored = streaming && !command_line.max_frames &&
+                                              !command_line.frame_cnt
+                                          ? 0
+                                          : (frame_count + command_line.subsample - 1) /
+                                                command_line.subsample;
     ScoreOutputs outputs(command_line, options, geometry, reference, distorted, scored);
     /* Maps are written from the context after each frame: those frames are scored one
      * at a time. */
@@ -238,8 +238,8 @@ int score(const CommandLine &command_line)
             const bool got_reference = next_plane(reference, reference_plane);
             const bool got_distorted = next_plane(distorted, distorted_plane);
             if (!got_reference || !got_distorted) {
-                check_stream_end(command_line, reference, distorted, got_reference,
-                                 got_distorted, frame);
+                check_stream_end(command_line, reference, distorted, got_reference, got_distorted,
+                                 frame);
                 break;
             }
             if (frame % command_line.subsample)

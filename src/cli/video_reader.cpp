@@ -58,7 +58,8 @@ FloatAdmPlane VideoReader::read_frame() { return read_frame(luma_); }
 bool VideoReader::read_next(FloatAdmPlane &plane)
 {
     char message[1024] = "";
-    const int got = float_adm_reader_read_next_luma(reader_, luma_.data(), message, sizeof(message));
+    const int got = float_adm_reader_read_next_luma(reader_, luma_.data(), message,
+                                                    sizeof(message));
     if (got < 0)
         throw CliError(message);
     if (!got) {
