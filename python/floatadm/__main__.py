@@ -37,8 +37,7 @@ def _options(pairs):
 def _score(args):
     from . import score_files, score_video
     from .results import maps_path
-    from .distributed import (FILE_EXTENSIONS, add_results_to_record, job_record,
-                              normalise_job, write_log)
+    from .distributed import FILE_EXTENSIONS, scored_log_record, write_log
     if args.inputs:
         raise SystemExit("floatadm: score names its inputs as vmaf does: -r/--reference REF "
                          "-d/--distorted DIS (not %s)" % " ".join(args.inputs))
@@ -75,9 +74,8 @@ def _score(args):
                    scale_size=args.scale_size)
     if args.json:
         job.update(name="score", frames=args.frames)
-        record = job_record(normalise_job(job))
-        record["frames"] = {"start": args.start_frame, "end": args.end_frame}
-        add_results_to_record(record, results)
+        record = scored_log_record(job, results,
+                                   {"start": args.start_frame, "end": args.end_frame})
         write_log(results, args.json, record)
         if args.maps:
             results.save_maps(maps_path(args.json))
@@ -173,6 +171,7 @@ def _ladder(args):
         if not ladders:
             raise SystemExit("floatadm: --source needs at least one --ladder NAME=ENCODES")
         rungs = ladder.rungs_of(args.source, ladders)
+    ladder.check_comparison(rungs, *(args.compare or (None, None)), args.metric)
     ladder.check_outputs(args.output_dir, rungs)
     rows = ladder.score_ladder(rungs, log_dir=os.path.join(args.output_dir, "logs"),
                                ffmpeg=args.ffmpeg, scale=args.scale, progress=args.progress,
@@ -180,25 +179,40 @@ def _ladder(args):
     comparison = ladder.compare(rows, *args.compare, metric=args.metric) \
         if args.compare else None
     paths = ladder.write_tables(args.output_dir, rows, comparison, args.metric, args.scale)
+    names = ladder.source_names(rows)
     if not args.quiet:
-        print("%-12s %-12s %-24s %-10s %9s %7s %11s" % ("source", "ladder", "rung", "size",
+        print("%-16s %-12s %-24s %-10s %9s %7s %11s" % ("source", "ladder", "rung", "size",
                                                         "kbit/s", "frames",
                                                         args.metric + " mean"))
         for r in rows:
-            print("%-12s %-12s %-24s %-10s %9.1f %7d %11.6f" % (
-                os.path.basename(r["source"])[:12], r["ladder"][:12], r["label"][:24],
+            print("%-16s %-12s %-24s %-10s %9.1f %7d %11.6f" % (
+                names[r["source"]][-16:], r["ladder"][:12], r["label"][:24],
                 "%dx%d" % (r["width"], r["height"]), r["bitrate_kbps"], r["frames"],
                 r[args.metric + "_mean"]))
-        if comparison:
-            for s in comparison["sources"]:
-                print("BD-rate %s against %s, %s: %+.2f %% (BD-%s %+.6f)" % (
-                    comparison["test"], comparison["anchor"], os.path.basename(s["source"]),
-                    s["bd_rate_percent"], args.metric, s["bd_quality"]))
-            print("BD-rate %s against %s, mean over %d source(s): %+.2f %%" % (
-                comparison["test"], comparison["anchor"], len(comparison["sources"]),
-                comparison["bd_rate_percent"]))
+    failed = False
+    if comparison:
+        def figure(value, text):
+            return "not taken" if value is None else text % value
+        for s in comparison["sources"]:
+            for error in s.get("errors", []):
+                print("floatadm: %s" % error, file=sys.stderr)
+                failed = True
+            if not args.quiet:
+                print("BD-rate %s against %s, %s: %s (BD-%s %s; hull points %d, %d)" % (
+                    comparison["test"], comparison["anchor"], names[s["source"]],
+                    figure(s["bd_rate_percent"], "%+.2f %%"), args.metric,
+                    figure(s["bd_quality"], "%+.6f"), *s["hull_points"]))
+        for source in comparison["sources_lacking_a_ladder"]:
+            print("floatadm: %s: not compared, one of the two ladders has no rung of it"
+                  % names[source], file=sys.stderr)
+        if not args.quiet:
+            taken = [s for s in comparison["sources"] if s["bd_rate_percent"] is not None]
+            print("BD-rate %s against %s, mean over %d source(s): %s" % (
+                comparison["test"], comparison["anchor"], len(taken),
+                figure(comparison["bd_rate_percent"], "%+.2f %%")))
+    if not args.quiet:
         print("floatadm: wrote %s" % ", ".join(paths.values()))
-    return 0
+    return 1 if failed else 0
 
 
 def _progress_flags(parser):
@@ -295,7 +309,8 @@ def main(argv=None):
     lad.add_argument("--compare", nargs=2, metavar=("ANCHOR", "TEST"),
                      help="BD-rate and BD-quality of ladder TEST against ladder ANCHOR")
     lad.add_argument("--metric", default="adm2",
-                     help="the output the BD figures and the plot use [adm2]")
+                     help="the output the BD figures and the plots use, one that grows with "
+                     "quality: adm2, adm3, adm_scale0..3 [adm2]")
     lad.add_argument("--scale", default="bicubic", metavar="SCALER",
                      help="ffmpeg's scaler that brings each rung to its source's size "
                      "[bicubic]")

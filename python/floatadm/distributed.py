@@ -246,6 +246,16 @@ def add_results_to_record(record, results):
         record["scaled"] = results.scale
 
 
+def scored_log_record(job, results, frames=None):
+    """The record of a log scored outside a catalogue (score --json, a ladder's
+    rung): the job's (job_record), the frames asked for, and what the run found."""
+    record = job_record(normalise_job(dict(job, name=job.get("name", "score"))))
+    if frames is not None:
+        record["frames"] = frames
+    add_results_to_record(record, results)
+    return record
+
+
 def write_log(results, path, record):
     """A log and its record, each where the output policy lets it go (a record is a
     spec file: it says "float_adm_spec": 1, as the library recognises one): the old

@@ -97,12 +97,13 @@ def _curve(points, name):
     return [r for r, _ in points], [q for _, q in points]
 
 
-def _overlap(a, b, what, names):
+def _overlap(a, b, what, names, shown=lambda v: v):
     low, high = max(a[0], b[0]), min(a[-1], b[-1])
     if high <= low:
         raise LadderError("%s and %s do not overlap in %s (%.6g..%.6g against %.6g..%.6g): "
                           "no BD figure without a common range"
-                          % (names[0], names[1], what, a[0], a[-1], b[0], b[-1]))
+                          % (names[0], names[1], what, shown(a[0]), shown(a[-1]),
+                             shown(b[0]), shown(b[-1])))
     return low, high
 
 
@@ -124,7 +125,7 @@ def bd_quality(anchor, test, names=("anchor", "test")):
     ra, qa = _curve(anchor, names[0])
     rt, qt = _curve(test, names[1])
     la, lt = [math.log(r) for r in ra], [math.log(r) for r in rt]
-    low, high = _overlap(la, lt, "log-rate", names)
+    low, high = _overlap(la, lt, "bitrate", names, math.exp)
     return (_integral(lt, qt, low, high) - _integral(la, qa, low, high)) / (high - low)
 
 
@@ -150,32 +151,49 @@ def convex_hull(points):
 
 # ---- Rungs ----
 
+MANIFEST_COLUMNS = ("source", "ladder", "file")
+
+
 def read_manifest(path):
-    """The rungs of a CSV manifest: columns source, ladder, file and an optional label
-    (the file's name without its extension by default); relative paths are the
+    """The rungs of a CSV manifest: a first line naming the columns source, ladder,
+    file and an optional label (in any case and order; the label defaults to the
+    file's name without its extension), then a rung a line; relative paths are the
     manifest's directory's."""
     base = os.path.dirname(os.path.abspath(path))
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    rungs = []
-    for n, row in enumerate(rows, 2):
-        missing = [c for c in ("source", "ladder", "file") if not (row.get(c) or "").strip()]
-        if missing:
-            raise LadderError("%s, line %d: no %s" % (path, n, ", ".join(missing)))
-        rungs.append(_rung(os.path.join(base, row["source"].strip()), row["ladder"].strip(),
-                           os.path.join(base, row["file"].strip()),
-                           (row.get("label") or "").strip()))
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        reader = csv.reader(f)
+        header = [c.strip().lower() for c in next(reader, [])]
+        if not set(MANIFEST_COLUMNS) <= set(header):
+            raise LadderError("%s: its first line must name the columns source, ladder, file "
+                              "(and label), not %s" % (path, ",".join(header) or "nothing"))
+        rungs = []
+        for row in reader:
+            if not any(c.strip() for c in row):
+                continue
+            where = "%s, line %d" % (path, reader.line_num)
+            if len(row) > len(header):
+                raise LadderError("%s: %d fields for %d columns (a ',' in a name must be "
+                                  "quoted)" % (where, len(row), len(header)))
+            cells = dict(zip(header, (c.strip() for c in row)))
+            missing = [c for c in MANIFEST_COLUMNS if not cells.get(c)]
+            if missing:
+                raise LadderError("%s: no %s" % (where, ", ".join(missing)))
+            rungs.append(_rung(os.path.join(base, cells["source"]), cells["ladder"],
+                               os.path.join(base, cells["file"]), cells.get("label", "")))
+    if not rungs:
+        raise LadderError("%s: no rungs, only the line naming the columns" % path)
     return rungs
 
 
 def rungs_of(source, ladders):
     """The rungs of one source: ladders maps a ladder's name to its encodes (file
-    names or glob patterns)."""
+    names, or glob patterns where no file has the name)."""
     rungs = []
     for name, patterns in ladders.items():
         files = []
         for pattern in patterns:
-            found = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+            found = [pattern] if os.path.exists(pattern) or not glob.has_magic(pattern) \
+                else sorted(glob.glob(pattern))
             if not found:
                 raise LadderError("ladder %s: %s matches no file" % (name, pattern))
             files += found
@@ -187,14 +205,78 @@ def _rung(source, ladder, path, label):
     for what, p in (("source", source), ("encode", path)):
         if not os.path.isfile(p):
             raise LadderError("ladder %s: the %s %s is not a file" % (ladder, what, p))
+    if os.path.samefile(source, path):
+        raise LadderError("ladder %s: %s is its source itself, not an encode of it"
+                          % (ladder, path))
     label = label or os.path.splitext(os.path.basename(path))[0]
-    return {"source": source, "ladder": ladder, "label": label, "file": path}
+    return {"source": os.path.abspath(source), "ladder": ladder, "label": label,
+            "file": os.path.abspath(path)}
 
 
 def _file_name(text):
-    """A label as a file name: letters, digits, '.', '-' and '_' kept, the rest '_'."""
+    """A name as a file name: letters, digits, '.', '-' and '_' kept, the rest '_'."""
     name = re.sub(r"[^A-Za-z0-9._-]", "_", text).lstrip(".")
     return name or "_"
+
+
+def source_names(rungs):
+    """Each source's name in tables and plots: its file name, or where two sources
+    share one, its path."""
+    sources = sorted({r["source"] for r in rungs})
+    names = {}
+    for source in sources:
+        base = os.path.basename(source)
+        clash = sum(os.path.basename(s) == base for s in sources) > 1
+        names[source] = os.path.relpath(source) if clash else base
+    return names
+
+
+def log_paths(rungs, log_dir):
+    """Each rung's log, log_dir/SOURCE/LADDER/LABEL.json, names made file names and
+    kept apart (" -2", "-3" where two would meet)."""
+    names, used, paths = source_names(rungs), set(), []
+    for rung in rungs:
+        stem = os.path.join(log_dir, _file_name(names[rung["source"]]), _file_name(rung["ladder"]),
+                            _file_name(rung["label"]))
+        path, n = stem + ".json", 2
+        while path in used:
+            path, n = "%s-%d.json" % (stem, n), n + 1
+        used.add(path)
+        paths.append(path)
+    return paths
+
+
+def check_rungs(rungs, ffmpeg=None):
+    """Before anything is scored: labels apart within each ladder and source, every
+    source and rung a video whose bitrate ffprobe can take, and each rung as many
+    frames as its source (a rung is an encode of the whole source: paired with a
+    shorter or longer one, frames would be scored against a repeated picture).
+    Returns {file: probe_stream()} for every source and rung."""
+    from .video import count_frames
+    ffmpeg = find_ffmpeg(ffmpeg)
+    seen = set()
+    for rung in rungs:
+        key = (rung["source"], rung["ladder"], rung["label"])
+        if key in seen:
+            raise LadderError("ladder %s has two rungs labelled %s for %s: give each its own "
+                              "label (a manifest's label column)"
+                              % (rung["ladder"], rung["label"], rung["source"]))
+        seen.add(key)
+    streams, frames = {}, {}
+    for path in sorted({r["source"] for r in rungs} | {r["file"] for r in rungs}):
+        try:
+            streams[path] = probe_stream(ffmpeg, path)
+        except FFmpegError as error:
+            raise LadderError(str(error)) from None
+        frames[path] = count_frames(ffmpeg, path)
+    for rung in rungs:
+        have, want = frames[rung["file"]], frames[rung["source"]]
+        if have is None or want is None or have != want:
+            raise LadderError("%s holds %s frames, its source %s %s: a rung must encode the "
+                              "whole source, frame for frame"
+                              % (rung["file"], have if have is not None else "uncounted",
+                                 rung["source"], want if want is not None else "uncounted"))
+    return streams
 
 
 def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progress=None,
@@ -203,17 +285,19 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     source's size by scale) and returns the table's rows: the rung, its codec, size,
     frames scored, the bitrate of its whole video stream (ffprobe: the stream's
     packets over its duration) in kbit/s, and every output's pooled values as
-    OUTPUT_POOL.  log_dir: each rung's JSON log there, as
-    SOURCE/LADDER/LABEL.json."""
+    OUTPUT_POOL.  Everything is checked first (check_rungs, and where each log would
+    go).  log_dir: each rung's JSON log there (log_paths), with the record of what
+    made it beside it, as score --json writes."""
+    from .distributed import scored_log_record, write_log
     ffmpeg = find_ffmpeg(ffmpeg)
-    seen, rows = set(), []
-    for rung in rungs:
-        key = (rung["source"], rung["ladder"], rung["label"])
-        if key in seen:
-            raise LadderError("ladder %s has two rungs labelled %s for %s: give each its own "
-                              "label" % (rung["ladder"], rung["label"], rung["source"]))
-        seen.add(key)
-        stream = probe_stream(ffmpeg, rung["file"])
+    streams = check_rungs(rungs, ffmpeg)
+    logs = log_paths(rungs, log_dir) if log_dir is not None else [None] * len(rungs)
+    for rung, path in zip(rungs, logs):
+        if path is not None:
+            output_target(path, _lib.FLOAT_ADM_OUTPUT_LOG, [rung["source"], rung["file"]])
+    rows = []
+    for rung, path in zip(rungs, logs):
+        stream = streams[rung["file"]]
         results = score_video(rung["source"], rung["file"], ffmpeg=ffmpeg, scale=scale,
                               progress=progress, **options)
         row = dict(rung, codec=stream["codec"], width=stream["width"],
@@ -222,11 +306,11 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
         for name, pooled in results.pooled.items():
             for pool in POOLS:
                 row["%s_%s" % (name, pool)] = pooled[pool]
-        if log_dir is not None:
-            path = os.path.join(log_dir, _file_name(os.path.basename(rung["source"])),
-                                _file_name(rung["ladder"]), _file_name(rung["label"]) + ".json")
+        if path is not None:
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            results.to_json(path, inputs=[rung["source"], rung["file"]])
+            job = {"reference": rung["source"], "distorted": rung["file"], "options": options,
+                   "kind": "video", "ffmpeg": ffmpeg, "scale": scale}
+            write_log(results, path, scored_log_record(job, results))
             row["log"] = path
         rows.append(row)
     return rows
@@ -237,36 +321,54 @@ def _points(rows, source, ladder, metric):
             if r["source"] == source and r["ladder"] == ladder]
 
 
-def compare(rows, anchor, test, metric="adm2"):
-    """BD-rate (percent) and BD-quality of ladder test against ladder anchor for each
-    source both have, each over the two ladders' convex hulls in (bitrate, metric's
-    mean), and their averages over the sources."""
+def check_comparison(rungs, anchor, test, metric):
+    """Before anything is scored: two different ladders that the rungs have, and an
+    output that grows with quality."""
     if metric not in QUALITY_OUTPUTS:
-        raise LadderError("BD figures of %s: only outputs that grow with quality take part "
-                          "(%s)" % (metric, ", ".join(QUALITY_OUTPUTS)))
-    names = {r["ladder"] for r in rows}
+        raise LadderError("--metric %s: the plots and BD figures take an output that grows "
+                          "with quality: %s" % (metric, ", ".join(QUALITY_OUTPUTS)))
+    if anchor is None:
+        return
+    names = {r["ladder"] for r in rungs}
     for ladder in (anchor, test):
         if ladder not in names:
             raise LadderError("no ladder %s: the ladders are %s" % (ladder,
                                                                     ", ".join(sorted(names))))
-    if metric + "_mean" not in rows[0]:
-        raise LadderError("the rungs have no %s" % metric)
-    per_source = []
+    if anchor == test:
+        raise LadderError("--compare %s %s: a ladder against itself" % (anchor, test))
+
+
+def compare(rows, anchor, test, metric="adm2"):
+    """BD-rate (percent) and BD-quality of ladder test against ladder anchor for each
+    source both have, each over the two ladders' convex hulls in (bitrate, metric's
+    mean), and their means over the sources where each could be taken.  A figure that
+    cannot be taken (curves that do not overlap) is an "error" in its place; sources
+    that one ladder lacks are listed apart."""
+    check_comparison(rows, anchor, test, metric)
+    names = source_names(rows)
+    per_source, lacking = [], []
     for source in sorted({r["source"] for r in rows}):
         a, t = _points(rows, source, anchor, metric), _points(rows, source, test, metric)
         if not a or not t:
+            lacking.append(source)
             continue
         ha, ht = convex_hull(a), convex_hull(t)
-        label = (f"{anchor} ({os.path.basename(source)})", f"{test} ({os.path.basename(source)})")
-        per_source.append({
-            "source": source, "hull_points": [len(ha), len(ht)],
-            "bd_rate_percent": 100 * bd_rate(ha, ht, label),
-            "bd_quality": bd_quality(ha, ht, label)})
-    if not per_source:
-        raise LadderError("ladders %s and %s share no source" % (anchor, test))
-    return {"anchor": anchor, "test": test, "metric": metric, "sources": per_source,
-            "bd_rate_percent": sum(s["bd_rate_percent"] for s in per_source) / len(per_source),
-            "bd_quality": sum(s["bd_quality"] for s in per_source) / len(per_source)}
+        label = ("%s (%s)" % (anchor, names[source]), "%s (%s)" % (test, names[source]))
+        entry = {"source": source, "hull_points": [len(ha), len(ht)]}
+        for key, figure, scale in (("bd_rate_percent", bd_rate, 100),
+                                   ("bd_quality", bd_quality, 1)):
+            try:
+                entry[key] = scale * figure(ha, ht, label)
+            except LadderError as error:
+                entry[key] = None
+                entry.setdefault("errors", []).append(str(error))
+        per_source.append(entry)
+    result = {"anchor": anchor, "test": test, "metric": metric, "sources": per_source,
+              "sources_lacking_a_ladder": lacking}
+    for key in ("bd_rate_percent", "bd_quality"):
+        taken = [s[key] for s in per_source if s[key] is not None]
+        result[key] = sum(taken) / len(taken) if taken else None
+    return result
 
 
 # ---- The table, as JSON, CSV and an HTML page with the rate-quality plots ----
@@ -345,6 +447,11 @@ def table_html(rows, comparison, metric, scale):
     """A self-contained page: per source a rate-quality plot and the rungs' table, and
     the BD figures where two ladders were compared."""
     e = html.escape
+    names = source_names(rows)
+
+    def figure(value, text):
+        return "–" if value is None else text % value
+
     out = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
            '<meta name="generator" content="float_adm report">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -352,7 +459,7 @@ def table_html(rows, comparison, metric, scale):
            "max-width:1100px}svg{width:100%;max-width:640px;height:auto}"
            ".scroll{overflow-x:auto}table{border-collapse:collapse}"
            "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;"
-           "white-space:nowrap}td:first-child,th:first-child{text-align:left}</style>"
+           "white-space:nowrap}td.t,th.t{text-align:left}.err{color:#b00}</style>"
            "</head><body>",
            "<h1>Encoding ladder: %s against bitrate</h1>" % e(metric),
            "<p>Each rung scored against its source, scaled to the source's size with "
@@ -360,23 +467,32 @@ def table_html(rows, comparison, metric, scale):
            "convex hull; hollow points lie off it.</p>" % e(str(scale))]
     if comparison:
         out.append("<h2>BD figures, %s against %s (%s)</h2><div class=scroll><table>"
-                   "<tr><th>source</th><th>BD-rate</th><th>BD-%s</th><th>hull points</th></tr>"
+                   "<tr><th class=t>source</th><th>BD-rate</th><th>BD-%s</th>"
+                   "<th>hull points</th></tr>"
                    % (e(comparison["test"]), e(comparison["anchor"]), e(metric), e(metric)))
         for s in comparison["sources"]:
-            out.append("<tr><td>%s</td><td>%+.2f %%</td><td>%+.5f</td><td>%d, %d</td></tr>"
-                       % (e(os.path.basename(s["source"])), s["bd_rate_percent"],
-                          s["bd_quality"], *s["hull_points"]))
-        out.append("<tr><th>mean</th><th>%+.2f %%</th><th>%+.5f</th><th></th></tr>"
-                   "</table></div>" % (comparison["bd_rate_percent"], comparison["bd_quality"]))
+            out.append("<tr><td class=t>%s</td><td>%s</td><td>%s</td><td>%d, %d</td></tr>"
+                       % (e(names[s["source"]]), figure(s["bd_rate_percent"], "%+.2f %%"),
+                          figure(s["bd_quality"], "%+.5f"), *s["hull_points"]))
+        out.append("<tr><th class=t>mean</th><th>%s</th><th>%s</th><th></th></tr></table></div>"
+                   % (figure(comparison["bd_rate_percent"], "%+.2f %%"),
+                      figure(comparison["bd_quality"], "%+.5f")))
+        for s in comparison["sources"]:
+            for error in s.get("errors", []):
+                out.append('<p class=err>%s</p>' % e(error))
+        for source in comparison["sources_lacking_a_ladder"]:
+            out.append("<p>%s: not compared, one of the two ladders has no rung of it.</p>"
+                       % e(names[source]))
     for source in sorted({r["source"] for r in rows}):
-        out.append("<h2>%s</h2>" % e(os.path.basename(source)))
+        out.append("<h2>%s</h2>" % e(names[source]))
         out.append(_plot(rows, source, metric))
-        out.append('<div class=scroll><table><tr><th>ladder</th><th>rung</th><th>codec</th>'
-                   "<th>size</th><th>frames</th><th>kbit/s</th><th>%s mean</th>"
-                   "<th>aim mean</th></tr>" % e(metric))
+        out.append('<div class=scroll><table><tr><th class=t>ladder</th><th class=t>rung</th>'
+                   "<th class=t>codec</th><th>size</th><th>frames</th><th>kbit/s</th>"
+                   "<th>%s mean</th><th>aim mean</th></tr>" % e(metric))
         for r in sorted((r for r in rows if r["source"] == source),
                         key=lambda r: (r["ladder"], r["bitrate_kbps"])):
-            out.append("<tr><td>%s</td><td>%s</td><td>%s</td><td>%d×%d</td><td>%d</td>"
+            out.append("<tr><td class=t>%s</td><td class=t>%s</td><td class=t>%s</td>"
+                       "<td>%d×%d</td><td>%d</td>"
                        "<td>%.1f</td><td>%.5f</td><td>%.5f</td></tr>"
                        % (e(r["ladder"]), e(r["label"]), e(str(r["codec"])), r["width"],
                           r["height"], r["frames"], r["bitrate_kbps"], r[metric + "_mean"],

@@ -281,8 +281,8 @@ def probe_stream(ffmpeg, path):
     (the container's figure is missing in some formats and counts other streams in
     others).  FFmpegError where ffprobe cannot tell."""
     url = input_url(path)
-    stream = (_ffprobe(ffmpeg, url, (), "stream=codec_name,width,height").get("streams")
-              or [{}])[0]
+    stream = (_ffprobe(ffmpeg, url, (), "stream=codec_name,width,height,avg_frame_rate")
+              .get("streams") or [{}])[0]
     packets = _ffprobe(ffmpeg, url, (), "packet=pts_time,duration_time,size").get(
         "packets") or []
     size, start, end = 0, None, None
@@ -294,6 +294,15 @@ def probe_stream(ffmpeg, path):
             continue
         start = pts if start is None else min(start, pts)
         end = pts + duration if end is None else max(end, pts + duration)
+    if start is None and packets:
+        # An elementary stream (raw MPEG-2, H.264) has no timestamps: its packets are
+        # its frames, at the stream's rate.
+        try:
+            num, den = (int(v) for v in stream["avg_frame_rate"].split("/"))
+            size = sum(int(p["size"]) for p in packets)
+            start, end = 0.0, len(packets) * den / num
+        except (KeyError, ValueError, ZeroDivisionError):
+            pass
     if not isinstance(stream.get("width"), int) or start is None or end <= start:
         raise FFmpegError("%s: ffprobe finds no video stream with timed packets to take "
                           "its bitrate from" % os.fspath(path))

@@ -197,3 +197,104 @@ def test_ladder_page_holds_from_a_phone_to_a_wide_screen(ffmpeg, ladders, tmp_pa
     assert all(p <= float(body["width"]) for p in plots)
     assert all(p >= (600 if width > 1000 else 300) for p in plots), plots
     assert body["sizewraps"] == "false"
+
+
+def test_rungs_that_do_not_encode_the_whole_source_are_refused_first(ffmpeg, ladders, tmp_path):
+    """A rung of more (or fewer) frames than its source would be scored against a
+    repeated source picture: refused, naming both counts, before anything is scored
+    or written; so is a rung that is the source itself."""
+    work, _ = ladders
+    longer = tmp_path / "longer.webm"
+    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi",
+                    "-i", "testsrc2=s=320x180:r=25:d=2", "-c:v", "libvpx", "-deadline", "realtime",
+                    str(longer)], check=True)
+    out = tmp_path / "out"
+    rungs = ladder.rungs_of(str(work / "source0.y4m"),
+                            {"vp8": [str(work / "s0_vp8_320x180_600.webm"), str(longer)]})
+    with pytest.raises(ladder.LadderError, match=r"longer.webm holds 50 frames, its source "
+                                                 r".*source0.y4m 15"):
+        ladder.score_ladder(rungs, log_dir=str(out), ffmpeg=ffmpeg)
+    assert not out.exists()
+    with pytest.raises(ladder.LadderError, match="is its source itself"):
+        ladder.rungs_of(str(work / "source0.y4m"), {"x": [str(work / "source0.y4m")]})
+
+
+def test_mistakes_in_the_command_are_refused_before_scoring(ffmpeg, ladders, tmp_path, capsys):
+    work, manifest = ladders
+    for args, message in ((["--compare", "mpeg2", "nope"], "no ladder nope"),
+                          (["--compare", "vp8", "vp8"], "a ladder against itself"),
+                          (["--metric", "aim"], "--metric aim"),
+                          (["--metric", "bogus", "--compare", "mpeg2", "vp8"], "--metric bogus")):
+        out = tmp_path / ("out%d" % len(message))
+        assert main(["ladder", manifest, "-o", str(out), "--ffmpeg", ffmpeg, "--quiet",
+                     "--no-progress", *args]) == 1
+        assert message in capsys.readouterr().err
+        assert not out.exists()
+
+
+def test_names_that_meet_as_file_names_are_kept_apart(tmp_path):
+    """Two sources of one file name, labels that become the same file name: each rung
+    its own log, each source its own name in the tables."""
+    for d in ("t1", "t2"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "source.y4m").write_bytes(b"x")
+    (tmp_path / "r.webm").write_bytes(b"x")
+    rungs = [ladder._rung(str(tmp_path / d / "source.y4m"), "<b>vp9</b>", str(tmp_path / "r.webm"),
+                          label) for d in ("t1", "t2") for label in ("a/b", "a_b", "..")]
+    paths = ladder.log_paths(rungs, "logs")
+    assert len(set(paths)) == 6
+    assert all(p.startswith("logs/") and "/../" not in p for p in paths)
+    names = ladder.source_names(rungs)
+    assert len(set(names.values())) == 2
+
+
+def test_a_bd_figure_that_cannot_be_taken_leaves_the_others():
+    """Per source, BD-rate and BD-quality each taken where the curves overlap; a source
+    one ladder lacks is listed apart; the means are over what was taken."""
+    rows = []
+    for source, ladders in (("s1", {"A": [(100, 0.90), (200, 0.95), (400, 0.98)],
+                                    "B": [(100, 0.92), (200, 0.96), (400, 0.985)]}),
+                            ("s2", {"A": [(100, 0.90), (200, 0.92)],
+                                    "B": [(1000, 0.95), (2000, 0.97)]}),
+                            ("s3", {"A": [(100, 0.9), (200, 0.95)]})):
+        for name, points in ladders.items():
+            rows += [{"source": source, "ladder": name, "label": "%d" % r, "bitrate_kbps": r,
+                      "adm2_mean": q} for r, q in points]
+    result = ladder.compare(rows, "A", "B")
+    s1, s2 = result["sources"]
+    assert s1["bd_rate_percent"] < 0 and s1["bd_quality"] > 0 and "errors" not in s1
+    assert s2["bd_rate_percent"] is None and s2["bd_quality"] is None
+    assert any("do not overlap in bitrate (100..200 against 1000..2000)" in e
+               for e in s2["errors"])
+    assert result["bd_rate_percent"] == s1["bd_rate_percent"]
+    assert result["sources_lacking_a_ladder"] == ["s3"]
+
+
+def test_manifest_as_spreadsheets_save_it(tmp_path):
+    """A byte-order mark, capitalised and padded column names, blank lines: read; no
+    line naming the columns, a line of more fields than columns, or no rungs: refused
+    with the line."""
+    (tmp_path / "src.y4m").write_bytes(b"x")
+    (tmp_path / "r1.webm").write_bytes(b"x")
+    good = tmp_path / "good.csv"
+    good.write_text("\ufeffSource, Ladder ,FILE,Label\n\nsrc.y4m,vp8,r1.webm,\"low, 100k\"\n",
+                    encoding="utf-8")
+    (rung,) = ladder.read_manifest(str(good))
+    assert rung["label"] == "low, 100k" and rung["file"] == str(tmp_path / "r1.webm")
+    for text, message in (("src.y4m,vp8,r1.webm\n", "must name the columns"),
+                          ("source,ladder,file\n\nsrc.y4m,vp8,r1.webm,x\n", "line 3: 4 fields"),
+                          ("source,ladder,file\n", "no rungs")):
+        bad = tmp_path / "bad.csv"
+        bad.write_text(text)
+        with pytest.raises(ladder.LadderError, match=message):
+            ladder.read_manifest(str(bad))
+
+
+def test_bitrate_of_an_elementary_stream(ffmpeg, ladders, tmp_path):
+    """Raw MPEG-2 (no timestamps): its packets over their count at the frame rate."""
+    work, _ = ladders
+    es = tmp_path / "rung.m2v"
+    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i",
+                    str(work / "source0.y4m"), "-c:v", "mpeg2video", "-b:v", "300k", "-f",
+                    "rawvideo", str(es)], check=True)
+    assert probe_stream(ffmpeg, str(es))["bitrate"] == pytest.approx(8 * os.path.getsize(es) / 0.6)
