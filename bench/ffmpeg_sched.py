@@ -182,7 +182,7 @@ def speed_graph(graph, nvdec):
 
 def speed(args, builds):
     graphs = args.graphs.split(",")
-    print(f"| case | streams | graph | " + " | ".join(f"{n} pairs/s" for n, _ in builds) +
+    print("| case | streams | graph | " + " | ".join(f"{n} pairs/s" for n, _ in builds) +
           " | " + " | ".join(f"{n} / decode" for n, _ in builds) + " |")
     print("|---" * (3 + 2 * len(builds)) + "|")
     for case in args.cases.split(","):

@@ -21,7 +21,7 @@ import re
 
 from . import _lib
 from .results import output_target, write_output
-from .video import DEFAULT_SCALER, find_ffmpeg, probe_stream, score_video
+from .video import DEFAULT_SCALER, FFmpegError, find_ffmpeg, probe_stream, score_video
 
 QUALITY_OUTPUTS = ("adm2", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3")
 POOLS = ("mean", "harmonic_mean", "min", "max")

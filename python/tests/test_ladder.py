@@ -298,3 +298,12 @@ def test_bitrate_of_an_elementary_stream(ffmpeg, ladders, tmp_path):
                     str(work / "source0.y4m"), "-c:v", "mpeg2video", "-b:v", "300k", "-f",
                     "rawvideo", str(es)], check=True)
     assert probe_stream(ffmpeg, str(es))["bitrate"] == pytest.approx(8 * os.path.getsize(es) / 0.6)
+
+
+def test_a_source_that_is_no_video_is_named(ffmpeg, ladders, tmp_path):
+    work, _ = ladders
+    text = tmp_path / "notes.y4m"
+    text.write_text("not a video\n")
+    rungs = ladder.rungs_of(str(text), {"vp8": [str(work / "s0_vp8_320x180_600.webm")]})
+    with pytest.raises(ladder.LadderError, match="notes.y4m: ffprobe finds no video stream"):
+        ladder.check_rungs(rungs, ffmpeg)
