@@ -29,6 +29,7 @@ layout follows the window from phone to laptop width, and the colours follow the
 system's light or dark scheme (prefers-color-scheme).
 """
 
+import functools
 import html
 import json
 import math
@@ -550,12 +551,22 @@ def _stream_bitrate(entry):
     """The bitrate of an input's whole video stream (video.probe_stream), where the file
     is still the one the record names (same size and time); else None: the frames a
     log scored may be a part of the file, whose bitrate they do not tell."""
-    from .video import FFmpegError, find_ffmpeg, probe_stream
     try:
         st = os.stat(entry["path"])
-        if (st.st_size, st.st_mtime_ns) != (entry.get("size"), entry.get("mtime_ns")):
-            return None
-        return probe_stream(find_ffmpeg(), entry["path"])["bitrate"]
+    except OSError:
+        return None
+    if (st.st_size, st.st_mtime_ns) != (entry.get("size"), entry.get("mtime_ns")):
+        return None
+    return _probed_bitrate(entry["path"], st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=None)
+def _probed_bitrate(path, size, mtime_ns):
+    """probe_stream's bitrate of one version of a file (size, mtime_ns), once however
+    many logs name it (a source scored against many encodes)."""
+    from .video import FFmpegError, find_ffmpeg, probe_stream
+    try:
+        return probe_stream(find_ffmpeg(), path)["bitrate"]
     except (OSError, FFmpegError):
         return None
 
