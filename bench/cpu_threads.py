@@ -8,7 +8,11 @@ given float_adm_score binary with --threads 1, 2, 4, 8, 16 (and vmaf with --thre
 --feature float_adm -n, where --vmaf names it; with --ffmpeg, an ffmpeg with the filter
 under -filter_complex_threads N, and its psnr filter on the same pair for comparison)
 on the same inputs in one run,
-interleaved, each the median of --runs runs.  Prints a Markdown table per size:
+interleaved, each the median of --runs runs.  With --independent, also N copies of the
+first binary at one thread each, started at once (the same work with nothing shared:
+how far threads are from what the host's cores give), and N copies of a compute loop
+(the host's own ceiling: what N cores give N programs that share nothing, not even
+memory traffic).  Prints a Markdown table per size:
 milliseconds per frame, and each tool's speed-up over its own one thread.  The scores
 of every float_adm_score run are checked to be identical, byte for byte (CSV logs),
 and so are those of every filter run.
@@ -58,12 +62,39 @@ def timed(command):
     return time.perf_counter() - start
 
 
+def timed_together(commands):
+    """Seconds from starting all the commands at once until the last one ends."""
+    start = time.perf_counter()
+    processes = [subprocess.Popen(command, stdout=subprocess.DEVNULL) for command in commands]
+    for process, command in zip(processes, commands):
+        if process.wait() != 0:
+            raise subprocess.CalledProcessError(process.returncode, command)
+    return time.perf_counter() - start
+
+
+# A loop of arithmetic alone (no memory traffic, one core): how much N of them at once
+# get from N cores of this host, the most any program can.
+COMPUTE_LOOP = "s = 0\nfor i in range(6000000):\n    s += i * i\n"
+
+
+def host_ceiling(threads, runs):
+    """Speed-up of N copies of a compute loop run at once, over one, for each N."""
+    alone = statistics.median(timed([sys.executable, "-c", COMPUTE_LOOP]) for _ in range(runs))
+    return {t: t * alone / statistics.median(
+        timed_together([[sys.executable, "-c", COMPUTE_LOOP]] * t) for _ in range(runs))
+        for t in threads}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--label", action="append", required=True,
                         help="NAME=PATH of a float_adm_score binary (repeatable)")
     parser.add_argument("--vmaf", help="a vmaf binary (libvmaf's tool), run beside them")
     parser.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter, run beside them")
+    parser.add_argument("--independent", action="store_true",
+                        help="also run N copies of the first binary at --threads 1 at once "
+                        "(what N cores give whole-frame work with nothing shared), and N "
+                        "copies of a compute loop (what they give any program)")
     parser.add_argument("--threads", default="1,2,4,8,16")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", default="1920x1080x96,3840x2160x24",
@@ -77,11 +108,17 @@ def main():
     work = tempfile.mkdtemp(prefix="float_adm_bench.", dir=args.work)
     print(f"cores: {os.cpu_count()}; inputs in {work}; medians of {args.runs}", flush=True)
     try:
+        if args.independent:
+            ceiling = host_ceiling(threads, args.runs)
+            print("\ncompute loop, N copies at once over one: " +
+                  ", ".join(f"{t}: {r:.1f}x" for t, r in ceiling.items()), flush=True)
         for width, height, frames in sizes:
             ref = os.path.join(work, f"ref_{width}x{height}.yuv")
             dist = os.path.join(work, f"dist_{width}x{height}.yuv")
             generate(ref, dist, width, height, frames)
-            columns = [name for name, _ in tools] + (["vmaf"] if args.vmaf else []) + (
+            independent = f"{tools[0][0]}, N processes of 1 thread"
+            columns = [name for name, _ in tools] + ([independent] if args.independent else []) + (
+                ["vmaf"] if args.vmaf else []) + (
                 ["filter", "ffmpeg psnr"] if args.ffmpeg else [])
             raw = ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{width}x{height}"]
             filter_logs = set()
@@ -97,6 +134,17 @@ def main():
                             "--threads", str(t), "--csv", csv, "--quiet"]))
                         with open(csv, "rb") as log:
                             logs.setdefault(log.read(), []).append(f"{name} --threads {t}")
+                    if args.independent:
+                        name, binary = tools[0]
+                        csvs = [os.path.join(work, f"independent_{i}.csv") for i in range(t)]
+                        together = timed_together([[
+                            binary, "--reference", ref, "--distorted", dist, "--width",
+                            str(width), "--height", str(height), "--pix-fmt", "yuv420p",
+                            "--threads", "1", "--csv", csv, "--quiet"] for csv in csvs])
+                        times[(independent, t)].append(together / t)
+                        for i, csv in enumerate(csvs):
+                            with open(csv, "rb") as log:
+                                logs.setdefault(log.read(), []).append(f"{name} copy {i}")
                     if args.vmaf:
                         times[("vmaf", t)].append(timed([
                             args.vmaf, "-r", ref, "-d", dist, "-w", str(width), "-h",

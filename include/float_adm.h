@@ -375,9 +375,11 @@ int float_adm_score_frame(FloatAdmContext *ctx, const FloatAdmPlane *ref,
 
 /**
  * How many frames may be submitted before the first is collected (1 ..
- * FLOAT_ADM_MAX_FRAMES_IN_FLIGHT, 1 by default); each frame in flight has buffers of
- * its own, allocated by the thread that first scores a frame in them (a failure is
- * that frame's FLOAT_ADM_ERROR_NOMEM, from float_adm_collect) and kept until this,
+ * FLOAT_ADM_MAX_FRAMES_IN_FLIGHT, 1 by default); each frame being scored has buffers
+ * no other frame uses meanwhile: as many sets as frames were ever scored at once (at
+ * most the smaller of threads and frames in flight), each allocated by the thread that
+ * first needed it (a failure is that frame's FLOAT_ADM_ERROR_NOMEM, from
+ * float_adm_collect) and kept until this,
  * float_adm_context_set_threads, float_adm_set_executor or
  * float_adm_context_set_simd_level is called again.  Those calls return
  * FLOAT_ADM_ERROR_INVALID while frames are in flight.

@@ -29,9 +29,9 @@ void Engine::allocate()
     size_t total = 0;
     for (int s = 0; s < kNumScales; s++)
         total += 2 * (size_t)scales_[s].stride * scales_[s].h;
-    storage_.assign(total);
+    storage_.assign(total * sizeof(float));
 
-    float *next = storage_.data();
+    float *next = static_cast<float *>(storage_.data());
     for (int img = 0; img < 2; img++) {
         for (int s = 0; s < kNumScales; s++) {
             Band &b = approx_[img][s];

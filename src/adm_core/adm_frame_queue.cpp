@@ -14,6 +14,7 @@ FrameQueue::FrameQueue(int width, int height, int bit_depth, const FloatAdmOptio
     : width_(width), height_(height), bit_depth_(bit_depth), opts_(opts), level_(level),
       row_jobs_((threads + depth - 1) / depth), slots_(depth)
 {
+    idle_engines_.reserve(std::min(threads, depth)); /* never more frames scored at once */
     try {
         for (int i = 0; i < threads; i++)
             workers_.emplace_back(&FrameQueue::worker_loop, this);
@@ -106,22 +107,22 @@ void FrameQueue::run_row_job(std::unique_lock<std::mutex> &lock, RowBatch &batch
         finished_.notify_all();
 }
 
-/* A slot's engine is made by the first thread that scores a frame in it: the threads
- * touch their buffers' pages for the first time side by side. */
-int FrameQueue::score(Slot &slot, FloatAdmScores *scores)
+/* Engines are made by the workers that need them: the threads touch their buffers'
+ * pages for the first time side by side. */
+int FrameQueue::score(std::unique_ptr<Engine> &engine, const Slot &slot, FloatAdmScores *scores)
 {
-    if (!slot.engine) {
+    if (!engine) {
         try {
-            auto engine = std::make_unique<Engine>(width_, height_, bit_depth_, opts_);
+            engine = std::make_unique<Engine>(width_, height_, bit_depth_, opts_);
             engine->set_level(level_);
             if (row_jobs_ > 1)
                 engine->set_executor(execute_rows, this, row_jobs_);
-            slot.engine = std::move(engine);
         } catch (const std::bad_alloc &) {
+            engine.reset();
             return FLOAT_ADM_ERROR_NOMEM;
         }
     }
-    return slot.engine->score(slot.ref, slot.dist, scores);
+    return engine->score(slot.ref, slot.dist, scores);
 }
 
 void FrameQueue::worker_loop()
@@ -139,10 +140,17 @@ void FrameQueue::worker_loop()
         Slot &slot = slots_[(head_ + started_) % slots_.size()];
         started_++;
         slot.state = SlotState::kRunning;
+        std::unique_ptr<Engine> engine;
+        if (!idle_engines_.empty()) {
+            engine = std::move(idle_engines_.back());
+            idle_engines_.pop_back();
+        }
         lock.unlock();
         FloatAdmScores scores = {};
-        const int result = score(slot, &scores);
+        const int result = score(engine, slot, &scores);
         lock.lock();
+        if (engine)
+            idle_engines_.push_back(std::move(engine));
         slot.scores = scores;
         slot.result = result;
         slot.state = SlotState::kDone;

@@ -18,13 +18,15 @@
 namespace adm {
 
 /*
- * A ring of `depth` frame slots, each with an engine of its own (made when the slot
- * scores its first frame), scored by `threads`
- * worker threads of the queue's own.  A worker takes the oldest frame not yet started
- * and scores it whole; an engine splits each scale's rows into ceil(threads / depth)
- * jobs, and any worker that is free takes those jobs before the next frame.  Each
- * engine folds its rows in order, so the scores are the same however the work was
- * shared out.
+ * A ring of `depth` frame slots, scored by `threads` worker threads of the queue's own.
+ * A worker takes the oldest frame not yet started and scores it whole on an engine
+ * no other frame is using (made when none is idle: as many engines as frames were
+ * ever scored at once, at most min(threads, depth)); an engine splits each scale's
+ * rows into ceil(threads / depth) jobs, and any worker that is free takes those jobs
+ * before the next frame.  Each engine folds its rows in order, so the scores are the
+ * same however the work was shared out.  A slot is only a frame's planes and scores:
+ * a queue deeper than its threads (so that one slow frame does not hold the others
+ * back) costs no engine.
  */
 class FrameQueue {
 public:
@@ -46,7 +48,6 @@ public:
 private:
     enum class SlotState { kQueued, kRunning, kDone };
     struct Slot {
-        std::unique_ptr<Engine> engine;
         FloatAdmPlane ref = {}, dist = {};
         SlotState state = SlotState::kDone;
         int result = 0;
@@ -64,8 +65,8 @@ private:
 
     /* Stops and joins the workers. */
     void stop();
-    /* Scores the slot's frame, making its engine first if need be. */
-    int score(Slot &slot, FloatAdmScores *scores);
+    /* Scores the slot's frame on engine, made first if it is null. */
+    int score(std::unique_ptr<Engine> &engine, const Slot &slot, FloatAdmScores *scores);
     static int execute_rows(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs);
     /* Runs the next job of batch; called with the lock held, returns with it held. */
     void run_row_job(std::unique_lock<std::mutex> &lock, RowBatch &batch);
@@ -84,6 +85,7 @@ private:
      * and how many of those (from head_ on) were started. */
     int head_ = 0, count_ = 0, started_ = 0;
     std::deque<RowBatch *> batches_; /* those with jobs not taken yet */
+    std::vector<std::unique_ptr<Engine>> idle_engines_; /* made, scoring no frame */
     bool stopping_ = false;
     std::vector<std::thread> workers_;
 };

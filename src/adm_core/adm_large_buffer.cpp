@@ -16,20 +16,19 @@ namespace {
 constexpr size_t kHugePage = size_t(2) << 20;
 }
 
-void LargeBuffer::assign(size_t count)
+void LargeBuffer::assign(size_t bytes)
 {
-    const size_t bytes = count * sizeof(float);
     const size_t align = bytes >= kHugePage ? kHugePage : 64;
     void *p = nullptr;
-    if (posix_memalign(&p, align, bytes ? bytes : sizeof(float)) != 0)
+    if (posix_memalign(&p, align, bytes ? bytes : 1) != 0)
         throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
     if (align == kHugePage)
         madvise(p, bytes, MADV_HUGEPAGE); /* advice: without it, ordinary pages */
 #endif
     std::memset(p, 0, bytes);
-    data_.reset(static_cast<float *>(p));
-    size_ = count;
+    data_.reset(p);
+    size_ = bytes;
 }
 
 } // namespace adm

@@ -58,7 +58,7 @@ private:
     struct Slot {
         unsigned long long frame = 0;
         uint64_t index[2] = {0, 0};
-        std::vector<unsigned char> luma[2]; /* reference, distorted */
+        LargeBuffer luma[2];                /* reference, distorted */
         std::string error;                  /* why it was not submitted */
     };
     /* Stops the readers and waits for the frames in flight. */

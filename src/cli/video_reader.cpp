@@ -49,7 +49,7 @@ void VideoReader::start(const InputGeometry &geometry)
     frame_count_ = float_adm_reader_frame_count(reader_);
     if (float_adm_reader_incomplete(reader_, message, sizeof(message)))
         incomplete_ = message;
-    luma_.resize(format.luma_bytes);
+    luma_.assign(format.luma_bytes);
     next_frame_ = 0;
 }
 
@@ -75,16 +75,17 @@ bool VideoReader::read_next(FloatAdmPlane &plane)
     return true;
 }
 
-FloatAdmPlane VideoReader::read_frame(std::vector<unsigned char> &buffer)
+FloatAdmPlane VideoReader::read_frame(LargeBuffer &buffer)
 {
     const FloatAdmPlane plane = read_frame_at(next_frame_, buffer);
     next_frame_++;
     return plane;
 }
 
-FloatAdmPlane VideoReader::read_frame_at(uint64_t index, std::vector<unsigned char> &buffer)
+FloatAdmPlane VideoReader::read_frame_at(uint64_t index, LargeBuffer &buffer)
 {
-    buffer.resize(luma_.size());
+    if (buffer.size() != luma_.size())
+        buffer.assign(luma_.size());
     char message[1024] = "";
     if (float_adm_reader_read_luma(reader_, index, buffer.data(), message, sizeof(message)) < 0)
         throw CliError(message);

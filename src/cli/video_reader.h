@@ -24,9 +24,9 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "float_adm.h"
+#include "large_buffer.h"
 #include "pixel_format.h"
 
 class VideoReader {
@@ -60,10 +60,10 @@ public:
     FloatAdmPlane read_frame();
     /** Reads the next frame's luma into buffer (sized to fit); the plane stays valid
      *  while buffer is left alone. */
-    FloatAdmPlane read_frame(std::vector<unsigned char> &buffer);
+    FloatAdmPlane read_frame(LargeBuffer &buffer);
     /** Reads frame `index` (counted from the file's start) into buffer, as above; the
      *  next frame read stays where it was. */
-    FloatAdmPlane read_frame_at(uint64_t index, std::vector<unsigned char> &buffer);
+    FloatAdmPlane read_frame_at(uint64_t index, LargeBuffer &buffer);
     /** The frame that read_frame() reads next. */
     uint64_t next_frame() const { return next_frame_; }
     /** Reads the next frame's luma into dest (luma_bytes() of the geometry). */
@@ -82,7 +82,7 @@ private:
     uint64_t frame_count_ = 0;
     std::string incomplete_;
     uint64_t next_frame_ = 0;
-    std::vector<unsigned char> luma_;
+    LargeBuffer luma_;
 };
 
 #endif /* FLOAT_ADM_CLI_VIDEO_READER_H */
