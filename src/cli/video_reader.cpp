@@ -49,7 +49,7 @@ void VideoReader::start(const InputGeometry &geometry)
     frame_count_ = float_adm_reader_frame_count(reader_);
     if (float_adm_reader_incomplete(reader_, message, sizeof(message)))
         incomplete_ = message;
-    luma_.assign(format.luma_bytes);
+    luma_bytes_ = format.luma_bytes;
     next_frame_ = 0;
 }
 
@@ -57,6 +57,8 @@ FloatAdmPlane VideoReader::read_frame() { return read_frame(luma_); }
 
 bool VideoReader::read_next(FloatAdmPlane &plane)
 {
+    if (luma_.size() != luma_bytes_)
+        luma_.assign(luma_bytes_);
     char message[1024] = "";
     const int got = float_adm_reader_read_next_luma(reader_, luma_.data(), message,
                                                     sizeof(message));
@@ -84,8 +86,8 @@ FloatAdmPlane VideoReader::read_frame(LargeBuffer &buffer)
 
 FloatAdmPlane VideoReader::read_frame_at(uint64_t index, LargeBuffer &buffer)
 {
-    if (buffer.size() != luma_.size())
-        buffer.assign(luma_.size());
+    if (buffer.size() != luma_bytes_)
+        buffer.assign(luma_bytes_);
     char message[1024] = "";
     if (float_adm_reader_read_luma(reader_, index, buffer.data(), message, sizeof(message)) < 0)
         throw CliError(message);

@@ -82,7 +82,8 @@ private:
     uint64_t frame_count_ = 0;
     std::string incomplete_;
     uint64_t next_frame_ = 0;
-    LargeBuffer luma_;
+    size_t luma_bytes_ = 0;
+    LargeBuffer luma_; /* read_frame's and read_next's, made by the first of them */
 };
 
 #endif /* FLOAT_ADM_CLI_VIDEO_READER_H */
