@@ -104,6 +104,8 @@ typedef struct ADMContext {
     float *not_measured;            /* map_output: a grid of NaN, the picture before the first */
     int map_columns, map_rows;
     AVFrame *map_frame;             /* map_output: its picture, repeated for unscored frames */
+    int nb_paint_jobs;              /* map_output: slices of block rows it is painted in */
+    int *paint_rets;
 } ADMContext;
 
 #define OFFSET(x) offsetof(ADMContext, x)
@@ -428,6 +430,29 @@ static void warn_key_collision(AVFilterContext *ctx, const AVFrame *dist)
     av_free(key);
 }
 
+typedef struct PaintJob {
+    const float *loss;
+    AVFrame *picture;
+    int columns, rows;
+} PaintJob;
+
+/* One slice of the map's block rows: a full-size picture is megabytes a frame,
+ * written on every thread the filter has. */
+static int paint_rows(AVFilterContext av_unused *ctx, void *arg, int jobnr, int nb_jobs)
+{
+    const PaintJob *p = arg;
+    const int first = p->rows * jobnr / nb_jobs, last = p->rows * (jobnr + 1) / nb_jobs;
+    const int y = first * FLOAT_ADM_MAP_BLOCK_SIZE;
+    const int height = FFMIN(last * FLOAT_ADM_MAP_BLOCK_SIZE, p->picture->height) - y;
+    const ptrdiff_t linesize = p->picture->linesize[0];
+
+    if (first == last)
+        return 0;
+    return float_adm_map_render_rgb24(p->loss + (size_t)first * p->columns, p->columns,
+                                      last - first, p->picture->data[0] + y * linesize,
+                                      p->picture->width, height, linesize);
+}
+
 /* float_adm_map: the picture of this frame's map (float_adm_map_render_rgb24)
  * from its loss, in place of the main input's frame, with its time and metadata.
  * A frame left unscored (loss NULL) shows the last scored frame's map again, or
@@ -440,15 +465,19 @@ static int map_picture(AVFilterContext *ctx, AVFrame **frame, const float *loss)
     int ret;
 
     if (loss || !s->map_frame) {
+        PaintJob paint = { loss ? loss : s->not_measured, NULL, s->map_columns, s->map_rows };
+
         av_frame_free(&s->map_frame);
         if (!(s->map_frame = ff_get_video_buffer(outlink, outlink->w, outlink->h)))
             return AVERROR(ENOMEM);
-        if ((ret = float_adm_map_render_rgb24(loss ? loss : s->not_measured, s->map_columns,
-                                              s->map_rows, s->map_frame->data[0], outlink->w,
-                                              outlink->h, s->map_frame->linesize[0])) < 0) {
-            av_log(ctx, AV_LOG_ERROR, "The map could not be painted: %s\n",
-                   float_adm_strerror(ret));
-            return AVERROR_BUG;
+        paint.picture = s->map_frame;
+        ff_filter_execute(ctx, paint_rows, &paint, s->paint_rets, s->nb_paint_jobs);
+        for (int i = 0; i < s->nb_paint_jobs; i++) {
+            if ((ret = s->paint_rets[i]) < 0) {
+                av_log(ctx, AV_LOG_ERROR, "The map could not be painted: %s\n",
+                       float_adm_strerror(ret));
+                return AVERROR_BUG;
+            }
         }
     }
     if (!(out = av_frame_clone(s->map_frame)))
@@ -921,6 +950,9 @@ static int configure_output(AVFilterLink *outlink)
             return AVERROR(ENOMEM);
         for (size_t i = 0; i < blocks; i++)
             s->not_measured[i] = NAN;
+        s->nb_paint_jobs = FFMIN(ff_filter_get_nb_threads(ctx), s->map_rows);
+        if (!(s->paint_rets = av_calloc(s->nb_paint_jobs, sizeof(*s->paint_rets))))
+            return AVERROR(ENOMEM);
     }
     if (s->nb_jobs > 1) {
         s->job_rets = av_calloc(s->nb_jobs, sizeof(*s->job_rets));
@@ -1056,6 +1088,7 @@ static av_cold void uninit(AVFilterContext *ctx)
     av_freep(&s->job_rets);
     av_freep(&s->map_loss);
     av_freep(&s->not_measured);
+    av_freep(&s->paint_rets);
     av_frame_free(&s->map_frame);
 }
 

@@ -48,13 +48,16 @@ FATE_FLOAT_ADM_PROJECT-$(call ALLYES, FLOAT_ADM_FILTER TESTSRC2_FILTER SPLIT_FIL
 # The float_adm_map filter: identical inputs lose nothing, so every map frame is
 # black on any processor; a half-blurred input's maps are checked by what holds
 # on any processor (float_adm_project-run.sh, float_adm_map_frames), every frame
-# scored and every other one.
+# scored and every other one; the pictures painted in slices of block rows on three
+# threads, a partial row last, are those painted on one (float_adm_map_threads).
 FATE_FLOAT_ADM_MAP += fate-float-adm-map-identical
 fate-float-adm-map-identical: CMD = framecrc -filter_complex "testsrc2=size=100x70:rate=25:duration=0.2,format=yuv420p,split[ref][dist];[dist][ref]float_adm_map" -c:v rawvideo
 FATE_FLOAT_ADM_MAP += fate-float-adm-map-blur
 fate-float-adm-map-blur: CMD = float_adm_map_frames n_subsample=1
 FATE_FLOAT_ADM_MAP += fate-float-adm-map-subsample
 fate-float-adm-map-subsample: CMD = float_adm_map_frames n_subsample=2
+FATE_FLOAT_ADM_MAP += fate-float-adm-map-threads
+fate-float-adm-map-threads: CMD = float_adm_map_threads
 
 FATE_FLOAT_ADM_PROJECT-$(call ALLYES, FLOAT_ADM_MAP_FILTER TESTSRC2_FILTER FORMAT_FILTER SPLIT_FILTER PAD_FILTER \
                               AVGBLUR_FILTER RAWVIDEO_ENCODER WRAPPED_AVFRAME_ENCODER \
