@@ -20,6 +20,7 @@ import os
 import re
 
 from . import _lib
+from .report import _nice_ticks, _tick_text
 from .results import output_target, write_output
 from .video import DEFAULT_SCALER, FFmpegError, find_ffmpeg, probe_stream, score_video
 
@@ -403,42 +404,67 @@ def table_json(rows, comparison, scale):
 _COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
+def _log_ticks(low, high):
+    """Round rates (1, 2, 5 times a power of ten) between 10**low and 10**high, the ends
+    where fewer than two fall inside."""
+    ticks = [m * 10.0**k for k in range(math.floor(low), math.ceil(high) + 1) for m in (1, 2, 5)
+             if low - 1e-9 <= math.log10(m * 10.0**k) <= high + 1e-9]
+    return ticks if len(ticks) >= 2 else [10**low, 10**high]
+
+
 def _plot(rows, source, metric):
     """An SVG rate-quality plot of one source: a curve per ladder through its convex
-    hull, every rung a point (hollow where it is off the hull), rate on a log axis."""
-    width, height, pad = 640, 360, 48
+    hull, every rung a point (hollow where it is off the hull; its label, bitrate and
+    score on hover), rate on a log axis, both axes with round ticks."""
+    width, height, left, pad = 640, 360, 64, 40
     ladders = sorted({r["ladder"] for r in rows if r["source"] == source})
-    pts = [(r["bitrate_kbps"], r[metric + "_mean"]) for r in rows if r["source"] == source]
-    lr = [math.log10(p[0]) for p in pts]
-    qs = [p[1] for p in pts]
+    rungs = [r for r in rows if r["source"] == source]
+    lr = [math.log10(r["bitrate_kbps"]) for r in rungs]
     x0, x1 = min(lr), max(lr) if max(lr) > min(lr) else min(lr) + 1
-    y0, y1 = min(qs), max(qs) if max(qs) > min(qs) else min(qs) + 0.01
+    x0, x1 = x0 - 0.03 * (x1 - x0), x1 + 0.03 * (x1 - x0)
+    y_ticks = _nice_ticks(min(r[metric + "_mean"] for r in rungs),
+                          max(r[metric + "_mean"] for r in rungs))
+    y0, y1 = y_ticks[0], y_ticks[-1]
 
     def xy(rate, q):
-        return (pad + (math.log10(rate) - x0) / (x1 - x0) * (width - 2 * pad),
+        return (left + (math.log10(rate) - x0) / (x1 - x0) * (width - left - pad),
                 height - pad - (q - y0) / (y1 - y0) * (height - 2 * pad))
 
     parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" role="img" '
-             'aria-label="%s against bitrate">' % (width, height, html.escape(metric)),
-             '<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#999"/>'
-             % (pad, pad, width - 2 * pad, height - 2 * pad),
-             '<text x="%d" y="%d" font-size="12" text-anchor="middle">bitrate, kbit/s '
-             '(log scale): %.4g to %.4g</text>' % (width / 2, height - 12, 10**x0, 10**x1),
-             '<text x="12" y="%d" font-size="12" transform="rotate(-90 12 %d)" '
-             'text-anchor="middle">%s mean: %.5f to %.5f</text>'
-             % (height / 2, height / 2, html.escape(metric), y0, y1)]
+             'aria-label="%s against bitrate">' % (width, height, html.escape(metric))]
+    for t in _log_ticks(x0, x1):
+        x = xy(t, y0)[0]
+        parts.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>'
+                     '<text x="%.1f" y="%d" font-size="11" text-anchor="middle">%g</text>'
+                     % (x, pad, x, height - pad, x, height - pad + 14, t))
+    for t in y_ticks:
+        y = xy(10**x0, t)[1]
+        parts.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>'
+                     '<text x="%d" y="%.1f" font-size="11" text-anchor="end">%s</text>'
+                     % (left, y, width - pad, y, left - 4, y + 4, _tick_text(t, y_ticks)))
+    parts += ['<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#999"/>'
+              % (left, pad, width - left - pad, height - 2 * pad),
+              '<text x="%d" y="%d" font-size="12" text-anchor="middle">bitrate, kbit/s '
+              '(log scale)</text>' % ((width + left - pad) / 2, height - 8),
+              '<text x="12" y="%d" font-size="12" transform="rotate(-90 12 %d)" '
+              'text-anchor="middle">%s mean</text>'
+              % (height / 2, height / 2, html.escape(metric))]
     for i, ladder in enumerate(ladders):
         colour = _COLOURS[i % len(_COLOURS)]
-        points = _points(rows, source, ladder, metric)
-        hull = convex_hull(points)
+        hull = convex_hull(_points(rows, source, ladder, metric))
         parts.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
             colour, " ".join("%.1f,%.1f" % xy(*p) for p in hull)))
-        for p in points:
-            x, y = xy(*p)
-            parts.append('<circle cx="%.1f" cy="%.1f" r="4" stroke="%s" fill="%s"/>'
-                         % (x, y, colour, colour if p in hull else "white"))
+        for r in rungs:
+            if r["ladder"] != ladder:
+                continue
+            point = (r["bitrate_kbps"], r[metric + "_mean"])
+            x, y = xy(*point)
+            parts.append('<circle cx="%.1f" cy="%.1f" r="4" stroke="%s" fill="%s">'
+                         '<title>%s: %.0f kbit/s, %s %.5f</title></circle>'
+                         % (x, y, colour, colour if point in hull else "white",
+                            html.escape(r["label"]), point[0], html.escape(metric), point[1]))
         parts.append('<text x="%d" y="%d" font-size="12" fill="%s">%s</text>'
-                     % (pad + 8, pad + 16 + 14 * i, colour, html.escape(ladder)))
+                     % (left + 8, pad + 16 + 14 * i, colour, html.escape(ladder)))
     parts.append("</svg>")
     return "\n".join(parts)
 

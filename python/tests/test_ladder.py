@@ -5,6 +5,7 @@ import csv
 import json
 import math
 import os
+import re
 import subprocess
 
 import pytest
@@ -138,6 +139,13 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     with open(os.path.join(out, "ladder.html"), encoding="utf-8") as f:
         page = f.read()
     assert page.count("<svg") == 2 and "BD figures, vp8 against mpeg2" in page
+    # Both axes read off the plots: round rates and scores, and each rung's label,
+    # bitrate and score on its point.
+    assert re.search(r'text-anchor="middle">[125]0*</text>', page)
+    assert re.search(r'text-anchor="end">0\.\d+</text>', page)
+    for rung in rungs:
+        assert "<title>%s: %.0f kbit/s, adm2 %.5f</title>" % (
+            rung["label"], rung["bitrate_kbps"], rung["adm2_mean"]) in page
     # Run again: the project's own tables and logs are replaced.
     assert main(["ladder", manifest, "-o", out, "--ffmpeg", ffmpeg, "--quiet",
                  "--no-progress"]) == 0
