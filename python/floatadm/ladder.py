@@ -405,11 +405,24 @@ _COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
 def _log_ticks(low, high):
-    """Round rates (1, 2, 5 times a power of ten) between 10**low and 10**high, the ends
-    where fewer than two fall inside."""
-    ticks = [m * 10.0**k for k in range(math.floor(low), math.ceil(high) + 1) for m in (1, 2, 5)
-             if low - 1e-9 <= math.log10(m * 10.0**k) <= high + 1e-9]
-    return ticks if len(ticks) >= 2 else [10**low, 10**high]
+    """Round rates between 10**low and 10**high: 1, 2 and 5 times a power of ten
+    (decades alone where those would crowd the axis), or every half digit where fewer
+    than two of those fall inside, or else the two ends to three digits."""
+    def inside(steps):
+        return [m * 10.0**k for k in range(math.floor(low), math.ceil(high) + 1)
+                for m in steps if low - 1e-9 <= math.log10(m * 10.0**k) <= high + 1e-9]
+
+    for steps in ((1, 2, 5), [m / 2 for m in range(2, 20)]):
+        ticks = inside(steps)
+        if len(ticks) > 8:
+            return inside((1,))
+        if len(ticks) >= 2:
+            return ticks
+    return [float("%.3g" % 10**low), float("%.3g" % 10**high)]
+
+
+def _rate_text(rate):
+    return "%d" % rate if rate >= 1 and rate == int(rate) else "%.3g" % rate
 
 
 def _plot(rows, source, metric):
@@ -417,11 +430,16 @@ def _plot(rows, source, metric):
     hull, every rung a point (hollow where it is off the hull; its label, bitrate and
     score on hover), rate on a log axis, both axes with round ticks."""
     width, height, left, pad = 640, 360, 64, 40
-    ladders = sorted({r["ladder"] for r in rows if r["source"] == source})
-    rungs = [r for r in rows if r["source"] == source]
+    rungs = [r for r in rows if r["source"] == source and r["bitrate_kbps"] > 0 and
+             math.isfinite(r["bitrate_kbps"]) and math.isfinite(r[metric + "_mean"])]
+    if not rungs:
+        return "<p>No rung of this source has a bitrate and a score to plot.</p>"
+    ladders = sorted({r["ladder"] for r in rungs})
     lr = [math.log10(r["bitrate_kbps"]) for r in rungs]
-    x0, x1 = min(lr), max(lr) if max(lr) > min(lr) else min(lr) + 1
-    x0, x1 = x0 - 0.03 * (x1 - x0), x1 + 0.03 * (x1 - x0)
+    if max(lr) > min(lr):
+        x0, x1 = min(lr) - 0.03 * (max(lr) - min(lr)), max(lr) + 0.03 * (max(lr) - min(lr))
+    else:  # one bitrate: in the middle of a decade
+        x0, x1 = lr[0] - 0.5, lr[0] + 0.5
     y_ticks = _nice_ticks(min(r[metric + "_mean"] for r in rungs),
                           max(r[metric + "_mean"] for r in rungs))
     y0, y1 = y_ticks[0], y_ticks[-1]
@@ -435,8 +453,8 @@ def _plot(rows, source, metric):
     for t in _log_ticks(x0, x1):
         x = xy(t, y0)[0]
         parts.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>'
-                     '<text x="%.1f" y="%d" font-size="11" text-anchor="middle">%g</text>'
-                     % (x, pad, x, height - pad, x, height - pad + 14, t))
+                     '<text x="%.1f" y="%d" font-size="11" text-anchor="middle">%s</text>'
+                     % (x, pad, x, height - pad, x, height - pad + 14, _rate_text(t)))
     for t in y_ticks:
         y = xy(10**x0, t)[1]
         parts.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>'
@@ -451,7 +469,8 @@ def _plot(rows, source, metric):
               % (height / 2, height / 2, html.escape(metric))]
     for i, ladder in enumerate(ladders):
         colour = _COLOURS[i % len(_COLOURS)]
-        hull = convex_hull(_points(rows, source, ladder, metric))
+        hull = convex_hull([(r["bitrate_kbps"], r[metric + "_mean"]) for r in rungs
+                            if r["ladder"] == ladder])
         parts.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
             colour, " ".join("%.1f,%.1f" % xy(*p) for p in hull)))
         for r in rungs:

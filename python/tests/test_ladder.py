@@ -102,6 +102,28 @@ def ladders(ffmpeg, tmp_path_factory):
     return work, str(manifest)
 
 
+def _plotted(points):
+    rows = [dict({k: None for k in ladder.RUNG_COLUMNS}, source="s", ladder="a",
+                 label="r%d" % i, bitrate_kbps=rate, adm2_mean=score)
+            for i, (rate, score) in enumerate(points)]
+    svg = ladder._plot(rows, "s", "adm2")
+    return svg, re.findall(r'anchor="middle">(\d[^<]*)</text>', svg)
+
+
+def test_plot_axes_read_round_values_whatever_the_rungs():
+    # Rungs within less than one 1-2-5 step still get round rates, not the padded ends.
+    assert _plotted([(1900, 0.95), (2600, 0.96)])[1] == ["2000", "2500"]
+    # One rung sits inside its axis, with round rates on both sides.
+    svg, rates = _plotted([(3000, 0.95)])
+    assert rates == ["1000", "2000", "5000"]
+    # A rung without a finite score is left out, not drawn at "nan".
+    svg, rates = _plotted([(300, math.nan), (600, 0.9), (1200, 0.95)])
+    assert "nan" not in svg and svg.count("<circle") == 2
+    # A wide ladder keeps its axis readable: decades only.
+    assert _plotted([(100, 0.8), (2e6, 0.99)])[1] == ["100", "1000", "10000", "100000",
+                                                       "1000000"]
+
+
 def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     work, manifest = ladders
     out = str(work / "out")

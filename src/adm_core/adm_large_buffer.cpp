@@ -1,6 +1,6 @@
 /*
- * float_adm: a zeroed float buffer of a frame's size, on huge pages where the system
- * gives them.
+ * float_adm: a zeroed buffer of a frame's size, on huge pages where the system gives
+ * them.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "adm_large_buffer.h"
