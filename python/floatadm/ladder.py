@@ -405,20 +405,19 @@ _COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
 def _log_ticks(low, high):
-    """Round rates between 10**low and 10**high: 1, 2 and 5 times a power of ten
-    (decades alone where those would crowd the axis), or every half digit where fewer
-    than two of those fall inside, or else the two ends to three digits."""
+    """Round rates between 10**low and 10**high: decades, or 1-2-5, 1-2-3-5, every digit
+    or every half digit of them, whichever puts nearest five (two to eight) on the
+    axis; else the two ends to three digits."""
     def inside(steps):
         return [m * 10.0**k for k in range(math.floor(low), math.ceil(high) + 1)
                 for m in steps if low - 1e-9 <= math.log10(m * 10.0**k) <= high + 1e-9]
 
-    for steps in ((1, 2, 5), [m / 2 for m in range(2, 20)]):
+    best = []
+    for steps in ((1,), (1, 2, 5), (1, 2, 3, 5), range(1, 10), [m / 2 for m in range(2, 20)]):
         ticks = inside(steps)
-        if len(ticks) > 8:
-            return inside((1,))
-        if len(ticks) >= 2:
-            return ticks
-    return [float("%.3g" % 10**low), float("%.3g" % 10**high)]
+        if 2 <= len(ticks) <= 8 and (not best or abs(len(ticks) - 5) < abs(len(best) - 5)):
+            best = ticks
+    return best or [float("%.3g" % 10**low), float("%.3g" % 10**high)]
 
 
 def _rate_text(rate):

@@ -115,11 +115,12 @@ def test_plot_axes_read_round_values_whatever_the_rungs():
     assert _plotted([(1900, 0.95), (2600, 0.96)])[1] == ["2000", "2500"]
     # One rung sits inside its axis, with round rates on both sides.
     svg, rates = _plotted([(3000, 0.95)])
-    assert rates == ["1000", "2000", "5000"]
+    assert rates == ["1000", "2000", "3000", "5000"]
     # A rung without a finite score is left out, not drawn at "nan".
     svg, rates = _plotted([(300, math.nan), (600, 0.9), (1200, 0.95)])
     assert "nan" not in svg and svg.count("<circle") == 2
-    # A wide ladder keeps its axis readable: decades only.
+    # A ladder within a decade gets every digit; a wide one decades only.
+    assert _plotted([(140, 0.9), (660, 0.95)])[1] == ["200", "300", "400", "500", "600"]
     assert _plotted([(100, 0.8), (2e6, 0.99)])[1] == ["100", "1000", "10000", "100000",
                                                        "1000000"]
 
