@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "adm_engine.h"
 #include "bench_support.h"
 
 namespace {
@@ -52,5 +53,37 @@ BENCHMARK(BM_Map)
     ->Args({1920, 1080, 1, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+/* args: width, height.  A frame's map loss from its block sums (FrameMap::loss_rows,
+ * a pow per block, scale and sum), the work the filter's map picture spreads over
+ * its threads. */
+void BM_MapLoss(benchmark::State &state)
+{
+    const int w = (int)state.range(0), h = (int)state.range(1);
+    const testsupport::FramePair frames = bench::frames(w, h);
+    const bench::ScoringContext ctx(w, h, 1);
+    FloatAdmScores scores;
+    const FloatAdmPlane ref = frames.ref.view(), dist = frames.dist.view();
+    if (!ctx.ok() || float_adm_context_enable_map(ctx.get()) < 0 ||
+        float_adm_score_frame(ctx.get(), &ref, &dist, &scores) < 0) {
+        state.SkipWithError("no map");
+        return;
+    }
+    const adm::FrameMap *map = adm::context_engine(*ctx.get()).map();
+    std::vector<float> loss((size_t)map->columns() * map->rows());
+    for (auto _ : state) {
+        map->loss_rows(0, map->rows(), loss.data());
+        benchmark::DoNotOptimize(loss.data());
+    }
+    char label[64];
+    snprintf(label, sizeof(label), "%dx%d, %dx%d blocks", w, h, map->columns(), map->rows());
+    state.SetLabel(label);
+}
+
+BENCHMARK(BM_MapLoss)
+    ->ArgNames({"w", "h"})
+    ->Args({1920, 1080})
+    ->Args({3840, 2160})
+    ->Unit(benchmark::kMillisecond);
 
 } // namespace

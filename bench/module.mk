@@ -12,7 +12,7 @@ $(BENCH_BIN): $(BENCH_OBJS) $(TESTSUPPORT_LIB) $(COMMON_OBJS) $(CORE_LIB)
 	    -lbenchmark -o $@
 
 # Frames from tests/support's generator, threads on src/common's pool.
-$(BENCH_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include $(TESTSUPPORT_CXXFLAGS) $(COMMON_CXXFLAGS)
+$(BENCH_OBJS): private CXXFLAGS_ALL += -I$(BUILD)/include $(TESTSUPPORT_CXXFLAGS) $(COMMON_CXXFLAGS)
 $(BENCH_OBJS): $(CORE_HEADER_OUT)
 -include $(BENCH_OBJS:.o=.d)
 

@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 #define FLOAT_ADM_VERSION_MAJOR 1
-#define FLOAT_ADM_VERSION_MINOR 4
+#define FLOAT_ADM_VERSION_MINOR 5
 #define FLOAT_ADM_VERSION_PATCH 0
 
 /** The version of the library linked in, "MAJOR.MINOR.PATCH". */

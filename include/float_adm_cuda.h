@@ -185,6 +185,18 @@ int float_adm_cuda_map_size(const FloatAdmCudaContext *ctx, int *columns, int *r
  */
 int float_adm_cuda_map_loss(const FloatAdmCudaContext *ctx, float *loss, size_t count);
 
+/**
+ * The loss of block rows [first_row, first_row + nb_rows) of the frame last
+ * collected, into loss (nb_rows rows of the grid's columns; count floats at
+ * least): the values float_adm_cuda_map_loss gives for those rows.  It reads the
+ * context and changes nothing, so calls for different rows may run at once, each
+ * on its own thread (a picture painted in slices); no other call on ctx may run
+ * meanwhile.  Errors as float_adm_cuda_map_loss, and FLOAT_ADM_ERROR_INVALID for
+ * rows outside the grid.  Since 1.5.0.
+ */
+int float_adm_cuda_map_loss_rows(const FloatAdmCudaContext *ctx, int first_row, int nb_rows,
+                                 float *loss, size_t count);
+
 /** Scale scale's sums per block of the frame last collected, as float_adm_map_sums. */
 int float_adm_cuda_map_sums(const FloatAdmCudaContext *ctx, int scale, double *num, double *den,
                             size_t count);

@@ -32,6 +32,7 @@
 
 #include "config.h"
 #include "libavutil/avstring.h"
+#include "libavutil/cpu.h"
 #include "libavutil/fifo.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/mem.h"
@@ -100,7 +101,7 @@ typedef struct ADMContext {
      * QueuedFrame, in output order; NULL where each frame is scored as it comes. */
     AVFifo *in_order;
 
-    float *map_loss;                /* map_output, CPU: the loss grid of the frame just scored */
+    float *map_loss;                /* map_output: the loss grid of the frame just scored */
     float *not_measured;            /* map_output: a grid of NaN, the picture before the first */
     int map_columns, map_rows;
     AVFrame *map_frame;             /* map_output: its picture, repeated for unscored frames */
@@ -431,13 +432,14 @@ static void warn_key_collision(AVFilterContext *ctx, const AVFrame *dist)
 }
 
 typedef struct PaintJob {
-    const float *loss;
+    float *loss;
+    const ADMCudaPath *cuda;        /* the loss is read from the GPU's map into loss first */
     AVFrame *picture;
     int columns, rows;
 } PaintJob;
 
-/* One slice of the map's block rows: a full-size picture is megabytes a frame,
- * written on every thread the filter has. */
+/* One slice of the map's block rows: a full-size picture is megabytes a frame
+ * and a 4K map's loss a millisecond, both done on the filter's threads. */
 static int paint_rows(AVFilterContext av_unused *ctx, void *arg, int jobnr, int nb_jobs)
 {
     const PaintJob *p = arg;
@@ -445,27 +447,31 @@ static int paint_rows(AVFilterContext av_unused *ctx, void *arg, int jobnr, int 
     const int y = first * FLOAT_ADM_MAP_BLOCK_SIZE;
     const int height = FFMIN(last * FLOAT_ADM_MAP_BLOCK_SIZE, p->picture->height) - y;
     const ptrdiff_t linesize = p->picture->linesize[0];
+    float *loss = p->loss + (size_t)first * p->columns;
+    int ret;
 
-    if (first == last)
-        return 0;
-    return float_adm_map_render_rgb24(p->loss + (size_t)first * p->columns, p->columns,
-                                      last - first, p->picture->data[0] + y * linesize,
+    if (p->cuda && (ret = ff_float_adm_cuda_map_loss_rows(p->cuda, first, last - first, loss)) < 0)
+        return ret;
+    return float_adm_map_render_rgb24(loss, p->columns, last - first,
+                                      p->picture->data[0] + y * linesize,
                                       p->picture->width, height, linesize);
 }
 
 /* float_adm_map: the picture of this frame's map (float_adm_map_render_rgb24)
- * from its loss, in place of the main input's frame, with its time and metadata.
- * A frame left unscored (loss NULL) shows the last scored frame's map again, or
- * before the first a picture of nothing measured. */
-static int map_picture(AVFilterContext *ctx, AVFrame **frame, const float *loss)
+ * from its loss (map_loss, or on the CUDA path the GPU's map of the frame just
+ * collected), in place of the main input's frame, with its time and metadata.
+ * A frame left unscored shows the last scored frame's map again, or before the
+ * first a picture of nothing measured. */
+static int map_picture(AVFilterContext *ctx, AVFrame **frame, int scored)
 {
     ADMContext *s = ctx->priv;
     AVFilterLink *outlink = ctx->outputs[0];
     AVFrame *dist = *frame, *out;
     int ret;
 
-    if (loss || !s->map_frame) {
-        PaintJob paint = { loss ? loss : s->not_measured, NULL, s->map_columns, s->map_rows };
+    if (scored || !s->map_frame) {
+        PaintJob paint = { scored ? s->map_loss : s->not_measured, scored ? s->cuda : NULL,
+                           NULL, s->map_columns, s->map_rows };
 
         av_frame_free(&s->map_frame);
         if (!(s->map_frame = ff_get_video_buffer(outlink, outlink->w, outlink->h)))
@@ -514,8 +520,7 @@ static int log_frame(AVFilterContext *ctx, uint64_t index, const FloatAdmScores 
  * summary and the log, or the log says why it has none.  A log that cannot be
  * written fails the frame: no score is lost silently. */
 static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
-                      const FloatAdmScores *scores, const char *skipped,
-                      const float *map_loss)
+                      const FloatAdmScores *scores, const char *skipped)
 {
     ADMContext *s = ctx->priv;
     char errbuf[256] = "";
@@ -535,7 +540,7 @@ static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
     if (ret >= 0)
         ret = log_frame(ctx, index, scores, skipped, errbuf, sizeof(errbuf));
     if (ret >= 0 && s->map_output)
-        ret = map_picture(ctx, &dist, scores ? map_loss : NULL);
+        ret = map_picture(ctx, &dist, !!scores);
     if (ret < 0) {
         if (errbuf[0])
             av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
@@ -549,15 +554,13 @@ static int emit_frame(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
 
 /* The scores of the oldest frame in flight, with wait once they are there;
  * AVERROR(EAGAIN) without wait until then. */
-static int collect(AVFilterContext *ctx, uint64_t index, int wait, FloatAdmScores *scores,
-                   const float **map_loss)
+static int collect(AVFilterContext *ctx, uint64_t index, int wait, FloatAdmScores *scores)
 {
     ADMContext *s = ctx->priv;
     int ret;
 
-    *map_loss = NULL;
     if (s->cuda)
-        return ff_float_adm_cuda_collect(s->cuda, index, wait, scores, map_loss);
+        return ff_float_adm_cuda_collect(s->cuda, index, wait, scores);
     ret = float_adm_collect(s->adm, scores, wait);
     if (ret == FLOAT_ADM_ERROR_AGAIN)
         return AVERROR(EAGAIN);
@@ -573,7 +576,6 @@ static int emit_frames(AVFilterContext *ctx, int wait)
 {
     ADMContext *s = ctx->priv;
     FloatAdmScores scores;
-    const float *map_loss = NULL;
     QueuedFrame qf;
     int ret = 0;
 
@@ -581,7 +583,7 @@ static int emit_frames(AVFilterContext *ctx, int wait)
         const int scored = !!qf.ref;
 
         if (scored)
-            ret = collect(ctx, qf.index, wait > 0, &scores, &map_loss);
+            ret = collect(ctx, qf.index, wait > 0, &scores);
         if (scored && ret == AVERROR(EAGAIN))
             return 0;
         wait -= scored;
@@ -591,8 +593,7 @@ static int emit_frames(AVFilterContext *ctx, int wait)
             av_frame_free(&qf.dist);
             return ret;
         }
-        if ((ret = emit_frame(ctx, qf.dist, qf.index, scored ? &scores : NULL, qf.skipped,
-                              map_loss)) < 0)
+        if ((ret = emit_frame(ctx, qf.dist, qf.index, scored ? &scores : NULL, qf.skipped)) < 0)
             return ret;
     }
     return 0;
@@ -668,14 +669,14 @@ static int pass_frame(AVFilterContext *ctx, AVFrame *frame, uint64_t index,
     int ret;
 
     if (!s->in_order || !av_fifo_can_read(s->in_order))
-        return emit_frame(ctx, frame, index, NULL, skipped, NULL);
+        return emit_frame(ctx, frame, index, NULL, skipped);
     if ((ret = make_room(ctx)) < 0) {
         av_frame_free(&frame);
         return ret;
     }
     /* Making room may have emptied the queue: the frame leaves at once then. */
     if (!av_fifo_can_read(s->in_order))
-        return emit_frame(ctx, frame, index, NULL, skipped, NULL);
+        return emit_frame(ctx, frame, index, NULL, skipped);
     av_fifo_write(s->in_order, &qf, 1);
     return emit_frames(ctx, 0);
 }
@@ -745,7 +746,7 @@ static int do_float_adm(FFFrameSync *fs)
         goto fail;
     }
 
-    return emit_frame(ctx, dist, index, &scores, NULL, s->map_loss);
+    return emit_frame(ctx, dist, index, &scores, NULL);
 fail:
     av_frame_free(&dist);
     return ret;
@@ -936,21 +937,21 @@ static int configure_output(AVFilterLink *outlink)
         }
         if ((s->map_path || s->map_output) && (ret = float_adm_context_enable_map(s->adm)) < 0)
             return ret;
-        if (s->map_output) {
+        if (s->map_output)
             float_adm_map_size(s->adm, &s->map_columns, &s->map_rows, NULL);
-            s->map_loss = av_calloc((size_t)s->map_columns * s->map_rows, sizeof(*s->map_loss));
-            if (!s->map_loss)
-                return AVERROR(ENOMEM);
-        }
     }
     if (s->map_output) {
         const size_t blocks = (size_t)s->map_columns * s->map_rows;
 
-        if (!(s->not_measured = av_malloc_array(blocks, sizeof(*s->not_measured))))
+        if (!(s->map_loss = av_calloc(blocks, sizeof(*s->map_loss))) ||
+            !(s->not_measured = av_malloc_array(blocks, sizeof(*s->not_measured))))
             return AVERROR(ENOMEM);
         for (size_t i = 0; i < blocks; i++)
             s->not_measured[i] = NAN;
-        s->nb_paint_jobs = FFMIN(ff_filter_get_nb_threads(ctx), s->map_rows);
+        /* At most a slice per core: libavfilter's threads are one more than the
+         * cores by default, and each thread it wakes takes a slice of its own, so
+         * one slice more would wait for a core after the others are done. */
+        s->nb_paint_jobs = FFMIN3(ff_filter_get_nb_threads(ctx), av_cpu_count(), s->map_rows);
         if (!(s->paint_rets = av_calloc(s->nb_paint_jobs, sizeof(*s->paint_rets))))
             return AVERROR(ENOMEM);
     }

@@ -66,7 +66,6 @@ struct ADMCudaPath {
     const char *map_path;           /* the filter's map_path, or NULL */
     int map_picture;
     int map_columns, map_rows;
-    float *map_loss;                /* with map_picture: the last collected frame's */
 };
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(c->ctx, c->hwctx->internal->cuda_dl, x)
@@ -78,9 +77,8 @@ static int cuda_fail(ADMCudaPath *c, const char *what, uint64_t index, int err)
     return err;
 }
 
-/* The map of the frame just collected, before the next collect replaces it:
- * with map_path its file, with map_picture its loss into loss. */
-static int read_map(ADMCudaPath *c, uint64_t index, float *loss)
+/* With map_path: the map of the frame just collected, into its file. */
+static int write_map(ADMCudaPath *c, uint64_t index)
 {
     char errbuf[512];
     int ret;
@@ -91,10 +89,6 @@ static int read_map(ADMCudaPath *c, uint64_t index, float *loss)
         av_log(c->ctx, AV_LOG_ERROR, "Frame %"PRIu64": %s\n", index, errbuf);
         return ret;
     }
-    if (c->map_picture &&
-        (ret = float_adm_cuda_map_loss(c->adm, loss,
-                                       (size_t)c->map_columns * c->map_rows)) < 0)
-        return cuda_fail(c, "The map of", index, ret);
     return 0;
 }
 
@@ -172,8 +166,7 @@ int ff_float_adm_cuda_submit(ADMCudaPath *c, const AVFrame *dist, const AVFrame 
     return 0;
 }
 
-int ff_float_adm_cuda_collect(ADMCudaPath *c, uint64_t index, int wait, FloatAdmScores *scores,
-                              const float **map_loss)
+int ff_float_adm_cuda_collect(ADMCudaPath *c, uint64_t index, int wait, FloatAdmScores *scores)
 {
     int ret = float_adm_cuda_collect(c->adm, scores, wait);
 
@@ -181,10 +174,14 @@ int ff_float_adm_cuda_collect(ADMCudaPath *c, uint64_t index, int wait, FloatAdm
         return AVERROR(EAGAIN);
     if (ret < 0)
         return cuda_fail(c, "Scoring", index, ret);
-    if ((ret = read_map(c, index, c->map_loss)) < 0)
-        return ret;
-    *map_loss = c->map_picture ? c->map_loss : NULL;
-    return 0;
+    return write_map(c, index);
+}
+
+int ff_float_adm_cuda_map_loss_rows(const ADMCudaPath *c, int first_row, int nb_rows, float *loss)
+{
+    /* Host work on the collected sums: no CUDA context is made current. */
+    return float_adm_cuda_map_loss_rows(c->adm, first_row, nb_rows, loss,
+                                        (size_t)nb_rows * c->map_columns);
 }
 
 static const AVHWFramesContext *hw_frames(AVFilterLink *link)
@@ -322,11 +319,8 @@ static int setup(ADMCudaPath *c, const FloatAdmOptions *opts, int depth)
     if (ret >= 0 && (c->map_path || c->map_picture) &&
         (ret = float_adm_cuda_context_enable_map(c->adm)) < 0)
         av_log(c->ctx, AV_LOG_ERROR, "map: %s\n", float_adm_cuda_last_error(c->adm));
-    if (ret >= 0 && c->map_picture) {
+    if (ret >= 0 && c->map_picture)
         float_adm_cuda_map_size(c->adm, &c->map_columns, &c->map_rows, NULL);
-        if (!(c->map_loss = av_calloc((size_t)c->map_columns * c->map_rows, sizeof(float))))
-            ret = AVERROR(ENOMEM);
-    }
     cuda_pop(c);
     if (ret >= 0) {
         const int exact = float_adm_cuda_is_exact(c->adm, errbuf, sizeof(errbuf));
@@ -378,7 +372,6 @@ av_cold void ff_float_adm_cuda_uninit(ADMCudaPath **cuda)
         CHECK_CU(c->hwctx->internal->cuda_dl->cuStreamDestroy(c->stream));
         cuda_pop(c);
     }
-    av_freep(&c->map_loss);
     av_freep(&c->staging);
     av_buffer_unref(&c->ref_device);
     av_buffer_unref(&c->device);
@@ -404,10 +397,15 @@ int ff_float_adm_cuda_submit(ADMCudaPath *cuda, const AVFrame *dist, const AVFra
     return AVERROR_BUG;
 }
 
-int ff_float_adm_cuda_collect(ADMCudaPath *cuda, uint64_t index, int wait, FloatAdmScores *scores,
-                              const float **map_loss)
+int ff_float_adm_cuda_collect(ADMCudaPath *cuda, uint64_t index, int wait, FloatAdmScores *scores)
 {
     return AVERROR_BUG;
+}
+
+int ff_float_adm_cuda_map_loss_rows(const ADMCudaPath *cuda, int first_row, int nb_rows,
+                                    float *loss)
+{
+    return FLOAT_ADM_ERROR_INVALID;
 }
 
 void ff_float_adm_cuda_map_size(const ADMCudaPath *cuda, int *columns, int *rows)

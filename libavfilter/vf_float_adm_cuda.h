@@ -45,7 +45,7 @@ typedef struct ADMCudaPath ADMCudaPath;
  * the default, CUDA device); software inputs have their luma uploaded.
  * layout: the main and reference planes' sample size and shift.  map_path:
  * each scored frame's map written as its scores are collected; map_picture:
- * each scored frame's map loss given with its scores.
+ * each scored frame's map loss read with ff_float_adm_cuda_map_loss_rows.
  */
 int ff_float_adm_cuda_init(AVFilterContext *ctx, ADMCudaPath **cuda,
                            const FloatAdmOptions *opts, int width, int height, int depth,
@@ -66,10 +66,18 @@ int ff_float_adm_cuda_submit(ADMCudaPath *cuda, const AVFrame *dist, const AVFra
 /**
  * The scores of the oldest frame in flight (index: its number, for messages and
  * map_path), waiting for them with wait, else AVERROR(EAGAIN) until they are
- * back.  With map_picture, *map_loss is its map's loss until the next collect.
+ * back.
  */
-int ff_float_adm_cuda_collect(ADMCudaPath *cuda, uint64_t index, int wait, FloatAdmScores *scores,
-                              const float **map_loss);
+int ff_float_adm_cuda_collect(ADMCudaPath *cuda, uint64_t index, int wait, FloatAdmScores *scores);
+
+/**
+ * With map_picture: the loss of block rows [first_row, first_row + nb_rows) of
+ * the frame last collected, into loss (those rows of the grid); < 0 a library
+ * error code.  Calls for different rows may run at once on the filter's threads,
+ * until the next collect.
+ */
+int ff_float_adm_cuda_map_loss_rows(const ADMCudaPath *cuda, int first_row, int nb_rows,
+                                    float *loss);
 
 void ff_float_adm_cuda_uninit(ADMCudaPath **cuda);
 

@@ -142,6 +142,11 @@ $(FF_OBJ)/ffbuild/config.mak: $(FF_DIR)/.prepared $(NV_PREFIX)/.installed $(FF_F
 	$(if $(filter yes,$(HAVE_CUDA)),,rm -f $(FF_CUDA_PC))
 	scripts/ffmpeg-configure.sh $(if $(filter yes,$(GPL)),--gpl) $(FF_SRC) $(FF_OBJ) $(FF_PC_DIRS) \
 	    --cc="$(CC)" --cxx="$(CXX)" $(if $(filter debug,$(BUILD_TYPE)),--disable-optimizations --disable-stripping)
+	@if [ "$(HAVE_CUDA)" = yes ] && grep -q '^CONFIG_CUDA=yes' $@ && ! grep -q '^HAVE_LIBFLOATADM_CUDA=yes' $@; then \
+	    echo "FFmpeg's configure did not take floatadm_cuda.pc (see $(FF_OBJ)/ffbuild/config.log):" \
+	        "the filter would have no CUDA path" >&2; \
+	    rm -f $@; exit 1; \
+	fi
 
 # FFmpeg's make knows its own dependencies but not libfloatadm: relink the
 # programs when one of its libraries is newer.

@@ -94,10 +94,16 @@ void FrameMap::read_sums(int s, double *num, double *den) const
 
 void FrameMap::finish()
 {
+    loss_rows(0, rows_, loss_.data());
+    ready_ = true;
+}
+
+void FrameMap::loss_rows(int first, int n, float *loss) const
+{
     /* The block's adm2, as the frame's from its sums: per scale sum^(1/p) plus the
      * noise floor of the block's coefficients of the three bands, scales added in
      * order; the loss is what it falls short of 1. */
-    for (int r = 0; r < rows_; r++) {
+    for (int r = first; r < first + n; r++) {
         for (int c = 0; c < columns_; c++) {
             double num = 0.0, den = 0.0;
             bool measured = false;
@@ -115,13 +121,13 @@ void FrameMap::finish()
             }
             /* A block with no coefficient in any scale's sum region (ADM's
              * border) was not measured, which is not "nothing lost": NaN. */
-            const double loss = den > 0.0 ? 1.0 - num / den : 0.0;
-            loss_[(size_t)r * columns_ + c] = !measured            ? kNotMeasured
-                                              : loss >= kLossFloor ? (float)loss
-                                                                   : 0.0f;
+            const double block_loss = den > 0.0 ? 1.0 - num / den : 0.0;
+            loss[(size_t)(r - first) * columns_ + c] = !measured ? kNotMeasured
+                                                       : block_loss >= kLossFloor
+                                                           ? (float)block_loss
+                                                           : 0.0f;
         }
     }
-    ready_ = true;
 }
 
 } // namespace adm

@@ -52,6 +52,10 @@ public:
     void set_sums(int s, const double *blocks);
     /* Every row of every scale added: the loss of each block. */
     void finish();
+    /* The loss of block rows [first, first + n), into loss (n rows of columns()),
+     * from the sums alone: it changes nothing, so threads may each take their own
+     * rows at once. */
+    void loss_rows(int first, int n, float *loss) const;
     bool ready() const { return ready_; }
 
     /* Block (r, c) of scale s: sum k (MapSum). */

@@ -42,7 +42,7 @@ $(call simd_flags_of,$(BUILD)/obj,CXXFLAGS_ALL,$(CXX))
 # Everything is hidden but the C API, which float_adm.h declares with default visibility.
 # FLOAT_ADM_BUILDING_LIBRARY: the library defines the plain functions that the header's
 # macros turn into their _sized twins elsewhere (docs/abi.md).
-$(CORE_OBJS): CXXFLAGS_ALL += -fvisibility=hidden -DFLOAT_ADM_BUILDING_LIBRARY
+$(CORE_OBJS): private CXXFLAGS_ALL += -fvisibility=hidden -DFLOAT_ADM_BUILDING_LIBRARY
 
 $(CORE_LIB): $(CORE_OBJS)
 	@mkdir -p $(dir $@)

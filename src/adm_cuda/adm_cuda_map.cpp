@@ -85,6 +85,17 @@ int float_adm_cuda_map_loss(const FloatAdmCudaContext *ctx, float *loss, size_t 
     return 0;
 }
 
+int float_adm_cuda_map_loss_rows(const FloatAdmCudaContext *ctx, int first_row, int nb_rows,
+                                 float *loss, size_t count)
+{
+    const adm::FrameMap *map = collected_map(ctx);
+    if (!map || !loss || first_row < 0 || nb_rows < 0 || first_row > map->rows() - nb_rows ||
+        count < (size_t)nb_rows * (size_t)map->columns())
+        return FLOAT_ADM_ERROR_INVALID;
+    map->loss_rows(first_row, nb_rows, loss);
+    return 0;
+}
+
 int float_adm_cuda_map_sums(const FloatAdmCudaContext *ctx, int scale, double *num, double *den,
                             size_t count)
 {

@@ -46,7 +46,7 @@ CUDA_HOST_OBJS := $(CUDA_HOST_SRCS:%.cpp=$(BUILD)/obj/%.o)
 ifeq ($(CUDA_KERNELS),nvcc)
 CUDA_IMAGE := $(CUDA_OBJ_DIR)/adm_cuda_kernels.fatbin
 CUDA_NONFREE := yes
-$(CUDA_HOST_OBJS): CXXFLAGS_ALL += -DFLOAT_ADM_CUDA_NONFREE
+$(CUDA_HOST_OBJS): private CXXFLAGS_ALL += -DFLOAT_ADM_CUDA_NONFREE
 else
 CUDA_IMAGE := $(CUDA_OBJ_DIR)/adm_cuda_kernels.ptx
 CUDA_NONFREE := no
@@ -75,7 +75,7 @@ $(CUDA_IMAGE_OBJ): src/adm_cuda/adm_cuda_image.S $(CUDA_IMAGE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -DADM_CUDA_IMAGE='"$(CUDA_IMAGE)"' $< -o $@
 
-$(CUDA_HOST_OBJS): CXXFLAGS_ALL += -Isrc/adm_cuda -fvisibility=hidden -DFLOAT_ADM_BUILDING_LIBRARY
+$(CUDA_HOST_OBJS): private CXXFLAGS_ALL += -Isrc/adm_cuda -fvisibility=hidden -DFLOAT_ADM_BUILDING_LIBRARY
 
 $(CUDA_LIB): $(CUDA_LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -98,7 +98,7 @@ $(CUDA_HEADER_OUT): include/float_adm_cuda.h
 
 # FFmpeg's configure finds the backend through it (HAVE_LIBFLOATADM_CUDA); nonfree=yes
 # where nvcc built the kernels, for configure to require --enable-nonfree.
-$(CUDA_PC): src/adm_cuda/module.mk config.mak
+$(CUDA_PC): src/adm_cuda/module.mk config.mak include/float_adm.h
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(ABS_BUILD)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' \
 	  'nonfree=$(CUDA_NONFREE)' '' \

@@ -21,10 +21,11 @@ $(CLI_BIN): $(CLI_OBJS) $(CORE_LIB) $(CLI_CUDA_DEPS)
 	$(CXX) $(CXXFLAGS_ALL) $(CLI_OBJS) $(filter %.a,$(CLI_CUDA_DEPS)) \
 	  $(CORE_LIB) $(LDFLAGS_ALL) $(if $(CLI_CUDA_DEPS),$(CUDA_LIBS)) -o $@
 
-$(CLI_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include $(COMMON_CXXFLAGS)
-$(CLI_OBJS): $(CORE_HEADER_OUT) $(CLI_CUDA_DEPS)
+$(CLI_OBJS): private CXXFLAGS_ALL += -I$(BUILD)/include $(COMMON_CXXFLAGS)
+# Target-specific flags are private: the libraries' objects keep their own.
+$(CLI_OBJS): $(CORE_HEADER_OUT) $(filter %.h,$(CLI_CUDA_DEPS))
 ifeq ($(HAVE_CUDA),yes)
-$(CLI_OBJS): CXXFLAGS_ALL += -DFLOAT_ADM_CLI_CUDA
+$(CLI_OBJS): private CXXFLAGS_ALL += -DFLOAT_ADM_CLI_CUDA
 endif
 -include $(CLI_OBJS:.o=.d)
 

@@ -12,7 +12,8 @@ set -u
 build=$1 cc=$2
 shift 2
 root=$(pwd)
-lib=$(ls "$build"/lib/shared/libfloatadm.so.*.*.* | head -n 1)
+# The files the SONAME links name: an older version's file may linger in the tree.
+lib="$build"/lib/shared/$(readlink "$build"/lib/shared/libfloatadm.so.1)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tests=0 failures=0
@@ -34,7 +35,8 @@ symbols_match() {
         fail "${1##*/}: the first version node (index 2) is not $3"
 }
 symbols_match "$lib" src/adm_core/libfloatadm.symbols FLOATADM_1.2
-cuda_lib=$(ls "$build"/lib/shared/libfloatadm_cuda.so.*.*.* 2>/dev/null | head -n 1)
+cuda_lib=$(readlink "$build"/lib/shared/libfloatadm_cuda.so.1) &&
+    cuda_lib="$build"/lib/shared/$cuda_lib
 [ -z "$cuda_lib" ] ||
     symbols_match "$cuda_lib" src/adm_cuda/libfloatadm_cuda.symbols FLOATADM_CUDA_1.2
 

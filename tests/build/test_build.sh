@@ -119,6 +119,19 @@ tests=$((tests + 1))
 every_line "make's environment" "$a/env.log" all "$mark"
 every_line "make's environment" "$a/env.log" link "-Wl,-O1"
 
+# ---- the libraries' objects with their own flags alone, never a program's (make's
+# target-specific variables pass to a target's prerequisites unless private): with the
+# CUDA backend, where this host can build it, float_adm_score's objects come first ----
+if (cd "$a" && ./configure --enable-cuda=auto >configure-cuda.log 2>&1 &&
+    grep -q '^HAVE_CUDA := yes' config.mak); then
+    (cd "$a" && $make_cmd -n BUILD=build-n all >cuda.log 2>&1)
+    tests=$((tests + 1))
+    compile_lines "$a/cuda.log" | grep -- '-DFLOAT_ADM_BUILDING_LIBRARY' |
+        grep -- '-DFLOAT_ADM_CLI\|-Ibuild-n/include' > leaked.txt
+    [ ! -s leaked.txt ] ||
+        fail "a library object compiled with a program's flags: $(head -1 leaked.txt)"
+fi
+
 # ---- reproducible: the library built in a second directory ----
 (cd "$b" && CFLAGS="$dist_cflags" CXXFLAGS="$dist_cflags" LDFLAGS="$dist_ldflags" \
     ./configure >configure.log 2>&1 && $make_cmd -j"$jobs" build/lib/shared/libfloatadm.so >make.log 2>&1)

@@ -18,7 +18,7 @@ $(CORPUS_DIR)/golden.json: tests/corpus/golden.json $(wildcard tests/corpus/host
 	cp tests/corpus/hosts/*.json $(dir $@)/hosts/
 	cp $< $@
 
-$(CORPUS_TEST_OBJ): CXXFLAGS_ALL += -I$(BUILD)/include $(TESTSUPPORT_CXXFLAGS)
+$(CORPUS_TEST_OBJ): private CXXFLAGS_ALL += -I$(BUILD)/include $(TESTSUPPORT_CXXFLAGS)
 $(CORPUS_TEST_OBJ): $(CORE_HEADER_OUT)
 $(CORPUS_TEST): $(CORPUS_TEST_OBJ) $(TESTSUPPORT_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)

@@ -35,7 +35,7 @@ CUDA_TOOL_DEPS = $(CUDA_SUPPORT_OBJ) $(TESTSUPPORT_LIB) $(COMMON_OBJS) $(CUDA_LI
 all: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN) $(CUDA_NO_DRIVER_BIN) $(CUDA_MAP_BIN)
 check: check-cuda
 
-$(CUDA_TEST_OBJS): CXXFLAGS_ALL += $(CUDA_TOOL_CXXFLAGS)
+$(CUDA_TEST_OBJS): private CXXFLAGS_ALL += $(CUDA_TOOL_CXXFLAGS)
 $(CUDA_TEST_OBJS): $(CORE_HEADER_OUT) $(CUDA_HEADER_OUT)
 
 $(CUDA_PARITY_BIN): $(BUILD)/obj/tests/cuda/test_cuda_parity.o $(CUDA_TOOL_DEPS)
@@ -52,7 +52,7 @@ CUDA_HOOKS_OBJS := $(BUILD)/obj/tests/cuda/adm_cuda_context_hooks.o \
                    $(BUILD)/obj/tests/cuda/adm_cuda_driver_hooks.o
 CUDA_HOOKED_LIB_OBJS := $(CUDA_HOOKS_OBJS) \
                         $(filter-out %/adm_cuda_context.o %/adm_cuda_driver.o,$(CUDA_LIB_OBJS))
-$(CUDA_HOOKS_OBJS): CXXFLAGS_ALL += -Isrc/adm_cuda -DFLOAT_ADM_TEST_HOOKS
+$(CUDA_HOOKS_OBJS): private CXXFLAGS_ALL += -Isrc/adm_cuda -DFLOAT_ADM_TEST_HOOKS
 $(BUILD)/obj/tests/cuda/%_hooks.o: src/adm_cuda/%.cpp $(CORE_HEADER_OUT) $(CUDA_HEADER_OUT)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) -Iinclude -Isrc/adm_core -MMD -MP -c $< -o $@

@@ -56,6 +56,21 @@ size_t grid_of(int width, int height)
     return (size_t)((width + b - 1) / b) * (size_t)((height + b - 1) / b);
 }
 
+/* float_adm_cuda_map_loss_rows, a block row at a time (as the filter's slices
+ * read it), gives float_adm_cuda_map_loss's bits. */
+bool rows_match_whole(const FloatAdmCudaContext *ctx, const std::vector<float> &loss, int width)
+{
+    const int columns = (width + FLOAT_ADM_MAP_BLOCK_SIZE - 1) / FLOAT_ADM_MAP_BLOCK_SIZE;
+    const int rows = (int)(loss.size() / columns);
+    std::vector<float> row(columns);
+    for (int r = 0; r < rows; r++) {
+        if (float_adm_cuda_map_loss_rows(ctx, r, 1, row.data(), row.size()) != 0 ||
+            memcmp(row.data(), &loss[(size_t)r * columns], columns * sizeof(float)) != 0)
+            return false;
+    }
+    return true;
+}
+
 bool cpu_run(const Case &c, Scored *out)
 {
     char err[512];
@@ -128,6 +143,12 @@ bool cuda_run(const Case &c, bool with_map, Scored *out, bool *exact)
                     FrameMap map;
                     map.loss.resize(n);
                     ret = float_adm_cuda_map_loss(ctx, map.loss.data(), n);
+                    if (ret == 0 && !rows_match_whole(ctx, map.loss, first.width())) {
+                        printf("  FAIL frame %zu: its loss read by block rows differs from the "
+                               "whole map's\n",
+                               out->scores.size() - 1);
+                        ok = false;
+                    }
                     for (int s = 0; ret == 0 && s < kScales; s++) {
                         map.num[s].resize(n);
                         map.den[s].resize(n);
@@ -303,7 +324,8 @@ int check_api()
            "no frame collected: sums refused");
     FloatAdmScores scores;
     expect(float_adm_cuda_submit_host(ctx, &r, &d) == 0, "submit");
-    expect(float_adm_cuda_map_loss(ctx, loss.data(), n) == FLOAT_ADM_ERROR_INVALID,
+    expect(float_adm_cuda_map_loss(ctx, loss.data(), n) == FLOAT_ADM_ERROR_INVALID &&
+               float_adm_cuda_map_loss_rows(ctx, 0, 1, loss.data(), n) == FLOAT_ADM_ERROR_INVALID,
            "submitted, not collected: loss refused");
     expect(float_adm_cuda_collect(ctx, &scores, 1) == 0, "collect");
     expect(float_adm_cuda_map_loss(ctx, loss.data(), n) == 0 &&
@@ -312,6 +334,14 @@ int check_api()
     expect(float_adm_cuda_map_loss(ctx, loss.data(), n - 1) == FLOAT_ADM_ERROR_INVALID &&
                float_adm_cuda_map_loss(ctx, nullptr, n) == FLOAT_ADM_ERROR_INVALID,
            "a short or missing buffer refused");
+    expect(float_adm_cuda_map_loss_rows(ctx, 1, 1, loss.data(), 3) == 0 &&
+               float_adm_cuda_map_loss_rows(ctx, 0, 2, loss.data(), n) == 0,
+           "block rows read");
+    expect(
+        float_adm_cuda_map_loss_rows(ctx, 1, 2, loss.data(), n) == FLOAT_ADM_ERROR_INVALID &&
+            float_adm_cuda_map_loss_rows(ctx, -1, 1, loss.data(), n) == FLOAT_ADM_ERROR_INVALID &&
+            float_adm_cuda_map_loss_rows(ctx, 0, 2, loss.data(), n - 1) == FLOAT_ADM_ERROR_INVALID,
+        "rows outside the grid or a short buffer refused");
     expect(float_adm_cuda_map_sums(ctx, 4, num.data(), den.data(), n) == FLOAT_ADM_ERROR_INVALID &&
                float_adm_cuda_map_sums(ctx, -1, num.data(), den.data(), n) ==
                    FLOAT_ADM_ERROR_INVALID,

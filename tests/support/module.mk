@@ -11,6 +11,6 @@ $(TESTSUPPORT_LIB): $(TESTSUPPORT_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(TESTSUPPORT_OBJS): CXXFLAGS_ALL += -I$(BUILD)/include
+$(TESTSUPPORT_OBJS): private CXXFLAGS_ALL += -I$(BUILD)/include
 $(TESTSUPPORT_OBJS): $(CORE_HEADER_OUT)
 -include $(TESTSUPPORT_OBJS:.o=.d)

@@ -158,6 +158,27 @@ TEST(Map, BlocksOutsideTheSumRegionsAreNotMeasured)
     }
 }
 
+/* The loss read by block rows (the filter's slices on the CUDA path read the
+ * GPU's map so) has the bits of the whole map's, border NaNs included. */
+TEST(Map, LossByBlockRowsIsTheWholeMapsLoss)
+{
+    const FramePair f = testsupport::make_frame_pair(testsupport::FrameGeometry{333, 197, 8}, 9);
+    FloatAdmContext *ctx = make_context(f, defaults(), true);
+    ASSERT_NE(nullptr, ctx);
+    const FloatAdmPlane ref = f.ref.view(), dist = f.dist.view();
+    FloatAdmScores s;
+    ASSERT_EQ(0, float_adm_score_frame(ctx, &ref, &dist, &s));
+    const Map whole = read_map(ctx);
+    const adm::FrameMap *map = adm::context_engine(*ctx).map();
+    ASSERT_NE(nullptr, map);
+    std::vector<float> sliced(whole.loss.size(), -1.0f);
+    const int cuts[] = {0, 1, 4, whole.rows};
+    for (int k = 0; k + 1 < 4; k++)
+        map->loss_rows(cuts[k], cuts[k + 1] - cuts[k], &sliced[(size_t)cuts[k] * whole.columns]);
+    EXPECT_EQ(0, memcmp(sliced.data(), whole.loss.data(), sliced.size() * sizeof(float)));
+    float_adm_context_free(&ctx);
+}
+
 TEST(Map, IdenticalPicturesLoseNothingAnywhere)
 {
     const std::pair<int, int> sizes[] = {{17, 17}, {63, 65}, {333, 171}, {576, 324}};
