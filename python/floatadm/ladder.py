@@ -234,15 +234,17 @@ def source_names(rungs):
 
 def log_paths(rungs, log_dir):
     """Each rung's log, log_dir/SOURCE/LADDER/LABEL.json, names made file names and
-    kept apart (" -2", "-3" where two would meet)."""
+    kept apart ("-2", "-3" where two would meet), records included: a rung labelled
+    "a.spec" does not log into the record of rung "a" (a.spec.json)."""
+    from .distributed import spec_path
     names, used, paths = source_names(rungs), set(), []
     for rung in rungs:
         stem = os.path.join(log_dir, _file_name(names[rung["source"]]), _file_name(rung["ladder"]),
                             _file_name(rung["label"]))
         path, n = stem + ".json", 2
-        while path in used:
+        while path in used or spec_path(path) in used:
             path, n = "%s-%d.json" % (stem, n), n + 1
-        used.add(path)
+        used.update((path, spec_path(path)))
         paths.append(path)
     return paths
 

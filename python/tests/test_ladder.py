@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from floatadm import ladder
+from floatadm import distributed, ladder
 from floatadm.__main__ import main
 from floatadm.video import probe_stream
 
@@ -275,6 +275,13 @@ def test_names_that_meet_as_file_names_are_kept_apart(tmp_path):
     paths = ladder.log_paths(rungs, "logs")
     assert len(set(paths)) == 6
     assert all(p.startswith("logs/") and "/../" not in p for p in paths)
+    # A label ending ".spec" in either order: no log is another rung's record.
+    for labels in (("a", "a.spec"), ("a.spec", "a")):
+        spec_rungs = [ladder._rung(str(tmp_path / "t1" / "source.y4m"), "vp9",
+                                   str(tmp_path / "r.webm"), label) for label in labels]
+        logs = ladder.log_paths(spec_rungs, "logs")
+        files = logs + [distributed.spec_path(p) for p in logs]
+        assert len(set(files)) == 4, files
     names = ladder.source_names(rungs)
     assert len(set(names.values())) == 2
 
