@@ -15,7 +15,7 @@ FUZZ_TARGETS := fuzz_c_api fuzz_cli
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 
 FUZZ_CORE_OBJS := $(CORE_SRCS:%.cpp=$(FUZZ_DIR)/obj/%.o)
-$(FUZZ_CORE_OBJS): FUZZ_CXXFLAGS += -DFLOAT_ADM_BUILDING_LIBRARY
+$(FUZZ_CORE_OBJS): private FUZZ_CXXFLAGS += -DFLOAT_ADM_BUILDING_LIBRARY
 # The tool without its main, which the target calls as float_adm_score_main, and
 # without its CUDA backend (the fuzzed build is the CPU one).
 FUZZ_CLI_OBJS  := $(filter-out %/main.o,$(patsubst %.cpp,$(FUZZ_DIR)/obj/%.o,$(filter-out $(CLI_CUDA_SRC),$(CLI_SRCS)))) \

@@ -439,7 +439,7 @@ typedef struct PaintJob {
 } PaintJob;
 
 /* One slice of the map's block rows: a full-size picture is megabytes a frame
- * and a 4K map's loss a millisecond, both done on the filter's threads. */
+ * and a 4K map's loss half a millisecond, both done on the filter's threads. */
 static int paint_rows(AVFilterContext av_unused *ctx, void *arg, int jobnr, int nb_jobs)
 {
     const PaintJob *p = arg;

@@ -44,7 +44,8 @@ public:
      * starts a block. */
     void column_sums(int s, int i, int job, double *sums[kNumMapSums], bool *start);
 
-    /* A frame begins: no map is readable until finish. */
+    /* A frame begins: its loss() is not readable until finish (the sums, and
+     * loss_rows from them, once every row or set_sums has added them). */
     void start() { ready_ = false; }
     /* After the row kernel: at the last row of a block, the block's columns added. */
     void add_row(int s, int i, int job);

@@ -7,8 +7,8 @@
 ABI_CLIP := $(CORPUS_DIR)/astronaut_576x324_yuv420p_x264
 
 check-abi: $(CORE_SHLIB_LINKS) $(CORE_HEADER_OUT) $(CORE_OBJS) $(ABI_CLIP).ref.yuv \
-           $(ABI_CLIP).dis.yuv $(if $(filter yes,$(HAVE_CUDA)),$(CUDA_SHLIB))
-	sh tests/abi/test_abi.sh $(BUILD) "$(CC)" $(ABI_CLIP).ref.yuv $(ABI_CLIP).dis.yuv \
+           $(ABI_CLIP).dis.yuv $(if $(filter yes,$(HAVE_CUDA)),$(CUDA_SHLIB_LINKS))
+	HAVE_CUDA=$(HAVE_CUDA) sh tests/abi/test_abi.sh $(BUILD) "$(CC)" $(ABI_CLIP).ref.yuv $(ABI_CLIP).dis.yuv \
 	    576 324 yuv420p
 
 check: check-abi

@@ -126,10 +126,13 @@ if (cd "$a" && ./configure --enable-cuda=auto >configure-cuda.log 2>&1 &&
     grep -q '^HAVE_CUDA := yes' config.mak); then
     (cd "$a" && $make_cmd -n BUILD=build-n all >cuda.log 2>&1)
     tests=$((tests + 1))
-    compile_lines "$a/cuda.log" | grep -- '-DFLOAT_ADM_BUILDING_LIBRARY' |
-        grep -- '-DFLOAT_ADM_CLI\|-Ibuild-n/include' > leaked.txt
-    [ ! -s leaked.txt ] ||
+    compile_lines "$a/cuda.log" | grep -- '-DFLOAT_ADM_BUILDING_LIBRARY' > library.txt
+    grep -- '-DFLOAT_ADM_CLI\|-Ibuild-n/include\|-Isrc/common\|-Itests/' library.txt > leaked.txt
+    if ! grep -q 'src/adm_cuda/' library.txt; then
+        fail "no compile line of the CUDA library in make -n's output"
+    elif [ -s leaked.txt ]; then
         fail "a library object compiled with a program's flags: $(head -1 leaked.txt)"
+    fi
 fi
 
 # ---- reproducible: the library built in a second directory ----
