@@ -65,11 +65,16 @@ def _score(args):
         end = args.end_frame
         if end is None and args.frames is not None:
             end = args.start_frame + args.frames
-        results = score_video(args.reference, args.distorted, ffmpeg=args.ffmpeg,
-                              start_frame=args.start_frame, end_frame=end,
-                              backend=args.backend, threads=args.threads if args.threads > 1
-                              else None, progress=args.progress, scale=args.scale,
-                              scale_size=args.scale_size, map=args.maps, **options)
+        # Warnings as the tool's own lines, without a Python source line.
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            results = score_video(args.reference, args.distorted, ffmpeg=args.ffmpeg,
+                                  start_frame=args.start_frame, end_frame=end,
+                                  backend=args.backend, threads=args.threads if args.threads > 1
+                                  else None, progress=args.progress, scale=args.scale,
+                                  scale_size=args.scale_size, map=args.maps, **options)
+        for warning in caught:
+            print("floatadm: warning: %s" % warning.message, file=sys.stderr)
         job.update(backend=args.backend, ffmpeg=args.ffmpeg, scale=args.scale,
                    scale_size=args.scale_size)
     if args.json:

@@ -316,10 +316,40 @@ def _warn_if_swapped(distorted_size, reference_size, reference, distorted):
     if distorted_size and distorted_size[0] * distorted_size[1] > \
             reference_size[0] * reference_size[1]:
         warnings.warn("the distorted %s (%dx%d) is larger than the reference %s (%dx%d) and "
-                      "is scaled down to it: are the two swapped? score_video takes "
-                      "(reference, distorted)" % (os.fspath(distorted), distorted_size[0],
+                      "is scaled down to it: are the two swapped? (the reference is the source, the "
+                      "distorted its encode)" % (os.fspath(distorted), distorted_size[0],
                                                   distorted_size[1], os.fspath(reference),
                                                   reference_size[0], reference_size[1]),
+                      stacklevel=3)
+
+
+# Codecs whose encodes of one source can be told apart by bitrate (lossy, inter-coded).
+_LOSSY_CODECS = frozenset(("av1", "h264", "hevc", "mpeg1video", "mpeg2video", "mpeg4", "vp8",
+                           "vp9"))
+
+
+def _header_rate(ffmpeg, url, input_args):
+    """(codec, bit/s) of the first video stream as the container's header gives them
+    (the stream's rate, else the file's), or None: a hint read in an instant, not the
+    measured whole-stream rate of probe_stream."""
+    info = _ffprobe(ffmpeg, url, input_args, "stream=codec_name,bit_rate:format=bit_rate")
+    stream = (info.get("streams") or [{}])[0]
+    rate = stream.get("bit_rate") or (info.get("format") or {}).get("bit_rate")
+    try:
+        return stream["codec_name"], int(rate)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted):
+    """Two encodes in one lossy codec: a distorted at more than twice its reference's
+    bitrate is most likely the source given as the distorted."""
+    ref, dis = _header_rate(ffmpeg, ref_url, ()), _header_rate(ffmpeg, dis_url, ())
+    if ref and dis and ref[0] == dis[0] and ref[0] in _LOSSY_CODECS and dis[1] > 2 * ref[1]:
+        warnings.warn("the distorted %s (%s, %d kbit/s) has more than twice the bitrate of the "
+                      "reference %s (%d kbit/s): are the two swapped? (the reference is the source, "
+                      "the distorted its encode)" % (os.fspath(distorted), dis[0], dis[1] // 1000,
+                                                  os.fspath(reference), ref[1] // 1000),
                       stacklevel=3)
 
 
@@ -582,6 +612,10 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
                              distorted)
     else:
         scored_size = _probe_size(ffmpeg, ref_url, ref_args)
+    # The rates where the sizes did not already answer (a rung scaled to its source).
+    if not (scaler and scale_size is None) and not dis_args and not ref_args and \
+            all(u.startswith("file:") for u in (ref_url, dis_url)):
+        _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted)
 
     bar = ProgressBar(None, enabled=progress)
     if bar.enabled:

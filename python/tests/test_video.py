@@ -301,6 +301,29 @@ def test_scaled_distorted(ffmpeg, tmp_path):
             floatadm.score_video(ref, rung, **bad)
 
 
+def test_swapped_encodes_of_one_codec_warn(ffmpeg, tmp_path):
+    """The README's pair, a source and its encode in one codec, given the wrong way
+    round: the API and the command line ask whether they are swapped, naming both;
+    the right way round, or two codecs, nothing is said."""
+    def encode(path, quality):
+        subprocess.run([ffmpeg, "-y", "-hide_banner", "-loglevel", "error", "-nostdin", "-f",
+                        "lavfi", "-i", "testsrc2=size=160x96:rate=25:duration=0.4", "-c:v",
+                        "mpeg2video", "-q:v", str(quality), str(path)], check=True)
+        return str(path)
+    ref, dist = encode(tmp_path / "ref.mkv", 2), encode(tmp_path / "dist.mkv", 25)
+    lossless = make_clip(ffmpeg, tmp_path / "lossless.mkv", 25, seconds=0.4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        floatadm.score_video(ref, dist, end_frame=1)
+        floatadm.score_video(dist, lossless, end_frame=1)
+    with pytest.warns(UserWarning, match=r"distorted .*ref.mkv \(mpeg2video, \d+ kbit/s\) has "
+                      r"more than twice the bitrate of the reference .*dist.mkv .*swapped"):
+        floatadm.score_video(dist, ref, end_frame=1)
+    run = floatadm_cli("score", "-r", dist, "-d", ref, "--json", str(tmp_path / "out.json"))
+    assert run.returncode == 0 and "floatadm: warning: the distorted" in run.stderr
+    assert "swapped" in run.stderr and "dist.mkv" in run.stderr and "__main__" not in run.stderr
+
+
 def floatadm_cli(*args):
     import sys
     return subprocess.run([sys.executable, "-m", "floatadm", *args], capture_output=True,
