@@ -310,16 +310,20 @@ def probe_stream(ffmpeg, path):
             "height": stream["height"], "bitrate": 8 * size / (end - start)}
 
 
+# What a warning that the inputs may be swapped asks, in every face.
+_SWAPPED = "are the two swapped? (the reference is the source, the distorted its encode)"
+
+
 def _warn_if_swapped(distorted_size, reference_size, reference, distorted):
     """A rung is scaled up to its source: a distorted larger than its reference,
     scaled down, is most likely the source given as the distorted."""
     if distorted_size and distorted_size[0] * distorted_size[1] > \
             reference_size[0] * reference_size[1]:
         warnings.warn("the distorted %s (%dx%d) is larger than the reference %s (%dx%d) and "
-                      "is scaled down to it: are the two swapped? (the reference is the source, the "
-                      "distorted its encode)" % (os.fspath(distorted), distorted_size[0],
-                                                  distorted_size[1], os.fspath(reference),
-                                                  reference_size[0], reference_size[1]),
+                      "is scaled down to it: %s" % (os.fspath(distorted), distorted_size[0],
+                                                    distorted_size[1], os.fspath(reference),
+                                                    reference_size[0], reference_size[1],
+                                                    _SWAPPED),
                       stacklevel=3)
 
 
@@ -328,11 +332,11 @@ _LOSSY_CODECS = frozenset(("av1", "h264", "hevc", "mpeg1video", "mpeg2video", "m
                            "vp9"))
 
 
-def _header_rate(ffmpeg, url, input_args):
+def _header_rate(ffmpeg, url):
     """(codec, bit/s) of the first video stream as the container's header gives them
     (the stream's rate, else the file's), or None: a hint read in an instant, not the
     measured whole-stream rate of probe_stream."""
-    info = _ffprobe(ffmpeg, url, input_args, "stream=codec_name,bit_rate:format=bit_rate")
+    info = _ffprobe(ffmpeg, url, (), "stream=codec_name,bit_rate:format=bit_rate")
     stream = (info.get("streams") or [{}])[0]
     rate = stream.get("bit_rate") or (info.get("format") or {}).get("bit_rate")
     try:
@@ -344,12 +348,12 @@ def _header_rate(ffmpeg, url, input_args):
 def _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted):
     """Two encodes in one lossy codec: a distorted at more than twice its reference's
     bitrate is most likely the source given as the distorted."""
-    ref, dis = _header_rate(ffmpeg, ref_url, ()), _header_rate(ffmpeg, dis_url, ())
+    ref, dis = _header_rate(ffmpeg, ref_url), _header_rate(ffmpeg, dis_url)
     if ref and dis and ref[0] == dis[0] and ref[0] in _LOSSY_CODECS and dis[1] > 2 * ref[1]:
         warnings.warn("the distorted %s (%s, %d kbit/s) has more than twice the bitrate of the "
-                      "reference %s (%d kbit/s): are the two swapped? (the reference is the source, "
-                      "the distorted its encode)" % (os.fspath(distorted), dis[0], dis[1] // 1000,
-                                                  os.fspath(reference), ref[1] // 1000),
+                      "reference %s (%d kbit/s): %s" % (os.fspath(distorted), dis[0],
+                                                        dis[1] // 1000, os.fspath(reference),
+                                                        ref[1] // 1000, _SWAPPED),
                       stacklevel=3)
 
 
