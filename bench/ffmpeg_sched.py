@@ -180,41 +180,69 @@ def speed_graph(graph, nvdec):
     return ["-lavfi", f"[0:v][1:v]{graph}", "-f", "null", "-"]
 
 
+def run_wall(argv, streams):
+    """Seconds from starting N copies of argv at once to the last one's exit."""
+    start = time.monotonic()
+    procs = [subprocess.Popen(argv, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
+             for _ in range(streams)]
+    for proc in procs:
+        _, err = proc.communicate()
+        if proc.returncode != 0:
+            sys.exit(f"{' '.join(argv)}: {err.decode()[-300:]}")
+    return time.monotonic() - start
+
+
 def speed(args, builds):
+    """Pairs per second over the wall time; with two lengths (--loops-2160p 9,39), the
+    steady rate between them, (pairs_long - pairs_short) / (t_long - t_short), which
+    leaves out what a process spends once (start, device set-up, the last frames'
+    drain), and that once-cost beside it."""
     graphs = args.graphs.split(",")
+    steady = len(args.loops_1080p) == 2
     print("| case | streams | graph | " + " | ".join(f"{n} pairs/s" for n, _ in builds) +
-          " | " + " | ".join(f"{n} / decode" for n, _ in builds) + " |")
-    print("|---" * (3 + 2 * len(builds)) + "|")
+          " | " + " | ".join(f"{n} / decode" for n, _ in builds) +
+          ("".join(f" | {n} once, s" for n, _ in builds) +
+           "".join(f" | {n} long runs, s" for n, _ in builds) if steady else "") + " |")
+    print("|---" * (3 + (4 if steady else 2) * len(builds)) + "|")
     for case in args.cases.split(","):
-        loops = args.loops_1080p if case.endswith("1080p") else args.loops_2160p
-        pairs = 48 * (loops + 1)
-        inputs = []
-        for kind in ("dist", "ref"):
-            inputs += (["-stream_loop", str(loops)] + (nvdec_opts() if args.nvdec else []) +
-                       ["-i", os.path.join(args.clips, f"{case}_{kind}.mp4")])
+        lengths = args.loops_1080p if case.endswith("1080p") else args.loops_2160p
+        pairs = [48 * (loops + 1) for loops in lengths]
         for streams in args.streams:
-            rates = {}
+            rates, once = {}, {}
+            times = {(graph, name, p): [] for graph in graphs for name, _ in builds
+                     for p in pairs}
+            # Runs interleave the graphs, lengths and builds: a drift of the host's
+            # clocks falls on all of them alike.
+            for _ in range(args.runs):
+                for graph in graphs:
+                    for loops, p in zip(lengths, pairs):
+                        inputs = []
+                        for kind in ("dist", "ref"):
+                            inputs += (["-stream_loop", str(loops)] +
+                                       (nvdec_opts() if args.nvdec else []) +
+                                       ["-i", os.path.join(args.clips, f"{case}_{kind}.mp4")])
+                        for name, path in builds:
+                            argv = ([path, "-hide_banner", "-nostdin", "-v", "error"] +
+                                    inputs + speed_graph(graph, args.nvdec))
+                            times[(graph, name, p)].append(run_wall(argv, streams))
             for graph in graphs:
-                times = {name: [] for name, _ in builds}
-                for _ in range(args.runs):
-                    for name, path in builds:
-                        argv = ([path, "-hide_banner", "-nostdin", "-v", "error"] + inputs +
-                                speed_graph(graph, args.nvdec))
-                        start = time.monotonic()
-                        procs = [subprocess.Popen(argv, stdin=subprocess.DEVNULL,
-                                                  stderr=subprocess.PIPE)
-                                 for _ in range(streams)]
-                        for proc in procs:
-                            _, err = proc.communicate()
-                            if proc.returncode != 0:
-                                sys.exit(f"{' '.join(argv)}: {err.decode()[-300:]}")
-                        times[name].append(time.monotonic() - start)
-                rates[graph] = {n: streams * pairs / statistics.median(t)
-                                for n, t in times.items()}
+                rates[graph], once[graph] = {}, {}
+                for name, _ in builds:
+                    t = [statistics.median(times[(graph, name, p)]) for p in pairs]
+                    if steady:
+                        rates[graph][name] = streams * (pairs[1] - pairs[0]) / (t[1] - t[0])
+                        once[graph][name] = t[0] - streams * pairs[0] / rates[graph][name]
+                    else:
+                        rates[graph][name] = streams * pairs[0] / t[0]
                 cells = [f"{rates[graph][n]:.0f}" for n, _ in builds]
                 cells += ([f"{rates[graph][n] / rates['decode'][n]:.0%}" for n, _ in builds]
                           if "decode" in rates else [""] * len(builds))
-                print(f"| {case}{' NVDEC' if args.nvdec else ''}, {pairs} pairs | {streams} | "
+                if steady:
+                    cells += [f"{once[graph][n]:.2f}" for n, _ in builds]
+                    cells += [", ".join(f"{v:.2f}" for v in times[(graph, n, pairs[1])])
+                              for n, _ in builds]
+                label = f"{pairs[0]}-{pairs[1]} pairs, steady" if steady else f"{pairs[0]} pairs"
+                print(f"| {case}{' NVDEC' if args.nvdec else ''}, {label} | {streams} | "
                       f"{graph} | " + " | ".join(cells) + " |", flush=True)
 
 
@@ -230,11 +258,17 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--cases", default="h264_1080p,h264_2160p,hevc_1080p,hevc_2160p")
     parser.add_argument("--graphs", default="decode,float_adm,psnr,ssim")
-    parser.add_argument("--loops-1080p", type=int, default=19)
-    parser.add_argument("--loops-2160p", type=int, default=9)
+    parser.add_argument("--loops-1080p", default="19",
+                        help="speed: times the 48 frames are played again; two (19,79): "
+                             "the steady rate between the two lengths")
+    parser.add_argument("--loops-2160p", default="9")
     args = parser.parse_args()
     args.lengths = [int(v) for v in args.lengths.split(",")]
     args.streams = [int(v) for v in args.streams.split(",")]
+    args.loops_1080p = [int(v) for v in args.loops_1080p.split(",")]
+    args.loops_2160p = [int(v) for v in args.loops_2160p.split(",")]
+    if len(args.loops_1080p) != len(args.loops_2160p) or len(args.loops_1080p) > 2:
+        sys.exit("--loops-1080p and --loops-2160p: one length each, or two each")
     builds = parse_builds(args.ffmpeg)
     (memory if args.what == "memory" else speed)(args, builds)
 

@@ -3,12 +3,18 @@
 # at 1920x1080 and 3840x2160, 30 fps, a reference at a high rate and a distorted
 # one at a quarter of it, encoded by the x264 and x265 programs (FFmpeg's own
 # build here has no H.264 or HEVC encoder, and data-centre GPUs have no NVENC).
+# x264 writes Matroska, whose timestamps carry its B-frames' order into the mp4;
+# x265 writes a bare stream, whose frames get timestamps in decoding order when
+# remuxed, so its clips have no B-frames (with them the timestamps of the mp4 would
+# run backwards and the filter would pair the wrong frames).
 #
 # Usage: sh scripts/cuda/make_decoder_clips.sh FFMPEG CLIP_DIR
-#   FFMPEG: any ffmpeg with testsrc2 and the Matroska muxer (this project's build/bin/ffmpeg)
+#   FFMPEG: any ffmpeg with testsrc2, the Matroska demuxer and the mp4 muxer (this
+#   project's build/bin/ffmpeg), with ffprobe beside it
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -eu
 ffmpeg=$1
+ffprobe=$(dirname "$ffmpeg")/ffprobe
 out=$2
 mkdir -p "$out"
 frames=48
@@ -18,13 +24,19 @@ for size in 1920x1080 3840x2160; do
     "$ffmpeg" -hide_banner -v error -y -f lavfi -i "testsrc2=s=$size:r=30" -frames:v $frames -pix_fmt yuv420p "$y4m"
     for kind in ref dist; do
         if [ $kind = ref ]; then kbps=$rate; else kbps=$((rate / 4)); fi
-        x264 --quiet --no-progress --preset veryfast --bitrate $kbps -o "$out/es.h264" "$y4m"
-        x265 --log-level error --no-progress --preset veryfast --bitrate $kbps --output "$out/es.hevc" "$y4m"
-        for codec in h264 hevc; do
-            "$ffmpeg" -hide_banner -v error -y -framerate 30 -i "$out/es.$codec" -c copy "$out/${codec}_${name}_$kind.mp4"
-            rm -f "$out/es.$codec"
-        done
+        x264 --quiet --no-progress --preset veryfast --bitrate $kbps -o "$out/es.mkv" "$y4m"
+        x265 --log-level error --no-progress --preset veryfast --bframes 0 --bitrate $kbps \
+            --output "$out/es.hevc" "$y4m"
+        "$ffmpeg" -hide_banner -v error -y -i "$out/es.mkv" -c copy "$out/h264_${name}_$kind.mp4"
+        "$ffmpeg" -hide_banner -v error -y -framerate 30 -i "$out/es.hevc" -c copy "$out/hevc_${name}_$kind.mp4"
+        rm -f "$out/es.mkv" "$out/es.hevc"
     done
     rm -f "$y4m"
+done
+# Each clip's frames, as decoded, must come with timestamps that only go forward.
+for clip in "$out"/*.mp4; do
+    "$ffprobe" -v error -select_streams v -show_entries frame=pts -of csv=p=0 "$clip" |
+        awk -v clip="$clip" 'NR > 1 && $1 <= last { print clip ": timestamps run backwards at frame " NR - 1 > "/dev/stderr"; bad = 1; exit }
+                             { last = $1 } END { exit bad }'
 done
 ls -l "$out"
