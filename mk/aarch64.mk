@@ -14,11 +14,11 @@ AARCH64_DEPS_STAMP := $(AARCH64_BUILD)/.aarch64-deps-installed
 # libraries are the build machine's).
 AARCH64_GTEST_SRC := /usr/src/googletest/googletest
 AARCH64_GTEST := $(AARCH64_BUILD)/gtest
-# The tree's own make, with the cross compilers and no flags of the build machine's
-# (-Wno-psabi: gcc's note that C++17 passes std::pair<double, double> as GCC 10 began to,
-# about the tests' own calls).
+# The tree's own make, with the cross compilers and no flags or libraries of the build
+# machine's (no libswscale: its is not the target's; -Wno-psabi: gcc's note that C++17
+# passes std::pair<double, double> as GCC 10 began to, about the tests' own calls).
 AARCH64_MAKE = $(MAKE) BUILD=$(AARCH64_BUILD) CC=$(AARCH64_HOST)-gcc CXX=$(AARCH64_HOST)-g++ \
-    AR=$(AARCH64_HOST)-ar HAVE_CUDA=no CFLAGS='-O2 -g' CXXFLAGS='-O2 -g' CPPFLAGS= LDFLAGS= \
+    AR=$(AARCH64_HOST)-ar HAVE_CUDA=no HAVE_SWSCALE=no CFLAGS='-O2 -g' CXXFLAGS='-O2 -g' CPPFLAGS= LDFLAGS= \
     EXTRA_CFLAGS= EXTRA_CXXFLAGS='-Wno-psabi -isystem $(AARCH64_GTEST_SRC)/include' \
     EXTRA_LDFLAGS='-L$(abspath $(AARCH64_GTEST))'
 AARCH64_CLI := $(AARCH64_BUILD)/bin/float_adm_score

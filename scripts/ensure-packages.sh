@@ -11,6 +11,9 @@ set -eu
 # clang: the CUDA backend's kernels as PTX (the workbench configures --enable-cuda=auto).
 # libbenchmark-dev: make bench.  nasm: FFmpeg's x86 assembly.
 packages="make g++ clang pkg-config xz-utils libgtest-dev libbenchmark-dev nasm"
+# float_adm_score --scale: FFmpeg's libswscale (configure finds it where installed; the
+# plain build goes without it where not).
+packages="$packages libswscale-dev"
 # The embedded ffmpeg's codec and filter libraries (scripts/ffmpeg-configure.sh).
 packages="$packages zlib1g-dev libdav1d-dev libsvtav1enc-dev libvpx-dev libaom-dev libzimg-dev"
 # make check: the Python package and its tests (numpy for the package itself, which

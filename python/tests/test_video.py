@@ -301,6 +301,43 @@ def test_scaled_distorted(ffmpeg, tmp_path):
             floatadm.score_video(ref, rung, **bad)
 
 
+def test_command_line_scales_a_rung_from_a_pipe(ffmpeg, score_bin, tmp_path):
+    """float_adm_score -d - --scale WxH, fed by ffmpeg's y4m pipe, scores a 96x64 rung
+    against its 160x96 reference with no file between them, bit for bit as
+    score_video's scale (ffmpeg's scale filter before the filter): bicubic, lanczos,
+    and at 10 bits."""
+    version = subprocess.run([score_bin, "--version"], capture_output=True, text=True,
+                             check=True).stdout
+    if "--scale: none" in version:
+        pytest.skip("float_adm_score is built without libswscale")
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.4)
+    rung = make_clip(ffmpeg, tmp_path / "rung.mkv", 25, seconds=0.4, lossy=True,
+                     size="96x64")
+    for pix_fmt, scaler in (("yuv420p", "bicubic"), ("yuv420p", "lanczos"),
+                            ("yuv420p10le", "bicubic")):
+        ref_y4m = str(tmp_path / ("ref-%s.y4m" % pix_fmt))
+        rung_at_depth = str(tmp_path / ("rung-%s.mkv" % pix_fmt))
+        for source, out, codec in ((ref, ref_y4m, []), (rung, rung_at_depth, ["-c:v", "ffv1"])):
+            subprocess.run([ffmpeg, "-y", "-loglevel", "error", "-nostdin", "-i", source,
+                            "-pix_fmt", pix_fmt, "-strict", "-1"] + codec + [out], check=True)
+        log = str(tmp_path / ("cli-%s-%s.json" % (pix_fmt, scaler)))
+        decoder = subprocess.Popen([ffmpeg, "-loglevel", "error", "-nostdin", "-i",
+                                    rung_at_depth, "-strict", "-1", "-f", "yuv4mpegpipe", "-"],
+                                   stdout=subprocess.PIPE)
+        cli = subprocess.run([score_bin, "-r", ref_y4m, "-d", "-", "--scale", "160x96",
+                              "--scaler", scaler, "--json", log, "--quiet"],
+                             stdin=decoder.stdout, capture_output=True, text=True)
+        decoder.stdout.close()
+        assert decoder.wait() == 0 and cli.returncode == 0, cli.stderr
+        assert cli.stderr == ""
+        got = Results.from_json(log)
+        want = floatadm.score_video(ref_y4m, rung_at_depth, scale=scaler)
+        assert len(got.frames) == len(want.frames) == 10
+        for g, w in zip(got.frames, want.frames):
+            for name in want.names:
+                assert same_bits(g[name], w[name]), (pix_fmt, scaler, g["frame"], name)
+
+
 def test_swapped_encodes_of_one_codec_warn(ffmpeg, tmp_path):
     """The README's pair, a source and its encode in one codec, given the wrong way
     round: the API and the command line ask whether they are swapped, naming both;

@@ -116,6 +116,8 @@ enum class Arg {
     LogFormat,
     Backend,
     MapPath,
+    Scale,
+    Scaler,
 };
 
 struct ArgSpec {
@@ -145,6 +147,8 @@ const ArgSpec arg_specs[] = {
     {"threads", 0, Arg::Threads, true},
     {"backend", 0, Arg::Backend, true},
     {"map-path", 0, Arg::MapPath, true},
+    {"scale", 0, Arg::Scale, true},
+    {"scaler", 0, Arg::Scaler, true},
     /* vmaf's flags that add a model or other features. */
     {"model", 'm', Arg::NotFloatAdm, true},
     {"aom_ctc", 0, Arg::NotFloatAdm, true},
@@ -317,6 +321,22 @@ void apply_arg(CommandLine &command_line, const ArgSpec &spec, const std::string
             throw CliError(flag + ": " + message);
         break;
     }
+    case Arg::Scale: {
+        /* WxH, which must be the reference's size, or "reference": its size. */
+        command_line.scale = true;
+        if (value == "reference")
+            break;
+        const size_t x = value.find('x');
+        if (x == std::string::npos)
+            throw CliError(flag + " takes WxH (the reference's size) or reference, not '" + value +
+                           "'");
+        command_line.scale_width = static_cast<int>(
+            parse_integer(flag, value.substr(0, x), 1, INT_MAX));
+        command_line.scale_height = static_cast<int>(
+            parse_integer(flag, value.substr(x + 1), 1, INT_MAX));
+        break;
+    }
+    case Arg::Scaler: command_line.scaler = value; break;
     case Arg::NotFloatAdm:
         throw CliError(flag + ": " + program_name +
                        " computes float ADM only, without a "

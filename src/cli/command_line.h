@@ -69,6 +69,10 @@ struct CommandLine {
     bool list_options = false;
     bool per_frame = false; /* --per-frame: the table of every frame on stdout */
     std::string map_path;   /* --map-path: a PFM file name pattern; empty: no maps */
+    bool scale = false;     /* --scale: the distorted scaled to the reference's size */
+    int scale_width = 0;    /* --scale WxH; 0: --scale reference */
+    int scale_height = 0;
+    std::string scaler = "bicubic"; /* --scaler: libswscale's method, ffmpeg's default */
     /* Given in vmaf's dialect (a short flag, or a long one only vmaf has): frames
      * are then read as vmaf reads them (see frames_to_score). */
     bool vmaf_dialect = false;

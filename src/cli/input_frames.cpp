@@ -48,6 +48,18 @@ void check_header_agrees(const CommandLine &command_line, const VideoReader &rea
                        disagreement + " says " + given);
 }
 
+/* Frames of two sizes: what would score them. */
+std::string scale_hint(const InputGeometry &reference, const InputGeometry &distorted)
+{
+    if (reference.width == distorted.width && reference.height == distorted.height)
+        return std::string();
+#ifdef FLOAT_ADM_CLI_SWSCALE
+    return " (--scale reference scales the distorted to the reference's size)";
+#else
+    return " (this build has no --scale: configure --enable-swscale)";
+#endif
+}
+
 } // namespace
 
 /* The frame geometry: from the y4m headers, else from the command line. */
@@ -56,7 +68,8 @@ InputGeometry resolve_geometry(const CommandLine &command_line, const VideoReade
 {
     const VideoReader *y4m = nullptr;
     for (const VideoReader *reader : {&reference, &distorted}) {
-        if (!reader->is_y4m())
+        /* Scaled, the distorted has a size of its own (resolve_scaled_geometry). */
+        if (!reader->is_y4m() || (command_line.scale && reader == &distorted))
             continue;
         check_header_agrees(command_line, *reader);
         const InputGeometry &header = reader->header_geometry();
@@ -66,7 +79,7 @@ InputGeometry resolve_geometry(const CommandLine &command_line, const VideoReade
                 !same_layout(*header.format, *first.format))
                 throw CliError("reference and distorted differ: " + y4m->path() + " is " +
                                first.describe() + " but " + reader->path() + " is " +
-                               header.describe());
+                               header.describe() + scale_hint(first, header));
         }
         y4m = reader;
     }
@@ -90,13 +103,35 @@ InputGeometry resolve_geometry(const CommandLine &command_line, const VideoReade
     return geometry;
 }
 
+/* --scale: the distorted's size is its y4m header's, its samples the reference's depth. */
+InputGeometry resolve_scaled_geometry(const CommandLine &command_line, const VideoReader &distorted,
+                                      const InputGeometry &reference)
+{
+    if (!distorted.is_y4m())
+        throw CliError("--scale: " + distorted.path() +
+                       " is raw YUV: a distorted of another size than the reference must be "
+                       "y4m, whose header says its size");
+    const InputGeometry &header = distorted.header_geometry();
+    if (header.format->bit_depth != reference.format->bit_depth)
+        throw CliError("--scale: " + distorted.path() + " is " + header.describe() +
+                       " but the reference is " + reference.describe() +
+                       ": scaling keeps the bit depth, which must be the same");
+    if (command_line.scale_width && (command_line.scale_width != reference.width ||
+                                     command_line.scale_height != reference.height))
+        throw CliError(string_printf("--scale %dx%d: the distorted is scored at the "
+                                     "reference's size, %dx%d (--scale reference)",
+                                     command_line.scale_width, command_line.scale_height,
+                                     reference.width, reference.height));
+    return header;
+}
+
 /* --frames N: exactly N, which both files must hold whole (a partial frame after
  * them is none of the tool's business); vmaf's dialect: as vmaf, the frames both
  * hold, up to --frame_cnt, with one warning where one file holds more; else every
  * frame, which both must hold alike. */
 unsigned long long frames_to_score(const CommandLine &command_line,
                                    const std::array<const VideoReader *, 2> &inputs,
-                                   const InputGeometry &geometry)
+                                   const std::array<const InputGeometry *, 2> &geometries)
 {
     const char *const skip_flags[2] = {"--frame_skip_ref", "--frame_skip_dist"};
     unsigned long long available[2];
@@ -107,9 +142,10 @@ unsigned long long frames_to_score(const CommandLine &command_line,
         if (skip >= count)
             throw CliError(string_printf("%s: %s %llu, but the file holds %llu frames of %s",
                                          inputs[k]->path().c_str(), skip_flags[k], skip, count,
-                                         geometry.describe().c_str()));
+                                         geometries[k]->describe().c_str()));
         available[k] = count - skip;
-        holds[k] = string_printf("%llu frames of %s", available[k], geometry.describe().c_str());
+        holds[k] = string_printf("%llu frames of %s", available[k],
+                                 geometries[k]->describe().c_str());
         if (skip)
             holds[k] += string_printf(" after %s %llu", skip_flags[k], skip);
     }

@@ -29,15 +29,21 @@
 #include "video_reader.h"
 
 /** The frame geometry: from the y4m headers, which must agree with each other and
- *  with the command line, else from the command line.  Throws CliError. */
+ *  with the command line, else from the command line; with --scale, the reference's
+ *  alone.  Throws CliError. */
 InputGeometry resolve_geometry(const CommandLine &command_line, const VideoReader &reference,
                                const VideoReader &distorted);
+
+/** With --scale: the distorted's own geometry, from its y4m header (a raw distorted
+ *  is refused), with the reference's bit depth.  Throws CliError. */
+InputGeometry resolve_scaled_geometry(const CommandLine &command_line, const VideoReader &distorted,
+                                      const InputGeometry &reference);
 
 /** How many frames to go through, after the skipped ones (the readers started):
  *  --frames N exactly, --frame_cnt N at most, else every frame; throws CliError
  *  where the files do not hold them. */
 unsigned long long frames_to_score(const CommandLine &command_line,
                                    const std::array<const VideoReader *, 2> &inputs,
-                                   const InputGeometry &geometry);
+                                   const std::array<const InputGeometry *, 2> &geometries);
 
 #endif /* FLOAT_ADM_CLI_INPUT_FRAMES_H */

@@ -37,6 +37,9 @@
 #include "frames_in_flight.h"
 #include "input_frames.h"
 #include "pixel_format.h"
+#ifdef FLOAT_ADM_CLI_SWSCALE
+#include "scaler.h"
+#endif
 #include "score_outputs.h"
 #include "usage.h"
 #include "video_reader.h"
@@ -174,12 +177,35 @@ void warn_about(const VideoReader &input)
         std::fprintf(stderr, "%s: warning: %s\n", program_name, input.warning().c_str());
 }
 
+/* A distorted larger than its reference, scaled down to it, is most often the
+ * source given as the distorted: said once, naming both. */
+void warn_if_swapped(const VideoReader &reference, const InputGeometry &reference_geometry,
+                     const VideoReader &distorted, const InputGeometry &distorted_geometry)
+{
+    if (static_cast<long long>(distorted_geometry.width) * distorted_geometry.height <=
+        static_cast<long long>(reference_geometry.width) * reference_geometry.height)
+        return;
+    std::fprintf(stderr,
+                 "%s: warning: the distorted %s (%dx%d) is larger than the reference %s "
+                 "(%dx%d) and is scaled down to it: are the two swapped? (--reference is "
+                 "the source, --distorted the encode)\n",
+                 program_name, distorted.path().c_str(), distorted_geometry.width,
+                 distorted_geometry.height, reference.path().c_str(), reference_geometry.width,
+                 reference_geometry.height);
+}
+
 int score(const CommandLine &command_line)
 {
     if (command_line.reference.empty())
         throw CliError("missing --reference (see --help)");
     if (command_line.distorted.empty())
         throw CliError("missing --distorted (see --help)");
+#ifndef FLOAT_ADM_CLI_SWSCALE
+    if (command_line.scale)
+        throw CliError("--scale: this build has no libswscale (configure --enable-swscale)");
+#endif
+    if (command_line.scaler != "bicubic" && !command_line.scale)
+        throw CliError("--scaler " + command_line.scaler + " without --scale: nothing to scale");
 
     const FloatAdmOptions options = make_options(command_line);
     VideoReader reference(command_line.reference);
@@ -187,20 +213,30 @@ int score(const CommandLine &command_line)
     warn_about(reference);
     warn_about(distorted);
     const InputGeometry geometry = resolve_geometry(command_line, reference, distorted);
+    const InputGeometry distorted_geometry =
+        command_line.scale ? resolve_scaled_geometry(command_line, distorted, geometry) : geometry;
+    warn_if_swapped(reference, geometry, distorted, distorted_geometry);
 
     /* The files are sized up before the context is made: a header announcing a
      * huge frame over a few bytes must fail at once, not after allocating it. */
     reference.start(geometry);
-    distorted.start(geometry);
+    distorted.start(distorted_geometry);
     /* A stream (stdin, a pipe) is read until it ends: its frames are not counted first. */
     const bool streaming = reference.is_stream() || distorted.is_stream();
-    const unsigned long long frame_count =
-        streaming ? stream_frame_limit(command_line)
-                  : frames_to_score(command_line, {&reference, &distorted}, geometry);
+    const unsigned long long frame_count = streaming
+                                               ? stream_frame_limit(command_line)
+                                               : frames_to_score(command_line,
+                                                                 {&reference, &distorted},
+                                                                 {&geometry, &distorted_geometry});
     reference.skip_frames(command_line.skip[0]);
     distorted.skip_frames(command_line.skip[1]);
     const bool maps = !command_line.map_path.empty();
     const bool on_cuda = use_cuda(command_line.backend);
+#ifdef FLOAT_ADM_CLI_SWSCALE
+    std::unique_ptr<LumaScaler> scaler;
+    if (command_line.scale)
+        scaler = std::make_unique<LumaScaler>(distorted_geometry, geometry, command_line.scaler);
+#endif
 
     ContextPtr context = on_cuda ? nullptr : create_context(geometry, options);
     if (!on_cuda && command_line.threads > 1) {
@@ -217,10 +253,10 @@ int score(const CommandLine &command_line)
                                           : (frame_count + command_line.subsample - 1) /
                                                 command_line.subsample;
     ScoreOutputs outputs(command_line, options, geometry, reference, distorted, scored);
-    /* Maps are written from the context after each frame: those frames are scored one
-     * at a time. */
+    /* Maps are written from the context after each frame, and scaled frames are
+     * scaled here: those frames are scored one at a time. */
     std::unique_ptr<FramesInFlight> in_flight;
-    if (!on_cuda && !maps && !streaming)
+    if (!on_cuda && !maps && !streaming && !command_line.scale)
         in_flight = std::make_unique<FramesInFlight>(context.get(), command_line.threads,
                                                      command_line.reference,
                                                      command_line.distorted, geometry);
@@ -262,6 +298,10 @@ int score(const CommandLine &command_line)
             reference_plane = reference.read_frame();
             distorted_plane = distorted.read_frame();
         }
+#ifdef FLOAT_ADM_CLI_SWSCALE
+        if (scaler)
+            distorted_plane = scaler->scale(distorted_plane);
+#endif
         FloatAdmScores scores;
 #ifdef FLOAT_ADM_CLI_CUDA
         if (cuda) {
@@ -318,8 +358,13 @@ int main(int argc, char **argv)
             std::printf("%s %s\nsimd levels:", program_name, float_adm_version());
             for (int i = 0; float_adm_simd_level_name(i); i++)
                 std::printf(" %s", float_adm_simd_level_name(i));
-            std::printf(" (best here: %s)\nrcpss fingerprint: %s\n", best_simd_level(),
-                        fingerprint);
+            std::printf(" (best here: %s)\n", best_simd_level());
+#ifdef FLOAT_ADM_CLI_SWSCALE
+            std::printf("--scale: %s\n", LumaScaler::library_version().c_str());
+#else
+            std::printf("--scale: none (built without libswscale)\n");
+#endif
+            std::printf("rcpss fingerprint: %s\n", fingerprint);
             finish_stdout();
             return 0;
         }

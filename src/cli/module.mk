@@ -1,8 +1,13 @@
 # float_adm_score: scores raw YUV / y4m without FFmpeg.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # --backend cuda: cuda_backend.cpp and the CUDA library, where the build has it.
+# --scale: scaler.cpp and FFmpeg's libswscale, where configure found it.
 CLI_CUDA_SRC := src/cli/cuda_backend.cpp
-CLI_SRCS := $(filter-out $(CLI_CUDA_SRC),$(wildcard src/cli/*.cpp))
+CLI_SWSCALE_SRC := src/cli/scaler.cpp
+CLI_SRCS := $(filter-out $(CLI_CUDA_SRC) $(CLI_SWSCALE_SRC),$(wildcard src/cli/*.cpp))
+ifeq ($(HAVE_SWSCALE),yes)
+CLI_SRCS += $(CLI_SWSCALE_SRC)
+endif
 ifeq ($(HAVE_CUDA),yes)
 CLI_SRCS += $(CLI_CUDA_SRC)
 # Literal paths: src/adm_cuda/module.mk, which names them, is included later.
@@ -19,13 +24,17 @@ all: $(CLI_BIN)
 $(CLI_BIN): $(CLI_OBJS) $(CORE_LIB) $(CLI_CUDA_DEPS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) $(CLI_OBJS) $(filter %.a,$(CLI_CUDA_DEPS)) \
-	  $(CORE_LIB) $(LDFLAGS_ALL) $(if $(CLI_CUDA_DEPS),$(CUDA_LIBS)) -o $@
+	  $(CORE_LIB) $(LDFLAGS_ALL) $(if $(CLI_CUDA_DEPS),$(CUDA_LIBS)) \
+	  $(if $(filter yes,$(HAVE_SWSCALE)),$(SWSCALE_LIBS)) -o $@
 
 $(CLI_OBJS): private CXXFLAGS_ALL += -I$(BUILD)/include $(COMMON_CXXFLAGS)
 # Target-specific flags are private: the libraries' objects keep their own.
 $(CLI_OBJS): $(CORE_HEADER_OUT) $(filter %.h,$(CLI_CUDA_DEPS))
 ifeq ($(HAVE_CUDA),yes)
 $(CLI_OBJS): private CXXFLAGS_ALL += -DFLOAT_ADM_CLI_CUDA
+endif
+ifeq ($(HAVE_SWSCALE),yes)
+$(CLI_OBJS): private CXXFLAGS_ALL += -DFLOAT_ADM_CLI_SWSCALE $(SWSCALE_CFLAGS)
 endif
 -include $(CLI_OBJS:.o=.d)
 

@@ -197,7 +197,7 @@ def main():
     golden = json.load(open(os.path.join(corpus, "golden.json")))
     version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout
     fingerprint = (os.environ.get("FLOAT_ADM_TEST_FINGERPRINT") or
-                   version.split("rcpss fingerprint: ")[-1].strip())
+                   version.split("rcpss fingerprint: ")[-1].split()[0])
     exact = fingerprint == golden["reference"]["rcpss_sha256"]
     if not exact:
         print(f"NOTE: RCPSS fingerprint {fingerprint} is not the golden host's: libvmaf's "

@@ -384,6 +384,15 @@ else
         *libc6*libstdc++6*|*libstdc++6*libc6*) ;;
         *) fail "the .deb's Depends lacks libc6 or libstdc++6: '$depends'" ;;
     esac
+    # A float_adm_score built with --scale needs libswscale's package too.
+    rm -rf debx && dpkg-deb -x "$deb" debx
+    if readelf -d debx/usr/bin/float_adm_score | grep -q 'NEEDED.*\[libswscale\.so'; then
+        tests=$((tests + 1))
+        case $depends in
+            *libswscale*) ;;
+            *) fail "float_adm_score links libswscale, but the .deb's Depends lacks it: '$depends'" ;;
+        esac
+    fi
     if command -v lintian >/dev/null 2>&1; then
         # The default Maintainer is a placeholder (DEB_MAINTAINER sets one).
         lintian --tag-display-limit 0 --suppress-tags bogus-mail-host,bogus-mail-host-in-debian-changelog \
