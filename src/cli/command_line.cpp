@@ -324,6 +324,7 @@ void apply_arg(CommandLine &command_line, const ArgSpec &spec, const std::string
     case Arg::Scale: {
         /* WxH, which must be the reference's size, or "reference": its size. */
         command_line.scale = true;
+        command_line.scale_width = command_line.scale_height = 0;
         if (value == "reference")
             break;
         const size_t x = value.find('x');
@@ -336,7 +337,10 @@ void apply_arg(CommandLine &command_line, const ArgSpec &spec, const std::string
             parse_integer(flag, value.substr(x + 1), 1, INT_MAX));
         break;
     }
-    case Arg::Scaler: command_line.scaler = value; break;
+    case Arg::Scaler:
+        command_line.scaler = value;
+        command_line.scaler_given = true;
+        break;
     case Arg::NotFloatAdm:
         throw CliError(flag + ": " + program_name +
                        " computes float ADM only, without a "

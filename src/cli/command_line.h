@@ -73,6 +73,7 @@ struct CommandLine {
     int scale_width = 0;    /* --scale WxH; 0: --scale reference */
     int scale_height = 0;
     std::string scaler = "bicubic"; /* --scaler: libswscale's method, ffmpeg's default */
+    bool scaler_given = false;
     /* Given in vmaf's dialect (a short flag, or a long one only vmaf has): frames
      * are then read as vmaf reads them (see frames_to_score). */
     bool vmaf_dialect = false;

@@ -177,6 +177,8 @@ void warn_about(const VideoReader &input)
         std::fprintf(stderr, "%s: warning: %s\n", program_name, input.warning().c_str());
 }
 
+bool is_stdin(const std::string &path) { return path == "-" || path == "/dev/stdin"; }
+
 /* A distorted larger than its reference, scaled down to it, is most often the
  * source given as the distorted: said once, naming both. */
 void warn_if_swapped(const VideoReader &reference, const InputGeometry &reference_geometry,
@@ -200,11 +202,13 @@ int score(const CommandLine &command_line)
         throw CliError("missing --reference (see --help)");
     if (command_line.distorted.empty())
         throw CliError("missing --distorted (see --help)");
+    if (is_stdin(command_line.reference) && is_stdin(command_line.distorted))
+        throw CliError("--reference and --distorted are both stdin: one of them at most");
 #ifndef FLOAT_ADM_CLI_SWSCALE
     if (command_line.scale)
         throw CliError("--scale: this build has no libswscale (configure --enable-swscale)");
 #endif
-    if (command_line.scaler != "bicubic" && !command_line.scale)
+    if (command_line.scaler_given && !command_line.scale)
         throw CliError("--scaler " + command_line.scaler + " without --scale: nothing to scale");
 
     const FloatAdmOptions options = make_options(command_line);

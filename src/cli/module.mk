@@ -30,6 +30,8 @@ $(CLI_BIN): $(CLI_OBJS) $(CORE_LIB) $(CLI_CUDA_DEPS)
 $(CLI_OBJS): private CXXFLAGS_ALL += -I$(BUILD)/include $(COMMON_CXXFLAGS)
 # Target-specific flags are private: the libraries' objects keep their own.
 $(CLI_OBJS): $(CORE_HEADER_OUT) $(filter %.h,$(CLI_CUDA_DEPS))
+# configure decides what is built in (CUDA, libswscale): a new answer rebuilds them.
+$(CLI_OBJS) $(CLI_BIN): config.mak
 ifeq ($(HAVE_CUDA),yes)
 $(CLI_OBJS): private CXXFLAGS_ALL += -DFLOAT_ADM_CLI_CUDA
 endif

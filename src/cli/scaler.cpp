@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 
 extern "C" {
 #include <libavutil/error.h>
@@ -54,6 +55,17 @@ int aligned_stride(const InputGeometry &geometry)
     return (geometry.width * geometry.bytes_per_sample() + 63) & ~63;
 }
 
+/* A picture's bytes with the padding libavutil gives a frame (rows up to a multiple of
+ * 32, 64 bytes more): libswscale's vector code reads past the last row's end. */
+size_t padded_bytes(const InputGeometry &geometry)
+{
+    return static_cast<size_t>(aligned_stride(geometry)) * ((geometry.height + 31) & ~31) + 64;
+}
+
+struct ContextDeleter {
+    void operator()(SwsContext *context) const { sws_freeContext(context); }
+};
+
 } // namespace
 
 LumaScaler::LumaScaler(const InputGeometry &from, const InputGeometry &to,
@@ -66,35 +78,31 @@ LumaScaler::LumaScaler(const InputGeometry &from, const InputGeometry &to,
             string_printf("--scale: %d-bit samples cannot be scaled", from.format->bit_depth));
     /* Each failure is said here, once, in this tool's words. */
     av_log_set_level(AV_LOG_QUIET);
-    context_ = sws_alloc_context();
-    if (!context_)
+    std::unique_ptr<SwsContext, ContextDeleter> context(sws_alloc_context());
+    if (!context)
         throw CliError("--scale: out of memory");
     /* The options of ffmpeg's scale filter, whose default method is bicubic. */
-    if (av_opt_set_int(context_, "srcw", from.width, 0) < 0 ||
-        av_opt_set_int(context_, "srch", from.height, 0) < 0 ||
-        av_opt_set_int(context_, "src_format", format, 0) < 0 ||
-        av_opt_set_int(context_, "dstw", to.width, 0) < 0 ||
-        av_opt_set_int(context_, "dsth", to.height, 0) < 0 ||
-        av_opt_set_int(context_, "dst_format", format, 0) < 0) {
-        sws_freeContext(context_);
+    if (av_opt_set_int(context.get(), "srcw", from.width, 0) < 0 ||
+        av_opt_set_int(context.get(), "srch", from.height, 0) < 0 ||
+        av_opt_set_int(context.get(), "src_format", format, 0) < 0 ||
+        av_opt_set_int(context.get(), "dstw", to.width, 0) < 0 ||
+        av_opt_set_int(context.get(), "dsth", to.height, 0) < 0 ||
+        av_opt_set_int(context.get(), "dst_format", format, 0) < 0)
         throw CliError("--scale: libswscale refused the frame sizes");
-    }
-    if (av_opt_set(context_, "sws_flags", method.c_str(), 0) < 0) {
-        sws_freeContext(context_);
+    if (av_opt_set(context.get(), "sws_flags", method.c_str(), 0) < 0)
         throw CliError("--scaler " + method +
                        ": not a libswscale method (bicubic, bilinear, lanczos, spline, "
                        "neighbor, area, ...)");
-    }
-    const int err = sws_init_context(context_, nullptr, nullptr);
+    const int err = sws_init_context(context.get(), nullptr, nullptr);
     if (err < 0) {
         char why[AV_ERROR_MAX_STRING_SIZE] = "";
         av_strerror(err, why, sizeof(why));
-        sws_freeContext(context_);
         throw CliError("--scale: libswscale cannot scale " + from.describe() + " to " +
-                       to.describe() + ": " + why);
+                       to.describe() + " with --scaler " + method + ": " + why);
     }
-    source_.assign(static_cast<size_t>(aligned_stride(from)) * from.height);
-    scaled_.assign(static_cast<size_t>(aligned_stride(to)) * to.height);
+    source_.assign(padded_bytes(from));
+    scaled_.assign(padded_bytes(to));
+    context_ = context.release();
 }
 
 LumaScaler::~LumaScaler() { sws_freeContext(context_); }
