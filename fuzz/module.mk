@@ -17,8 +17,9 @@ FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 FUZZ_CORE_OBJS := $(CORE_SRCS:%.cpp=$(FUZZ_DIR)/obj/%.o)
 $(FUZZ_CORE_OBJS): private FUZZ_CXXFLAGS += -DFLOAT_ADM_BUILDING_LIBRARY
 # The tool without its main, which the target calls as float_adm_score_main, and
-# without its CUDA backend (the fuzzed build is the CPU one).
-FUZZ_CLI_OBJS  := $(filter-out %/main.o,$(patsubst %.cpp,$(FUZZ_DIR)/obj/%.o,$(filter-out $(CLI_CUDA_SRC),$(CLI_SRCS)))) \
+# without its CUDA backend and --scale (the fuzzed build is the CPU one, libswscale
+# not built with the sanitizers).
+FUZZ_CLI_OBJS  := $(filter-out %/main.o,$(patsubst %.cpp,$(FUZZ_DIR)/obj/%.o,$(filter-out $(CLI_CUDA_SRC) $(CLI_SWSCALE_SRC),$(CLI_SRCS)))) \
                   $(COMMON_SRCS:%.cpp=$(FUZZ_DIR)/obj/%.o) \
                   $(FUZZ_DIR)/obj/src/cli/main_as_function.o
 
