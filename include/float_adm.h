@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 #define FLOAT_ADM_VERSION_MAJOR 1
-#define FLOAT_ADM_VERSION_MINOR 5
+#define FLOAT_ADM_VERSION_MINOR 6
 #define FLOAT_ADM_VERSION_PATCH 0
 
 /** The version of the library linked in, "MAJOR.MINOR.PATCH". */
@@ -300,6 +300,34 @@ typedef struct FloatAdmPlane {
     int         bytes_per_sample; /* 1, or 2 (little-endian host uint16) */
     int         shift;            /* right shift of each sample: 6 for P010, 0 planar */
 } FloatAdmPlane;
+
+/* ---- Inputs the wrong way round ---- */
+
+/*
+ * Given the encode as the reference and its source as the distorted, ADM neither
+ * fails nor falls (docs/reading-adm.md).  An encode holds less fine detail than its
+ * source: a swap check compares the inputs' fine detail (squared differences of
+ * neighbouring luma samples) over the first few pairs whose reference is not flat,
+ * and says when the distorted holds clearly more.  Every face adds its pairs and
+ * warns with the message, naming its inputs.  Apart from scoring: no score changes.
+ */
+typedef struct FloatAdmSwapCheck FloatAdmSwapCheck;
+
+/** A check for width x height luma (at least 2x2) at bit_depth 8..16. */
+int float_adm_swap_check_create(FloatAdmSwapCheck **check, int width, int height, int bit_depth);
+/**
+ * Add the next pair: 1 once the check has seen pairs enough (later ones are left
+ * out, and need not be added), 0 while it wants more.
+ */
+int float_adm_swap_check_add(FloatAdmSwapCheck *check, const FloatAdmPlane *ref,
+                             const FloatAdmPlane *dist);
+/**
+ * 1 when the distorted holds clearly more fine detail than the reference over the
+ * pairs added, with the sentence that says so in message (its first word in lower
+ * case); 0 when not, or when no pair had detail enough to tell.
+ */
+int float_adm_swap_check_result(const FloatAdmSwapCheck *check, char *message, size_t size);
+void float_adm_swap_check_free(FloatAdmSwapCheck **check);
 
 /* Smallest frame: below this libvmaf reads outside its coarsest bands. */
 #define FLOAT_ADM_MIN_SIZE 17

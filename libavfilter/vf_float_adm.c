@@ -904,7 +904,9 @@ static int configure_output(AVFilterLink *outlink)
     s->height = mainlink->h;
     s->plane_layout[INPUT_MAIN]      = plane_layout(main_desc);
     s->plane_layout[INPUT_REFERENCE] = plane_layout(ref_desc);
-    ff_float_adm_pairs_init(&s->checks, s->on_corrupt, main_desc, ref_desc);
+    if ((ret = ff_float_adm_pairs_init(&s->checks, s->on_corrupt, s->width, s->height,
+                                       main_desc, ref_desc, s->plane_layout)) < 0)
+        return ret;
     /* Said only at -v verbose: pairs in doubt are warned about one by one. */
     if (av_cmp_q(mainlink->time_base, reflink->time_base))
         av_log(ctx, AV_LOG_VERBOSE, "The inputs' time bases differ (main %d/%d, reference "

@@ -25,19 +25,26 @@
  */
 
 #include "libavutil/avstring.h"
+#include "libavutil/error.h"
+#include "libavutil/hwcontext.h"
 #include "libavutil/mathematics.h"
 #include "filters.h"
 #include "vf_float_adm_pairs.h"
 
-av_cold void ff_float_adm_pairs_init(ADMPairChecks *c, int on_corrupt,
-                                     const AVPixFmtDescriptor *main_desc,
-                                     const AVPixFmtDescriptor *ref_desc)
+av_cold int ff_float_adm_pairs_init(ADMPairChecks *c, int on_corrupt, int width, int height,
+                                    const AVPixFmtDescriptor *main_desc,
+                                    const AVPixFmtDescriptor *ref_desc,
+                                    const FloatAdmPlane layout[NB_INPUTS])
 {
+    float_adm_swap_check_free(&c->swap_check);
     *c = (ADMPairChecks) {
         .on_corrupt = on_corrupt,
         .desc       = { main_desc, ref_desc },
         .corrupt    = { { .first = -1 }, { .first = -1 } },
+        .layout     = { layout[INPUT_MAIN], layout[INPUT_REFERENCE] },
     };
+    return float_adm_swap_check_create(&c->swap_check, width, height, main_desc->comp[0].depth) < 0 ?
+           AVERROR(ENOMEM) : 0;
 }
 
 static int frame_is_corrupt(const AVFrame *frame)
@@ -166,6 +173,52 @@ static void check_color_range(AVFilterContext *ctx, ADMPairChecks *c,
     c->warned_range = 1;
 }
 
+/* The swap check's verdict, said once, then the check goes. */
+static void report_swap(AVFilterContext *ctx, ADMPairChecks *c)
+{
+    char message[512];
+
+    if (c->swap_check && float_adm_swap_check_result(c->swap_check, message, sizeof(message)) > 0)
+        av_log(ctx, AV_LOG_WARNING, "The main (first) input against the reference (second): "
+               "%s.\n", message);
+    float_adm_swap_check_free(&c->swap_check);
+}
+
+/* An encode holds less fine detail than its source: the library compares the
+ * first pairs' (CUDA frames are downloaded for it, a few frames once). */
+static void check_order(AVFilterContext *ctx, ADMPairChecks *c,
+                        const AVFrame *const frames[NB_INPUTS])
+{
+    AVFrame *downloaded[NB_INPUTS] = { NULL };
+    FloatAdmPlane planes[NB_INPUTS];
+    int ret = 0;
+
+    for (int i = 0; i < NB_INPUTS && ret >= 0; i++) {
+        const AVFrame *frame = frames[i];
+
+        if (frame->hw_frames_ctx) {
+            if (!(downloaded[i] = av_frame_alloc()))
+                ret = AVERROR(ENOMEM);
+            else
+                ret = av_hwframe_transfer_data(downloaded[i], frame, 0);
+            frame = downloaded[i];
+        }
+        planes[i]        = c->layout[i];
+        planes[i].data   = frame->data[0];
+        planes[i].stride = frame->linesize[0];
+    }
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_WARNING, "The inputs' order is not checked: a frame could not "
+               "be downloaded from the GPU (%s).\n", av_err2str(ret));
+        float_adm_swap_check_free(&c->swap_check);
+    } else if (float_adm_swap_check_add(c->swap_check, &planes[INPUT_REFERENCE],
+                                        &planes[INPUT_MAIN]) != 0) {
+        report_swap(ctx, c);
+    }
+    for (int i = 0; i < NB_INPUTS; i++)
+        av_frame_free(&downloaded[i]);
+}
+
 int ff_float_adm_check_pair(AVFilterContext *ctx, ADMPairChecks *c, const FFFrameSync *fs,
                             const AVFrame *dist, const AVFrame *ref, uint64_t index,
                             int *skip)
@@ -178,6 +231,8 @@ int ff_float_adm_check_pair(AVFilterContext *ctx, ADMPairChecks *c, const FFFram
     check_pair_distance(ctx, c, fs, dist, index);
     check_color_range(ctx, c, dist, ref);
     warn_repeated_frame(ctx, c, fs, index);
+    if (c->swap_check && !*skip)
+        check_order(ctx, c, frames);
     c->nb_checked++;
     return 0;
 }
@@ -211,6 +266,7 @@ void ff_float_adm_pairs_report(AVFilterContext *ctx, ADMPairChecks *c)
      * inputs) saw no frame. */
     if (!c->desc[INPUT_MAIN])
         return;
+    report_swap(ctx, c);
     for (int i = 0; i < NB_INPUTS; i++)
         report_corrupt_run(ctx, c, i);
     if (c->nb_unpaired)

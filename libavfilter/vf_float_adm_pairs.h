@@ -23,7 +23,8 @@
  * What the float_adm filter checks about each pair it scores, and says: frames
  * the decoder flagged corrupt, pairs more than half a frame apart, a frame
  * scored twice, main frames without a reference, reference frames after the
- * main's end, colour ranges that differ; and the types the filter's files share.
+ * main's end, colour ranges that differ, inputs that may be the wrong way round;
+ * and the types the filter's files share.
  */
 
 #ifndef AVFILTER_FLOAT_ADM_PAIRS_H
@@ -67,6 +68,8 @@ typedef struct ADMPairChecks {
     uint64_t nb_far_pairs;              /* pairs further apart than half a frame */
     int64_t first_far_pair;
     uint64_t nb_ref_after_main;         /* reference frames after the main's last */
+    FloatAdmSwapCheck *swap_check;      /* until its verdict is said */
+    FloatAdmPlane layout[NB_INPUTS];    /* per input: how its luma is laid out */
 } ADMPairChecks;
 
 static inline const char *ff_float_adm_input_name(int input)
@@ -74,9 +77,11 @@ static inline const char *ff_float_adm_input_name(int input)
     return input == INPUT_REFERENCE ? "reference (second)" : "main (first)";
 }
 
-void ff_float_adm_pairs_init(ADMPairChecks *c, int on_corrupt,
-                             const AVPixFmtDescriptor *main_desc,
-                             const AVPixFmtDescriptor *ref_desc);
+/** layout: per input, how its luma is laid out (the data and stride left out). */
+int ff_float_adm_pairs_init(ADMPairChecks *c, int on_corrupt, int width, int height,
+                            const AVPixFmtDescriptor *main_desc,
+                            const AVPixFmtDescriptor *ref_desc,
+                            const FloatAdmPlane layout[NB_INPUTS]);
 
 /**
  * Check the pair framesync gives for frame index.  Warnings as they arise;
@@ -97,7 +102,8 @@ void ff_float_adm_note_unpaired(AVFilterContext *ctx, ADMPairChecks *c, uint64_t
 void ff_float_adm_note_after_main(AVFilterContext *ctx, ADMPairChecks *c,
                                   const FFFrameSync *fs, const AVFrame *dist);
 
-/** The end: the open run of flagged frames, and the counts. */
+/** The end: the open run of flagged frames, the counts, the inputs' order; frees
+ *  what the checks hold. */
 void ff_float_adm_pairs_report(AVFilterContext *ctx, ADMPairChecks *c);
 
 #endif /* AVFILTER_FLOAT_ADM_PAIRS_H */

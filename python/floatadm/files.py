@@ -27,7 +27,7 @@ import numpy as np
 
 from . import _lib
 from .results import Results
-from .scorer import Scorer
+from .scorer import Scorer, SwapCheck
 
 _ERRBUF = 1024
 
@@ -231,6 +231,12 @@ def frame_count(reference, distorted, width=None, height=None, pix_fmt=None):
         return ref.frame_count
 
 
+def _checked(swap, reference, distorted):
+    """The pair, added to the swap check while it wants pairs."""
+    swap.add(reference, distorted)
+    return reference, distorted
+
+
 def score_files(reference, distorted, width=None, height=None, pix_fmt=None, frames=None,
                 start_frame=0, end_frame=None, threads=1, backend="cpu", progress=False,
                 map=False, **options):
@@ -276,25 +282,32 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
         bar = ProgressBar(end - start, enabled=progress)
         rows, maps = [], []
         with Scorer(geometry.width, geometry.height, geometry.bit_depth, backend=backend,
-                    threads=threads, **options) as scorer:
+                    threads=threads, **options) as scorer, \
+                SwapCheck(geometry.width, geometry.height, geometry.bit_depth) as swap:
             # Frames read from files carry no timestamp, as float_adm_score's and
             # libvmaf's logs give none: one log of one pair, whoever writes it.
             if map:
                 for index in range(start, end):
-                    scores, frame_map = scorer.score(ref.read_luma(index),
-                                                     dis.read_luma(index), map=True)
+                    pair = ref.read_luma(index), dis.read_luma(index)
+                    swap.add(*pair)
+                    scores, frame_map = scorer.score(*pair, map=True)
                     maps.append(frame_map.loss)
                     rows.append(dict(frame=index, **scores))
                     bar.update(len(rows))
             else:
-                pairs = ((ref.read_luma(i), dis.read_luma(i)) for i in range(start, end))
+                pairs = (_checked(swap, ref.read_luma(i), dis.read_luma(i))
+                         for i in range(start, end))
                 for index, scores in zip(range(start, end), scorer.score_frames(pairs)):
                     rows.append(dict(frame=index, **scores))
                     bar.update(len(rows))
+            swapped = swap.message()
             names = scorer.names
             settings = scorer.options
             map_shape = scorer.map_shape if map else None
         bar.close()
+        if swapped:
+            warnings.warn("the distorted %s against the reference %s: %s"
+                          % (os.fspath(distorted), os.fspath(reference), swapped), stacklevel=2)
         return Results(rows, names=names, options=settings, width=geometry.width,
                        height=geometry.height, elapsed=time.monotonic() - began,
                        inputs=(reference, distorted),

@@ -215,6 +215,55 @@ class FrameMap:
                                                          self.block_size)
 
 
+class SwapCheck:
+    """Whether the inputs may be the wrong way round (float_adm_swap_check_*): an
+    encode holds less fine detail than its source.  add() the pairs scored, as
+    (reference, distorted) luma arrays, while wanted is True; message() is then the
+    library's sentence when the distorted holds clearly more, else None."""
+
+    def __init__(self, width, height, bit_depth):
+        self._check = ctypes.c_void_p()
+        self.dtype = np.dtype(np.uint8 if bit_depth <= 8 else np.uint16)
+        self.width, self.height = width, height
+        err = _lib.core().float_adm_swap_check_create(ctypes.byref(self._check), width, height,
+                                                      bit_depth)
+        if err < 0:
+            _raise(err, None, "the check of the inputs' order: ")
+        self.wanted = True
+
+    def add(self, reference, distorted):
+        if not self.wanted:
+            return
+        planes = [_check_plane(a, name, self.width, self.height, self.dtype)
+                  for a, name in ((reference, "reference"), (distorted, "distorted"))]
+        ref, dis = [_lib.FloatAdmPlane(a.ctypes.data, a.strides[0], a.itemsize, 0)
+                    for a in planes]
+        err = _lib.core().float_adm_swap_check_add(self._check, ctypes.byref(ref),
+                                                   ctypes.byref(dis))
+        if err < 0:
+            _raise(err, None, "the check of the inputs' order: ")
+        self.wanted = err == 0
+
+    def message(self):
+        text = ctypes.create_string_buffer(512)
+        if _lib.core().float_adm_swap_check_result(self._check, text, len(text)) > 0:
+            return _lib.text(text.value)
+        return None
+
+    def close(self):
+        _lib.core().float_adm_swap_check_free(ctypes.byref(self._check))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        if getattr(self, "_check", None):
+            self.close()
+
+
 class Scorer:
     """Scores luma planes with libvmaf's float ADM, bit for bit as the C API.
 

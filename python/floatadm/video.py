@@ -316,7 +316,7 @@ _SWAPPED = "are the two swapped? (the reference is the source, the distorted its
 
 def _warn_if_swapped(distorted_size, reference_size, reference, distorted):
     """A rung is scaled up to its source: a distorted larger than its reference,
-    scaled down, is most likely the source given as the distorted."""
+    scaled down, is most likely the source given as the distorted.  Whether it warned."""
     if distorted_size and distorted_size[0] * distorted_size[1] > \
             reference_size[0] * reference_size[1]:
         warnings.warn("the distorted %s (%dx%d) is larger than the reference %s (%dx%d) and "
@@ -325,6 +325,8 @@ def _warn_if_swapped(distorted_size, reference_size, reference, distorted):
                                                     reference_size[0], reference_size[1],
                                                     _SWAPPED),
                       stacklevel=3)
+        return True
+    return False
 
 
 # Codecs whose encodes of one source can be told apart by bitrate (lossy, inter-coded).
@@ -347,13 +349,30 @@ def _header_rate(ffmpeg, url):
 
 def _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted):
     """Two encodes in one lossy codec: a distorted at more than twice its reference's
-    bitrate is most likely the source given as the distorted."""
+    bitrate is most likely the source given as the distorted.  Whether it warned."""
     ref, dis = _header_rate(ffmpeg, ref_url), _header_rate(ffmpeg, dis_url)
     if ref and dis and ref[0] == dis[0] and ref[0] in _LOSSY_CODECS and dis[1] > 2 * ref[1]:
         warnings.warn("the distorted %s (%s, %d kbit/s) has more than twice the bitrate of the "
                       "reference %s (%d kbit/s): %s" % (os.fspath(distorted), dis[0],
                                                         dis[1] // 1000, os.fspath(reference),
                                                         ref[1] // 1000, _SWAPPED),
+                      stacklevel=3)
+        return True
+    return False
+
+
+# The filter's warning that its inputs may be swapped (float_adm_swap_check_result's
+# sentence after the filter's words), on ffmpeg's stderr.
+_FILTER_SWAPPED = re.compile(r"^\[Parsed_float_adm(?:_map)?_\d+ @ [^\]]*\] The main \(first\) "
+                             r"input against the reference \(second\): (.*?)\.?$", re.M)
+
+
+def _warn_if_filter_swapped(stderr, reference, distorted):
+    """The filter's swap check, said as Python's own warnings are, naming both."""
+    found = _FILTER_SWAPPED.search(stderr)
+    if found:
+        warnings.warn("the distorted %s against the reference %s: %s"
+                      % (os.fspath(distorted), os.fspath(reference), found.group(1)),
                       stacklevel=3)
 
 
@@ -602,7 +621,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     dis_url, ref_url = input_url(distorted), input_url(reference)
     dis_args = input_options(distorted_args, "distorted")
     ref_args = input_options(reference_args, "reference")
-    scaling, scored_size = None, None
+    scaling, scored_size, warned = None, None, False
     if scaler:
         target = _size(scale_size) if scale_size is not None else \
             _probe_size(ffmpeg, ref_url, ref_args)
@@ -612,14 +631,14 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
                    "inputs": "both" if scale_size is not None else "distorted"}
         scored_size = target
         if scale_size is None:
-            _warn_if_swapped(_probe_size(ffmpeg, dis_url, dis_args), target, reference,
-                             distorted)
+            warned = _warn_if_swapped(_probe_size(ffmpeg, dis_url, dis_args), target,
+                                      reference, distorted)
     else:
         scored_size = _probe_size(ffmpeg, ref_url, ref_args)
     # The rates where the sizes did not already answer (a rung scaled to its source).
     if not (scaler and scale_size is None) and not dis_args and not ref_args and \
             all(u.startswith("file:") for u in (ref_url, dis_url)):
-        _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted)
+        warned = _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted)
 
     bar = ProgressBar(None, enabled=progress)
     if bar.enabled:
@@ -670,6 +689,10 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
             raise FFmpegError("ffmpeg failed (exit status %d): %s\n%s" % (
                 code, " ".join(command), stderr[-4000:]))
         elapsed = time.monotonic() - began
+        # One warning of the order: the files' sizes or rates said it already, else
+        # the filter's check of the pictures.
+        if not warned:
+            _warn_if_filter_swapped(stderr, reference, distorted)
         raw = Results.from_json(log)
         times = frame_times(meta)
         maps = _read_maps(os.path.join(work, "maps"), raw.frames, end, start) if map else None

@@ -41,6 +41,7 @@
 #include "scaler.h"
 #endif
 #include "score_outputs.h"
+#include "swap_warning.h"
 #include "usage.h"
 #include "video_reader.h"
 
@@ -265,6 +266,8 @@ int score(const CommandLine &command_line)
                                                      command_line.reference,
                                                      command_line.distorted, geometry);
     unsigned long long collected_frame = 0;
+    SwapWarning swap_warning(geometry, command_line.reference, command_line.distorted);
+    LargeBuffer swap_reference, swap_distorted; /* the first frames in flight, read again */
 
 #ifdef FLOAT_ADM_CLI_CUDA
     std::unique_ptr<CudaScorer> cuda;
@@ -290,6 +293,9 @@ int score(const CommandLine &command_line)
             continue;
         }
         if (in_flight) {
+            if (swap_warning.wants_pairs())
+                swap_warning.add(reference.read_frame_at(reference.next_frame(), swap_reference),
+                                 distorted.read_frame_at(distorted.next_frame(), swap_distorted));
             FloatAdmScores scores;
             if (in_flight->full() && in_flight->receive(&collected_frame, &scores))
                 outputs.add(collected_frame, scores);
@@ -306,6 +312,7 @@ int score(const CommandLine &command_line)
         if (scaler)
             distorted_plane = scaler->scale(distorted_plane);
 #endif
+        swap_warning.add(reference_plane, distorted_plane);
         FloatAdmScores scores;
 #ifdef FLOAT_ADM_CLI_CUDA
         if (cuda) {
@@ -335,6 +342,7 @@ int score(const CommandLine &command_line)
     for (FloatAdmScores scores; cuda && cuda->receive(&scored_frame, &scores);)
         outputs.add(scored_frame, scores);
 #endif
+    swap_warning.finish();
     outputs.finish();
     finish_stdout();
     return 0;

@@ -1,0 +1,153 @@
+/*
+ * float_adm: whether the two inputs may be the wrong way round, from their fine
+ * detail: an encode holds less than its source.
+ *
+ * Copyright (c) 2026 the float_adm authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <cstdint>
+#include <cstdio>
+#include <new>
+
+#include "float_adm.h"
+
+namespace {
+
+/* Pairs whose reference has detail enough to compare: the verdict is in after
+ * these, so that the check costs a few frames of a run, not a pass over each. */
+constexpr uint64_t kPairsToCompare = 8;
+/* A reference frame below this mean squared neighbour difference (in 8-bit steps,
+ * squared) is too flat to compare: black, a fade, a plain card, whose distorted
+ * holds little more than encoding noise. */
+constexpr double kFlatFrame = 1.0;
+/* The distorted's detail over the reference's beyond which the order is in
+ * doubt.  Corpus encodes the right way round give 0.78-0.87, the same encodes
+ * swapped 1.15-1.29, an identical pair 1.00 (docs/reading-adm.md). */
+constexpr double kMoreDetail = 1.1;
+
+/* The sum of squared differences between horizontally and vertically neighbouring
+ * samples of a plane, in integers: the same on every host. */
+template <typename Sample>
+uint64_t detail_energy(const FloatAdmPlane &plane, int width, int height)
+{
+    uint64_t sum = 0;
+    const auto *row_above = static_cast<const unsigned char *>(plane.data);
+    for (int y = 0; y < height; y++) {
+        const auto *row = static_cast<const unsigned char *>(plane.data) + y * plane.stride;
+        const Sample *samples = reinterpret_cast<const Sample *>(row);
+        const Sample *above = reinterpret_cast<const Sample *>(row_above);
+        int64_t left = samples[0] >> plane.shift;
+        for (int x = 0; x < width; x++) {
+            const int64_t value = samples[x] >> plane.shift;
+            const int64_t dx = value - left;
+            sum += static_cast<uint64_t>(dx * dx);
+            if (y) {
+                const int64_t dy = value - (above[x] >> plane.shift);
+                sum += static_cast<uint64_t>(dy * dy);
+            }
+            left = value;
+        }
+        row_above = row;
+    }
+    return sum;
+}
+
+uint64_t plane_energy(const FloatAdmPlane &plane, int width, int height)
+{
+    return plane.bytes_per_sample == 2 ? detail_energy<uint16_t>(plane, width, height)
+                                       : detail_energy<uint8_t>(plane, width, height);
+}
+
+bool plane_valid(const FloatAdmPlane *plane)
+{
+    return plane && plane->data && (plane->bytes_per_sample == 1 || plane->bytes_per_sample == 2) &&
+           plane->shift >= 0 && plane->shift < 8 * plane->bytes_per_sample;
+}
+
+} // namespace
+
+struct FloatAdmSwapCheck {
+    int width, height;
+    double steps_squared;       /* one 8-bit step, squared, in the samples' units */
+    double differences;         /* neighbour differences in a frame */
+    uint64_t pairs;             /* pairs compared (flat references left out) */
+    double reference_energy, distorted_energy;
+};
+
+extern "C" {
+
+int float_adm_swap_check_create(FloatAdmSwapCheck **check, int width, int height, int bit_depth)
+{
+    if (!check)
+        return FLOAT_ADM_ERROR_INVALID;
+    *check = nullptr;
+    if (width < 2 || height < 2 || width > FLOAT_ADM_MAX_SIZE || height > FLOAT_ADM_MAX_SIZE ||
+        bit_depth < 8 || bit_depth > 16)
+        return FLOAT_ADM_ERROR_INVALID;
+    *check = new (std::nothrow) FloatAdmSwapCheck();
+    if (!*check)
+        return FLOAT_ADM_ERROR_NOMEM;
+    const double step = static_cast<double>(1 << (bit_depth - 8));
+    (*check)->width = width;
+    (*check)->height = height;
+    (*check)->steps_squared = step * step;
+    (*check)->differences = (width - 1.0) * height + width * (height - 1.0);
+    return 0;
+}
+
+int float_adm_swap_check_add(FloatAdmSwapCheck *check, const FloatAdmPlane *ref,
+                             const FloatAdmPlane *dist)
+{
+    if (!check || !plane_valid(ref) || !plane_valid(dist))
+        return FLOAT_ADM_ERROR_INVALID;
+    if (check->pairs >= kPairsToCompare)
+        return 1;
+    const double reference = static_cast<double>(plane_energy(*ref, check->width, check->height));
+    if (reference < kFlatFrame * check->steps_squared * check->differences)
+        return 0;
+    check->reference_energy += reference;
+    check->distorted_energy +=
+        static_cast<double>(plane_energy(*dist, check->width, check->height));
+    return ++check->pairs >= kPairsToCompare;
+}
+
+int float_adm_swap_check_result(const FloatAdmSwapCheck *check, char *message, size_t size)
+{
+    if (!check)
+        return FLOAT_ADM_ERROR_INVALID;
+    if (message && size)
+        message[0] = '\0';
+    if (!check->pairs || check->distorted_energy <= kMoreDetail * check->reference_energy)
+        return 0;
+    if (message && size)
+        std::snprintf(message, size,
+                      "the distorted has %.2f times the reference's fine detail (squared "
+                      "differences of neighbouring luma samples, %llu frames): are the two "
+                      "swapped? (an encode has less than its source; sharpening or added noise "
+                      "or grain give more)",
+                      check->distorted_energy / check->reference_energy,
+                      static_cast<unsigned long long>(check->pairs));
+    return 1;
+}
+
+void float_adm_swap_check_free(FloatAdmSwapCheck **check)
+{
+    if (!check)
+        return;
+    delete *check;
+    *check = nullptr;
+}
+
+} // extern "C"

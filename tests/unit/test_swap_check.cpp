@@ -1,0 +1,176 @@
+/*
+ * Tests of the check that the inputs may be the wrong way round
+ * (float_adm_swap_check_*): a blurred encode given as the reference warns, the
+ * right order does not, flat frames are left out, and every layout reads alike.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "float_adm.h"
+
+namespace {
+
+constexpr int kWidth = 64, kHeight = 48;
+
+/* A textured picture, its 3x3 box blur (an encode's lost detail), and a flat one. */
+std::vector<uint8_t> textured(int seed)
+{
+    std::vector<uint8_t> picture(kWidth * kHeight);
+    uint32_t state = 2463534242u + seed;
+    for (auto &sample : picture) {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        sample = static_cast<uint8_t>(64 + state % 128);
+    }
+    return picture;
+}
+
+std::vector<uint8_t> blurred(const std::vector<uint8_t> &picture)
+{
+    std::vector<uint8_t> out(picture.size());
+    for (int y = 0; y < kHeight; y++)
+        for (int x = 0; x < kWidth; x++) {
+            int sum = 0, n = 0;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++)
+                    if (y + dy >= 0 && y + dy < kHeight && x + dx >= 0 && x + dx < kWidth) {
+                        sum += picture[(y + dy) * kWidth + x + dx];
+                        n++;
+                    }
+            out[y * kWidth + x] = static_cast<uint8_t>(sum / n);
+        }
+    return out;
+}
+
+FloatAdmPlane plane_of(const std::vector<uint8_t> &picture)
+{
+    return FloatAdmPlane{picture.data(), kWidth, 1, 0};
+}
+
+struct Check {
+    FloatAdmSwapCheck *check = nullptr;
+    explicit Check(int bit_depth = 8)
+    {
+        EXPECT_EQ(float_adm_swap_check_create(&check, kWidth, kHeight, bit_depth), 0);
+    }
+    ~Check() { float_adm_swap_check_free(&check); }
+    int result(std::string *message = nullptr) const
+    {
+        char text[512] = "unset";
+        const int ret = float_adm_swap_check_result(check, text, sizeof(text));
+        if (message)
+            *message = text;
+        return ret;
+    }
+};
+
+TEST(SwapCheck, EncodeAsReferenceWarnsAndSaysWhy)
+{
+    const auto source = textured(1), encode = blurred(source);
+    Check check;
+    FloatAdmPlane reference = plane_of(encode), distorted = plane_of(source);
+    EXPECT_EQ(float_adm_swap_check_add(check.check, &reference, &distorted), 0);
+    std::string message;
+    EXPECT_EQ(check.result(&message), 1);
+    EXPECT_NE(message.find("are the two swapped?"), std::string::npos) << message;
+    EXPECT_NE(message.find("1 frames"), std::string::npos) << message;
+}
+
+TEST(SwapCheck, RightOrderAndIdenticalPairsSayNothing)
+{
+    const auto source = textured(2), encode = blurred(source);
+    for (const auto *distorted_picture : {&encode, &source}) {
+        Check check;
+        FloatAdmPlane reference = plane_of(source), distorted = plane_of(*distorted_picture);
+        EXPECT_EQ(float_adm_swap_check_add(check.check, &reference, &distorted), 0);
+        std::string message;
+        EXPECT_EQ(check.result(&message), 0);
+        EXPECT_EQ(message, "");
+    }
+}
+
+/* A black reference under a noisy distorted (a fade from black) tells nothing;
+ * without a frame to compare, nothing is said. */
+TEST(SwapCheck, FlatReferenceFramesAreLeftOut)
+{
+    const std::vector<uint8_t> black(kWidth * kHeight, 16);
+    const auto noise = textured(3);
+    Check check;
+    FloatAdmPlane reference = plane_of(black), distorted = plane_of(noise);
+    for (int i = 0; i < 20; i++)
+        EXPECT_EQ(float_adm_swap_check_add(check.check, &reference, &distorted), 0);
+    EXPECT_EQ(check.result(), 0);
+}
+
+TEST(SwapCheck, EightPairsWithDetailGiveTheVerdict)
+{
+    const auto source = textured(4), encode = blurred(source);
+    const std::vector<uint8_t> black(kWidth * kHeight, 16);
+    Check check;
+    FloatAdmPlane flat = plane_of(black), reference = plane_of(encode),
+                  distorted = plane_of(source);
+    EXPECT_EQ(float_adm_swap_check_add(check.check, &flat, &flat), 0);
+    for (int i = 0; i < 7; i++)
+        EXPECT_EQ(float_adm_swap_check_add(check.check, &reference, &distorted), 0);
+    EXPECT_EQ(float_adm_swap_check_add(check.check, &reference, &distorted), 1);
+    /* Later pairs are left out: the right order now would not change the verdict. */
+    EXPECT_EQ(float_adm_swap_check_add(check.check, &distorted, &reference), 1);
+    std::string message;
+    EXPECT_EQ(check.result(&message), 1);
+    EXPECT_NE(message.find("8 frames"), std::string::npos) << message;
+}
+
+/* 10 bits in 16-bit words, planar or in P010's upper bits, read as the 8-bit
+ * picture four times larger. */
+TEST(SwapCheck, DeepAndShiftedSamplesReadAlike)
+{
+    const auto source = textured(5), encode = blurred(source);
+    std::string eight_bit_message;
+    {
+        Check check;
+        FloatAdmPlane reference = plane_of(encode), distorted = plane_of(source);
+        float_adm_swap_check_add(check.check, &reference, &distorted);
+        ASSERT_EQ(check.result(&eight_bit_message), 1);
+    }
+    for (int shift : {0, 6}) {
+        std::vector<uint16_t> ref16(source.size()), dis16(source.size());
+        for (size_t i = 0; i < source.size(); i++) {
+            ref16[i] = static_cast<uint16_t>((encode[i] * 4) << shift);
+            dis16[i] = static_cast<uint16_t>((source[i] * 4) << shift);
+        }
+        Check check(10);
+        FloatAdmPlane reference{ref16.data(), kWidth * 2, 2, shift};
+        FloatAdmPlane distorted{dis16.data(), kWidth * 2, 2, shift};
+        EXPECT_EQ(float_adm_swap_check_add(check.check, &reference, &distorted), 0);
+        std::string message;
+        EXPECT_EQ(check.result(&message), 1);
+        EXPECT_EQ(message, eight_bit_message) << "shift " << shift;
+    }
+}
+
+TEST(SwapCheck, BadArgumentsAreRefused)
+{
+    FloatAdmSwapCheck *check = nullptr;
+    EXPECT_EQ(float_adm_swap_check_create(nullptr, kWidth, kHeight, 8), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_swap_check_create(&check, 1, kHeight, 8), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_swap_check_create(&check, kWidth, kHeight, 7), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(check, nullptr);
+    ASSERT_EQ(float_adm_swap_check_create(&check, kWidth, kHeight, 8), 0);
+    const auto picture = textured(6);
+    FloatAdmPlane plane = plane_of(picture), no_data{nullptr, kWidth, 1, 0};
+    FloatAdmPlane three_bytes{picture.data(), kWidth, 3, 0};
+    EXPECT_EQ(float_adm_swap_check_add(check, &plane, &no_data), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_swap_check_add(check, &three_bytes, &plane), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_swap_check_add(check, nullptr, &plane), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_swap_check_result(nullptr, nullptr, 0), FLOAT_ADM_ERROR_INVALID);
+    float_adm_swap_check_free(&check);
+    EXPECT_EQ(check, nullptr);
+    float_adm_swap_check_free(&check);
+}
+
+} // namespace
