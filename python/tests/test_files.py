@@ -9,6 +9,7 @@ import math
 import os
 import re
 import subprocess
+import warnings
 
 import pytest
 
@@ -227,8 +228,9 @@ def test_option_names_in_logs(pair):
     """A log names each output as libvmaf does for the options used; reading it back
     gives the plain names again."""
     ref, dis = pair("chelsea_33x17_yuv444p_x264")
-    results = floatadm.score_files(ref, dis, *fixture_args("chelsea_33x17_yuv444p_x264"),
-                                   adm_csf_mode=1, egl=1.2, adm_skip_scale0=True)
+    with pytest.warns(UserWarning, match="fine detail"):  # noise added: more detail
+        results = floatadm.score_files(ref, dis, *fixture_args("chelsea_33x17_yuv444p_x264"),
+                                       adm_csf_mode=1, egl=1.2, adm_skip_scale0=True)
     assert results.feature_names["adm2"] == "adm2_csf_1_egl_1.2_ssz"
     text = results.to_json_text()
     assert '"adm2_csf_1_egl_1.2_ssz": ' in text
@@ -256,6 +258,44 @@ def test_command_line_score(pair, tmp_path):
                            *geometry, "--option", "egl=0.5"], capture_output=True, text=True)
     assert done.returncode == 1
     assert re.fullmatch(r"floatadm: .*adm_enhn_gain_limit.*range.*\n", done.stderr)
+
+
+def test_swapped_files_warn_once(pair):
+    """The encode given as the reference: score_files asks whether the two are swapped,
+    naming both, once, after the library's check; the right way round, nothing."""
+    ref, dis = pair(ASTRONAUT)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT))
+    for threads, map_ in ((1, False), (3, False), (1, True)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            floatadm.score_files(dis, ref, *fixture_args(ASTRONAUT), threads=threads, map=map_)
+        assert [str(w.message) for w in caught] == [
+            "the distorted %s against the reference %s: the distorted has 1.29 times the "
+            "reference's fine detail (squared differences of neighbouring luma samples, 6 "
+            "frames): are the two swapped? (an encode has less than its source; sharpening "
+            "or added noise or grain give more)" % (ref, dis)], (threads, map_)
+        assert caught[0].filename == __file__
+
+
+def test_swap_check_takes_what_the_scorer_takes():
+    """The check reads luma arrays as Scorer does, and refuses what it refuses."""
+    import numpy as np
+    from floatadm.scorer import SwapCheck
+    rng = np.random.default_rng(1)
+    source = rng.integers(64, 192, (48, 64), dtype=np.uint16) * 4
+    blurred = (source[:, :-2] + source[:, 1:-1] + source[:, 2:]) // 3
+    with SwapCheck(62, 48, 10) as check:
+        check.add(blurred, source[:, 1:-1])
+        assert check.wanted and "are the two swapped?" in check.message()
+        with pytest.raises(ValueError, match="shape"):
+            check.add(blurred[1:], source[1:, 1:-1])
+    with SwapCheck(62, 48, 10) as check:
+        check.add(source[:, 1:-1], blurred)
+        assert check.message() is None
+    with pytest.raises(floatadm.InvalidError):
+        SwapCheck(1, 48, 8)
 
 
 def test_a_pipe_is_refused_at_once(tmp_path):

@@ -5,6 +5,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -59,6 +60,28 @@ def test_raw_input_through_input_options(pair, ffmpeg):
     got = floatadm.score_video(ref, dis, ffmpeg=ffmpeg, reference_args=raw,
                                distorted_args=raw)
     assert_same(got, floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT)))
+
+
+def test_swapped_pair_warns_from_its_pictures(pair, ffmpeg):
+    """The README's pair (the demo's: the astronaut and its x264 encode) as raw files,
+    of one size and with no bitrate: given the wrong way round, the filter's check of
+    the pictures warns once, naming both; the right way round, nothing is said."""
+    ref, dis = pair(ASTRONAUT)
+    raw = ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size", "576x324"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        floatadm.score_video(ref, dis, reference_args=raw, distorted_args=raw)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        swapped = floatadm.score_video(reference=dis, distorted=ref, reference_args=raw,
+                                       distorted_args=raw)
+    assert [str(w.message) for w in caught] == [
+        "the distorted %s against the reference %s: the distorted has 1.29 times the "
+        "reference's fine detail (squared differences of neighbouring luma samples, 6 "
+        "frames): are the two swapped? (an encode has less than its source; sharpening or "
+        "added noise or grain give more)" % (ref, dis)]
+    assert caught[0].filename == __file__
+    assert len(swapped.frames) == 6
 
 
 def test_frame_range_by_number(videos):
@@ -293,7 +316,11 @@ def test_scaled_distorted(ffmpeg, tmp_path):
     with pytest.warns(UserWarning, match=r"ref.mkv \(160x96\) is larger than the reference "
                       r".*rung.mkv \(96x64\).*swapped"):
         floatadm.score_video(rung, ref, scale=True, end_frame=1)
-    small = floatadm.score_video(ref, rung, scale_size="96x64")
+    # The rung is testsrc2 drawn at 96x64, finer than the source scaled down to that
+    # size: more detail than its reference, which the check of the pictures says.
+    with pytest.warns(UserWarning, match=r"rung.mkv against the reference .*ref.mkv: the "
+                      r"distorted has .* times the reference's fine detail"):
+        small = floatadm.score_video(ref, rung, scale_size="96x64")
     assert small.scale == {"scaler": "bicubic", "width": 96, "height": 64, "inputs": "both"}
     for bad in ({"scale": "bicubic:log_path=x"}, {"scale": "cubic"},
                 {"scale_size": "96x64,null"}, {"scale_size": "0x64"}):
@@ -340,8 +367,8 @@ def test_command_line_scales_a_rung_from_a_pipe(ffmpeg, score_bin, tmp_path):
 
 def test_swapped_encodes_of_one_codec_warn(ffmpeg, tmp_path):
     """The README's pair, a source and its encode in one codec, given the wrong way
-    round: the API and the command line ask whether they are swapped, naming both;
-    the right way round, or two codecs, nothing is said."""
+    round: the API and the command line ask whether they are swapped, naming both,
+    once; the right way round nothing is said, in one codec or two."""
     def encode(path, quality):
         subprocess.run([ffmpeg, "-y", "-hide_banner", "-loglevel", "error", "-nostdin", "-f",
                         "lavfi", "-i", "testsrc2=size=160x96:rate=25:duration=0.4", "-c:v",
@@ -352,10 +379,18 @@ def test_swapped_encodes_of_one_codec_warn(ffmpeg, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         floatadm.score_video(ref, dist, end_frame=1)
-        floatadm.score_video(dist, lossless, end_frame=1)
-    with pytest.warns(UserWarning, match=r"distorted .*ref.mkv \(mpeg2video, \d+ kbit/s\) has "
-                      r"more than twice the bitrate of the reference .*dist.mkv .*swapped"):
+        floatadm.score_video(lossless, dist, end_frame=1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         floatadm.score_video(dist, ref, end_frame=1)
+    # Said once, from the rates: the filter's check of the pictures says no more.
+    assert len(caught) == 1
+    assert re.search(r"distorted .*ref.mkv \(mpeg2video, \d+ kbit/s\) has more than twice the "
+                     r"bitrate of the reference .*dist.mkv .*swapped", str(caught[0].message))
+    # Two codecs: the pictures tell.
+    with pytest.warns(UserWarning, match=r"distorted .*lossless.mkv against the reference "
+                      r".*dist.mkv: the distorted has .* fine detail"):
+        floatadm.score_video(dist, lossless, end_frame=1)
     run = floatadm_cli("score", "-r", dist, "-d", ref, "--json", str(tmp_path / "out.json"))
     assert run.returncode == 0 and "floatadm: warning: the distorted" in run.stderr
     assert "swapped" in run.stderr and "dist.mkv" in run.stderr and "__main__" not in run.stderr

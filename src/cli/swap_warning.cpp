@@ -16,7 +16,6 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-
 #include "swap_warning.h"
 
 #include <cstdio>

@@ -16,7 +16,6 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-
 /* Inputs the wrong way round: the library's swap check over the first pairs, said
  * once, naming both files. */
 

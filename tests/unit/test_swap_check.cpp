@@ -153,6 +153,44 @@ TEST(SwapCheck, DeepAndShiftedSamplesReadAlike)
     }
 }
 
+/* Twice the samples, four times the squares: at every layout, and at widths that
+ * leave the vector loop a remainder. */
+TEST(SwapCheck, DetailIsTheSquaredNeighbourDifferences)
+{
+    for (int width : {17, 37, 64}) {
+        for (int shift : {-1, 0, 6}) { /* -1: 8-bit */
+            const int height = 19;
+            std::vector<uint16_t> ref(width * height), dis(width * height);
+            uint32_t state = 12345u + width;
+            for (size_t i = 0; i < ref.size(); i++) {
+                state = state * 1664525u + 1013904223u;
+                ref[i] = static_cast<uint16_t>(state >> 25); /* 0..127 */
+                dis[i] = static_cast<uint16_t>(2 * ref[i]);
+            }
+            std::vector<uint8_t> ref8(ref.begin(), ref.end()), dis8(dis.begin(), dis.end());
+            for (size_t i = 0; shift >= 0 && i < ref.size(); i++) {
+                ref[i] = static_cast<uint16_t>(ref[i] << shift);
+                dis[i] = static_cast<uint16_t>(dis[i] << shift);
+            }
+            const bool deep = shift >= 0;
+            FloatAdmSwapCheck *check = nullptr;
+            ASSERT_EQ(float_adm_swap_check_create(&check, width, height, deep ? 10 : 8), 0);
+            const FloatAdmPlane reference{deep ? static_cast<const void *>(ref.data())
+                                               : ref8.data(),
+                                          deep ? 2 * width : width, deep ? 2 : 1, deep ? shift : 0};
+            const FloatAdmPlane distorted{deep ? static_cast<const void *>(dis.data())
+                                               : dis8.data(),
+                                          deep ? 2 * width : width, deep ? 2 : 1, deep ? shift : 0};
+            EXPECT_EQ(float_adm_swap_check_add(check, &reference, &distorted), 0);
+            char message[512];
+            ASSERT_EQ(float_adm_swap_check_result(check, message, sizeof(message)), 1)
+                << width << " shift " << shift;
+            EXPECT_NE(std::string(message).find("has 4.00 times"), std::string::npos) << message;
+            float_adm_swap_check_free(&check);
+        }
+    }
+}
+
 TEST(SwapCheck, BadArgumentsAreRefused)
 {
     FloatAdmSwapCheck *check = nullptr;
