@@ -17,8 +17,8 @@ numpy is its only dependency.
     import floatadm
     with floatadm.Scorer(576, 324, 8) as scorer:
         scores = scorer.score(reference=ref_luma, distorted=dis_luma)   # {"adm2": ...}
-    results = floatadm.score_files("ref.y4m", "dis.y4m")
-    results = floatadm.score_video("ref.mp4", "dis.mp4", egl=1.2)
+    results = floatadm.score_files(reference="ref.y4m", distorted="dis.y4m")
+    results = floatadm.score_video(reference="ref.mp4", distorted="dis.mp4", egl=1.2)
     results.pooled["adm2"]["mean"]; results.to_json("out.json")
 
 floatadm.distributed scores catalogues and split titles on Dask;

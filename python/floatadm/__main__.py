@@ -54,7 +54,7 @@ def _score(args):
     job = {"reference": args.reference, "distorted": args.distorted, "options": options,
            "kind": "files" if is_files else "video"}
     if is_files:
-        results = score_files(args.reference, args.distorted, width=args.width,
+        results = score_files(reference=args.reference, distorted=args.distorted, width=args.width,
                               height=args.height, pix_fmt=args.pix_fmt, frames=args.frames,
                               start_frame=args.start_frame, end_frame=args.end_frame,
                               threads=args.threads, backend=args.backend or "cpu",
@@ -68,7 +68,8 @@ def _score(args):
         # Warnings as the tool's own lines, without a Python source line.
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            results = score_video(args.reference, args.distorted, ffmpeg=args.ffmpeg,
+            results = score_video(reference=args.reference, distorted=args.distorted,
+                                  ffmpeg=args.ffmpeg,
                                   start_frame=args.start_frame, end_frame=end,
                                   backend=args.backend, threads=args.threads if args.threads > 1
                                   else None, progress=args.progress, scale=args.scale,

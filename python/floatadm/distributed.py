@@ -136,13 +136,14 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False):
             raise ValueError("job %s: scaling needs kind \"video\" (ffmpeg's scale filter)"
                              % spec["name"])
         return _files().score_files(
-            spec["reference"], spec["distorted"], width=spec.get("width"),
+            reference=spec["reference"], distorted=spec["distorted"], width=spec.get("width"),
             height=spec.get("height"), pix_fmt=spec.get("pix_fmt"), frames=spec.get("frames"),
             start_frame=start_frame, end_frame=end_frame, progress=progress, **common)
     from .video import score_video
     if end_frame is None and spec.get("frames") is not None:
         end_frame = int(spec["frames"])
-    return score_video(spec["reference"], spec["distorted"], ffmpeg=spec.get("ffmpeg"),
+    return score_video(reference=spec["reference"], distorted=spec["distorted"],
+                       ffmpeg=spec.get("ffmpeg"),
                        start_frame=start_frame, end_frame=end_frame,
                        reference_args=spec.get("reference_args", ()),
                        distorted_args=spec.get("distorted_args", ()), progress=progress,

@@ -27,7 +27,7 @@ import numpy as np
 
 from . import _lib
 from .results import Results
-from .scorer import Scorer, SwapCheck
+from .scorer import Scorer, SwapCheck, named_inputs, warn_swapped
 
 _ERRBUF = 1024
 
@@ -237,6 +237,7 @@ def _checked(swap, reference, distorted):
     return reference, distorted
 
 
+@named_inputs
 def score_files(reference, distorted, width=None, height=None, pix_fmt=None, frames=None,
                 start_frame=0, end_frame=None, threads=1, backend="cpu", progress=False,
                 map=False, **options):
@@ -306,8 +307,8 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
             map_shape = scorer.map_shape if map else None
         bar.close()
         if swapped:
-            warnings.warn("the distorted %s against the reference %s: %s"
-                          % (os.fspath(distorted), os.fspath(reference), swapped), stacklevel=2)
+            # The caller's line: past score_files and named_inputs' wrapper.
+            warn_swapped(reference, distorted, swapped, stacklevel=3)
         return Results(rows, names=names, options=settings, width=geometry.width,
                        height=geometry.height, elapsed=time.monotonic() - began,
                        inputs=(reference, distorted),

@@ -301,7 +301,8 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     rows = []
     for rung, path in zip(rungs, logs):
         stream = streams[rung["file"]]
-        results = score_video(rung["source"], rung["file"], ffmpeg=ffmpeg, scale=scale,
+        results = score_video(reference=rung["source"], distorted=rung["file"], ffmpeg=ffmpeg,
+                              scale=scale,
                               progress=progress, **options)
         row = dict(rung, codec=stream["codec"], width=stream["width"],
                    height=stream["height"], frames=len(results.frames),

@@ -14,9 +14,12 @@
 import collections
 import ctypes
 import errno
+import functools
 import numbers
+import os
 import threading
 import typing
+import warnings
 
 import numpy as np
 
@@ -213,6 +216,28 @@ class FrameMap:
     def __repr__(self):
         return "<FrameMap: %dx%d blocks of %d pixels>" % (self.loss.shape[1], self.loss.shape[0],
                                                          self.block_size)
+
+
+def named_inputs(function):
+    """function(reference, distorted, ...), with the two asked for by name: given by
+    position they are taken in that order, with a warning, since the float_adm filter
+    takes the distorted first and float_adm_score the reference first."""
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        if args:
+            warnings.warn("%s(): the reference and the distorted given by position; name "
+                          "them (reference=..., distorted=...), as the float_adm filter "
+                          "takes the distorted first" % function.__name__, stacklevel=2)
+        return function(*args, **kwargs)
+    return call
+
+
+def warn_swapped(reference, distorted, message, stacklevel):
+    """The swap check's message (float_adm_swap_check_result), naming both inputs, as
+    a warning of the caller stacklevel frames up from the one that calls this."""
+    warnings.warn("the distorted %s against the reference %s: %s"
+                  % (os.fspath(distorted), os.fspath(reference), message),
+                  stacklevel=stacklevel + 1)
 
 
 class SwapCheck:

@@ -48,7 +48,8 @@ import numpy as np
 
 from ._progress import ProgressBar
 from .results import Results
-from .scorer import cuda_device_count, make_options, options as option_table, options_dict
+from .scorer import (cuda_device_count, make_options, options as option_table, options_dict,
+                     named_inputs, warn_swapped)
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _checked = {}
@@ -310,7 +311,8 @@ def probe_stream(ffmpeg, path):
             "height": stream["height"], "bitrate": 8 * size / (end - start)}
 
 
-# What a warning that the inputs may be swapped asks, in every face.
+# What a warning that the inputs may be swapped asks, in every face.  Those warnings
+# name the line that called score_video: 4 frames up, past named_inputs' wrapper.
 _SWAPPED = "are the two swapped? (the reference is the source, the distorted its encode)"
 
 
@@ -324,7 +326,7 @@ def _warn_if_swapped(distorted_size, reference_size, reference, distorted):
                                                     distorted_size[1], os.fspath(reference),
                                                     reference_size[0], reference_size[1],
                                                     _SWAPPED),
-                      stacklevel=3)
+                      stacklevel=4)
         return True
     return False
 
@@ -356,7 +358,7 @@ def _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted):
                       "reference %s (%d kbit/s): %s" % (os.fspath(distorted), dis[0],
                                                         dis[1] // 1000, os.fspath(reference),
                                                         ref[1] // 1000, _SWAPPED),
-                      stacklevel=3)
+                      stacklevel=4)
         return True
     return False
 
@@ -371,9 +373,7 @@ def _warn_if_filter_swapped(stderr, reference, distorted):
     """The filter's swap check, said as Python's own warnings are, naming both."""
     found = _FILTER_SWAPPED.search(stderr)
     if found:
-        warnings.warn("the distorted %s against the reference %s: %s"
-                      % (os.fspath(distorted), os.fspath(reference), found.group(1)),
-                      stacklevel=3)
+        warn_swapped(reference, distorted, found.group(1), stacklevel=4)
 
 
 def _probe_size(ffmpeg, url, input_args):
@@ -583,6 +583,7 @@ def _stop(process):
     process.wait()
 
 
+@named_inputs
 def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None,
                 reference_args=(), distorted_args=(), backend=None, threads=None,
                 progress=None, scale=None, scale_size=None, map=False, **options):

@@ -42,6 +42,11 @@ def fixture_args(name):
     return f["width"], f["height"], f["pix_fmt"]
 
 
+def fixture_geometry(name):
+    """{width, height, pix_fmt} of a corpus fixture, as score_files takes them."""
+    return dict(zip(("width", "height", "pix_fmt"), fixture_args(name)))
+
+
 @pytest.fixture(scope="session")
 def corpus_dir(tmp_path_factory):
     """A directory with the corpus's .yuv files."""

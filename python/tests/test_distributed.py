@@ -114,7 +114,7 @@ def test_segments_equal_the_whole(client, pair, long_title, run_cli, tmp_path, f
     merged = score_segments(ref, dis, client, segment_frames=7, progress=False,
                             output=tmp_path / "merged.json", **geometry)
     assert_log_equals_cli(tmp_path / "merged.json", run_cli(ref, dis, fixture_args(ASTRONAUT)))
-    whole = floatadm.score_files(ref, dis, **geometry)
+    whole = floatadm.score_files(reference=ref, distorted=dis, **geometry)
     assert merged.frames == whole.frames
     for name in whole.names:
         for key, value in whole.pooled[name].items():
@@ -126,7 +126,7 @@ def test_segments_equal_the_whole(client, pair, long_title, run_cli, tmp_path, f
     dis_y4m = write_y4m(dis, str(tmp_path / "coins.dis.y4m"), *fixture_args(
         "coins_384x304_yuv420p10le_x265"))
     merged = score_segments(ref_y4m, dis_y4m, client, 1, progress=False, csf=2, debug=True)
-    whole = floatadm.score_files(ref_y4m, dis_y4m, csf=2, debug=True)
+    whole = floatadm.score_files(reference=ref_y4m, distorted=dis_y4m, csf=2, debug=True)
     assert merged.frames == whole.frames and merged.pooled == whole.pooled
     # A video cut by frame number (the last segment open-ended).
     ref, dis = pair(ASTRONAUT)
@@ -136,7 +136,7 @@ def test_segments_equal_the_whole(client, pair, long_title, run_cli, tmp_path, f
     subprocess.run([ffmpeg, "-loglevel", "error", "-nostdin", "-i", dis_y4m, "-c:v", "ffv1",
                     dis_mkv], check=True)
     merged = score_segments(ref_y4m, dis_mkv, client, 4, progress=False)
-    whole = floatadm.score_files(ref_y4m, dis_y4m)
+    whole = floatadm.score_files(reference=ref_y4m, distorted=dis_y4m)
     assert [f["frame"] for f in merged.frames] == list(range(6))
     for g, w in zip(merged.frames, whole.frames):
         assert all(same_bits(g[n], w[n]) for n in whole.names)
@@ -152,7 +152,7 @@ def test_video_segments_pair_by_time(client, ffmpeg, tmp_path, dis_rate, ref_rat
     are paired with the reference frames a whole run pairs them with."""
     ref = make_clip(ffmpeg, tmp_path / "ref.mkv", ref_rate)
     dis = make_clip(ffmpeg, tmp_path / "dis.mkv", dis_rate, lossy=True, vfr=vfr)
-    whole = floatadm.score_video(ref, dis)
+    whole = floatadm.score_video(reference=ref, distorted=dis)
     merged = score_segments(ref, dis, client, segment_frames=25, progress=False)
     assert len(whole.frames) > 75
     assert [f["frame"] for f in merged.frames] == [f["frame"] for f in whole.frames]
@@ -277,11 +277,11 @@ def test_worker_killed_while_ffmpeg_scores(client, ffmpeg, tmp_path):
     assert seen["ffmpeg"] and not seen["outlived"], "the dead worker's ffmpeg scores on"
     assert summaries[0]["status"] == "scored" and summaries[0]["pid"] != seen["pid"]
     assert Results.from_json(tmp_path / "out" / "video.json").frames == \
-        floatadm.score_video(ref, dis).frames
+        floatadm.score_video(reference=ref, distorted=dis).frames
     # What the dead worker left is removed by the next run (the rerun's, or this one).
     tempfile.tempdir = str(tmp)
     try:
-        floatadm.score_video(ref, dis, end_frame=1)
+        floatadm.score_video(reference=ref, distorted=dis, end_frame=1)
     finally:
         tempfile.tempdir = None
     assert os.listdir(tmp) == []

@@ -16,7 +16,8 @@ import pytest
 import floatadm
 from floatadm.results import Results, pool
 
-from conftest import cli_frames, cli_pooled, fixture_args, same_bits, write_y4m
+from conftest import (cli_frames, cli_pooled, fixture_args, fixture_geometry, same_bits,
+                      write_y4m)
 
 ASTRONAUT = "astronaut_576x324_yuv420p_x264"
 COINS = "coins_384x304_yuv420p10le_x265"
@@ -33,14 +34,14 @@ def test_y4m_equals_raw_and_the_command(pair, run_cli, tmp_path):
     ref, dis = pair(COINS)
     ref_y4m = write_y4m(ref, str(tmp_path / "ref.y4m"), *fixture_args(COINS))
     dis_y4m = write_y4m(dis, str(tmp_path / "dis.y4m"), *fixture_args(COINS))
-    raw = floatadm.score_files(ref, dis, *fixture_args(COINS))
+    raw = floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(COINS))
     y4m = floatadm.score_files(reference=ref_y4m, distorted=dis_y4m)
     assert_same_frames(y4m.frames, raw.frames)
     assert_same_frames(y4m.frames, cli_frames(run_cli(ref_y4m, dis_y4m)))
     # Frames read from files carry no timestamp, as the command's log has none.
     assert not any("timestamp" in f for f in y4m.frames)
     # A y4m and a raw file together: the header says the geometry.
-    mixed = floatadm.score_files(ref_y4m, dis, pix_fmt="yuv420p10le")
+    mixed = floatadm.score_files(reference=ref_y4m, distorted=dis, pix_fmt="yuv420p10le")
     assert_same_frames(mixed.frames, raw.frames)
 
 
@@ -50,7 +51,8 @@ def test_y4m_log_is_the_commands_byte_for_byte(pair, score_bin, tmp_path):
     ref, dis = pair(COINS)
     ref_y4m = write_y4m(ref, str(tmp_path / "ref.y4m"), *fixture_args(COINS))
     dis_y4m = write_y4m(dis, str(tmp_path / "dis.y4m"), *fixture_args(COINS))
-    floatadm.score_files(ref_y4m, dis_y4m).to_json(str(tmp_path / "python.json"))
+    floatadm.score_files(reference=ref_y4m,
+                         distorted=dis_y4m).to_json(str(tmp_path / "python.json"))
     subprocess.run([score_bin, "-r", ref_y4m, "-d", dis_y4m, "--json",
                     str(tmp_path / "cli.json"), "--quiet"], check=True, capture_output=True)
 
@@ -62,12 +64,14 @@ def test_y4m_log_is_the_commands_byte_for_byte(pair, score_bin, tmp_path):
 
 def test_frames_and_ranges(pair, run_cli):
     ref, dis = pair(ASTRONAUT)
-    whole = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT))
-    first = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), frames=4)
+    whole = floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(ASTRONAUT))
+    first = floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(ASTRONAUT),
+                                 frames=4)
     assert_same_frames(first.frames, cli_frames(run_cli(ref, dis, fixture_args(ASTRONAUT),
                                                         frames=4)))
     assert_same_frames(first.frames, whole.frames[:4])
-    middle = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), start_frame=2,
+    middle = floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(ASTRONAUT),
+                                  start_frame=2,
                                   end_frame=5)
     assert [f["frame"] for f in middle.frames] == [2, 3, 4]
     assert_same_frames(middle.frames, whole.frames[2:5])
@@ -77,28 +81,30 @@ def test_file_errors_say_what_is_wrong(pair, tmp_path):
     ref, dis = pair(ASTRONAUT)
     other_ref, _ = pair("grass_322x182_yuv420p_vp9")
     with pytest.raises(floatadm.FileError, match="missing width, height, pix_fmt"):
-        floatadm.score_files(ref, dis)
+        floatadm.score_files(reference=ref, distorted=dis)
     with pytest.raises(floatadm.FileError, match="ends inside frame"):
-        floatadm.score_files(ref, dis, 577, 324, "yuv420p")
+        floatadm.score_files(reference=ref, distorted=dis, width=577, height=324, pix_fmt="yuv420p")
     with pytest.raises(floatadm.FileError, match="unknown pixel format"):
-        floatadm.score_files(ref, dis, 576, 324, "nv12")
+        floatadm.score_files(reference=ref, distorted=dis, width=576, height=324, pix_fmt="nv12")
     short = tmp_path / "short.yuv"
     with open(ref, "rb") as f:
         short.write_bytes(f.read(576 * 324 * 3 // 2 * 2))
     with pytest.raises(floatadm.FileError, match="differ.*frames=N"):
-        floatadm.score_files(ref, str(short), *fixture_args(ASTRONAUT))
+        floatadm.score_files(reference=ref, distorted=str(short), **fixture_geometry(ASTRONAUT))
     with pytest.raises(floatadm.FileError, match="frames=3, but the file holds 2"):
-        floatadm.score_files(ref, str(short), *fixture_args(ASTRONAUT), frames=3)
+        floatadm.score_files(reference=ref, distorted=str(short), **fixture_geometry(ASTRONAUT),
+                             frames=3)
     with pytest.raises(floatadm.FileError, match="cannot open"):
-        floatadm.score_files(str(tmp_path / "absent.yuv"), dis, *fixture_args(ASTRONAUT))
+        floatadm.score_files(reference=str(tmp_path / "absent.yuv"), distorted=dis,
+                             **fixture_geometry(ASTRONAUT))
     bad = tmp_path / "bad.y4m"
     bad.write_bytes(b"not y4m")
     with pytest.raises(floatadm.FileError, match="not a y4m file"):
-        floatadm.score_files(str(bad), str(bad))
+        floatadm.score_files(reference=str(bad), distorted=str(bad))
     assert other_ref  # a second fixture exists for the geometry test below
     y4m = write_y4m(ref, str(tmp_path / "a.y4m"), *fixture_args(ASTRONAUT))
     with pytest.raises(floatadm.FileError, match="header says 576x324"):
-        floatadm.score_files(y4m, y4m, width=640)
+        floatadm.score_files(reference=y4m, distorted=y4m, width=640)
 
 
 def test_reads_what_the_command_reads_with_its_rules(pair, tmp_path):
@@ -109,23 +115,26 @@ def test_reads_what_the_command_reads_with_its_rules(pair, tmp_path):
     partial = tmp_path / "partial.yuv"
     with open(dis, "rb") as f:
         partial.write_bytes(f.read(frame * 3 + frame // 2))
-    whole = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), frames=3)
-    cut = floatadm.score_files(ref, str(partial), *fixture_args(ASTRONAUT), frames=3)
+    whole = floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(ASTRONAUT),
+                                 frames=3)
+    cut = floatadm.score_files(reference=ref, distorted=str(partial),
+                               **fixture_geometry(ASTRONAUT), frames=3)
     assert_same_frames(cut.frames, whole.frames)
     with pytest.raises(floatadm.FileError, match="3.5 frames of 576x324 yuv420p"):
-        floatadm.score_files(ref, str(partial), *fixture_args(ASTRONAUT))
+        floatadm.score_files(reference=ref, distorted=str(partial), **fixture_geometry(ASTRONAUT))
     mp4 = tmp_path / "clip.mp4"
     mp4.write_bytes(b"\0\0\0\x20ftypisom\0\0\2\0isomiso2avc1mp41")
     with pytest.raises(floatadm.FileError, match="raw YUV and y4m.*float_adm filter.*"
                                                  "python3 -m floatadm score"):
-        floatadm.score_files(str(mp4), str(mp4), *fixture_args(ASTRONAUT))
+        floatadm.score_files(reference=str(mp4), distorted=str(mp4), **fixture_geometry(ASTRONAUT))
     progressive = write_y4m(ref, str(tmp_path / "p.y4m"), *fixture_args(ASTRONAUT))
     interlaced = tmp_path / "i.y4m"
     with open(progressive, "rb") as f:
         interlaced.write_bytes(f.read().replace(b" Ip ", b" It ", 1))
     with pytest.warns(UserWarning, match="It .interlaced, top field first.*two fields"):
-        fields = floatadm.score_files(str(interlaced), progressive)
-    assert_same_frames(fields.frames, floatadm.score_files(progressive, progressive).frames)
+        fields = floatadm.score_files(reference=str(interlaced), distorted=progressive)
+    assert_same_frames(fields.frames, floatadm.score_files(reference=progressive,
+                                                           distorted=progressive).frames)
 
 
 def test_pooling_is_libvmafs(pair, run_cli):
@@ -133,7 +142,8 @@ def test_pooling_is_libvmafs(pair, run_cli):
     float_adm_score's logs."""
     ref, dis = pair(ASTRONAUT)
     log = run_cli(ref, dis, fixture_args(ASTRONAUT), {"debug": "true"})
-    results = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), debug=True)
+    results = floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(ASTRONAUT),
+                                   debug=True)
     want = cli_pooled(log)
     for name, stats in results.pooled.items():
         for key in ("min", "max", "mean", "harmonic_mean"):
@@ -164,7 +174,7 @@ def test_json_and_csv_layouts(pair, score_bin, tmp_path):
     csv_path, json_path = tmp_path / "cli.csv", tmp_path / "cli.json"
     subprocess.run([score_bin, "--reference", ref, "--distorted", dis, *geometry, "--csv",
                     str(csv_path), "--json", str(json_path), "--quiet"], check=True)
-    results = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT))
+    results = floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(ASTRONAUT))
     # CSV: the command's bytes.
     results.to_csv(tmp_path / "py.csv")
     assert (tmp_path / "py.csv").read_text() == csv_path.read_text()
@@ -198,7 +208,8 @@ def test_logs_are_the_commands_bytes(pair, score_bin, tmp_path, options):
     subprocess.run([score_bin, "--reference", ref, "--distorted", dis, *geometry,
                     *option_args, "--json", str(command["json"]), "--csv", str(command["csv"]),
                     "--quiet"], check=True)
-    results = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), **options)
+    results = floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(ASTRONAUT),
+                                   **options)
     results.to_json(tmp_path / "py.json")
     results.to_csv(tmp_path / "py.csv")
     assert (tmp_path / "py.csv").read_bytes() == command["csv"].read_bytes()
@@ -229,7 +240,8 @@ def test_option_names_in_logs(pair):
     gives the plain names again."""
     ref, dis = pair("chelsea_33x17_yuv444p_x264")
     with pytest.warns(UserWarning, match="fine detail"):  # noise added: more detail
-        results = floatadm.score_files(ref, dis, *fixture_args("chelsea_33x17_yuv444p_x264"),
+        results = floatadm.score_files(reference=ref, distorted=dis,
+                                       **fixture_geometry("chelsea_33x17_yuv444p_x264"),
                                        adm_csf_mode=1, egl=1.2, adm_skip_scale0=True)
     assert results.feature_names["adm2"] == "adm2_csf_1_egl_1.2_ssz"
     text = results.to_json_text()
@@ -251,7 +263,8 @@ def test_command_line_score(pair, tmp_path):
                            str(tmp_path / "out.csv")], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].split() == ["frame", "adm2", "aim", "adm3"]
-    want = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), egl=1.2)
+    want = floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(ASTRONAUT),
+                                egl=1.2)
     assert Results.from_json(out).frames == want.frames
     assert (tmp_path / "out.csv").read_text() == want.to_csv_text()
     done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r", ref, "-d", dis,
@@ -266,17 +279,33 @@ def test_swapped_files_warn_once(pair):
     ref, dis = pair(ASTRONAUT)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT))
+        floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(ASTRONAUT))
     for threads, map_ in ((1, False), (3, False), (1, True)):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            floatadm.score_files(dis, ref, *fixture_args(ASTRONAUT), threads=threads, map=map_)
+            floatadm.score_files(reference=dis, distorted=ref, **fixture_geometry(ASTRONAUT),
+                                 threads=threads, map=map_)
         assert [str(w.message) for w in caught] == [
             "the distorted %s against the reference %s: the distorted has 1.29 times the "
             "reference's fine detail (squared differences of neighbouring luma samples, 6 "
             "frames): are the two swapped? (an encode has less than its source; sharpening "
             "or added noise or grain give more)" % (ref, dis)], (threads, map_)
         assert caught[0].filename == __file__
+
+
+def test_inputs_by_position_warn(pair):
+    """The reference and the distorted are asked for by name: by position they are
+    taken in that order, with one warning that asks for names, at the caller's line."""
+    ref, dis = pair(ASTRONAUT)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        by_position = floatadm.score_files(ref, dis, **fixture_geometry(ASTRONAUT))
+    assert [str(w.message) for w in caught] == [
+        "score_files(): the reference and the distorted given by position; name them "
+        "(reference=..., distorted=...), as the float_adm filter takes the distorted first"]
+    assert caught[0].filename == __file__
+    by_name = floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(ASTRONAUT))
+    assert by_position.frames == by_name.frames
 
 
 def test_swap_check_takes_what_the_scorer_takes():

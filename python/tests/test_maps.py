@@ -15,7 +15,7 @@ import floatadm.report
 import floatadm.video
 from floatadm.results import Results
 
-from conftest import fixture_args, same_bits
+from conftest import fixture_args, fixture_geometry, same_bits
 
 ASTRONAUT = "astronaut_576x324_yuv420p_x264"
 WIDTH, HEIGHT = 512, 256
@@ -122,12 +122,15 @@ def test_maps_on_the_cuda_backend_are_asked_of_the_device(pair):
         pytest.skip("a CUDA device is here: test_cuda_maps_equal_cpu_maps runs instead")
     reference, distorted = pair(ASTRONAUT)
     with pytest.raises(floatadm.Error, match="CUDA|cuda") as caught:
-        floatadm.score_files(reference, distorted, *fixture_args(ASTRONAUT), map=True,
+        floatadm.score_files(reference=reference, distorted=distorted,
+                             **fixture_geometry(ASTRONAUT), map=True,
                              backend="cuda")
     assert "CPU only" not in str(caught.value)
-    auto = floatadm.score_files(reference, distorted, *fixture_args(ASTRONAUT), map=True,
+    auto = floatadm.score_files(reference=reference, distorted=distorted,
+                                **fixture_geometry(ASTRONAUT), map=True,
                                 backend="auto")
-    cpu = floatadm.score_files(reference, distorted, *fixture_args(ASTRONAUT), map=True)
+    cpu = floatadm.score_files(reference=reference, distorted=distorted,
+                               **fixture_geometry(ASTRONAUT), map=True)
     assert auto.maps.tobytes() == cpu.maps.tobytes()
 
 
@@ -168,8 +171,10 @@ def test_cuda_maps_equal_cpu_maps(pair):
             assert all(same_bits(got[n], want[n]) for n in want)
             for name in ("loss", "num", "den"):
                 assert getattr(got_map, name).tobytes() == getattr(want_map, name).tobytes()
-    want = floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True)
-    got = floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True,
+    want = floatadm.score_files(reference=reference, distorted=distorted, width=width,
+                                height=height, pix_fmt=pix_fmt, map=True)
+    got = floatadm.score_files(reference=reference, distorted=distorted, width=width,
+                               height=height, pix_fmt=pix_fmt, map=True,
                                backend="cuda")
     assert got.maps.tobytes() == want.maps.tobytes()
 
@@ -181,7 +186,8 @@ def test_score_files_maps_equal_the_command_pfm_files(pair, score_bin, tmp_path)
     subprocess.run([score_bin, "--reference", reference, "--distorted", distorted, "--width",
                     str(width), "--height", str(height), "--pix-fmt", pix_fmt, "--map-path",
                     pattern, "--quiet"], check=True, capture_output=True)
-    results = floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True,
+    results = floatadm.score_files(reference=reference, distorted=distorted, width=width,
+                                   height=height, pix_fmt=pix_fmt, map=True,
                                    backend="auto")
     assert results.maps.shape == (len(results.frames), -(-height // 32), -(-width // 32))
     assert len(os.listdir(tmp_path)) == len(results.frames) > 1
@@ -190,12 +196,14 @@ def test_score_files_maps_equal_the_command_pfm_files(pair, score_bin, tmp_path)
         assert want.tobytes() == results.maps[i].tobytes(), f["frame"]
     assert results.maps.any()
     # Without map=True the scores are the same, and there are no maps.
-    plain = floatadm.score_files(reference, distorted, width, height, pix_fmt)
+    plain = floatadm.score_files(reference=reference, distorted=distorted, width=width,
+                                 height=height, pix_fmt=pix_fmt)
     assert plain.maps is None
     for got, want in zip(results.frames, plain.frames):
         assert all(same_bits(got[n], want[n]) for n in plain.names)
     # A range keeps the title's frame numbers, and merged ranges are the whole.
-    parts = [floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True,
+    parts = [floatadm.score_files(reference=reference, distorted=distorted, width=width,
+                                  height=height, pix_fmt=pix_fmt, map=True,
                                   start_frame=s, end_frame=e)
              for s, e in ((1, len(results.frames)), (0, 1))]
     merged = Results.merge(parts)
@@ -218,16 +226,20 @@ def test_score_video_maps_equal_score_files(pair, ffmpeg, tmp_path, monkeypatch)
     hostile = tmp_path / "t%d:x,y"
     hostile.mkdir()
     monkeypatch.setenv("TMPDIR", str(hostile))
-    want = floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True)
-    got = floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+    want = floatadm.score_files(reference=reference, distorted=distorted, width=width,
+                                height=height, pix_fmt=pix_fmt, map=True)
+    got = floatadm.score_video(reference=reference, distorted=distorted, ffmpeg=ffmpeg,
+                               reference_args=raw,
                                distorted_args=raw, map=True)
     assert got.maps.shape == want.maps.shape
     assert got.maps.tobytes() == want.maps.tobytes()
-    part = floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+    part = floatadm.score_video(reference=reference, distorted=distorted, ffmpeg=ffmpeg,
+                                reference_args=raw,
                                 distorted_args=raw, map=True, start_frame=2, end_frame=4)
     assert [f["frame"] for f in part.frames] == [2, 3]
     assert part.maps.tobytes() == want.maps[2:4].tobytes()
-    assert floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+    assert floatadm.score_video(reference=reference, distorted=distorted, ffmpeg=ffmpeg,
+                                reference_args=raw,
                                 distorted_args=raw).maps is None
 
 
@@ -240,10 +252,12 @@ def test_score_video_maps_on_the_cuda_backend(pair, ffmpeg, monkeypatch):
     raw = ["-f", "rawvideo", "-pix_fmt", pix_fmt, "-video_size", "%dx%d" % (width, height)]
 
     def run():
-        return floatadm.score_video(reference, distorted, ffmpeg=ffmpeg, reference_args=raw,
+        return floatadm.score_video(reference=reference, distorted=distorted, ffmpeg=ffmpeg,
+                                    reference_args=raw,
                                     distorted_args=raw, map=True, backend="cuda")
     if floatadm.cuda_device_count() > 0:
-        want = floatadm.score_files(reference, distorted, width, height, pix_fmt, map=True)
+        want = floatadm.score_files(reference=reference, distorted=distorted, width=width,
+                                    height=height, pix_fmt=pix_fmt, map=True)
         assert run().maps.tobytes() == want.maps.tobytes()
     else:
         with pytest.raises(floatadm.FFmpegError, match="backend=cuda: no usable CUDA device"):
@@ -268,7 +282,7 @@ def test_command_line_maps_of_a_video_in_the_report(ffmpeg, tmp_path):
                           text=True)
     assert done.returncode == 0, done.stderr
     maps = Results.load_maps(str(tmp_path / "mpeg2.maps.npz"))
-    want = floatadm.score_video(ref, dis, map=True)
+    want = floatadm.score_video(reference=ref, distorted=dis, map=True)
     assert sorted(maps) == [f["frame"] for f in want.frames]
     assert all(maps[f["frame"]].tobytes() == want.maps[i].tobytes()
                for i, f in enumerate(want.frames))

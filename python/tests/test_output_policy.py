@@ -90,7 +90,8 @@ def work(pair, score_bin, tmp_path_factory):
     ref, dis = pair(COINS)
     write_y4m(ref, str(path / "ref.y4m"), *fixture_args(COINS))
     write_y4m(dis, str(path / "dis.y4m"), *fixture_args(COINS))
-    results = floatadm.score_files(str(path / "ref.y4m"), str(path / "dis.y4m"), frames=1,
+    results = floatadm.score_files(reference=str(path / "ref.y4m"),
+                                   distorted=str(path / "dis.y4m"), frames=1,
                                    map=True)
     results.to_json(str(path / "log.json"))
     results.to_csv(str(path / "log.csv"))

@@ -20,7 +20,7 @@ from floatadm.report import render, worst_frames
 from floatadm.results import Results
 from floatadm.video import probe_stream
 
-from conftest import fixture_args, write_y4m
+from conftest import fixture_args, fixture_geometry, write_y4m
 
 ASTRONAUT = "astronaut_576x324_yuv420p_x264"
 
@@ -33,14 +33,15 @@ def logs(pair, run_cli, tmp_path_factory):
     ref, dis = pair(ASTRONAUT)
     ref_y4m = write_y4m(ref, str(work / "ref.y4m"), *fixture_args(ASTRONAUT))
     dis_y4m = write_y4m(dis, str(work / "dis.y4m"), *fixture_args(ASTRONAUT))
-    scored = floatadm.score_files(ref_y4m, dis_y4m)
+    scored = floatadm.score_files(reference=ref_y4m, distorted=dis_y4m)
     timed = [dict(f, timestamp=f["frame"] / 24) for f in scored.frames]
     Results(timed, names=scored.names).to_json(work / "x264 crf36.json")
     cli = run_cli(*pair("coins_384x304_yuv420p10le_x265"),
                   geometry=fixture_args("coins_384x304_yuv420p10le_x265"))
     (work / "x265.json").write_text(json.dumps(cli))
-    skipped = floatadm.score_files(*pair("grass_322x182_yuv420p_vp9"),
-                                   *fixture_args("grass_322x182_yuv420p_vp9"))
+    grass_ref, grass_dis = pair("grass_322x182_yuv420p_vp9")
+    skipped = floatadm.score_files(reference=grass_ref, distorted=grass_dis,
+                                   **fixture_geometry("grass_322x182_yuv420p_vp9"))
     frames = [dict(f) for f in skipped.frames]
     frames[1] = {"frame": 1, "skipped": "corrupt frame"}
     Results(frames, names=skipped.names).to_json(work / "vp9 <skip>.json")
@@ -368,7 +369,7 @@ def test_report_draws_maps(pair, tmp_path):
                           text=True)
     assert done.returncode == 0, done.stderr
     plain = tmp_path / "plain.json"
-    floatadm.score_files(ref, dis).to_json(plain)
+    floatadm.score_files(reference=ref, distorted=dis).to_json(plain)
     logs = floatadm.report.load([str(log), str(plain)])
     text = render(logs)
     assert text.count('<section class="map-section">') == 1
@@ -421,7 +422,7 @@ def _video_log(path, reference, distorted, raw, **job):
                                       write_log)
     from floatadm.results import maps_path
     start = job.pop("start_frame", 0)
-    results = floatadm.score_video(reference, distorted, reference_args=raw,
+    results = floatadm.score_video(reference=reference, distorted=distorted, reference_args=raw,
                                    distorted_args=raw, start_frame=start, map=True, **job)
     record = job_record(normalise_job(dict(job, reference=reference, distorted=distorted,
                                            kind="video", reference_args=raw,
@@ -572,7 +573,8 @@ def test_report_escapes_every_field(pair, tmp_path):
     from floatadm import distributed
     from floatadm.__main__ import main
     ref, dis = pair(ASTRONAUT)
-    results = floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT), frames=2)
+    results = floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(ASTRONAUT),
+                                   frames=2)
     log = json.loads(results.to_json_text())
     log["version"] = HOSTILE[0]
     for i, entry in enumerate(log["frames"]):
@@ -630,7 +632,8 @@ def test_malformed_files_give_one_line(case, pair, tmp_path, capsys):
     import numpy as np
     from floatadm.__main__ import main
     ref, dis = pair(ASTRONAUT)
-    log = json.loads(floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT),
+    log = json.loads(floatadm.score_files(reference=ref, distorted=dis,
+                                          **fixture_geometry(ASTRONAUT),
                                           frames=2).to_json_text())
     path = tmp_path / "x.json"
     spec = tmp_path / "x.spec.json"

@@ -16,7 +16,7 @@ from floatadm import _lib
 from floatadm.files import VideoFile, open_pair
 
 from conftest import (FIXTURES, GOLDEN, ROOT, cli_frames, cli_pooled, expected_golden,
-                      fixture_args, same_bits)
+                      fixture_args, fixture_geometry, same_bits)
 
 
 def header_option_fields():
@@ -124,7 +124,8 @@ def test_equals_float_adm_score(pair, run_cli, fixture, option_set):
             assert same_bits(g[output], w[output]), (fixture, index, output)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        results = floatadm.score_files(ref_path, dis_path, *fixture_args(fixture), **options)
+        results = floatadm.score_files(reference=ref_path, distorted=dis_path,
+                                       **fixture_geometry(fixture), **options)
     # The order check names the corpus's distortions that add detail, and no other.
     assert ["fine detail" in str(w.message) for w in caught] == \
         ([True] if fixture in ADDS_DETAIL else []), (fixture, [str(w.message) for w in caught])

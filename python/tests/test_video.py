@@ -16,7 +16,7 @@ import pytest
 import floatadm
 from floatadm.results import Results
 
-from conftest import fixture_args, make_clip, same_bits, write_y4m
+from conftest import fixture_args, fixture_geometry, make_clip, same_bits, write_y4m
 
 ASTRONAUT = "astronaut_576x324_yuv420p_x264"
 
@@ -44,7 +44,7 @@ def assert_same(got, want):
 
 def test_video_equals_files(videos):
     ref_y4m, dis_y4m, dis_mkv = videos
-    want = floatadm.score_files(ref_y4m, dis_y4m, egl=1.2, debug=True)
+    want = floatadm.score_files(reference=ref_y4m, distorted=dis_y4m, egl=1.2, debug=True)
     got = floatadm.score_video(reference=ref_y4m, distorted=dis_mkv, egl=1.2, debug=True)
     assert got.names == want.names and len(got.names) == 18
     assert_same(got, want)
@@ -57,9 +57,10 @@ def test_video_equals_files(videos):
 def test_raw_input_through_input_options(pair, ffmpeg):
     ref, dis = pair(ASTRONAUT)
     raw = ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size", "576x324"]
-    got = floatadm.score_video(ref, dis, ffmpeg=ffmpeg, reference_args=raw,
+    got = floatadm.score_video(reference=ref, distorted=dis, ffmpeg=ffmpeg, reference_args=raw,
                                distorted_args=raw)
-    assert_same(got, floatadm.score_files(ref, dis, *fixture_args(ASTRONAUT)))
+    assert_same(got, floatadm.score_files(reference=ref, distorted=dis,
+                                          **fixture_geometry(ASTRONAUT)))
 
 
 def test_swapped_pair_warns_from_its_pictures(pair, ffmpeg):
@@ -70,7 +71,7 @@ def test_swapped_pair_warns_from_its_pictures(pair, ffmpeg):
     raw = ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size", "576x324"]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        floatadm.score_video(ref, dis, reference_args=raw, distorted_args=raw)
+        floatadm.score_video(reference=ref, distorted=dis, reference_args=raw, distorted_args=raw)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         swapped = floatadm.score_video(reference=dis, distorted=ref, reference_args=raw,
@@ -84,35 +85,49 @@ def test_swapped_pair_warns_from_its_pictures(pair, ffmpeg):
     assert len(swapped.frames) == 6
 
 
+def test_inputs_by_position_warn(pair, ffmpeg):
+    """score_video by position: the two taken in that order, with a warning naming it."""
+    ref, dis = pair(ASTRONAUT)
+    raw = ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size", "576x324"]
+    with pytest.warns(UserWarning, match=r"^score_video\(\): the reference and the distorted "
+                      r"given by position; name them") as caught:
+        by_position = floatadm.score_video(ref, dis, reference_args=raw, distorted_args=raw,
+                                           end_frame=2)
+    assert len(caught) == 1 and caught[0].filename == __file__
+    assert by_position.frames == floatadm.score_video(
+        reference=ref, distorted=dis, reference_args=raw, distorted_args=raw,
+        end_frame=2).frames
+
+
 def test_frame_range_by_number(videos):
     ref_y4m, dis_y4m, dis_mkv = videos
-    whole = floatadm.score_video(ref_y4m, dis_mkv)
-    part = floatadm.score_video(ref_y4m, dis_mkv, start_frame=2, end_frame=5)
+    whole = floatadm.score_video(reference=ref_y4m, distorted=dis_mkv)
+    part = floatadm.score_video(reference=ref_y4m, distorted=dis_mkv, start_frame=2, end_frame=5)
     assert [f["frame"] for f in part.frames] == [2, 3, 4]
     assert part.frames == whole.frames[2:5]
-    tail = floatadm.score_video(ref_y4m, dis_mkv, start_frame=4)
+    tail = floatadm.score_video(reference=ref_y4m, distorted=dis_mkv, start_frame=4)
     assert tail.frames == whole.frames[4:]
 
 
 def test_progress_bar_only_when_asked_or_on_a_terminal(videos, capsys):
     ref_y4m, _, dis_mkv = videos
-    floatadm.score_video(ref_y4m, dis_mkv, progress=True)
+    floatadm.score_video(reference=ref_y4m, distorted=dis_mkv, progress=True)
     err = capsys.readouterr().err
     assert "6/6 frames" in err
-    floatadm.score_video(ref_y4m, dis_mkv, end_frame=3, progress=True)
+    floatadm.score_video(reference=ref_y4m, distorted=dis_mkv, end_frame=3, progress=True)
     assert "3/3 frames" in capsys.readouterr().err
-    floatadm.score_video(ref_y4m, dis_mkv)  # stderr is no terminal here
+    floatadm.score_video(reference=ref_y4m, distorted=dis_mkv)  # stderr is no terminal here
     assert capsys.readouterr().err == ""
 
 
 def test_ffmpeg_errors(videos, tmp_path):
     ref_y4m, _, _ = videos
     with pytest.raises(floatadm.FFmpegError, match="float_adm filter"):
-        floatadm.score_video(ref_y4m, ref_y4m, ffmpeg="/bin/true")
+        floatadm.score_video(reference=ref_y4m, distorted=ref_y4m, ffmpeg="/bin/true")
     with pytest.raises(floatadm.FFmpegError, match="exit status"):
-        floatadm.score_video(ref_y4m, str(tmp_path / "absent.mkv"))
+        floatadm.score_video(reference=ref_y4m, distorted=str(tmp_path / "absent.mkv"))
     with pytest.raises(ValueError, match="range"):
-        floatadm.score_video(ref_y4m, ref_y4m, egl=1000)
+        floatadm.score_video(reference=ref_y4m, distorted=ref_y4m, egl=1000)
 
 
 # Every character that means something to a filtergraph or an option list.
@@ -127,20 +142,22 @@ def test_hostile_values_stay_data(videos, tmp_path, monkeypatch):
     ref_y4m, dis_y4m, dis_mkv = videos
     victim = tmp_path / "victim.txt"
     victim.write_text("keep me")
-    whole = floatadm.score_video(ref_y4m, dis_mkv)
+    whole = floatadm.score_video(reference=ref_y4m, distorted=dis_mkv)
     for bad in ("cpu:log_path=%s" % victim, "cpu:egl=1", "cpu,null", "cpu;[x]", "cpu[a]",
                 "cpu'", "cpu\\", "cpu\n", "cpu=1", "'cpu'", "cpu "):
         with pytest.raises(ValueError, match="backend"):
-            floatadm.score_video(ref_y4m, dis_mkv, backend=bad)
+            floatadm.score_video(reference=ref_y4m, distorted=dis_mkv, backend=bad)
     for c in HOSTILE:
         with pytest.raises(ValueError):
-            floatadm.score_video(ref_y4m, dis_mkv, egl="1.2%slog_path=%s" % (c, victim))
+            floatadm.score_video(reference=ref_y4m, distorted=dis_mkv,
+                                 egl="1.2%slog_path=%s" % (c, victim))
         with pytest.raises((ValueError, TypeError)):
-            floatadm.score_video(ref_y4m, dis_mkv, **{"egl%slog_path" % c: str(victim)})
+            floatadm.score_video(reference=ref_y4m, distorted=dis_mkv,
+                                 **{"egl%slog_path" % c: str(victim)})
     for args in (["-dump_attachment:t", str(victim)], ["-i", str(victim)], ["-f"],
                  ["-f", "-y"], ["-y", "-f"]):
         with pytest.raises(ValueError, match="distorted_args"):
-            floatadm.score_video(ref_y4m, dis_mkv, distorted_args=args)
+            floatadm.score_video(reference=ref_y4m, distorted=dis_mkv, distorted_args=args)
     assert victim.read_text() == "keep me"
     # The private directory (log_path, the metadata file) under a hostile TMPDIR,
     # and input files named with every one of them.
@@ -152,10 +169,11 @@ def test_hostile_values_stay_data(videos, tmp_path, monkeypatch):
     dis_copy = tmp_path / ("dis" + hostile.replace("/", "_") + ".mkv")
     shutil.copy(ref_y4m, ref_copy)
     shutil.copy(dis_mkv, dis_copy)
-    got = floatadm.score_video(str(ref_copy), str(dis_copy), backend="cpu", egl=1.2)
+    got = floatadm.score_video(reference=str(ref_copy), distorted=str(dis_copy), backend="cpu",
+                               egl=1.2)
     assert got.options["adm_enhn_gain_limit"] == 1.2
-    assert_same(got, floatadm.score_video(ref_y4m, dis_mkv, egl=1.2))
-    assert_same(floatadm.score_video(str(ref_copy), str(dis_copy)), whole)
+    assert_same(got, floatadm.score_video(reference=ref_y4m, distorted=dis_mkv, egl=1.2))
+    assert_same(floatadm.score_video(reference=str(ref_copy), distorted=str(dis_copy)), whole)
     assert victim.read_text() == "keep me"
     assert os.listdir(tmp) == []
 
@@ -165,14 +183,14 @@ def test_file_names_that_look_like_urls(videos, tmp_path, monkeypatch):
     file named so, not x.mkv; a:b.mkv is no protocol; -x.mkv is no option."""
     ref_y4m, dis_y4m, dis_mkv = videos
     monkeypatch.chdir(tmp_path)
-    whole = floatadm.score_video(ref_y4m, dis_mkv)
+    whole = floatadm.score_video(reference=ref_y4m, distorted=dis_mkv)
     shutil.copy(dis_mkv, tmp_path / "file:x.mkv")
     make_clip(floatadm.find_ffmpeg(), tmp_path / "x.mkv", 25, seconds=0.24, size="576x324")
     for name in ("file:x.mkv", "a:b.mkv", "-x.mkv", "pipe:0.mkv", "concat:x.mkv|x.mkv"):
         if name != "file:x.mkv":
             shutil.copy(dis_mkv, tmp_path / name)
-        assert_same(floatadm.score_video(ref_y4m, name), whole)
-        assert_same(floatadm.score_video(ref_y4m, tmp_path / name), whole)
+        assert_same(floatadm.score_video(reference=ref_y4m, distorted=name), whole)
+        assert_same(floatadm.score_video(reference=ref_y4m, distorted=tmp_path / name), whole)
 
 
 def test_frame_range_pairs_by_time(ffmpeg, tmp_path):
@@ -180,13 +198,14 @@ def test_frame_range_pairs_by_time(ffmpeg, tmp_path):
     scored against the reference frame a whole run pairs it with."""
     ref = make_clip(ffmpeg, tmp_path / "ref50.mkv", 50)
     dis = make_clip(ffmpeg, tmp_path / "dis25.mkv", 25, lossy=True)
-    whole = floatadm.score_video(ref, dis)
-    part = floatadm.score_video(ref, dis, start_frame=50, end_frame=60)
+    whole = floatadm.score_video(reference=ref, distorted=dis)
+    part = floatadm.score_video(reference=ref, distorted=dis, start_frame=50, end_frame=60)
     assert [f["frame"] for f in part.frames] == list(range(50, 60))
     assert part.frames == whole.frames[50:60]
-    assert floatadm.score_video(ref, dis, start_frame=90).frames == whole.frames[90:]
+    assert floatadm.score_video(reference=ref, distorted=dis,
+                                start_frame=90).frames == whole.frames[90:]
     with pytest.raises(floatadm.FFmpegError, match="asked for"):
-        floatadm.score_video(ref, dis, start_frame=95, end_frame=120)
+        floatadm.score_video(reference=ref, distorted=dis, start_frame=95, end_frame=120)
 
 
 def _children(pid):
@@ -288,7 +307,7 @@ def test_killed_caller_leaves_nothing_running(videos, tmp_path, monkeypatch):
                 os.kill(pid, signal.SIGKILL)
     assert os.listdir(tmp) == left  # a SIGKILL cleans nothing up
     monkeypatch.setattr(tempfile, "tempdir", str(tmp))
-    floatadm.score_video(ref_y4m, dis_mkv, end_frame=1)
+    floatadm.score_video(reference=ref_y4m, distorted=dis_mkv, end_frame=1)
     assert os.listdir(tmp) == []
 
 
@@ -302,30 +321,31 @@ def test_scaled_distorted(ffmpeg, tmp_path):
     rung = make_clip(ffmpeg, tmp_path / "rung.mkv", 25, seconds=0.4, lossy=True,
                      size="96x64")
     with pytest.raises(floatadm.FFmpegError, match="same size"):
-        floatadm.score_video(ref, rung)
-    bicubic = floatadm.score_video(ref, rung, scale=True)
+        floatadm.score_video(reference=ref, distorted=rung)
+    bicubic = floatadm.score_video(reference=ref, distorted=rung, scale=True)
     assert len(bicubic.frames) == 10 and 0.3 < bicubic.pooled["adm2"]["mean"] < 1
     assert bicubic.scale == {"scaler": "bicubic", "width": 160, "height": 96,
                              "inputs": "distorted"}
-    assert floatadm.score_video(ref, rung, scale="bicubic").frames == bicubic.frames
-    lanczos = floatadm.score_video(ref, rung, scale="lanczos")
+    assert floatadm.score_video(reference=ref, distorted=rung,
+                                scale="bicubic").frames == bicubic.frames
+    lanczos = floatadm.score_video(reference=ref, distorted=rung, scale="lanczos")
     assert lanczos.frames != bicubic.frames and lanczos.scale["scaler"] == "lanczos"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        floatadm.score_video(ref, rung, scale=True, end_frame=1)
+        floatadm.score_video(reference=ref, distorted=rung, scale=True, end_frame=1)
     with pytest.warns(UserWarning, match=r"ref.mkv \(160x96\) is larger than the reference "
                       r".*rung.mkv \(96x64\).*swapped"):
-        floatadm.score_video(rung, ref, scale=True, end_frame=1)
+        floatadm.score_video(reference=rung, distorted=ref, scale=True, end_frame=1)
     # The rung is testsrc2 drawn at 96x64, finer than the source scaled down to that
     # size: more detail than its reference, which the check of the pictures says.
     with pytest.warns(UserWarning, match=r"rung.mkv against the reference .*ref.mkv: the "
                       r"distorted has .* times the reference's fine detail"):
-        small = floatadm.score_video(ref, rung, scale_size="96x64")
+        small = floatadm.score_video(reference=ref, distorted=rung, scale_size="96x64")
     assert small.scale == {"scaler": "bicubic", "width": 96, "height": 64, "inputs": "both"}
     for bad in ({"scale": "bicubic:log_path=x"}, {"scale": "cubic"},
                 {"scale_size": "96x64,null"}, {"scale_size": "0x64"}):
         with pytest.raises(ValueError, match="scale"):
-            floatadm.score_video(ref, rung, **bad)
+            floatadm.score_video(reference=ref, distorted=rung, **bad)
 
 
 def test_command_line_scales_a_rung_from_a_pipe(ffmpeg, score_bin, tmp_path):
@@ -358,7 +378,7 @@ def test_command_line_scales_a_rung_from_a_pipe(ffmpeg, score_bin, tmp_path):
         assert decoder.wait() == 0 and cli.returncode == 0, cli.stderr
         assert cli.stderr == ""
         got = Results.from_json(log)
-        want = floatadm.score_video(ref_y4m, rung_at_depth, scale=scaler)
+        want = floatadm.score_video(reference=ref_y4m, distorted=rung_at_depth, scale=scaler)
         assert len(got.frames) == len(want.frames) == 10
         for g, w in zip(got.frames, want.frames):
             for name in want.names:
@@ -378,11 +398,11 @@ def test_swapped_encodes_of_one_codec_warn(ffmpeg, tmp_path):
     lossless = make_clip(ffmpeg, tmp_path / "lossless.mkv", 25, seconds=0.4)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        floatadm.score_video(ref, dist, end_frame=1)
-        floatadm.score_video(lossless, dist, end_frame=1)
+        floatadm.score_video(reference=ref, distorted=dist, end_frame=1)
+        floatadm.score_video(reference=lossless, distorted=dist, end_frame=1)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        floatadm.score_video(dist, ref, end_frame=1)
+        floatadm.score_video(reference=dist, distorted=ref, end_frame=1)
     # Said once, from the rates: the filter's check of the pictures says no more.
     assert len(caught) == 1
     assert re.search(r"distorted .*ref.mkv \(mpeg2video, \d+ kbit/s\) has more than twice the "
@@ -390,7 +410,7 @@ def test_swapped_encodes_of_one_codec_warn(ffmpeg, tmp_path):
     # Two codecs: the pictures tell.
     with pytest.warns(UserWarning, match=r"distorted .*lossless.mkv against the reference "
                       r".*dist.mkv: the distorted has .* fine detail"):
-        floatadm.score_video(dist, lossless, end_frame=1)
+        floatadm.score_video(reference=dist, distorted=lossless, end_frame=1)
     run = floatadm_cli("score", "-r", dist, "-d", ref, "--json", str(tmp_path / "out.json"))
     assert run.returncode == 0 and "floatadm: warning: the distorted" in run.stderr
     assert "swapped" in run.stderr and "dist.mkv" in run.stderr and "__main__" not in run.stderr
@@ -413,7 +433,7 @@ def test_command_line_names_its_inputs(ffmpeg, tmp_path):
     done = floatadm_cli("score", dis, ref)
     assert done.returncode != 0 and done.stdout == ""
     assert "-r/--reference" in done.stderr and "-d/--distorted" in done.stderr
-    want = floatadm.score_video(ref, dis)
+    want = floatadm.score_video(reference=ref, distorted=dis)
     for flags in (["-r", ref, "-d", dis], ["--distorted", dis, "--reference", ref]):
         out = tmp_path / "out.json"
         done = floatadm_cli("score", *flags, "--json", str(out), "--quiet")
@@ -428,7 +448,7 @@ def test_command_line_names_its_inputs(ffmpeg, tmp_path):
                                 "inputs": "distorted"}
     assert record["settings"]["scale"] == "bicubic"
     assert Results.from_json(out).frames[0]["adm2"] == floatadm.score_video(
-        ref, rung, scale="bicubic").frames[0]["adm2"]
+        reference=ref, distorted=rung, scale="bicubic").frames[0]["adm2"]
     done = floatadm_cli("score", "-r", ref, "-d", rung, "--scale", "cubic")
     assert done.returncode == 1 and "scale='cubic'" in done.stderr
 
