@@ -307,8 +307,10 @@ typedef struct FloatAdmPlane {
  * Given the encode as the reference and its source as the distorted, ADM neither
  * fails nor falls (docs/reading-adm.md).  An encode holds less fine detail than its
  * source: a swap check compares the inputs' fine detail (squared differences of
- * neighbouring luma samples) over the first few pairs whose reference is not flat,
- * and says when the distorted holds clearly more.  Every face adds its pairs and
+ * neighbouring luma samples) over the first 8 pairs whose reference is not flat
+ * (among the first 64 pairs), and says when the distorted holds more than 1.1
+ * times the reference's.  A swapped encode of high quality (detail within 10 %)
+ * passes unsaid.  Every face adds its pairs and
  * warns with the message, naming its inputs.  Apart from scoring: no score changes.
  */
 typedef struct FloatAdmSwapCheck FloatAdmSwapCheck;

@@ -53,31 +53,32 @@ def _score(args):
         all(p.lower().endswith(FILE_EXTENSIONS) for p in (args.reference, args.distorted)))
     job = {"reference": args.reference, "distorted": args.distorted, "options": options,
            "kind": "files" if is_files else "video"}
-    if is_files:
-        results = score_files(reference=args.reference, distorted=args.distorted, width=args.width,
-                              height=args.height, pix_fmt=args.pix_fmt, frames=args.frames,
-                              start_frame=args.start_frame, end_frame=args.end_frame,
-                              threads=args.threads, backend=args.backend or "cpu",
-                              progress=args.progress, map=args.maps, **options)
-        job.update(width=args.width, height=args.height, pix_fmt=args.pix_fmt,
-                   backend=args.backend)
-    else:
-        end = args.end_frame
-        if end is None and args.frames is not None:
-            end = args.start_frame + args.frames
-        # Warnings as the tool's own lines, without a Python source line.
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+    # Warnings as the tool's own lines, without a Python source line.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if is_files:
+            results = score_files(reference=args.reference, distorted=args.distorted,
+                                  width=args.width, height=args.height, pix_fmt=args.pix_fmt,
+                                  frames=args.frames, start_frame=args.start_frame,
+                                  end_frame=args.end_frame, threads=args.threads,
+                                  backend=args.backend or "cpu", progress=args.progress,
+                                  map=args.maps, **options)
+            job.update(width=args.width, height=args.height, pix_fmt=args.pix_fmt,
+                       backend=args.backend)
+        else:
+            end = args.end_frame
+            if end is None and args.frames is not None:
+                end = args.start_frame + args.frames
             results = score_video(reference=args.reference, distorted=args.distorted,
                                   ffmpeg=args.ffmpeg,
                                   start_frame=args.start_frame, end_frame=end,
                                   backend=args.backend, threads=args.threads if args.threads > 1
                                   else None, progress=args.progress, scale=args.scale,
                                   scale_size=args.scale_size, map=args.maps, **options)
-        for warning in caught:
-            print("floatadm: warning: %s" % warning.message, file=sys.stderr)
-        job.update(backend=args.backend, ffmpeg=args.ffmpeg, scale=args.scale,
-                   scale_size=args.scale_size)
+            job.update(backend=args.backend, ffmpeg=args.ffmpeg, scale=args.scale,
+                       scale_size=args.scale_size)
+    for warning in caught:
+        print("floatadm: warning: %s" % warning.message, file=sys.stderr)
     if args.json:
         job.update(name="score", frames=args.frames)
         record = scored_log_record(job, results,

@@ -15,6 +15,7 @@ import collections
 import ctypes
 import errno
 import functools
+import inspect
 import numbers
 import os
 import threading
@@ -220,14 +221,22 @@ class FrameMap:
 
 def named_inputs(function):
     """function(reference, distorted, ...), with the two asked for by name: given by
-    position they are taken in that order, with a warning, since the float_adm filter
-    takes the distorted first and float_adm_score the reference first."""
+    position they are taken in that order, with a warning that names what was given
+    so, since the float_adm filter takes the distorted first and float_adm_score the
+    reference first.  A call that does not bind fails as it would unwrapped."""
+    signature = inspect.signature(function)
+
     @functools.wraps(function)
     def call(*args, **kwargs):
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError:
+            return function(*args, **kwargs)
         if args:
-            warnings.warn("%s(): the reference and the distorted given by position; name "
-                          "them (reference=..., distorted=...), as the float_adm filter "
-                          "takes the distorted first" % function.__name__, stacklevel=2)
+            given = "the reference and the distorted" if len(args) > 1 else "the reference"
+            warnings.warn("%s(): %s given by position; name them (reference=..., "
+                          "distorted=...), as the float_adm filter takes the distorted "
+                          "first" % (function.__name__, given), stacklevel=2)
         return function(*args, **kwargs)
     return call
 

@@ -306,6 +306,29 @@ def test_inputs_by_position_warn(pair):
     assert caught[0].filename == __file__
     by_name = floatadm.score_files(reference=ref, distorted=dis, **fixture_geometry(ASTRONAUT))
     assert by_position.frames == by_name.frames
+    with pytest.warns(UserWarning, match=r"^score_files\(\): the reference given by position"):
+        floatadm.score_files(ref, distorted=dis, **fixture_geometry(ASTRONAUT))
+    # A call that cannot bind fails as it would, with no word of positions.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(TypeError, match="multiple values"):
+            floatadm.score_files(576, reference=ref, distorted=dis)
+
+
+def test_command_line_says_the_swap_as_its_own_line(pair):
+    """python3 -m floatadm score on files swapped: the warning is the tool's own line,
+    with no Python source line, as for videos."""
+    import sys
+    ref, dis = pair(ASTRONAUT)
+    done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r", dis, "-d", ref,
+                           "--width", "576", "--height", "324", "--pix-fmt", "yuv420p",
+                           "--quiet"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ("floatadm: warning: the distorted %s against the reference %s: the "
+                           "distorted has 1.29 times the reference's fine detail (squared "
+                           "differences of neighbouring luma samples, 6 frames): are the two "
+                           "swapped? (an encode has less than its source; sharpening or added "
+                           "noise or grain give more)\n" % (ref, dis))
 
 
 def test_swap_check_takes_what_the_scorer_takes():

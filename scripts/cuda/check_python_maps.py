@@ -82,9 +82,10 @@ def check_clip(corpus, clip, options, work):
             for what in differences(want_map, got_map):
                 problems.append("frame %d: %s" % (index, what))
         frames = ref.frame_count
-    args = (reference, distorted, f["width"], f["height"], f["pix_fmt"])
-    want = floatadm.score_files(*args, map=True, **options)
-    got = floatadm.score_files(*args, map=True, backend="cuda", **options)
+    args = dict(reference=reference, distorted=distorted, width=f["width"],
+                height=f["height"], pix_fmt=f["pix_fmt"])
+    want = floatadm.score_files(**args, map=True, **options)
+    got = floatadm.score_files(**args, map=True, backend="cuda", **options)
     if got.maps.tobytes() != want.maps.tobytes():
         problems.append("score_files: maps differ")
     if any(not same_scores({n: g[n] for n in got.names}, {n: w[n] for n in want.names})

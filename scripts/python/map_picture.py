@@ -33,8 +33,9 @@ def main():
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args()
 
-    results = floatadm.score_files(args.reference, args.distorted, args.width, args.height,
-                                   args.pix_fmt, map=True)
+    results = floatadm.score_files(reference=args.reference, distorted=args.distorted,
+                                   width=args.width, height=args.height, pix_fmt=args.pix_fmt,
+                                   map=True)
     index = (min(range(len(results.frames)), key=lambda i: results.frames[i]["adm2"])
              if args.frame is None else args.frame)
     ref, dis, geometry = open_pair(args.reference, args.distorted, args.width, args.height,

@@ -28,6 +28,9 @@ namespace {
 /* Pairs whose reference has detail enough to compare: the verdict is in after
  * these, so that the check costs a few frames of a run, not a pass over each. */
 constexpr uint64_t kPairsToCompare = 8;
+/* Pairs looked at, flat ones included: a run whose reference stays flat longer
+ * (a black lead-in, slides) gives its verdict on what it compared by then. */
+constexpr uint64_t kPairsToLookAt = 64;
 /* A reference frame below this mean squared neighbour difference (in 8-bit steps,
  * squared) is too flat to compare: black, a fade, a plain card, whose distorted
  * holds little more than encoding noise. */
@@ -94,22 +97,25 @@ uint64_t differences_energy(const Sample *row, const Sample *next, int count, in
                  : differences_energy<Sample, false>(row, next, count, 0);
 }
 
-template <typename Sample> uint64_t detail_energy(const FloatAdmPlane &plane, int width, int height)
+/* A row's sums are exact integers (below 2^53: 2 * 65536 * 65535^2); the frame's
+ * is their double sum, in row order, which no frame size can overflow. */
+template <typename Sample> double detail_energy(const FloatAdmPlane &plane, int width, int height)
 {
-    uint64_t sum = 0;
+    double sum = 0;
     const Sample *above = nullptr;
     for (int y = 0; y < height; y++) {
         const auto *row = reinterpret_cast<const Sample *>(
             static_cast<const unsigned char *>(plane.data) + y * plane.stride);
-        sum += differences_energy(row, row + 1, width - 1, plane.shift);
+        uint64_t row_sum = differences_energy(row, row + 1, width - 1, plane.shift);
         if (above)
-            sum += differences_energy(above, row, width, plane.shift);
+            row_sum += differences_energy(above, row, width, plane.shift);
+        sum += static_cast<double>(row_sum);
         above = row;
     }
     return sum;
 }
 
-uint64_t plane_energy(const FloatAdmPlane &plane, int width, int height)
+double plane_energy(const FloatAdmPlane &plane, int width, int height)
 {
     return plane.bytes_per_sample == 2 ? detail_energy<uint16_t>(plane, width, height)
                                        : detail_energy<uint8_t>(plane, width, height);
@@ -128,6 +134,7 @@ struct FloatAdmSwapCheck {
     double steps_squared; /* one 8-bit step, squared, in the samples' units */
     double differences;   /* neighbour differences in a frame */
     uint64_t pairs;       /* pairs compared (flat references left out) */
+    uint64_t looked_at;   /* pairs added, flat ones included */
     double reference_energy, distorted_energy;
 };
 
@@ -157,15 +164,16 @@ int float_adm_swap_check_add(FloatAdmSwapCheck *check, const FloatAdmPlane *ref,
 {
     if (!check || !plane_valid(ref) || !plane_valid(dist))
         return FLOAT_ADM_ERROR_INVALID;
-    if (check->pairs >= kPairsToCompare)
+    if (check->pairs >= kPairsToCompare || check->looked_at >= kPairsToLookAt)
         return 1;
-    const double reference = static_cast<double>(plane_energy(*ref, check->width, check->height));
-    if (reference < kFlatFrame * check->steps_squared * check->differences)
-        return 0;
-    check->reference_energy += reference;
-    check->distorted_energy += static_cast<double>(
-        plane_energy(*dist, check->width, check->height));
-    return ++check->pairs >= kPairsToCompare;
+    check->looked_at++;
+    const double reference = plane_energy(*ref, check->width, check->height);
+    if (reference >= kFlatFrame * check->steps_squared * check->differences) {
+        check->reference_energy += reference;
+        check->distorted_energy += plane_energy(*dist, check->width, check->height);
+        check->pairs++;
+    }
+    return check->pairs >= kPairsToCompare || check->looked_at >= kPairsToLookAt;
 }
 
 int float_adm_swap_check_result(const FloatAdmSwapCheck *check, char *message, size_t size)
@@ -179,11 +187,11 @@ int float_adm_swap_check_result(const FloatAdmSwapCheck *check, char *message, s
     if (message && size)
         std::snprintf(message, size,
                       "the distorted has %.2f times the reference's fine detail (squared "
-                      "differences of neighbouring luma samples, %llu frames): are the two "
+                      "differences of neighbouring luma samples, %llu frame%s): are the two "
                       "swapped? (an encode has less than its source; sharpening or added noise "
                       "or grain give more)",
                       check->distorted_energy / check->reference_energy,
-                      static_cast<unsigned long long>(check->pairs));
+                      static_cast<unsigned long long>(check->pairs), check->pairs > 1 ? "s" : "");
     return 1;
 }
 

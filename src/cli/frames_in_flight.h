@@ -58,8 +58,8 @@ private:
     struct Slot {
         unsigned long long frame = 0;
         uint64_t index[2] = {0, 0};
-        LargeBuffer luma[2];                /* reference, distorted */
-        std::string error;                  /* why it was not submitted */
+        LargeBuffer luma[2]; /* reference, distorted */
+        std::string error;   /* why it was not submitted */
     };
     /* Stops the readers and waits for the frames in flight. */
     void stop();

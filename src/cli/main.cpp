@@ -97,7 +97,6 @@ void finish_stdout()
                        std::strerror(errno ? errno : EIO));
 }
 
-
 /* --backend: whether frames go to a CUDA device; auto falls back to the CPU. */
 bool use_cuda(const std::string &backend)
 {
@@ -181,13 +180,13 @@ void warn_about(const VideoReader &input)
 bool is_stdin(const std::string &path) { return path == "-" || path == "/dev/stdin"; }
 
 /* A distorted larger than its reference, scaled down to it, is most often the
- * source given as the distorted: said once, naming both. */
-void warn_if_swapped(const VideoReader &reference, const InputGeometry &reference_geometry,
+ * source given as the distorted: said once, naming both.  Whether it was said. */
+bool warn_if_swapped(const VideoReader &reference, const InputGeometry &reference_geometry,
                      const VideoReader &distorted, const InputGeometry &distorted_geometry)
 {
     if (static_cast<long long>(distorted_geometry.width) * distorted_geometry.height <=
         static_cast<long long>(reference_geometry.width) * reference_geometry.height)
-        return;
+        return false;
     std::fprintf(stderr,
                  "%s: warning: the distorted %s (%dx%d) is larger than the reference %s "
                  "(%dx%d) and is scaled down to it: are the two swapped? (--reference is "
@@ -195,6 +194,7 @@ void warn_if_swapped(const VideoReader &reference, const InputGeometry &referenc
                  program_name, distorted.path().c_str(), distorted_geometry.width,
                  distorted_geometry.height, reference.path().c_str(), reference_geometry.width,
                  reference_geometry.height);
+    return true;
 }
 
 int score(const CommandLine &command_line)
@@ -220,7 +220,7 @@ int score(const CommandLine &command_line)
     const InputGeometry geometry = resolve_geometry(command_line, reference, distorted);
     const InputGeometry distorted_geometry =
         command_line.scale ? resolve_scaled_geometry(command_line, distorted, geometry) : geometry;
-    warn_if_swapped(reference, geometry, distorted, distorted_geometry);
+    const bool sizes_asked = warn_if_swapped(reference, geometry, distorted, distorted_geometry);
 
     /* The files are sized up before the context is made: a header announcing a
      * huge frame over a few bytes must fail at once, not after allocating it. */
@@ -247,8 +247,8 @@ int score(const CommandLine &command_line)
     if (!on_cuda && command_line.threads > 1) {
         const int err = float_adm_context_set_threads(context.get(), command_line.threads);
         if (err < 0)
-            throw CliError(string_printf("--threads %d: %s", command_line.threads,
-                                         float_adm_strerror(err)));
+            throw CliError(
+                string_printf("--threads %d: %s", command_line.threads, float_adm_strerror(err)));
     }
     if (!on_cuda && maps && float_adm_context_enable_map(context.get()) < 0)
         throw CliError("--map-path: no memory for the maps of " + geometry.describe());
@@ -263,10 +263,12 @@ int score(const CommandLine &command_line)
     std::unique_ptr<FramesInFlight> in_flight;
     if (!on_cuda && !maps && !streaming && !command_line.scale)
         in_flight = std::make_unique<FramesInFlight>(context.get(), command_line.threads,
-                                                     command_line.reference,
-                                                     command_line.distorted, geometry);
+                                                     command_line.reference, command_line.distorted,
+                                                     geometry);
     unsigned long long collected_frame = 0;
-    SwapWarning swap_warning(geometry, command_line.reference, command_line.distorted);
+    /* The order is asked about once: from the sizes, else from the pictures. */
+    SwapWarning swap_warning(geometry, command_line.reference, command_line.distorted,
+                             !sizes_asked);
     LargeBuffer swap_reference, swap_distorted; /* the first frames in flight, read again */
 
 #ifdef FLOAT_ADM_CLI_CUDA
@@ -323,11 +325,11 @@ int score(const CommandLine &command_line)
             continue;
         }
 #endif
-        const int err = float_adm_score_frame(context.get(), &reference_plane,
-                                              &distorted_plane, &scores);
+        const int err = float_adm_score_frame(context.get(), &reference_plane, &distorted_plane,
+                                              &scores);
         if (err < 0)
-            throw CliError(string_printf("frame %llu: scoring failed: %s", frame,
-                                         float_adm_strerror(err)));
+            throw CliError(
+                string_printf("frame %llu: scoring failed: %s", frame, float_adm_strerror(err)));
         outputs.add(frame, scores);
         if (maps) {
             char message[512] = "";

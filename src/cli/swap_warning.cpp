@@ -25,9 +25,11 @@
 #include "command_line.h"
 
 SwapWarning::SwapWarning(const InputGeometry &geometry, std::string reference,
-                         std::string distorted)
-    : reference_(std::move(reference)), distorted_(std::move(distorted))
+                         std::string distorted, bool wanted)
+    : reference_(std::move(reference)), distorted_(std::move(distorted)), done_(!wanted)
 {
+    if (done_)
+        return;
     const int err = float_adm_swap_check_create(&check_, geometry.width, geometry.height,
                                                 geometry.format->bit_depth);
     if (err < 0)

@@ -29,8 +29,10 @@
 
 class SwapWarning {
 public:
-    /** Throws CliError where the check cannot be made (no memory). */
-    SwapWarning(const InputGeometry &geometry, std::string reference, std::string distorted);
+    /** wanted false: the order was questioned already, nothing more is said.  Throws
+     *  CliError where the check cannot be made (no memory). */
+    SwapWarning(const InputGeometry &geometry, std::string reference, std::string distorted,
+                bool wanted);
     ~SwapWarning();
     SwapWarning(const SwapWarning &) = delete;
     SwapWarning &operator=(const SwapWarning &) = delete;

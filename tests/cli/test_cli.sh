@@ -264,6 +264,14 @@ none*)
     tests=$((tests + 1))
     grep -F -q "warning: the distorted astro.dis.y4m (576x324) is larger than the reference small.y4m (288x162)" err.txt &&
         grep -F -q "are the two swapped?" err.txt || fail "--scale, swapped: no warning: $(cat err.txt)"
+    # big.y4m: one 1152x648 frame of the same bytes, scaled down, more detail than the
+    # reference: the sizes ask whether the two are swapped, and the pictures say no more.
+    to_y4m $astro.dis.yuv $((1152 * 648 * 3 / 2)) "W1152 H648 F24:1" big.y4m
+    expect_ok "--scale, swapped, asked once" --reference astro.ref.y4m --distorted big.y4m \
+        --scale reference --frames 1 --quiet
+    tests=$((tests + 1))
+    grep -F -q "is larger than the reference astro.ref.y4m" err.txt &&
+        [ "$(grep -c swapped err.txt)" -eq 1 ] || fail "--scale, swapped, asked once: $(cat err.txt)"
     expect_error "sizes differ without --scale" "(--scale reference scales the distorted" \
         --reference astro.ref.y4m --distorted small.y4m
     expect_error "--scale to another size" "--scale 320x180: the distorted is scored at the reference's size, 576x324" \
