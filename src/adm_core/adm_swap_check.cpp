@@ -53,17 +53,16 @@ template <> struct SumTypes<uint16_t> {
     using Lane = uint64_t;
 };
 
-/* The squared differences of count samples of a row and the next ones (next =
- * row + 1: horizontal neighbours) or those below (the next row), as an integer: the
- * same on every host.  Independent lanes let the compiler vectorise the loop at
- * -O2. */
 template <typename Sample> Sample sample_at(const Sample *samples, int x, int shift)
 {
     return static_cast<Sample>(samples[x] >> shift);
 }
 
-/* A shift of 0 (every layout but P010's and P012's) is a template argument of its
- * own: a shift by a variable count would widen 8-bit samples to 32 bits. */
+/* The squared differences of count samples of a row and the next ones (next =
+ * row + 1: horizontal neighbours) or those below (the next row), as an integer: the
+ * same on every host.  Independent lanes let the compiler vectorise the loop at
+ * -O2.  A shift of 0 (every layout but P010's and P012's) is a template argument
+ * of its own: a shift by a variable count would widen 8-bit samples to 32 bits. */
 template <typename Sample, bool kShifted>
 uint64_t differences_energy(const Sample *row, const Sample *next, int count, int shift)
 {
