@@ -193,14 +193,16 @@ static void check_order(AVFilterContext *ctx, ADMPairChecks *c,
     FloatAdmPlane planes[NB_INPUTS];
     int ret = 0;
 
-    for (int i = 0; i < NB_INPUTS && ret >= 0; i++) {
+    for (int i = 0; i < NB_INPUTS; i++) {
         const AVFrame *frame = frames[i];
 
         if (frame->hw_frames_ctx) {
-            if (!(downloaded[i] = av_frame_alloc()))
+            if (!(downloaded[i] = av_frame_alloc())) {
                 ret = AVERROR(ENOMEM);
-            else
-                ret = av_hwframe_transfer_data(downloaded[i], frame, 0);
+                break;
+            }
+            if ((ret = av_hwframe_transfer_data(downloaded[i], frame, 0)) < 0)
+                break;
             frame = downloaded[i];
         }
         planes[i]        = c->layout[i];
