@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 #define FLOAT_ADM_VERSION_MAJOR 1
-#define FLOAT_ADM_VERSION_MINOR 6
+#define FLOAT_ADM_VERSION_MINOR 7
 #define FLOAT_ADM_VERSION_PATCH 0
 
 /** The version of the library linked in, "MAJOR.MINOR.PATCH". */
@@ -82,6 +82,9 @@ const char *float_adm_version(void);
 #define FLOAT_ADM_ERROR_OUTPUT_NOT_FILE (-(EISDIR)) /* a device, FIFO, socket or directory */
 #define FLOAT_ADM_ERROR_OUTPUT_SYMLINK (-(ELOOP))   /* a symbolic link */
 #define FLOAT_ADM_ERROR_OUTPUT_NOT_OURS (-(EEXIST)) /* a file that is not this project's */
+#define FLOAT_ADM_ERROR_OUTPUT_SHARED (-(EALREADY)) /* another output of the run goes there */
+/* An input given twice (float_adm_run_files_add_input): */
+#define FLOAT_ADM_ERROR_INPUT_SHARED (-(ESPIPE)) /* one stream named as two inputs */
 
 /** A static message for an error code. */
 const char *float_adm_strerror(int err);
@@ -757,6 +760,10 @@ void float_adm_map_end(const char *pattern);
  *   any other existing file that is not a regular file (a device, FIFO, socket or
  *       directory): refused, FLOAT_ADM_ERROR_OUTPUT_NOT_FILE, known by lstat/stat
  *       before anything is opened (opening a FIFO would block);
+ *   a file, or a new name, on a file system of the kernel's rather than of data
+ *       (proc, sysfs, devpts, debugfs, tracefs, securityfs, cgroup, binfmt_misc, bpf,
+ *       pstore, efivarfs: /proc/self/comm is a "regular file" of size 0): refused,
+ *       FLOAT_ADM_ERROR_OUTPUT_NOT_FILE;
  *   a regular file that is one of inputs (same device and inode) or open in this
  *       process: refused, FLOAT_ADM_ERROR_OUTPUT_INPUT ("an input of the run");
  *   an empty regular file, or one this project wrote of the same kind (recognised by
@@ -773,8 +780,10 @@ void float_adm_map_end(const char *pattern);
  *           <meta name="generator" content="float_adm report">;
  *   SPEC    begins with "{" and its first 65536 bytes hold "float_adm_spec": 1;
  *   TABLE   a ladder's table: JSON that begins with "{" and whose first 65536 bytes
- *           hold "float_adm_table": 1, or CSV whose first line begins
- *           "source,ladder,label,file,".
+ *           hold "float_adm_table": 1, or CSV whose whole first line is the table's
+ *           columns (float_adm_table_column) followed by one or more NAME_POOL, NAME
+ *           an output's name (float_adm_output_parse_name) and POOL one of mean,
+ *           harmonic_mean, min, max: a CSV with any other column is not ours.
  * A path the system cannot look at (a directory on the way not searchable): refused
  * with FLOAT_ADM_ERROR_IO.  Each refusal's message names the path and why.
  */
@@ -802,6 +811,55 @@ enum FloatAdmOutputTarget {
 int float_adm_output_check(const char *path, enum FloatAdmOutputKind kind,
                            const char *const *inputs, size_t nb_inputs, char *errbuf,
                            size_t errbuf_size);
+
+/**
+ * The columns a ladder's CSV table begins with, in order ("source", "ladder",
+ * "label", "file", ...); NULL past the last.  The pooled outputs follow them.
+ */
+const char *float_adm_table_column(int index);
+
+/* ---- A run's files: every input known before anything is written ----
+ *
+ * A face (float_adm_score, a Python call, a ladder) registers everything the run
+ * reads, then everything it writes, in one FloatAdmRunFiles; files are compared by
+ * what they are (device and inode, the same pipe), never by name:
+ *   an input: "-" is standard input; any other path is followed to what it names
+ *       (/dev/stdin, /dev/fd/N, /proc/self/fd/N, a link).  A stream (a pipe, FIFO,
+ *       socket or device, or "-", read through the one descriptor whatever stdin
+ *       is) registered twice, under any names, is refused with
+ *       FLOAT_ADM_ERROR_INPUT_SHARED: two readers would split its bytes between
+ *       them.  One regular file given twice is read twice, each on its own.  An
+ *       input that is an output registered before: FLOAT_ADM_ERROR_OUTPUT_INPUT;
+ *   an output: the output policy above, with every input registered (by identity),
+ *       then one writer per stream: an output going where another output of the
+ *       run goes (the same file under any name, a new file's directory and name,
+ *       stdout under any name: "-", /dev/stdout, the file stdout is) is refused
+ *       with FLOAT_ADM_ERROR_OUTPUT_SHARED; any number may go to /dev/null.
+ * Each message names both paths by the labels the face gave ("--json", ...).
+ */
+typedef struct FloatAdmRunFiles FloatAdmRunFiles;
+
+int float_adm_run_files_create(FloatAdmRunFiles **files);
+/** Frees *files and sets it to NULL; NULL or *files NULL is a no-op. */
+void float_adm_run_files_free(FloatAdmRunFiles **files);
+/**
+ * Registers an input the run reads at path, named label in messages (NULL: the
+ * path alone): 0, or an error with a message naming it and why (FLOAT_ADM_ERROR_IO
+ * where it cannot be looked at).
+ */
+int float_adm_run_files_add_input(FloatAdmRunFiles *files, const char *path, const char *label,
+                                  char *errbuf, size_t errbuf_size);
+/**
+ * Registers an output of kind at path, named label in messages: the target (>= 0,
+ * a FloatAdmOutputTarget, as float_adm_output_check), or an error with a message.
+ * It opens nothing for writing and changes nothing.
+ */
+int float_adm_run_files_add_output(FloatAdmRunFiles *files, const char *path,
+                                   enum FloatAdmOutputKind kind, const char *label, char *errbuf,
+                                   size_t errbuf_size);
+/** 1 where an output registered goes to stdout (the face then prints nothing else
+ * there), else 0. */
+int float_adm_run_files_stdout_taken(const FloatAdmRunFiles *files);
 
 /* ---- Files: raw planar YUV / gray and y4m, as float_adm_score and Python read them ---- */
 
@@ -867,7 +925,10 @@ const char *float_adm_reader_warning(const FloatAdmReader *reader);
  * normally the header's) and count the whole frames.  A file that ends inside a
  * frame is no error here (float_adm_reader_incomplete says so): a caller scoring
  * every frame refuses it, one asked for the first N frames needs N whole ones.
- * No whole frame at all: an error.
+ * No whole frame at all: an error.  A stream's first frame is read ahead here, in
+ * memory that grows with the bytes that arrive, so that a header announcing a huge
+ * frame over a few bytes fails at once, as a file's does, before a caller allocates
+ * anything of the frame's size.
  */
 int float_adm_reader_start(FloatAdmReader *reader, const FloatAdmFrameFormat *format, char *errbuf,
                            size_t errbuf_size);

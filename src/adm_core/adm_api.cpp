@@ -82,6 +82,8 @@ const char *float_adm_strerror(int err)
     case FLOAT_ADM_ERROR_OUTPUT_NOT_FILE: return "the output is not a regular file";
     case FLOAT_ADM_ERROR_OUTPUT_SYMLINK: return "the output is a symbolic link";
     case FLOAT_ADM_ERROR_OUTPUT_NOT_OURS: return "the output is a file of something else";
+    case FLOAT_ADM_ERROR_OUTPUT_SHARED: return "another output of the run goes there";
+    case FLOAT_ADM_ERROR_INPUT_SHARED: return "one stream is named as two inputs";
     default: return "unknown error";
     }
 }
@@ -101,6 +103,8 @@ const char *float_adm_error_name(int err)
     case FLOAT_ADM_ERROR_OUTPUT_NOT_FILE: return "OUTPUT_NOT_FILE";
     case FLOAT_ADM_ERROR_OUTPUT_SYMLINK: return "OUTPUT_SYMLINK";
     case FLOAT_ADM_ERROR_OUTPUT_NOT_OURS: return "OUTPUT_NOT_OURS";
+    case FLOAT_ADM_ERROR_OUTPUT_SHARED: return "OUTPUT_SHARED";
+    case FLOAT_ADM_ERROR_INPUT_SHARED: return "INPUT_SHARED";
     default: return nullptr;
     }
 }
@@ -114,6 +118,7 @@ int float_adm_error_code(int index)
         FLOAT_ADM_ERROR_BUSY,           FLOAT_ADM_ERROR_AGAIN,
         FLOAT_ADM_ERROR_OUTPUT_INPUT,   FLOAT_ADM_ERROR_OUTPUT_NOT_FILE,
         FLOAT_ADM_ERROR_OUTPUT_SYMLINK, FLOAT_ADM_ERROR_OUTPUT_NOT_OURS,
+        FLOAT_ADM_ERROR_OUTPUT_SHARED,  FLOAT_ADM_ERROR_INPUT_SHARED,
     };
     return index >= 0 && index < static_cast<int>(sizeof(codes) / sizeof(codes[0])) ? codes[index]
                                                                                     : 0;

@@ -6,12 +6,16 @@
  */
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "adm_error_message.h"
@@ -85,6 +89,48 @@ bool holds_map(const std::string &start)
     return name_length == length && start.compare(name_at, length, member) == 0;
 }
 
+const char *const kTableColumns[] = {"source", "ladder", "label",  "file",        "codec",
+                                     "width",  "height", "frames", "bitrate_kbps"};
+
+/* A column a ladder's table pools an output into: NAME_POOL. */
+bool is_pooled_column(const std::string &column)
+{
+    for (const char *pool : {"_mean", "_harmonic_mean", "_min", "_max"}) {
+        const size_t length = std::strlen(pool);
+        if (column.size() <= length || column.compare(column.size() - length, length, pool))
+            continue;
+        FloatAdmOptions options;
+        float_adm_options_default(&options);
+        if (float_adm_output_parse_name(column.substr(0, column.size() - length).c_str(),
+                                        &options) >= 0)
+            return true;
+    }
+    return false;
+}
+
+/* A ladder's CSV table: its whole first line is the table's columns, then one or
+ * more pooled outputs; a user's CSV with a column of its own is not ours. */
+bool holds_csv_table(const std::string &start)
+{
+    const size_t end = start.find('\n');
+    if (end == std::string::npos)
+        return false;
+    std::vector<std::string> columns;
+    for (size_t at = 0; at <= end;) {
+        const size_t comma = std::min(start.find(',', at), end);
+        columns.push_back(start.substr(at, comma - at));
+        at = comma + 1;
+    }
+    const size_t fixed = sizeof(kTableColumns) / sizeof(kTableColumns[0]);
+    if (columns.size() <= fixed)
+        return false;
+    for (size_t i = 0; i < columns.size(); i++) {
+        if (i < fixed ? columns[i] != kTableColumns[i] : !is_pooled_column(columns[i]))
+            return false;
+    }
+    return true;
+}
+
 bool is_ours(const char *path, FloatAdmOutputKind kind)
 {
     switch (kind) {
@@ -104,7 +150,7 @@ bool is_ours(const char *path, FloatAdmOutputKind kind)
         const std::string start = file_start(path, 65536);
         return (starts_with(start, "{") &&
                 start.find("\"float_adm_table\": 1") != std::string::npos) ||
-               starts_with(start, "source,ladder,label,file,");
+               holds_csv_table(start);
     }
     }
     return false;
@@ -121,6 +167,40 @@ bool is_null_device(const struct stat &st)
     struct stat null;
     return S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
            st.st_rdev == null.st_rdev;
+}
+
+/* The kernel's file systems, whose "files" are settings and views, never data:
+ * /proc/self/comm is a regular file of size 0. */
+const char *kernel_file_system(const char *path)
+{
+    struct statfs fs;
+    if (statfs(path, &fs) != 0)
+        return nullptr;
+    static const struct {
+        unsigned long magic;
+        const char *name;
+    } kernel[] = {
+        {PROC_SUPER_MAGIC, "proc"},      {SYSFS_MAGIC, "sysfs"},
+        {DEVPTS_SUPER_MAGIC, "devpts"},  {DEBUGFS_MAGIC, "debugfs"},
+        {TRACEFS_MAGIC, "tracefs"},      {SECURITYFS_MAGIC, "securityfs"},
+        {CGROUP_SUPER_MAGIC, "cgroup"},  {CGROUP2_SUPER_MAGIC, "cgroup2"},
+        {BINFMTFS_MAGIC, "binfmt_misc"}, {BPF_FS_MAGIC, "bpf"},
+        {PSTOREFS_MAGIC, "pstore"},      {EFIVARFS_MAGIC, "efivarfs"},
+    };
+    for (const auto &known : kernel) {
+        if (static_cast<unsigned long>(fs.f_type) == known.magic)
+            return known.name;
+    }
+    return nullptr;
+}
+
+std::string parent_directory(const char *path)
+{
+    const std::string name(path);
+    const size_t slash = name.find_last_of('/');
+    if (slash == std::string::npos)
+        return ".";
+    return slash == 0 ? "/" : name.substr(0, slash);
 }
 
 const char *file_type(mode_t mode)
@@ -144,9 +224,21 @@ int refuse(int err, const char *path, FloatAdmOutputKind kind, const std::string
     return err;
 }
 
+int refuse_kernel_file(const char *path, const char *file_system, FloatAdmOutputKind kind,
+                       char *errbuf, size_t errbuf_size)
+{
+    return refuse(FLOAT_ADM_ERROR_OUTPUT_NOT_FILE, path, kind,
+                  std::string("it is on the kernel's ") + file_system +
+                      " file system, a setting or a view, not a file of data",
+                  errbuf, errbuf_size);
+}
+
+} // namespace
+
 /* The policy; *link the lstat of the path where it exists. */
-int check(const char *path, FloatAdmOutputKind kind, const char *const *inputs, size_t nb_inputs,
-          struct stat *link, char *errbuf, size_t errbuf_size)
+int adm::check_output(const char *path, FloatAdmOutputKind kind,
+                      const std::vector<adm::FileIdentity> &inputs, struct stat *link, char *errbuf,
+                      size_t errbuf_size)
 {
     if (!path || !*path) {
         adm::format_error(errbuf, errbuf_size, "no %s path given", kind_name(kind));
@@ -159,8 +251,12 @@ int check(const char *path, FloatAdmOutputKind kind, const char *const *inputs, 
     if (!std::strcmp(path, "-"))
         return FLOAT_ADM_TARGET_STDOUT;
     if (lstat(path, link) != 0) {
-        if (errno == ENOENT)
+        if (errno == ENOENT) {
+            const char *file_system = kernel_file_system(parent_directory(path).c_str());
+            if (file_system)
+                return refuse_kernel_file(path, file_system, kind, errbuf, errbuf_size);
             return FLOAT_ADM_TARGET_NEW;
+        }
         adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path, std::strerror(errno));
         return FLOAT_ADM_ERROR_IO;
     }
@@ -181,15 +277,16 @@ int check(const char *path, FloatAdmOutputKind kind, const char *const *inputs, 
                           "; give the file's own path",
                       errbuf, errbuf_size);
     }
+    if (const char *file_system = kernel_file_system(path))
+        return refuse_kernel_file(path, file_system, kind, errbuf, errbuf_size);
     if (!S_ISREG(link->st_mode))
         return refuse(FLOAT_ADM_ERROR_OUTPUT_NOT_FILE, path, kind,
                       std::string("it is ") + file_type(link->st_mode) + ", not a regular file",
                       errbuf, errbuf_size);
-    for (size_t i = 0; inputs && i < nb_inputs; i++) {
-        struct stat input;
-        if (inputs[i] && stat(inputs[i], &input) == 0 && same_file(input, *link))
+    for (const FileIdentity &input : inputs) {
+        if (input.device == link->st_dev && input.inode == link->st_ino)
             return refuse(FLOAT_ADM_ERROR_OUTPUT_INPUT, path, kind,
-                          std::string("it is an input of the run (") + inputs[i] +
+                          "it is an input of the run (" + input.name +
                               "), which would be destroyed",
                           errbuf, errbuf_size);
     }
@@ -205,6 +302,8 @@ int check(const char *path, FloatAdmOutputKind kind, const char *const *inputs, 
                       "; remove it first if it is to go",
                   errbuf, errbuf_size);
 }
+
+namespace {
 
 int cannot_write(const char *path, int err, char *errbuf, size_t errbuf_size)
 {
@@ -252,7 +351,7 @@ int open_output(const char *path, enum FloatAdmOutputKind kind, int *fd, char *e
     /* A file made, removed or swapped between the check and the open is looked at again. */
     for (int attempt = 0; attempt < 3; attempt++) {
         struct stat checked;
-        const int target = check(path, kind, nullptr, 0, &checked, errbuf, errbuf_size);
+        const int target = check_output(path, kind, {}, &checked, errbuf, errbuf_size);
         if (target < 0 || target == FLOAT_ADM_TARGET_STDOUT)
             return target;
         *fd = open_checked(path, target, checked);
@@ -271,10 +370,23 @@ extern "C" int float_adm_output_check(const char *path, enum FloatAdmOutputKind 
                                       size_t errbuf_size)
 {
     try {
+        std::vector<adm::FileIdentity> identities;
+        for (size_t i = 0; inputs && i < nb_inputs; i++) {
+            struct stat input;
+            if (inputs[i] && stat(inputs[i], &input) == 0)
+                identities.push_back({input.st_dev, input.st_ino, inputs[i]});
+        }
         struct stat link;
-        return check(path, kind, inputs, nb_inputs, &link, errbuf, errbuf_size);
+        return adm::check_output(path, kind, identities, &link, errbuf, errbuf_size);
     } catch (const std::bad_alloc &) {
         adm::format_error(errbuf, errbuf_size, "out of memory checking an output path");
         return FLOAT_ADM_ERROR_NOMEM;
     }
+}
+
+extern "C" const char *float_adm_table_column(int index)
+{
+    return index >= 0 && index < static_cast<int>(sizeof(kTableColumns) / sizeof(kTableColumns[0]))
+               ? kTableColumns[index]
+               : nullptr;
 }

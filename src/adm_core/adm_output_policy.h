@@ -7,10 +7,27 @@
 #define ADM_OUTPUT_POLICY_H
 
 #include <stddef.h>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
 
 #include "float_adm.h"
 
 namespace adm {
+
+/* What a file is, whatever its name: an input of a run, named as its face named it. */
+struct FileIdentity {
+    dev_t device;
+    ino_t inode;
+    std::string name;
+};
+
+/* The policy (float_adm_output_check) against inputs known by identity; *link is
+ * the lstat of path where it exists. */
+int check_output(const char *path, enum FloatAdmOutputKind kind,
+                 const std::vector<FileIdentity> &inputs, struct stat *link, char *errbuf,
+                 size_t errbuf_size);
 
 /* Checks path by the policy, then opens it for writing: NEW is created (never
  * through a link), REPLACE opened without following links and truncated once it is

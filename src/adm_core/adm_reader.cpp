@@ -17,6 +17,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cmath>
@@ -92,7 +93,9 @@ struct FloatAdmReader {
     FILE *file = nullptr;
     uint64_t file_size = 0;
     bool stream = false;     /* a pipe or stdin: read once, in order, never sized up front */
-    std::string pending;     /* a stream's bytes read ahead to recognise it, not yet consumed */
+    std::string pending;     /* a stream's bytes read ahead (to recognise it, and its first
+                                frame), consumed from pending_at on */
+    size_t pending_at = 0;
     uint64_t next_frame = 0; /* the frame read_next_luma reads */
     std::vector<unsigned char> discard; /* a stream's chroma, read past */
     bool is_y4m = false;
@@ -125,20 +128,21 @@ struct FloatAdmReader {
     /* The next byte (a stream's read-ahead first), or EOF. */
     int next_byte()
     {
-        if (!pending.empty()) {
-            const int c = static_cast<unsigned char>(pending[0]);
-            pending.erase(0, 1);
-            return c;
-        }
+        if (pending_at < pending.size())
+            return static_cast<unsigned char>(pending[pending_at++]);
         return std::getc(file);
     }
 
     /* Up to size bytes (a stream's read-ahead first); fewer only at the end. */
     size_t read_bytes(void *dest, size_t size)
     {
-        const size_t from_pending = pending.size() < size ? pending.size() : size;
-        std::memcpy(dest, pending.data(), from_pending);
-        pending.erase(0, from_pending);
+        const size_t from_pending = std::min(pending.size() - pending_at, size);
+        std::memcpy(dest, pending.data() + pending_at, from_pending);
+        pending_at += from_pending;
+        if (pending_at == pending.size()) {
+            pending = std::string();
+            pending_at = 0;
+        }
         size_t got = from_pending;
         while (got < size) {
             const size_t n = std::fread(static_cast<char *>(dest) + got, 1, size - got, file);
@@ -167,6 +171,88 @@ struct FloatAdmReader {
             if (line.size() == kY4mMaxLineLength)
                 fail(printf_string("y4m header line longer than %zu bytes", kY4mMaxLineLength));
             line += static_cast<char>(c);
+        }
+    }
+
+    /* A frame's header line, as far as it is read, is "FRAME" and parameters: else the
+     * frames are not of the size the y4m header says (or this is no y4m). */
+    void check_frame_header(const char *line, size_t length, uint64_t frame) const
+    {
+        static const char kFrame[] = "FRAME ";
+        const size_t checked = std::min(length, sizeof(kFrame) - 1);
+        if (std::memcmp(line, kFrame, checked) == 0)
+            return;
+        fail(printf_string("frame %llu does not start with a FRAME header: the frames are not "
+                           "%dx%d %s (%llu bytes) as the y4m header says",
+                           static_cast<unsigned long long>(frame), format.width, format.height,
+                           format.pixel_format,
+                           static_cast<unsigned long long>(format.frame_bytes)));
+    }
+
+    /* The header line of frame `frame` without its '\n': false at the input's end. */
+    bool read_frame_header(std::string &line, uint64_t frame)
+    {
+        line.clear();
+        for (;;) {
+            const int c = next_byte();
+            if (c == EOF) {
+                if (std::ferror(file))
+                    fail(printf_string("read error: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
+                return false;
+            }
+            if (c == '\n') {
+                check_frame_header(line.data(), line.size(), frame);
+                return true;
+            }
+            line += static_cast<char>(c);
+            check_frame_header(line.data(), line.size(), frame);
+            if (line.size() == kY4mMaxLineLength)
+                fail(printf_string("frame %llu: its FRAME header is longer than %zu bytes",
+                                   static_cast<unsigned long long>(frame), kY4mMaxLineLength));
+        }
+    }
+
+    /* A stream's first frame, read ahead whole before anything of its size is
+     * allocated: memory grows with the bytes that arrive, so that a header announcing
+     * a huge frame over a few bytes fails at once, as a file's does. */
+    void read_ahead_first_frame()
+    {
+        static const size_t kChunk = size_t(1) << 20;
+        bool header_known = !is_y4m; /* raw: no FRAME line */
+        size_t header_bytes = 0;     /* the FRAME line with its '\n' */
+        for (;;) {
+            const size_t have = pending.size() - pending_at;
+            if (!header_known) {
+                const size_t end = pending.find('\n', pending_at);
+                check_frame_header(pending.data() + pending_at,
+                                   end == std::string::npos ? have : end - pending_at, 0);
+                header_known = end != std::string::npos;
+                header_bytes = header_known ? end - pending_at + 1 : 0;
+                if (!header_known && have >= kY4mMaxLineLength)
+                    fail(printf_string("frame 0: its FRAME header is longer than %zu bytes",
+                                       kY4mMaxLineLength));
+            }
+            const uint64_t wanted = header_known ? header_bytes + format.frame_bytes : have + 4096;
+            if (have >= wanted)
+                return;
+            const size_t chunk = static_cast<size_t>(std::min<uint64_t>(kChunk, wanted - have));
+            const size_t old_size = pending.size();
+            pending.resize(old_size + chunk);
+            const size_t got = std::fread(&pending[old_size], 1, chunk, file);
+            pending.resize(old_size + got);
+            if (got)
+                continue;
+            if (std::ferror(file))
+                fail(printf_string("read error: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
+            if (!have)
+                fail("the stream holds no frames");
+            if (!header_known)
+                fail("the stream holds no whole frame: it ends inside the header of frame 0");
+            fail(printf_string("the stream holds no whole frame: it ends after %llu of the %llu "
+                               "bytes of frame 0 (%dx%d %s)",
+                               static_cast<unsigned long long>(have - header_bytes),
+                               static_cast<unsigned long long>(format.frame_bytes), format.width,
+                               format.height, format.pixel_format));
         }
     }
 
@@ -339,14 +425,11 @@ struct FloatAdmReader {
         seek_to(offset);
         while (offset < file_size) {
             const uint64_t frame = luma_offsets.size();
-            if (!read_line(line)) {
+            if (!read_frame_header(line, frame)) {
                 incomplete = printf_string("the file ends inside the header of frame %llu",
                                            static_cast<unsigned long long>(frame));
                 return;
             }
-            if (line.compare(0, 5, "FRAME") != 0 || (line.size() > 5 && line[5] != ' '))
-                fail(printf_string("frame %llu does not start with a FRAME header",
-                                   static_cast<unsigned long long>(frame)));
             offset += line.size() + 1;
             if (file_size - offset < format.frame_bytes) {
                 note_incomplete(frame, file_size - offset);
@@ -368,6 +451,7 @@ struct FloatAdmReader {
             if (started)
                 fail("a stream is started once");
             started = true;
+            read_ahead_first_frame();
             return;
         }
         if (is_y4m)
@@ -411,15 +495,12 @@ struct FloatAdmReader {
         const uint64_t frame = next_frame;
         if (is_y4m) {
             std::string line;
-            if (!read_line(line)) {
+            if (!read_frame_header(line, frame)) {
                 if (!line.empty())
                     incomplete = printf_string("the stream ends inside the header of frame %llu",
                                                static_cast<unsigned long long>(frame));
                 return false;
             }
-            if (line.compare(0, 5, "FRAME") != 0 || (line.size() > 5 && line[5] != ' '))
-                fail(printf_string("frame %llu does not start with a FRAME header",
-                                   static_cast<unsigned long long>(frame)));
         }
         uint64_t got = read_bytes(dest, format.luma_bytes);
         if (got == format.luma_bytes) {

@@ -170,6 +170,31 @@ void check_stream_end(const CommandLine &command_line, const VideoReader &refere
                  why.c_str(), frames);
 }
 
+struct RunFilesDeleter {
+    void operator()(FloatAdmRunFiles *files) const { float_adm_run_files_free(&files); }
+};
+using RunFilesPtr = std::unique_ptr<FloatAdmRunFiles, RunFilesDeleter>;
+
+/* The run's files with both inputs in them: one stream named twice (stdin as "-"
+ * and /dev/fd/0, one FIFO) is refused, as two readers would split its bytes. */
+RunFilesPtr register_inputs(const CommandLine &command_line)
+{
+    FloatAdmRunFiles *raw = nullptr;
+    if (float_adm_run_files_create(&raw) < 0)
+        throw std::bad_alloc();
+    RunFilesPtr files(raw);
+    for (const auto &input : {std::make_pair("--reference", &command_line.reference),
+                              std::make_pair("--distorted", &command_line.distorted)}) {
+        char message[512] = "";
+        const int err = float_adm_run_files_add_input(files.get(), input.second->c_str(),
+                                                      input.first, message, sizeof(message));
+        /* A path that cannot be looked at is no other input: the reader says why. */
+        if (err < 0 && err != FLOAT_ADM_ERROR_IO)
+            throw CliError(message[0] ? message : *input.second + ": " + float_adm_strerror(err));
+    }
+    return files;
+}
+
 /* A file the reader has doubts about is scored, and the doubt said once. */
 void warn_about(const VideoReader &input)
 {
@@ -177,7 +202,22 @@ void warn_about(const VideoReader &input)
         std::fprintf(stderr, "%s: warning: %s\n", program_name, input.warning().c_str());
 }
 
-bool is_stdin(const std::string &path) { return path == "-" || path == "/dev/stdin"; }
+/* Two y4m inputs of different frame rates are still scored frame n against frame
+ * n, which pairs different moments unless one was made from the other frame by
+ * frame: said once. */
+void warn_if_rates_differ(const VideoReader &reference, const VideoReader &distorted)
+{
+    const long long ref_num = reference.rate_num(), ref_den = reference.rate_den();
+    const long long dis_num = distorted.rate_num(), dis_den = distorted.rate_den();
+    if (!ref_num || !ref_den || !dis_num || !dis_den || ref_num * dis_den == dis_num * ref_den)
+        return;
+    std::fprintf(stderr,
+                 "%s: warning: the reference %s is %g fps and the distorted %s %g fps; they "
+                 "are scored frame by frame, frame n against frame n, which pairs different "
+                 "moments unless the frames correspond one to one\n",
+                 program_name, reference.path().c_str(), static_cast<double>(ref_num) / ref_den,
+                 distorted.path().c_str(), static_cast<double>(dis_num) / dis_den);
+}
 
 /* A distorted larger than its reference, scaled down to it, is most often the
  * source given as the distorted: said once, naming both.  Whether it was said. */
@@ -203,8 +243,6 @@ int score(const CommandLine &command_line)
         throw CliError("missing --reference (see --help)");
     if (command_line.distorted.empty())
         throw CliError("missing --distorted (see --help)");
-    if (is_stdin(command_line.reference) && is_stdin(command_line.distorted))
-        throw CliError("--reference and --distorted are both stdin: one of them at most");
 #ifndef FLOAT_ADM_CLI_SWSCALE
     if (command_line.scale)
         throw CliError("--scale: this build has no libswscale (configure --enable-swscale)");
@@ -213,10 +251,13 @@ int score(const CommandLine &command_line)
         throw CliError("--scaler " + command_line.scaler + " without --scale: nothing to scale");
 
     const FloatAdmOptions options = make_options(command_line);
+    /* Every input is known, by what it is, before anything is read or written. */
+    const RunFilesPtr files = register_inputs(command_line);
     VideoReader reference(command_line.reference);
     VideoReader distorted(command_line.distorted);
     warn_about(reference);
     warn_about(distorted);
+    warn_if_rates_differ(reference, distorted);
     const InputGeometry geometry = resolve_geometry(command_line, reference, distorted);
     const InputGeometry distorted_geometry =
         command_line.scale ? resolve_scaled_geometry(command_line, distorted, geometry) : geometry;
@@ -257,7 +298,7 @@ int score(const CommandLine &command_line)
                                           ? 0
                                           : (frame_count + command_line.subsample - 1) /
                                                 command_line.subsample;
-    ScoreOutputs outputs(command_line, options, geometry, reference, distorted, scored);
+    ScoreOutputs outputs(command_line, options, geometry, files.get(), scored);
     /* Maps are written from the context after each frame, and scaled frames are
      * scaled here: those frames are scored one at a time. */
     std::unique_ptr<FramesInFlight> in_flight;

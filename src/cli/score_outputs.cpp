@@ -20,41 +20,24 @@
 
 #include <cstdio>
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli_error.h"
 
 namespace {
 
-/* The library's output policy, with the two inputs named: a log written over an
- * input, a link, a FIFO or another program's file is refused before anything is
+/* Each log told to the run's files (float_adm_run_files_add_output), which hold the
+ * inputs already: a log over an input, a link, a FIFO, another program's file or
+ * another log, or a second writer to stdout, is refused before anything is
  * truncated. */
-void check_not_an_input(const LogRequest &request, const VideoReader &reference,
-                        const VideoReader &distorted)
+void register_log(FloatAdmRunFiles *files, const LogRequest &request)
 {
-    if (request.path.empty())
-        return;
-    const char *inputs[] = {reference.path().c_str(), distorted.path().c_str()};
     char message[512] = "";
-    const int target = float_adm_output_check(request.path.c_str(), FLOAT_ADM_OUTPUT_LOG, inputs, 2,
-                                              message, sizeof(message));
+    const int target = float_adm_run_files_add_output(files, request.path.c_str(),
+                                                      FLOAT_ADM_OUTPUT_LOG, request.flag.c_str(),
+                                                      message, sizeof(message));
     if (target < 0)
-        throw CliError(request.flag + " " +
-                       (message[0] ? message : request.path + ": " + float_adm_strerror(target)));
-}
-
-/* Two logs in one file would garble each other. */
-void check_distinct(const LogRequest &first, const LogRequest &second)
-{
-    if (first.path.empty() || second.path.empty() || first.path == "-" || second.path == "-")
-        return;
-    struct stat a, b;
-    if (first.path == second.path ||
-        (stat(first.path.c_str(), &a) == 0 && stat(second.path.c_str(), &b) == 0 &&
-         a.st_dev == b.st_dev && a.st_ino == b.st_ino))
-        throw CliError(first.flag + " and " + second.flag + " name the same file " + second.path +
-                       ": one log per file");
+        throw CliError(message[0] ? message : request.path + ": " + float_adm_strerror(target));
 }
 
 /* Logs are opened before scoring, so that a bad path fails at once.  An empty
@@ -82,24 +65,20 @@ void check_log(int err, const char *message, const std::string &path)
 } // namespace
 
 ScoreOutputs::ScoreOutputs(const CommandLine &command_line, const FloatAdmOptions &options,
-                           const InputGeometry &geometry, const VideoReader &reference,
-                           const VideoReader &distorted, unsigned long long frame_count)
+                           const InputGeometry &geometry, FloatAdmRunFiles *files,
+                           unsigned long long frame_count)
     : frame_count_(frame_count)
 {
-    bool log_to_stdout = false;
-    for (size_t i = 0; i < command_line.logs.size(); i++) {
-        const LogRequest &request = command_line.logs[i];
-        check_not_an_input(request, reference, distorted);
-        for (size_t j = i + 1; j < command_line.logs.size(); j++)
-            check_distinct(request, command_line.logs[j]);
-    }
     for (const LogRequest &request : command_line.logs) {
-        logs_.emplace_back(&request, open_log(request, options, geometry));
-        log_to_stdout |= request.path == "-";
+        if (!request.path.empty())
+            register_log(files, request);
     }
+    for (const LogRequest &request : command_line.logs)
+        logs_.emplace_back(&request, open_log(request, options, geometry));
     const LogRequest summary_only{"", FLOAT_ADM_LOG_JSON, ""};
     summary_ = open_log(summary_only, options, geometry);
-    print_summary_ = !command_line.quiet && !log_to_stdout;
+    /* A log on stdout, under any name, has stdout to itself. */
+    print_summary_ = !command_line.quiet && !float_adm_run_files_stdout_taken(files);
     print_table_ = print_summary_ && command_line.per_frame;
     /* As vmaf: a counter on a terminal, nothing in a pipe or a file. */
     show_progress_ = !command_line.quiet && isatty(STDERR_FILENO);

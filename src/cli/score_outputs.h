@@ -31,7 +31,6 @@
 #include "command_line.h"
 #include "float_adm.h"
 #include "pixel_format.h"
-#include "video_reader.h"
 
 /* A log still open when the outputs go is one of a run that failed (finish() closes
  * the others): it ends as incomplete, never with a finished-looking footer. */
@@ -46,11 +45,11 @@ using LogPtr = std::unique_ptr<FloatAdmLog, LogCloser>;
 
 class ScoreOutputs {
 public:
-    /** Checks the logs asked for (never an input, one per file) and opens them, so
-     *  that a bad path fails before any frame is scored.  Throws CliError. */
+    /** Tells files (the run's, its inputs registered) every log asked for, then opens
+     *  them, so that a bad path fails before any frame is scored.  Throws CliError. */
     ScoreOutputs(const CommandLine &command_line, const FloatAdmOptions &options,
-                 const InputGeometry &geometry, const VideoReader &reference,
-                 const VideoReader &distorted, unsigned long long frame_count);
+                 const InputGeometry &geometry, FloatAdmRunFiles *files,
+                 unsigned long long frame_count);
 
     /** One scored frame, in order, whichever backend scored it. */
     void add(unsigned long long frame, const FloatAdmScores &scores);

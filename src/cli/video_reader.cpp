@@ -26,7 +26,7 @@ VideoReader::VideoReader(const std::string &path) : path_(path)
     if (float_adm_reader_open(&reader_, path.c_str(), message, sizeof(message)) < 0)
         throw CliError(message);
     FloatAdmFrameFormat header;
-    is_y4m_ = float_adm_reader_header(reader_, &header, nullptr, nullptr) == 1;
+    is_y4m_ = float_adm_reader_header(reader_, &header, &rate_num_, &rate_den_) == 1;
     is_stream_ = float_adm_reader_is_stream(reader_) == 1;
     if (is_y4m_) {
         header_.width = header.width;

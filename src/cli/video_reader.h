@@ -41,6 +41,9 @@ public:
     bool is_y4m() const { return is_y4m_; }
     /** What the y4m header announces; only meaningful for y4m files. */
     const InputGeometry &header_geometry() const { return header_; }
+    /** A y4m header's frame rate (F), rate_num / rate_den; 0/0 without one. */
+    int rate_num() const { return rate_num_; }
+    int rate_den() const { return rate_den_; }
     /** What the user must be told about the file (an interlaced y4m); empty: nothing. */
     const std::string &warning() const { return warning_; }
 
@@ -77,6 +80,7 @@ private:
     bool is_y4m_ = false;
     bool is_stream_ = false;
     InputGeometry header_;
+    int rate_num_ = 0, rate_den_ = 0;
     std::string warning_;
     InputGeometry geometry_;
     uint64_t frame_count_ = 0;

@@ -213,7 +213,7 @@ grep -F -q "the distorted has 1.15 times the reference's fine detail (squared di
 # ---- --scale: a distorted of another size, scaled to the reference's by libswscale ----
 # small.y4m: 288x162 frames (the raw distorted's bytes cut into quarters: no picture,
 # but samples to scale alike every time).
-to_y4m $astro.dis.yuv $((288 * 162 * 3 / 2)) "W288 H162 F24:1" small.y4m
+to_y4m $astro.dis.yuv $((288 * 162 * 3 / 2)) "W288 H162 F25:1" small.y4m
 scale_lib=$("$bin" --version | sed -n 's/^--scale: //p')
 case $scale_lib in
 "")
@@ -291,7 +291,45 @@ none*)
         --reference astro.ref.y4m --distorted small.y4m --scale 12 ;;
 esac
 
-expect_error "stdin twice" "both stdin" --reference - --distorted /dev/stdin $astro_args
+expect_error "stdin twice" "are one stream" --reference - --distorted /dev/stdin $astro_args
+# One pipe under two names, and one FIFO for both inputs: refused, never scored.
+tests=$((tests + 1))
+cat $astro.ref.yuv | "$bin" --reference - --distorted /dev/fd/0 $astro_args --frames 2 \
+    >out.txt 2>err.txt
+[ $? -eq 1 ] && grep -q -- "--reference - and --distorted /dev/fd/0 are one stream" err.txt &&
+    [ ! -s out.txt ] || fail "one pipe as two inputs: $(cat out.txt err.txt)"
+tests=$((tests + 1))
+cat $astro.ref.yuv | "$bin" --reference /proc/self/fd/0 --distorted - $astro_args --frames 2 \
+    >out.txt 2>err.txt
+[ $? -eq 1 ] && grep -q "are one stream" err.txt || fail "/proc/self/fd/0 and -: $(cat err.txt)"
+mkfifo both.fifo
+tests=$((tests + 1))
+"$bin" --reference both.fifo --distorted ./both.fifo $astro_args >out.txt 2>err.txt
+[ $? -eq 1 ] && grep -q "are one stream" err.txt || fail "one FIFO as two inputs: $(cat err.txt)"
+# A stream whose header announces a huge frame over a few bytes fails at once, before
+# anything of the frame's size is allocated (1 GB of address space is plenty).
+printf 'YUV4MPEG2 W20000 H20000 C420jpeg\nFRAME\nxx' >huge.y4m
+mkfifo huge.fifo
+tests=$((tests + 1))
+(cat huge.y4m >huge.fifo &
+ ulimit -v 1000000
+ cat huge.y4m | "$bin" --reference huge.fifo --distorted - >out.txt 2>err.txt)
+[ $? -eq 1 ] && grep -q "huge.fifo: the stream holds no whole frame" err.txt ||
+    fail "huge frame through a pipe: $(cat err.txt)"
+# y4m inputs of two frame rates are paired frame by frame: said once.
+to_y4m $astro.dis.yuv $astro_frame "W576 H324 F50:1" astro50.dis.y4m
+expect_ok "frame rates differ" --reference astro.ref.y4m --distorted astro50.dis.y4m --quiet
+tests=$((tests + 1))
+grep -q "astro.ref.y4m is 25 fps and the distorted astro50.dis.y4m 50 fps" err.txt &&
+    [ "$(grep -c 'fps' err.txt)" -eq 1 ] || fail "frame rates differ: $(cat err.txt)"
+expect_ok "same frame rates" --reference astro.ref.y4m --distorted astro.dis.y4m --quiet
+tests=$((tests + 1))
+grep -q "fps" err.txt && fail "same frame rates warned: $(cat err.txt)"
+# Frames that are not the size the y4m header says: the header is named, not a long line.
+to_y4m $astro.dis.yuv $astro_frame "W560 H324" wrong-size.y4m
+expect_error "frames of another size than the header's" \
+    "frame 1 does not start with a FRAME header: the frames are not 560x324 yuv420p" \
+    --reference wrong-size.y4m --distorted wrong-size.y4m
 # Unpaired frames at a stream's end: an error, as for files; with vmaf's flags a warning.
 head -c $((3 * astro_frame)) $astro.dis.yuv >astro3.dis.yuv
 to_y4m astro3.dis.yuv $astro_frame "W576 H324 F25:1" astro3.dis.y4m
@@ -412,8 +450,24 @@ tests=$((tests + 1))
 expect_ok "xml to stdout" $ref $dis $astro_args --xml -
 same_file "--xml - and --xml FILE" out.txt all.xml
 expect_error "two logs to stdout" "one log at most" $ref $dis $astro_args --json - --csv -
-expect_error "two logs in one file" "name the same file" $ref $dis $astro_args \
-    --json same.log --xml same.log
+expect_error "two logs in one file" "--json same.log and --xml ./same.log both write to the same" \
+    $ref $dis $astro_args --json same.log --xml ./same.log
+tests=$((tests + 1))
+[ -e same.log ] && fail "two logs in one file: same.log was written"
+expect_error "two logs to stdout's names" "--json /dev/stdout and --csv - both write to stdout" \
+    $ref $dis $astro_args --json /dev/stdout --csv -
+# A log on stdout under any name has stdout to itself: no summary after the JSON.
+tests=$((tests + 1))
+"$bin" $ref $dis $astro_args --json /dev/stdout >stdout.json 2>err.txt &&
+    [ "$(tail -1 stdout.json)" = "}" ] && ! grep -q "^adm2:" stdout.json ||
+    fail "--json /dev/stdout: the summary follows the log: $(tail -3 stdout.json)"
+tests=$((tests + 1))
+"$bin" $ref $dis $astro_args --json redirected.json >redirected.json 2>err.txt &&
+    [ "$(tail -1 redirected.json)" = "}" ] && ! grep -q "^adm2:" redirected.json ||
+    fail "--json FILE >FILE: the summary follows the log: $(tail -3 redirected.json)"
+# The kernel's files are never written, however empty and regular they look.
+expect_error "a log in /proc" "refusing to write the log there: it is on the kernel's proc" \
+    $ref $dis $astro_args --json /proc/self/comm
 
 # ---- a path that is really the next option is refused ----
 for flag in --json --csv --xml; do
@@ -438,7 +492,7 @@ expect_error "--json at the reference" "it is an input of the run" \
 tests=$((tests + 1))
 [ "$(cksum <victim.ref.yuv)" = "$ref_sum" ] || fail "--json at the reference destroyed it"
 ln victim.dis.yuv victim.link
-expect_error "--csv at the distorted (a link)" "an input of the run (victim.dis.yuv)" \
+expect_error "--csv at the distorted (a link)" "an input of the run (--distorted victim.dis.yuv)" \
     --reference victim.ref.yuv --distorted victim.dis.yuv $astro_args --csv victim.link
 tests=$((tests + 1))
 [ "$(cksum <victim.dis.yuv)" = "$dis_sum" ] || fail "--csv at the distorted destroyed it"

@@ -215,6 +215,8 @@ TEST(ApiErrors, CodeListNamesEveryCodeOnce)
         {FLOAT_ADM_ERROR_OUTPUT_NOT_FILE, "OUTPUT_NOT_FILE"},
         {FLOAT_ADM_ERROR_OUTPUT_SYMLINK, "OUTPUT_SYMLINK"},
         {FLOAT_ADM_ERROR_OUTPUT_NOT_OURS, "OUTPUT_NOT_OURS"},
+        {FLOAT_ADM_ERROR_OUTPUT_SHARED, "OUTPUT_SHARED"},
+        {FLOAT_ADM_ERROR_INPUT_SHARED, "INPUT_SHARED"},
     };
     std::vector<std::pair<int, std::string>> listed;
     for (int i = 0; float_adm_error_code(i); i++)

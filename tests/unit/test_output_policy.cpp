@@ -180,11 +180,22 @@ TEST_F(OutputPolicy, OnlyTheProjectsOwnFilesOfTheSameKindAreReplaced)
               FLOAT_ADM_ERROR_OUTPUT_NOT_OURS);
     EXPECT_EQ(check(write("o.json", "{\"name\": 1}"), FLOAT_ADM_OUTPUT_SPEC),
               FLOAT_ADM_ERROR_OUTPUT_NOT_OURS);
-    /* A ladder's CSV table by its header; another CSV is not ours. */
-    EXPECT_EQ(check(write("t.csv", "source,ladder,label,file,codec\n"), FLOAT_ADM_OUTPUT_TABLE),
-              FLOAT_ADM_TARGET_REPLACE);
-    EXPECT_EQ(check(write("o.csv", "name,bitrate\n"), FLOAT_ADM_OUTPUT_TABLE),
-              FLOAT_ADM_ERROR_OUTPUT_NOT_OURS);
+    /* A ladder's CSV table by its whole header; another CSV is not ours, one that
+     * begins as the table does (a ladder's manifest with a column of its own) neither. */
+    std::string table = "";
+    for (int i = 0; float_adm_table_column(i); i++)
+        table += std::string(i ? "," : "") + float_adm_table_column(i);
+    EXPECT_EQ(check(write("t.csv", table + ",adm2_mean,aim_max,adm2_egl_1_harmonic_mean\n"),
+                    FLOAT_ADM_OUTPUT_TABLE),
+              FLOAT_ADM_TARGET_REPLACE)
+        << err();
+    for (const std::string &foreign :
+         {std::string("source,ladder,label,file,crf\nsrc.y4m,vp9,low,vp9_100k.webm,40\n"),
+          table + "\n", table + ",adm2_mean,crf\n", table + ",adm2_mean",
+          std::string("name,bitrate\n")})
+        EXPECT_EQ(check(write("o.csv", foreign), FLOAT_ADM_OUTPUT_TABLE),
+                  FLOAT_ADM_ERROR_OUTPUT_NOT_OURS)
+            << foreign;
     const std::string source = write("source.mkv", "\x1a\x45\xdf\xa3 a film");
     for (FloatAdmOutputKind kind : kKinds) {
         EXPECT_EQ(check(source, kind), FLOAT_ADM_ERROR_OUTPUT_NOT_OURS);
@@ -195,6 +206,23 @@ TEST_F(OutputPolicy, OnlyTheProjectsOwnFilesOfTheSameKindAreReplaced)
     EXPECT_EQ(check(write("empty", "")), FLOAT_ADM_TARGET_REPLACE);
     EXPECT_EQ(check(path("new.json")), FLOAT_ADM_TARGET_NEW);
     EXPECT_EQ(check(path("no/such/dir/new.json")), FLOAT_ADM_TARGET_NEW);
+}
+
+/* The kernel's files are settings and views, however regular and empty they look:
+ * never replaced, and no new name is made among them. */
+TEST_F(OutputPolicy, KernelFilesAreRefused)
+{
+    for (const char *kernel_file : {"/proc/self/comm", "/proc/sys/kernel/hostname",
+                                    "/proc/sys/vm/drop_caches", "/proc/self/new.json"}) {
+        EXPECT_EQ(check(kernel_file), FLOAT_ADM_ERROR_OUTPUT_NOT_FILE) << kernel_file;
+        EXPECT_NE(err().find("kernel's proc file system"), std::string::npos) << err();
+        EXPECT_NE(err().find(kernel_file), std::string::npos) << err();
+    }
+    struct stat st;
+    if (stat("/sys/kernel/uevent_seqnum", &st) == 0 && S_ISREG(st.st_mode)) {
+        EXPECT_EQ(check("/sys/kernel/uevent_seqnum"), FLOAT_ADM_ERROR_OUTPUT_NOT_FILE);
+        EXPECT_NE(err().find("sysfs"), std::string::npos) << err();
+    }
 }
 
 TEST_F(OutputPolicy, BadArgumentsAndErrorNames)
@@ -210,7 +238,8 @@ TEST_F(OutputPolicy, BadArgumentsAndErrorNames)
     for (int i = 0; float_adm_error_code(i); i++)
         listed.insert(float_adm_error_code(i));
     for (int code : {FLOAT_ADM_ERROR_OUTPUT_INPUT, FLOAT_ADM_ERROR_OUTPUT_NOT_FILE,
-                     FLOAT_ADM_ERROR_OUTPUT_SYMLINK, FLOAT_ADM_ERROR_OUTPUT_NOT_OURS}) {
+                     FLOAT_ADM_ERROR_OUTPUT_SYMLINK, FLOAT_ADM_ERROR_OUTPUT_NOT_OURS,
+                     FLOAT_ADM_ERROR_OUTPUT_SHARED, FLOAT_ADM_ERROR_INPUT_SHARED}) {
         EXPECT_EQ(listed.count(code), 1u) << code;
         EXPECT_STRNE(float_adm_strerror(code), "unknown error");
         EXPECT_NE(float_adm_error_name(code), nullptr);

@@ -1,0 +1,182 @@
+/*
+ * float_adm: a run's files (float_adm_run_files_*, float_adm.h): every input known
+ * by what it is before anything is written, and one writer for each place written.
+ *
+ * Copyright (c) 2026 the float_adm authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "adm_error_message.h"
+#include "adm_output_policy.h"
+#include "float_adm.h"
+
+namespace {
+
+/* Where an output goes: stdout, a file that exists, or a name in a directory. */
+struct OutputPlace {
+    std::string key;
+    std::string name;
+};
+
+std::string describe(const char *path, const char *label)
+{
+    return label && *label ? std::string(label) + " " + path : std::string(path);
+}
+
+/* The key of where a path that the policy allowed writes: one key per place, however
+ * the place is named. */
+std::string place_key(const char *path, int target)
+{
+    if (target == FLOAT_ADM_TARGET_STDOUT)
+        return "stdout";
+    struct stat st;
+    if (target == FLOAT_ADM_TARGET_REPLACE && lstat(path, &st) == 0)
+        return "file " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+    /* A new file: its directory, by identity, and its name there. */
+    const std::string whole(path);
+    const size_t slash = whole.find_last_of('/');
+    const std::string directory = slash == std::string::npos
+                                      ? "."
+                                      : (slash == 0 ? "/" : whole.substr(0, slash));
+    const std::string base = slash == std::string::npos ? whole : whole.substr(slash + 1);
+    if (stat(directory.c_str(), &st) != 0)
+        return "name " + whole;
+    return "name " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + "/" + base;
+}
+
+} // namespace
+
+struct FloatAdmRunFiles {
+    std::vector<adm::FileIdentity> inputs;
+    std::vector<bool> input_is_stream;
+    std::vector<OutputPlace> outputs;
+    /* The files outputs replace, by identity, so that a later input is checked too. */
+    std::vector<adm::FileIdentity> replaced;
+};
+
+extern "C" int float_adm_run_files_create(FloatAdmRunFiles **files)
+{
+    if (!files)
+        return FLOAT_ADM_ERROR_INVALID;
+    *files = new (std::nothrow) FloatAdmRunFiles();
+    return *files ? 0 : FLOAT_ADM_ERROR_NOMEM;
+}
+
+extern "C" void float_adm_run_files_free(FloatAdmRunFiles **files)
+{
+    if (!files)
+        return;
+    delete *files;
+    *files = nullptr;
+}
+
+extern "C" int float_adm_run_files_add_input(FloatAdmRunFiles *files, const char *path,
+                                             const char *label, char *errbuf, size_t errbuf_size)
+{
+    if (!files || !path || !*path) {
+        adm::format_error(errbuf, errbuf_size, "no input path given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    try {
+        const std::string named = describe(path, label);
+        struct stat st;
+        const bool standard_input = !std::strcmp(path, "-");
+        const int got = standard_input ? fstat(STDIN_FILENO, &st) : stat(path, &st);
+        if (got != 0) {
+            adm::format_error(errbuf, errbuf_size, "%s: cannot read: %s", named.c_str(),
+                              std::strerror(errno));
+            return FLOAT_ADM_ERROR_IO;
+        }
+        /* "-" is read through the one descriptor, whatever stdin is: a stream too. */
+        const bool stream = standard_input || (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+        for (size_t i = 0; i < files->inputs.size(); i++) {
+            const adm::FileIdentity &other = files->inputs[i];
+            if (other.device != st.st_dev || other.inode != st.st_ino ||
+                !(stream || files->input_is_stream[i]))
+                continue;
+            adm::format_error(errbuf, errbuf_size,
+                              "%s and %s are one stream (a pipe, FIFO or device): two readers "
+                              "would split its bytes between them; give each input its own",
+                              other.name.c_str(), named.c_str());
+            return FLOAT_ADM_ERROR_INPUT_SHARED;
+        }
+        for (const adm::FileIdentity &output : files->replaced) {
+            if (output.device == st.st_dev && output.inode == st.st_ino) {
+                adm::format_error(errbuf, errbuf_size,
+                                  "%s is %s, an output of the run, which would be replaced",
+                                  named.c_str(), output.name.c_str());
+                return FLOAT_ADM_ERROR_OUTPUT_INPUT;
+            }
+        }
+        files->inputs.push_back({st.st_dev, st.st_ino, named});
+        files->input_is_stream.push_back(stream);
+        return 0;
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory registering an input");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+extern "C" int float_adm_run_files_add_output(FloatAdmRunFiles *files, const char *path,
+                                              enum FloatAdmOutputKind kind, const char *label,
+                                              char *errbuf, size_t errbuf_size)
+{
+    if (!files) {
+        adm::format_error(errbuf, errbuf_size, "no run given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    try {
+        struct stat link;
+        const int target = adm::check_output(path, kind, files->inputs, &link, errbuf, errbuf_size);
+        if (target < 0 || target == FLOAT_ADM_TARGET_DISCARD)
+            return target;
+        const std::string named = describe(path, label);
+        const std::string key = place_key(path, target);
+        for (const OutputPlace &other : files->outputs) {
+            if (other.key != key)
+                continue;
+            adm::format_error(errbuf, errbuf_size, "%s and %s both write to %s: one writer each",
+                              other.name.c_str(), named.c_str(),
+                              key == "stdout" ? "stdout" : "the same file");
+            return FLOAT_ADM_ERROR_OUTPUT_SHARED;
+        }
+        files->outputs.push_back({key, named});
+        if (target == FLOAT_ADM_TARGET_REPLACE)
+            files->replaced.push_back({link.st_dev, link.st_ino, named});
+        return target;
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory registering an output");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+extern "C" int float_adm_run_files_stdout_taken(const FloatAdmRunFiles *files)
+{
+    if (!files)
+        return 0;
+    for (const OutputPlace &output : files->outputs) {
+        if (output.key == "stdout")
+            return 1;
+    }
+    return 0;
+}
