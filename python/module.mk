@@ -12,19 +12,25 @@ PYTHON3 := /usr/bin/python3
 PY_SRCS := $(wildcard python/floatadm/*.py)
 PY_STAGE := $(BUILD)/python/floatadm
 PY_STAMP := $(BUILD)/python/.staged
+# The modules' names: a module added (older than the stage) or removed stages again.
+PY_LIST := $(BUILD)/python/.modules
 PY_VERSION = $(shell $(PYTHON3) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 # Debian's python3 reads /usr/lib/python3/dist-packages and, for other prefixes such
 # as /usr/local, PREFIX/lib/python3.X/dist-packages.
 PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREFIX)/lib/python$(PY_VERSION)/dist-packages)
 
-.PHONY: python install-python uninstall-python
+.PHONY: python install-python uninstall-python FORCE
 
 workbench: python
 python: $(PY_STAMP)
 
 # _config.py: where the package finds libfloatadm (and libfloatadm_cuda) and ffmpeg.
 # The stage is rebuilt whole, so that a module removed from python/ goes away.
-$(PY_STAMP): $(PY_SRCS) python/module.mk config.mak
+$(PY_LIST): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PY_SRCS)' | cmp -s - $@ || echo '$(PY_SRCS)' >$@
+
+$(PY_STAMP): $(PY_SRCS) $(PY_LIST) python/module.mk config.mak
 	rm -rf $(PY_STAGE).tmp && mkdir -p $(PY_STAGE).tmp
 	cp $(PY_SRCS) $(PY_STAGE).tmp/
 	printf '%s\n' '# Written by make: where this build keeps its libraries and programs.' \

@@ -266,7 +266,10 @@ int score(const CommandLine &command_line)
     /* The files are sized up before the context is made: a header announcing a
      * huge frame over a few bytes must fail at once, not after allocating it. */
     reference.start(geometry);
-    distorted.start(distorted_geometry);
+    if (command_line.scale)
+        distorted.start_to_scale();
+    else
+        distorted.start(distorted_geometry);
     /* A stream (stdin, a pipe) is read until it ends: its frames are not counted first. */
     const bool streaming = reference.is_stream() || distorted.is_stream();
     const unsigned long long frame_count = streaming

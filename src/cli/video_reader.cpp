@@ -39,10 +39,18 @@ VideoReader::VideoReader(const std::string &path) : path_(path)
 
 VideoReader::~VideoReader() { float_adm_reader_free(&reader_); }
 
-void VideoReader::start(const InputGeometry &geometry)
+void VideoReader::start(const InputGeometry &geometry) { start(geometry, geometry.frame_format()); }
+
+void VideoReader::start_to_scale()
+{
+    FloatAdmFrameFormat format;
+    float_adm_reader_header(reader_, &format, nullptr, nullptr);
+    start(header_, format);
+}
+
+void VideoReader::start(const InputGeometry &geometry, const FloatAdmFrameFormat &format)
 {
     geometry_ = geometry;
-    const FloatAdmFrameFormat format = geometry.frame_format();
     char message[1024] = "";
     if (float_adm_reader_start(reader_, &format, message, sizeof(message)) < 0)
         throw CliError(message);

@@ -50,6 +50,9 @@ public:
     /** Fixes the geometry of every frame and counts the whole frames; reading then
      *  starts at frame 0. */
     void start(const InputGeometry &geometry);
+    /** start, at the y4m header's size, for frames scaled before they are scored: any
+     *  size the header may say, not only one float ADM scores. */
+    void start_to_scale();
     uint64_t frame_count() const { return frame_count_; }
     /** stdin ("-") or a pipe: read once, in order (read_next), its length unknown. */
     bool is_stream() const { return is_stream_; }
@@ -75,6 +78,8 @@ public:
     void skip_frames(uint64_t count);
 
 private:
+    void start(const InputGeometry &geometry, const FloatAdmFrameFormat &format);
+
     std::string path_;
     FloatAdmReader *reader_ = nullptr;
     bool is_y4m_ = false;

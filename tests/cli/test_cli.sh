@@ -287,6 +287,11 @@ none*)
     [ "$(wc -l <err.txt)" -eq 1 ] || fail "--scaler unknown: more than one line: $(cat err.txt)"
     expect_error "--scaler without --scale" "without --scale: nothing to scale" \
         --reference astro.ref.y4m --distorted astro.dis.y4m --scaler lanczos
+    # A distorted smaller than float ADM scores is scored at the reference's size.
+    head -c $((2 * 16 * 16 * 3 / 2)) $astro.dis.yuv >tiny.yuv
+    to_y4m tiny.yuv $((16 * 16 * 3 / 2)) "W16 H16 F25:1" tiny.y4m
+    expect_ok "--scale reference, 16x16 distorted" --reference astro.ref.y4m \
+        --distorted tiny.y4m --scale reference --frames 2 --json tiny.json
     expect_error "--scale 12" "--scale takes WxH" \
         --reference astro.ref.y4m --distorted small.y4m --scale 12 ;;
 esac
