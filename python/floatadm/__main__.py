@@ -17,7 +17,6 @@ a trap.  Progress is drawn on stderr (when it is a terminal, or --progress),
 whatever --quiet does to stdout."""
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -120,9 +119,9 @@ def _report(args):
 
 def _catalogue(args):
     from distributed import Client, LocalCluster
+    from ._input import load_json
     from .distributed import RescoreWarning, score_catalogue
-    with open(args.jobs, encoding="utf-8") as f:
-        jobs = json.load(f)
+    jobs = load_json(args.jobs, "a JSON list of jobs")
     cluster = None
     if args.scheduler:
         client = Client(args.scheduler)

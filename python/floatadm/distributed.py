@@ -43,6 +43,7 @@ import re
 import stat
 import warnings
 
+from ._input import parse_json
 from .results import Results
 
 FILE_EXTENSIONS = (".yuv", ".y4m", ".raw")
@@ -166,7 +167,7 @@ def _regular_json(path):
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
         try:
-            return json.loads(f.read().decode("utf-8"))
+            return parse_json(f.read(), path, "a JSON file")
         except (OSError, ValueError):
             return None
 

@@ -20,6 +20,7 @@ import os
 import re
 
 from . import _lib
+from ._input import InputError, read_text
 from .report import _nice_ticks, _tick_text
 from .results import output_target, write_output
 from .video import DEFAULT_SCALER, FFmpegError, find_ffmpeg, probe_stream, score_video
@@ -153,16 +154,17 @@ def convex_hull(points):
 # ---- Rungs ----
 
 MANIFEST_COLUMNS = ("source", "ladder", "file")
+MANIFEST = "a CSV manifest in UTF-8 whose first line names the columns source, ladder, file"
 
 
 def read_manifest(path):
     """The rungs of a CSV manifest: a first line naming the columns source, ladder,
     file and an optional label (in any case and order; the label defaults to the
     file's name without its extension), then a rung a line; relative paths are the
-    manifest's directory's."""
+    manifest's directory's.  A file that is not UTF-8 CSV: InputError naming it."""
     base = os.path.dirname(os.path.abspath(path))
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        reader = csv.reader(f)
+    reader = csv.reader(io.StringIO(read_text(path, MANIFEST, "utf-8-sig"), newline=""))
+    try:
         header = [c.strip().lower() for c in next(reader, [])]
         if not set(MANIFEST_COLUMNS) <= set(header):
             raise LadderError("%s: its first line must name the columns source, ladder, file "
@@ -181,6 +183,8 @@ def read_manifest(path):
                 raise LadderError("%s: no %s" % (where, ", ".join(missing)))
             rungs.append(_rung(os.path.join(base, cells["source"]), cells["ladder"],
                                os.path.join(base, cells["file"]), cells.get("label", "")))
+    except csv.Error as error:  # a NUL byte, a field past csv's size limit
+        raise InputError("%s, line %d" % (path, reader.line_num), MANIFEST, error) from None
     if not rungs:
         raise LadderError("%s: no rungs, only the line naming the columns" % path)
     return rungs

@@ -38,6 +38,7 @@ import re
 import stat
 import types
 
+from ._input import InputError, load_json
 from .results import OUTPUT_NAMES, plain_name, pool
 
 # float_adm's outputs first, in the library's order, then VMAF.
@@ -202,6 +203,8 @@ def _nice_ticks(low, high, count=5):
     """Round tick values covering [low, high]."""
     if not (math.isfinite(low) and math.isfinite(high)):
         return [0.0, 1.0]
+    if not math.isfinite(high - low):  # a log's values near both ends of the doubles
+        return [2 * t for t in _nice_ticks(low / 2, high / 2, count)]
     if high - low < 1e-12:
         pad = abs(low) * 0.01 or 0.01
         low, high = low - pad, high + pad
@@ -240,7 +243,8 @@ def _chart(metric, logs):
         return PLOT_W / 2 if last == first else (x - first) / (last - first) * PLOT_W
 
     def sy(y):
-        return PLOT_H - (y - low) / (high - low) * PLOT_H
+        # In halves: y - low overflows for values near both ends of the doubles.
+        return PLOT_H - (y / 2 - low / 2) / (high / 2 - low / 2) * PLOT_H
 
     out = ['<figure class="chart">',
            '<svg class="plot" data-metric="%s" viewBox="0 0 %g %g" preserveAspectRatio="none" '
@@ -653,14 +657,14 @@ def _number(value):
 
 
 def _read_json(path):
-    """The JSON in path; ReportError naming it where it is none."""
+    """The JSON in path; ReportError naming it where it is none (_input.load_json:
+    not UTF-8, a number beyond a double, nesting too deep)."""
     try:
-        with open(path, "rb") as f:
-            return json.loads(f.read().decode("utf-8"))
+        return load_json(path, "a JSON file")
     except OSError as error:
         raise ReportError("%s: cannot be read: %s" % (os.fspath(path), error.strerror))
-    except ValueError as error:
-        raise ReportError("%s: not a JSON file (%s)" % (os.fspath(path), error))
+    except InputError as error:
+        raise ReportError(str(error)) from None
 
 
 def is_spec(data):

@@ -22,7 +22,6 @@ import contextlib
 import ctypes
 import errno
 import fcntl
-import json
 import math
 import os
 import secrets
@@ -410,9 +409,10 @@ class Results:
 
     @classmethod
     def from_json(cls, path):
-        """Read a JSON log: the library's, float_adm_score's, the filter's or to_json's."""
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        """Read a JSON log: the library's, float_adm_score's, the filter's or to_json's
+        (a file that is no JSON, or not UTF-8: _input.InputError, naming it)."""
+        from ._input import load_json
+        data = load_json(path, "a JSON log")
         frames, feature_names, options = [], {}, {}
         for entry in data.get("frames", []):
             row = {"frame": int(entry["frameNum"])}

@@ -328,6 +328,24 @@ def test_manifest_as_spreadsheets_save_it(tmp_path):
             ladder.read_manifest(str(bad))
 
 
+def test_a_manifest_that_is_no_utf8_csv_is_named(tmp_path, capsys):
+    """A binary file, or a field past csv's limit, given as the manifest: one line naming
+    it and what a manifest is."""
+    expected = "not a CSV manifest in UTF-8 whose first line names the columns source, " \
+        "ladder, file"
+    binary = tmp_path / "rungs.csv"
+    binary.write_bytes(b"source,ladder,file\nsrc.y4m,vp8,\xd2\x04\x00\x01.webm\n")
+    long_field = tmp_path / "long.csv"
+    long_field.write_text('source,ladder,file\nsrc.y4m,vp8,"%s"\n' % ("x" * 200000))
+    for path, where, why in ((binary, binary, "byte 31, 0xd2, is not UTF-8"),
+                             (long_field, "%s, line 2" % long_field, "field larger than")):
+        assert main(["ladder", str(path), "-o", str(tmp_path / "out"), "--quiet"]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("floatadm: %s: %s (%s" % (where, expected, why)), err
+        assert err.count("\n") == 1, err
+    assert not (tmp_path / "out").exists()
+
+
 def test_bitrate_of_an_elementary_stream(ffmpeg, ladders, tmp_path):
     """Raw MPEG-2 (no timestamps): its packets over their count at the frame rate."""
     work, _ = ladders

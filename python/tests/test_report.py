@@ -623,9 +623,18 @@ def _npz(path, frames, loss):
                         loss=np.asarray(loss, np.float32))
 
 
+# Numbers a double does not hold, written as integers (float() of them raises), nesting
+# deeper than Python's parser goes, bytes that are not UTF-8: said as the others are.
+BEYOND_DOUBLE = "1" + "0" * 400
+
+
 @pytest.mark.parametrize("case", ["list", "metrics list", "frames object", "string value",
                                   "huge timestamp", "settings list", "spec list",
-                                  "garbage npz", "npz bomb", "npz of other arrays"])
+                                  "garbage npz", "npz bomb", "npz of other arrays",
+                                  "integer value beyond a double",
+                                  "integer timestamp beyond a double",
+                                  "integer option beyond a double", "nested too deeply",
+                                  "spec nested too deeply", "not UTF-8"])
 def test_malformed_files_give_one_line(case, pair, tmp_path, capsys):
     """Each malformed file beside a log: one line naming the file and what was
     expected, exit status 1, no traceback and no huge allocation."""
@@ -662,14 +671,43 @@ def test_malformed_files_give_one_line(case, pair, tmp_path, capsys):
         _npz(str(npz), range(2), np.zeros((2, 1000, 1000), np.float32))
         assert npz.stat().st_size < 100000
         bad = npz
-    else:
+    elif case == "integer value beyond a double":
+        log["frames"][1]["metrics"]["adm2"] = "BEYOND"
+    elif case == "integer timestamp beyond a double":
+        log["frames"][0]["timestamp"] = "BEYOND"
+    elif case == "integer option beyond a double":
+        spec.write_text('{"float_adm_spec": 1, "options": {"adm_enhn_gain_limit": %s}}'
+                        % BEYOND_DOUBLE)
+        bad = spec
+    elif case == "spec nested too deeply":
+        spec.write_text("[" * 100000)
+        bad = spec
+    elif case not in ("nested too deeply", "not UTF-8"):
         np.savez_compressed(str(npz), a=np.zeros(3))
         bad = npz
-    path.write_text(json.dumps(log).replace('"HUGE"', "1e999"))
+    path.write_text(json.dumps(log).replace('"HUGE"', "1e999").replace('"BEYOND"',
+                                                                       BEYOND_DOUBLE))
+    if case == "nested too deeply":
+        path.write_text("[" * 100000)
+    elif case == "not UTF-8":
+        path.write_bytes(path.read_bytes().replace(b'"adm2"', b'"adm\xd2"', 1))
     assert main(["report", str(path), "-o", str(tmp_path / "r.html")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("floatadm: %s: " % bad) and err.count("\n") == 1, err
+    for kind, reason in (("beyond a double", "is beyond the range of a double"),
+                         ("nested", "nest too deeply"), ("UTF-8", "is not UTF-8")):
+        assert kind not in case or reason in err, err
     assert not (tmp_path / "r.html").exists()
+
+
+def test_values_at_both_ends_of_the_doubles_are_charted(tmp_path):
+    """Values of 1e308 and -1e308, whose difference no double holds: a chart whose
+    line runs from top to bottom, not a traceback."""
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps({"frames": [{"frameNum": 0, "metrics": {"adm2": 1e308}},
+                                           {"frameNum": 1, "metrics": {"adm2": -1e308}}]}))
+    text = render(floatadm.report.load([str(path)]))
+    assert re.search(r'class="series"[^>]*d="M0\.00 [\d.]+ L1000\.00 [\d.]+"', text), text
 
 
 def test_incomplete_log(pair, tmp_path):
