@@ -292,16 +292,19 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     source's size by scale) and returns the table's rows: the rung, its codec, size,
     frames scored, the bitrate of its whole video stream (ffprobe: the stream's
     packets over its duration) in kbit/s, and every output's pooled values as
-    OUTPUT_POOL.  Everything is checked first (check_rungs, and where each log would
-    go).  log_dir: each rung's JSON log there (log_paths), with the record of what
-    made it beside it, as score --json writes."""
-    from .distributed import scored_log_record, write_log
+    OUTPUT_POOL.  Everything is checked first (check_rungs, and where each log and
+    its record would go).  log_dir: each rung's JSON log there (log_paths), with the
+    record of what made it beside it, as score --json writes."""
+    from .distributed import scored_log_record, spec_path, write_log
     ffmpeg = find_ffmpeg(ffmpeg)
     streams = check_rungs(rungs, ffmpeg)
     logs = log_paths(rungs, log_dir) if log_dir is not None else [None] * len(rungs)
     for rung, path in zip(rungs, logs):
         if path is not None:
-            output_target(path, _lib.FLOAT_ADM_OUTPUT_LOG, [rung["source"], rung["file"]])
+            # The log and its record (write_log), every rung's before the first is scored.
+            inputs = [rung["source"], rung["file"]]
+            output_target(path, _lib.FLOAT_ADM_OUTPUT_LOG, inputs)
+            output_target(spec_path(path), _lib.FLOAT_ADM_OUTPUT_SPEC, inputs)
     rows = []
     for rung, path in zip(rungs, logs):
         stream = streams[rung["file"]]

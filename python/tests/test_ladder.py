@@ -185,6 +185,27 @@ def test_a_file_that_is_not_ours_is_never_replaced(ffmpeg, ladders, capsys):
     assert (out / "ladder.csv").read_text() == "name,bitrate\nmine,1\n"
 
 
+def test_a_record_that_is_not_ours_is_refused_before_scoring(ffmpeg, ladders, capsys):
+    """A file that is not the project's where a later rung's record goes
+    (LABEL.spec.json): refused before the first rung is scored, nothing written."""
+    work, _ = ladders
+    out = work / "foreign-record"
+    encodes = [str(work / ("s0_vp8_320x180_%d.webm" % kbps)) for kbps in (100, 600)]
+    logs = ladder.log_paths(ladder.rungs_of(str(work / "source0.y4m"), {"vp8": encodes}),
+                            str(out / "logs"))
+    foreign = distributed.spec_path(logs[1])
+    os.makedirs(os.path.dirname(foreign))
+    with open(foreign, "w", encoding="utf-8") as f:
+        f.write("notes\n")
+    assert main(["ladder", "--source", str(work / "source0.y4m"), "--ladder",
+                 "vp8=" + ",".join(encodes), "-o", str(out), "--ffmpeg", ffmpeg, "--quiet",
+                 "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("floatadm: %s" % foreign) and err.count("\n") == 1, err
+    assert os.listdir(os.path.dirname(foreign)) == [os.path.basename(foreign)]
+    assert sorted(os.listdir(out)) == ["logs"]
+
+
 def test_bitrate_is_the_whole_streams(ffmpeg, ladders):
     """Packets' bytes over the time they span: within the container's overhead of the
     file's size over its duration, whatever part of it is scored."""
