@@ -25,22 +25,28 @@ floatadm.distributed scores catalogues and split titles on Dask;
 `python3 -m floatadm score|report` is the command line.
 """
 
-from .files import FileError, score_files
-from .results import Results, pool
-from .scorer import (Error, InvalidError, Scorer, cuda_device_count, options, output_names,
-                     rcp_fingerprint, version)
-from .video import FFmpegError, find_ffmpeg, score_video
+import importlib
+import importlib.util
 
-__all__ = [
-    "Error", "FFmpegError", "FileError", "InvalidError", "OUTPUT_NAMES", "Results", "Scorer",
-    "cuda_device_count", "find_ffmpeg", "options", "output_names", "pool", "rcp_fingerprint",
-    "score_files", "score_video", "version",
-]
+# Each public name's module, imported when the name is first used, so that
+# `python3 -m floatadm --help` needs no numpy and a command can say what is missing.
+_PUBLIC = {
+    "FileError": "files", "score_files": "files",
+    "OUTPUT_NAMES": "results", "Results": "results", "pool": "results",
+    "Error": "scorer", "InvalidError": "scorer", "Scorer": "scorer",
+    "cuda_device_count": "scorer", "options": "scorer", "output_names": "scorer",
+    "rcp_fingerprint": "scorer", "version": "scorer",
+    "FFmpegError": "video", "find_ffmpeg": "video", "score_video": "video",
+}
+
+__all__ = sorted(_PUBLIC)
 
 
 def __getattr__(name):
-    """OUTPUT_NAMES: the library's, read when first used (results.OUTPUT_NAMES)."""
-    if name == "OUTPUT_NAMES":
-        from . import results
-        return results.OUTPUT_NAMES
+    """A public name (its module imported on first use) or a submodule
+    (floatadm.scorer after a bare `import floatadm`)."""
+    if name in _PUBLIC:
+        return getattr(importlib.import_module("." + _PUBLIC[name], __name__), name)
+    if not name.startswith("__") and importlib.util.find_spec("." + name, __name__):
+        return importlib.import_module("." + name, __name__)
     raise AttributeError("module %r has no attribute %r" % (__name__, name))

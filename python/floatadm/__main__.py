@@ -17,10 +17,15 @@ a trap.  Progress is drawn on stderr (when it is a terminal, or --progress),
 whatever --quiet does to stdout."""
 
 import argparse
+import importlib
 import os
 import sys
 import time
 import warnings
+
+
+# What the commands import beyond the standard library, and Debian's package of it.
+DEBIAN_PACKAGES = {"numpy": "python3-numpy", "distributed": "python3-distributed"}
 
 
 def _options(pairs):
@@ -269,7 +274,7 @@ def main(argv=None):
     score.add_argument("--quiet", action="store_true",
                        help="print nothing on stdout (the progress bar is on stderr)")
     _progress_flags(score)
-    score.set_defaults(run=_score)
+    score.set_defaults(run=_score, needs=("numpy",))
 
     report = sub.add_parser("report", help="an HTML report of JSON logs",
                             description="One self-contained HTML file: per-frame charts, "
@@ -282,7 +287,7 @@ def main(argv=None):
                         "logs; the file name past them); repeatable")
     report.add_argument("--quiet", action="store_true")
     _progress_flags(report)
-    report.set_defaults(run=_report)
+    report.set_defaults(run=_report, needs=("numpy",))
 
     catalogue = sub.add_parser("catalogue", help="score a catalogue on Dask",
                                description="Score the jobs of a JSON list (objects with "
@@ -296,7 +301,7 @@ def main(argv=None):
     catalogue.add_argument("--retries", type=int, default=2)
     catalogue.add_argument("--quiet", action="store_true")
     _progress_flags(catalogue)
-    catalogue.set_defaults(run=_catalogue)
+    catalogue.set_defaults(run=_catalogue, needs=("numpy", "distributed"))
 
     lad = sub.add_parser("ladder", help="score encoding ladders, BD-rate between two",
                          description="Score every rung of one or more encoding ladders "
@@ -325,9 +330,20 @@ def main(argv=None):
                      help="a float_adm option by libvmaf name or alias; repeatable")
     lad.add_argument("--quiet", action="store_true")
     _progress_flags(lad)
-    lad.set_defaults(run=_ladder)
+    lad.set_defaults(run=_ladder, needs=("numpy",))
 
     args = parser.parse_args(argv)
+    for module in args.needs:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise
+            print("floatadm: %s has no %s, which python3 -m floatadm %s needs: install it for "
+                  "that interpreter (Debian: apt-get install %s)"
+                  % (sys.executable, module, args.command, DEBIAN_PACKAGES[module]),
+                  file=sys.stderr)
+            return 1
     from .files import FileError
     from .scorer import Error
     from .video import FFmpegError

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""What the package is given to read: a file that is not what it should be (bytes
-that are not UTF-8, an integer no double holds, nesting deeper than Python's parser
-goes) is one line naming it and what was expected."""
+"""What the package is given to read, and the interpreter it runs under: a file that
+is not what it should be (bytes that are not UTF-8, an integer no double holds,
+nesting deeper than Python's parser goes) is one line naming it and what was expected;
+an interpreter without numpy is named, with what to install."""
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -49,3 +52,26 @@ def test_a_catalogue_names_a_jobs_file_it_cannot_read(data, why, tmp_path, capsy
     assert capsys.readouterr().err == "floatadm: %s: not a JSON list of jobs (%s)\n" % (
         jobs, why)
     assert not (tmp_path / "out").exists()
+
+
+def test_the_command_line_without_numpy(tmp_path):
+    """numpy hidden from the interpreter (None in sys.modules, as where it is not
+    installed): --help works, and a command says in one line which interpreter lacks
+    it and what to install."""
+    hidden = ("import runpy, sys; sys.modules['numpy'] = None; "
+              "runpy.run_module('floatadm', run_name='__main__', alter_sys=True)")
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-c", hidden, *args], capture_output=True,
+                              text=True, timeout=120, cwd=str(tmp_path))
+
+    for args in (["--help"], ["report", "--help"]):
+        done = run(*args)
+        assert done.returncode == 0 and done.stdout.startswith("usage: python3 -m floatadm"), \
+            done.stderr
+    done = run("report", "x.json", "-o", "r.html")
+    assert done.returncode == 1
+    assert done.stderr == (
+        "floatadm: %s has no numpy, which python3 -m floatadm report needs: install it for "
+        "that interpreter (Debian: apt-get install python3-numpy)\n" % sys.executable)
+    assert done.stdout == "" and not (tmp_path / "r.html").exists()
