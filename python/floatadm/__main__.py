@@ -38,6 +38,29 @@ def _options(pairs):
     return options
 
 
+def _run_files(args):
+    """score's files told to the library before anything is read or written: the
+    inputs (those on this machine: ffmpeg may read others), then each output, so that
+    an input, another output's file or stdout twice is refused at once."""
+    from . import _lib
+    from .distributed import spec_path
+    from .results import RunFiles, maps_path
+    files = RunFiles()
+    for flag, path in (("-r", args.reference), ("-d", args.distorted)):
+        if path == "-" or os.path.exists(path):
+            files.add_input(path, flag)
+    if args.json:
+        target = files.add_output(args.json, _lib.FLOAT_ADM_OUTPUT_LOG, "--json")
+        if target not in (_lib.FLOAT_ADM_TARGET_STDOUT, _lib.FLOAT_ADM_TARGET_DISCARD):
+            files.add_output(spec_path(args.json), _lib.FLOAT_ADM_OUTPUT_SPEC,
+                             "--json's record")
+            if args.maps:
+                files.add_output(maps_path(args.json), _lib.FLOAT_ADM_OUTPUT_MAP, "--maps")
+    if args.csv:
+        files.add_output(args.csv, _lib.FLOAT_ADM_OUTPUT_LOG, "--csv")
+    return files
+
+
 def _score(args):
     from . import score_files, score_video
     from .results import maps_path
@@ -57,6 +80,7 @@ def _score(args):
         all(p.lower().endswith(FILE_EXTENSIONS) for p in (args.reference, args.distorted)))
     job = {"reference": args.reference, "distorted": args.distorted, "options": options,
            "kind": "files" if is_files else "video"}
+    files = _run_files(args)
     # Warnings as the tool's own lines, without a Python source line.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -92,7 +116,8 @@ def _score(args):
             results.save_maps(maps_path(args.json))
     if args.csv:
         results.to_csv(args.csv)
-    if not args.quiet:
+    # A log on stdout, under any name, has stdout to itself.
+    if not args.quiet and not files.stdout_taken:
         print("%6s  %-10s  %-10s  %-10s" % ("frame", "adm2", "aim", "adm3"))
         for f in results.frames:
             if "skipped" in f:
@@ -141,7 +166,7 @@ def _catalogue(args):
             warnings.simplefilter("ignore", RescoreWarning)
             summaries = score_catalogue(jobs, client, args.output_dir,
                                         retries=args.retries, raise_errors=False,
-                                        progress=args.progress)
+                                        progress=args.progress, jobs_file=args.jobs)
         elapsed = time.monotonic() - began
     finally:
         client.close()
@@ -183,8 +208,9 @@ def _ladder(args):
             raise SystemExit("floatadm: --source needs at least one --ladder NAME=ENCODES")
         rungs = ladder.rungs_of(args.source, ladders)
     ladder.check_comparison(rungs, *(args.compare or (None, None)), args.metric)
-    ladder.check_outputs(args.output_dir, rungs)
-    rows = ladder.score_ladder(rungs, log_dir=os.path.join(args.output_dir, "logs"),
+    log_dir = os.path.join(args.output_dir, "logs")
+    ladder.check_outputs(args.output_dir, rungs, args.manifest, log_dir)
+    rows = ladder.score_ladder(rungs, log_dir=log_dir,
                                ffmpeg=args.ffmpeg, scale=args.scale, progress=args.progress,
                                **_options(args.option))
     comparison = ladder.compare(rows, *args.compare, metric=args.metric) \

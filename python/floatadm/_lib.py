@@ -211,6 +211,16 @@ _CORE_PROTOTYPES = {
     "float_adm_output_check": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_int,
                                               _P(ctypes.c_char_p), ctypes.c_size_t,
                                               ctypes.c_char_p, ctypes.c_size_t]),
+    "float_adm_table_column": (ctypes.c_char_p, [ctypes.c_int]),
+    "float_adm_run_files_create": (ctypes.c_int, [_P(ctypes.c_void_p)]),
+    "float_adm_run_files_free": (None, [_P(ctypes.c_void_p)]),
+    "float_adm_run_files_add_input": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,
+                                                     ctypes.c_char_p, ctypes.c_char_p,
+                                                     ctypes.c_size_t]),
+    "float_adm_run_files_add_output": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,
+                                                      ctypes.c_int, ctypes.c_char_p,
+                                                      ctypes.c_char_p, ctypes.c_size_t]),
+    "float_adm_run_files_stdout_taken": (ctypes.c_int, [ctypes.c_void_p]),
 }
 
 _CUDA_PROTOTYPES = {

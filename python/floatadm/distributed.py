@@ -163,9 +163,10 @@ def _regular_json(path):
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a directory cannot even be fdopen'd
+        os.close(fd)
+        return None
     with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
         try:
             return parse_json(f.read(), path, "a JSON file")
         except (OSError, ValueError):
@@ -317,8 +318,27 @@ def _wait(futures, progress, label):
     wait(futures)
 
 
+def _register_files(specs, output_dir, jobs_file):
+    """The catalogue's files, as one run's: every input on this machine, then every log
+    and record (see score_catalogue)."""
+    from . import _lib
+    from .results import RunFiles
+    files = RunFiles()
+    if jobs_file is not None:
+        files.add_input(jobs_file, "the jobs")
+    for spec in specs:
+        for key in ("reference", "distorted"):
+            if os.path.exists(spec[key]):  # ffmpeg may read what is no file here
+                files.add_input(spec[key], "job %s's %s" % (spec["name"], key))
+    for spec in specs:
+        path = os.path.join(output_dir, spec["name"] + ".json")
+        files.add_output(path, _lib.FLOAT_ADM_OUTPUT_LOG, "job %s's log" % spec["name"])
+        files.add_output(spec_path(path), _lib.FLOAT_ADM_OUTPUT_SPEC,
+                         "job %s's record" % spec["name"])
+
+
 def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progress=None,
-                    raise_errors=True):
+                    raise_errors=True, jobs_file=None):
     """Scores a catalogue on a Dask cluster, one task per job; returns one summary
     dict per job, in the jobs' order ("status": "scored", "skipped" or "failed").
 
@@ -335,7 +355,11 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
     any case).  resources: Dask resources per job, e.g. {"GPU": 1}.  progress: a
     bar of jobs finished on stderr (None: when stderr is a terminal).
     raise_errors: raise CatalogueError at the end if a job failed
-    (the others are finished all the same).
+    (the others are finished all the same).  jobs_file: the file the jobs were read
+    from, an input too.  Every job's inputs and every log and record are told to the
+    library as one run's (RunFiles) before any job is submitted: a log that would be
+    an input, or another job's log or record, under any name, is refused
+    (OutputRefused).
     """
     output_dir = os.path.abspath(os.fspath(output_dir))
     os.makedirs(output_dir, exist_ok=True)
@@ -344,6 +368,7 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise ValueError("job names must differ: %s" % ", ".join(duplicates))
+    _register_files(specs, output_dir, jobs_file)
     summaries = [None] * len(specs)
     futures, where, changes = [], [], {}
     for i, spec in enumerate(specs):

@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 
 from . import _lib
-from .results import Results
+from .results import Results, RunFiles
 from .scorer import Scorer, SwapCheck, named_inputs, warn_swapped
 
 _ERRBUF = 1024
@@ -198,7 +198,9 @@ def resolve_geometry(reference, distorted, width=None, height=None, pix_fmt=None
 
 
 def open_pair(reference, distorted, width=None, height=None, pix_fmt=None):
-    """Both files opened and started on one geometry: (reference, distorted, geometry)."""
+    """Both files opened and started on one geometry: (reference, distorted, geometry).
+    Both are told to the library as one run's inputs before anything is read: one
+    pipe or FIFO under two names is refused, as two readers would split its bytes."""
     ref = VideoFile(reference)
     try:
         dis = VideoFile(distorted)
@@ -206,6 +208,9 @@ def open_pair(reference, distorted, width=None, height=None, pix_fmt=None):
         ref.close()
         raise
     try:
+        files = RunFiles()
+        files.add_input(reference, "reference")
+        files.add_input(distorted, "distorted")
         geometry = resolve_geometry(ref, dis, width, height, pix_fmt)
         ref.start(geometry)
         dis.start(geometry)

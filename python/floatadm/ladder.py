@@ -22,7 +22,7 @@ import re
 from . import _lib
 from ._input import InputError, read_text
 from .report import _nice_ticks, _tick_text
-from .results import output_target, write_output
+from .results import RunFiles, output_target, write_output
 from .video import DEFAULT_SCALER, FFmpegError, find_ffmpeg, probe_stream, score_video
 
 QUALITY_OUTPUTS = ("adm2", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3")
@@ -560,12 +560,25 @@ TABLES = (("ladder.json", _lib.FLOAT_ADM_OUTPUT_TABLE), ("ladder.csv", _lib.FLOA
           ("ladder.html", _lib.FLOAT_ADM_OUTPUT_REPORT))
 
 
-def check_outputs(directory, rungs):
-    """Refuses (OutputRefused) before anything is scored or written where a table
-    could not go: an input of the run, or a file that is not the project's."""
+def check_outputs(directory, rungs, manifest=None, log_dir=None):
+    """Every file the ladder reads (its manifest, sources and rungs) and writes (each
+    rung's log and record under log_dir, the three tables in directory), told to the
+    library as one run's (RunFiles) before anything is scored or written: refused
+    (OutputRefused) where an output would be an input under any name, another
+    output's file, or a file that is not the project's.  Returns the inputs' paths."""
+    from .distributed import spec_path
+    files = RunFiles()
+    if manifest is not None:
+        files.add_input(manifest, "the manifest")
     inputs = sorted({r["source"] for r in rungs} | {r["file"] for r in rungs})
+    for path in inputs:
+        if os.path.exists(path):  # ffmpeg may read what is no file here
+            files.add_input(path)
+    for path in log_paths(rungs, log_dir) if log_dir is not None else ():
+        files.add_output(path, _lib.FLOAT_ADM_OUTPUT_LOG, "a rung's log")
+        files.add_output(spec_path(path), _lib.FLOAT_ADM_OUTPUT_SPEC, "a rung's record")
     for name, kind in TABLES:
-        output_target(os.path.join(directory, name), kind, inputs)
+        files.add_output(os.path.join(directory, name), kind, "the ladder's table")
     return inputs
 
 

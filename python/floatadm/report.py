@@ -989,9 +989,18 @@ def write_report(paths, output, title="float_adm report", labels=(), progress=No
     progress: a line on stderr of the logs read, then the page (None: on a terminal)."""
     from . import _lib
     from ._progress import ProgressBar
-    from .results import output_target, write_atomically
+    from .distributed import spec_path
+    from .results import RunFiles, maps_path, write_atomically
     inputs = [os.fspath(p) for p in paths]
-    output_target(output, _lib.FLOAT_ADM_OUTPUT_REPORT, inputs)  # before the work
+    # Everything read (each log, and the record and maps beside it), then the page:
+    # the page is never any of them, under any name, before the work.
+    files = RunFiles()
+    for path in inputs:
+        files.add_input(path, "a log")
+        for beside in (spec_path(path), maps_path(path)):
+            if os.path.exists(beside):
+                files.add_input(beside)
+    files.add_output(output, _lib.FLOAT_ADM_OUTPUT_REPORT, "the report")
     bar = ProgressBar(len(paths) + 1, enabled=progress, label="logs read, then the page")
     used, logs = set(), []
     for n, (path, label) in enumerate(zip(paths, _labels(paths, labels)), 1):

@@ -128,6 +128,53 @@ def output_target(path, kind, inputs=()):
     return target
 
 
+class RunFiles:
+    """What one run reads and writes, told to the library before anything is written
+    (float_adm_run_files_*): inputs by what they are, not by name (one pipe given
+    twice is refused), every output checked by the output policy against them, one
+    writer for each file and for stdout.  .stdout_taken: an output goes to stdout,
+    which then carries nothing else."""
+
+    def __init__(self):
+        self._files = ctypes.c_void_p()
+        if _lib.core().float_adm_run_files_create(ctypes.byref(self._files)) < 0:
+            raise MemoryError("no memory for a run's files")
+
+    def __del__(self):
+        if getattr(self, "_files", None):
+            _lib.core().float_adm_run_files_free(ctypes.byref(self._files))
+
+    @staticmethod
+    def _label(label):
+        return None if label is None else label.encode("utf-8", "surrogateescape")
+
+    def add_input(self, path, label=None):
+        """Registers an input (a path, "-" for stdin); OSError naming it and why
+        (OutputRefused where one stream is named twice or it is an output)."""
+        errbuf = ctypes.create_string_buffer(_ERRBUF)
+        err = _lib.core().float_adm_run_files_add_input(
+            self._files, os.fsencode(os.fspath(path)), self._label(label), errbuf, _ERRBUF)
+        if err < 0:
+            raise OutputRefused(_lib.text(errbuf.value) or "%s: %s" % (
+                os.fspath(path), _lib.text(_lib.core().float_adm_strerror(err))), err)
+
+    def add_output(self, path, kind, label=None):
+        """Registers an output of kind (_lib.FLOAT_ADM_OUTPUT_*): its target
+        (_lib.FLOAT_ADM_TARGET_*), else OutputRefused naming it and why."""
+        errbuf = ctypes.create_string_buffer(_ERRBUF)
+        target = _lib.core().float_adm_run_files_add_output(
+            self._files, os.fsencode(os.fspath(path)), kind, self._label(label), errbuf,
+            _ERRBUF)
+        if target < 0:
+            raise OutputRefused(_lib.text(errbuf.value) or "%s: %s" % (
+                os.fspath(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
+        return target
+
+    @property
+    def stdout_taken(self):
+        return bool(_lib.core().float_adm_run_files_stdout_taken(self._files))
+
+
 def _temporary_beside(path):
     """A new private directory beside path (.NAME.TOKEN.tmp), for writing path
     atomically: (the file to write in it, a descriptor of the directory holding an

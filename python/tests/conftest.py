@@ -177,3 +177,14 @@ def make_clip(ffmpeg, path, rate, seconds=4, lossy=False, vfr=False, size="160x9
     command += ["-c:v", "mpeg2video", "-q:v", "20"] if lossy else ["-c:v", "ffv1"]
     subprocess.run(command + [str(path)], check=True)
     return str(path)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The hostile-path suite's counts: every face against every kind of target."""
+    suite = sys.modules.get("test_output_policy")
+    if not suite or not suite.CASES:
+        return
+    faces = {face for face, _ in suite.CASES}
+    targets = {target for _, target in suite.CASES}
+    terminalreporter.write_line("hostile-path suite: %d faces x %d kinds of target: %d cases "
+                                "run" % (len(faces), len(targets), len(suite.CASES)))

@@ -185,6 +185,26 @@ def test_a_file_that_is_not_ours_is_never_replaced(ffmpeg, ladders, capsys):
     assert (out / "ladder.csv").read_text() == "name,bitrate\nmine,1\n"
 
 
+@pytest.mark.parametrize("header", ["source,ladder,label,file,crf",
+                                    "source,ladder,label,file"])
+def test_the_manifest_is_never_a_table(ffmpeg, ladders, tmp_path, capsys, header):
+    """A manifest named ladder.csv in the output directory, whatever its columns (the
+    first four as a table's): an input of the run, refused before scoring, unchanged;
+    and a table's own header with a column of the user's is not ours either."""
+    work, _ = ladders
+    manifest = tmp_path / "ladder.csv"
+    text = "%s\n%s,vp8,low,%s%s\n" % (header, work / "source0.y4m",
+                                     work / "s0_vp8_320x180_100.webm",
+                                     ",40" if header.endswith("crf") else "")
+    manifest.write_text(text)
+    assert main(["ladder", str(manifest), "-o", str(tmp_path), "--ffmpeg", ffmpeg, "--quiet",
+                 "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "ladder.csv" in err and "input of the run" in err and err.count("\n") == 1, err
+    assert manifest.read_text() == text
+    assert sorted(os.listdir(tmp_path)) == ["ladder.csv"]
+
+
 def test_a_record_that_is_not_ours_is_refused_before_scoring(ffmpeg, ladders, capsys):
     """A file that is not the project's where a later rung's record goes
     (LABEL.spec.json): refused before the first rung is scored, nothing written."""

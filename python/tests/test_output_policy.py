@@ -28,16 +28,29 @@ COINS = "coins_384x304_yuv420p10le_x265"
 STDOUT, DISCARD, REPLACED, REFUSED = "stdout", "discarded", "replaced", "refused"
 EXPECTED = {
     "input": REFUSED,
+    "input under another name": REFUSED,
     "/dev/stdout": STDOUT,
+    "/proc/self/fd/1": STDOUT,
+    "/dev/fd/1": STDOUT,
     "/dev/null": DISCARD,
     "fifo": REFUSED,
+    "device": REFUSED,
     "directory": REFUSED,
     "symlink to an input": REFUSED,
     "dangling symlink": REFUSED,
+    "/proc file": REFUSED,
+    "/sys file": REFUSED,
     "file of another program": REFUSED,
+    "table of another program": REFUSED,
     "file of ours": REPLACED,
     "-": STDOUT,
 }
+# The kernel's files tried: empty-looking regular files that are settings.
+KERNEL_FILES = {"/proc file": "/proc/self/comm", "/sys file": "/sys/kernel/uevent_seqnum"}
+if not os.path.isfile(KERNEL_FILES["/sys file"]):
+    del EXPECTED["/sys file"]
+# What the suite ran, face by target, reported at the end of the session.
+CASES = {}
 
 # Each face, run in a child process whose stdout is a pipe: argv[1] the face,
 # argv[2] the target, argv[3] the work directory; it prints nothing else on stdout.
@@ -107,12 +120,22 @@ def work(pair, score_bin, tmp_path_factory):
 
 def _target(work, face, name, place):
     """The path of target name for face, made in place (a fresh directory)."""
-    if name in ("-", "/dev/stdout", "/dev/null"):
+    if name in ("-", "/dev/stdout", "/proc/self/fd/1", "/dev/fd/1", "/dev/null"):
         return name
     if name == "input":
         return str(work / INPUT[face])
+    if name in KERNEL_FILES:
+        return KERNEL_FILES[name]
+    if name == "device":
+        return "/dev/zero"
     path = os.path.join(place, "out")
-    if name == "fifo":
+    if name == "input under another name":
+        os.link(str(work / INPUT[face]), path)
+    elif name == "table of another program":
+        # A ladder's manifest with a column of its own: it begins as a table does.
+        with open(path, "w") as f:
+            f.write("source,ladder,label,file,crf\nsrc.y4m,vp9,low,vp9_100k.webm,40\n")
+    elif name == "fifo":
         os.mkfifo(path)
     elif name == "directory":
         os.mkdir(path)
@@ -131,7 +154,11 @@ def _target(work, face, name, place):
 
 
 def _snapshot(path):
-    """What a target is before and after: its kind and its bytes (files)."""
+    """What a target is before and after: its kind and its bytes (files; a kernel
+    file's bytes are the kernel's to change, and its refusal says it was never
+    written)."""
+    if path in KERNEL_FILES.values():
+        return ("kernel", path)
     try:
         st = os.lstat(path)
     except FileNotFoundError:
@@ -171,9 +198,12 @@ def _behaviour(face, name, work, place, score_bin, ffmpeg):
     assert inputs == {n: _snapshot(str(work / n)) for n in inputs}, (face, name)
     assert not os.path.lexists(os.path.join(place, "nowhere")), (face, name)
     assert b"Traceback" not in done.stderr, done.stderr.decode()
+    CASES[(face, name)] = True
     if done.returncode != 0:
         assert after == before, (face, name)
         assert done.stdout == b"" and done.stderr.strip(), (face, name)
+        # The refusal names what it refused (the filter names the option it came from).
+        assert path.encode() in done.stderr or face == FFMPEG_LOG, (face, name, done.stderr)
         return REFUSED
     if done.stdout:
         assert after == before, (face, name)
@@ -212,8 +242,11 @@ def test_every_face_treats_each_target_alike(face, work, tmp_path, score_bin, fa
 # '-', /dev/stdout and /dev/null are no such names.  Each target below is frame 0's
 # file of the pattern PLACE/out%d ("input": that file is the distorted input itself).
 MAP_FACES = ("float_adm_score --map-path", "ffmpeg float_adm=map_path")
+# Only targets made in the place are such names.
+ELSEWHERE = ("-", "/dev/stdout", "/proc/self/fd/1", "/dev/fd/1", "/dev/null", "device") + \
+    tuple(KERNEL_FILES)
 MAP_EXPECTED = {name: behaviour for name, behaviour in EXPECTED.items()
-                if name not in ("-", "/dev/stdout", "/dev/null")}
+                if name not in ELSEWHERE}
 KIND.update({face: "map0.pfm" for face in MAP_FACES})
 INPUT.update({face: "dis.y4m" for face in MAP_FACES})
 
@@ -244,6 +277,7 @@ def test_every_map_face_treats_each_target_alike(face, work, tmp_path, score_bin
         done = subprocess.run(command, capture_output=True, timeout=120,
                               stdin=subprocess.DEVNULL)
         after = _snapshot(path)
+        CASES[(face, name)] = True
         assert not os.path.lexists(str(place / "nowhere")), (face, name)
         if done.returncode != 0:
             assert after == before and done.stderr.strip(), (face, name)
@@ -311,3 +345,86 @@ def test_spec_and_report_carry_the_markers(work, tmp_path):
         head = f.read(2048)
     assert head.startswith("<!DOCTYPE html>")
     assert '<meta name="generator" content="float_adm report">' in head
+
+
+# One stream, one writer: every face that writes two files, with the two given one
+# place under two names (stdout's names, one file's), is refused before it writes.
+TWO_WRITER_FACES = {
+    "score": [sys.executable, "-m", "floatadm", "score", "--quiet"],
+    "float_adm_score": None,  # the score_bin fixture's
+}
+SHARED_PLACES = (("-", "/dev/stdout"), ("/dev/stdout", "/proc/self/fd/1"), ("-", "-"),
+                 ("same.json", "./same.json"))
+
+
+@pytest.mark.parametrize("face", sorted(TWO_WRITER_FACES))
+@pytest.mark.parametrize("places", SHARED_PLACES)
+def test_one_place_has_one_writer(face, places, work, tmp_path, score_bin):
+    command = TWO_WRITER_FACES[face] or [score_bin, "--quiet"]
+    done = subprocess.run(command + ["-r", str(work / "ref.y4m"), "-d", str(work / "dis.y4m"),
+                                     "--json", places[0], "--csv", places[1]],
+                          capture_output=True, timeout=120, cwd=str(tmp_path),
+                          stdin=subprocess.DEVNULL)
+    CASES[(face + " --json and --csv", " and ".join(places))] = True
+    assert done.returncode == 1 and done.stdout == b"", done.stderr
+    assert b"Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert os.listdir(str(tmp_path)) == [], os.listdir(str(tmp_path))
+
+
+@pytest.mark.parametrize("face", sorted(TWO_WRITER_FACES))
+@pytest.mark.parametrize("name", ("-", "/dev/stdout", "the file stdout is"))
+def test_a_log_on_stdout_has_it_to_itself(face, name, work, tmp_path, score_bin):
+    """No summary or table after a log on stdout, under any of its names: the output
+    is the log alone."""
+    command = TWO_WRITER_FACES[face] or [score_bin]
+    command = [c for c in command if c != "--quiet"]
+    out = str(tmp_path / "out.json")
+    with open(out, "wb") as stdout:
+        done = subprocess.run(command + ["-r", str(work / "ref.y4m"), "-d",
+                                         str(work / "dis.y4m"), "--json",
+                                         out if name == "the file stdout is" else name],
+                              stdout=stdout, stderr=subprocess.PIPE, timeout=120,
+                              stdin=subprocess.DEVNULL)
+    CASES[(face + " --json", "stdout as " + name)] = True
+    assert done.returncode == 0, done.stderr
+    with open(out, encoding="utf-8") as f:
+        assert "pooled_metrics" in json.load(f)
+
+
+@pytest.mark.parametrize("face", sorted(TWO_WRITER_FACES))
+def test_one_pipe_is_one_input(face, work, score_bin):
+    """stdin as both inputs, under two names: refused, not scored as garbage."""
+    command = (TWO_WRITER_FACES[face] or [score_bin, "--quiet"]) + [
+        "-r", "-", "-d", "/dev/fd/0", "--width", "384", "--height", "304", "--pix-fmt",
+        "yuv420p10le", "--frames", "1"]
+    with open(str(work / "dis.y4m"), "rb") as stdin:
+        data = stdin.read()
+    done = subprocess.run(command, input=data, capture_output=True, timeout=120)
+    CASES[(face, "one pipe as both inputs")] = True
+    assert done.returncode == 1 and done.stdout == b"", done.stderr
+    assert b"are one stream" in done.stderr, done.stderr
+
+
+def test_a_catalogue_never_logs_over_an_input(work, tmp_path):
+    """A job's log (NAME.json in the output directory) that is another job's input, or
+    the jobs' own file: refused before any job is submitted (no client is needed to
+    find it), the file whole."""
+    from floatadm import distributed
+    taken = tmp_path / "b.json"
+    with open(str(work / "dis.y4m"), "rb") as src:
+        taken.write_bytes(src.read())
+    jobs = [{"reference": str(work / "ref.y4m"), "distorted": str(taken), "name": "a",
+             "kind": "files"},
+            {"reference": str(work / "ref.y4m"), "distorted": str(work / "dis.y4m"),
+             "name": "b"}]
+    before = taken.read_bytes()
+    with pytest.raises(OutputRefused) as refused:
+        distributed.score_catalogue(jobs, None, str(tmp_path))
+    assert str(taken) in str(refused.value) and "input of the run" in str(refused.value)
+    assert taken.read_bytes() == before
+    jobs_file = tmp_path / "c.json"
+    jobs_file.write_text(json.dumps(jobs[1:]))
+    with pytest.raises(OutputRefused):
+        distributed.score_catalogue([dict(jobs[1], name="c")], None, str(tmp_path),
+                                    jobs_file=str(jobs_file))
+    CASES[("catalogue", "a job's log over an input")] = True
