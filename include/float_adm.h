@@ -327,9 +327,11 @@ int float_adm_swap_check_create(FloatAdmSwapCheck **check, int width, int height
 int float_adm_swap_check_add(FloatAdmSwapCheck *check, const FloatAdmPlane *ref,
                              const FloatAdmPlane *dist);
 /**
- * 1 when the distorted holds clearly more fine detail than the reference over the
- * pairs added, with the sentence that says so in message (its first word in lower
- * case); 0 when not, or when no pair had detail enough to tell.
+ * 1 when the distorted holds clearly more fine detail than the reference: over the
+ * pairs added, and in each of them off the 8x8 grid of block codecs (a low-rate
+ * encode's block edges and its noise on smooth content are not taken for detail;
+ * docs/reading-adm.md), with the sentence that says so in message (its first word in
+ * lower case); 0 when not, or when no pair had detail enough to tell.
  */
 int float_adm_swap_check_result(const FloatAdmSwapCheck *check, char *message, size_t size);
 void float_adm_swap_check_free(FloatAdmSwapCheck **check);

@@ -36,9 +36,21 @@ constexpr uint64_t kPairsToLookAt = 64;
  * holds little more than encoding noise. */
 constexpr double kFlatFrame = 1.0;
 /* The distorted's detail over the reference's beyond which the order is in
- * doubt.  Corpus encodes the right way round give 0.78-0.87, the same encodes
- * swapped 1.15-1.29, an identical pair 1.00 (docs/reading-adm.md). */
+ * doubt, over the pairs compared and in each of them off the block grid.  Corpus
+ * encodes the right way round give 0.78-0.87, the same encodes swapped 1.15-1.29
+ * (each pair off the grid 1.15 at least), an identical pair 1.00
+ * (docs/reading-adm.md). */
 constexpr double kMoreDetail = 1.1;
+/* A block codec's blocks are 8x8 or split from such blocks, on a grid from the
+ * frame's corner: at low rates on smooth content their edges are steps, more
+ * detail than the source had there.  Off the grid: without the differences
+ * between columns (rows) 8k - 1 and 8k. */
+constexpr int kBlockGrid = 8;
+/* What each pair's distorted must gain over its reference off the grid, in 8-bit
+ * steps squared per difference, besides kMoreDetail times as much: the noise an
+ * encode of smooth content adds (0.33 at most where measured) is below it, the
+ * detail a swapped corpus encode lost (2.5 at least) above it. */
+constexpr double kGainedDetail = 1.0;
 
 /* The integers a squared difference and a lane's sum of them take: as narrow as
  * the samples allow (so that the loop below vectorises well), and wide enough
@@ -58,19 +70,27 @@ template <typename Sample> Sample sample_at(const Sample *samples, int x, int sh
     return static_cast<Sample>(samples[x] >> shift);
 }
 
+/* A run's squared neighbour differences, as integers: all of them, and those
+ * across the block grid (between columns 8k - 1 and 8k). */
+struct RunEnergy {
+    uint64_t all, across_grid;
+};
+
 /* The squared differences of count samples of a row and the next ones (next =
- * row + 1: horizontal neighbours) or those below (the next row), as an integer: the
+ * row + 1: horizontal neighbours) or those below (the next row), as integers: the
  * same on every host.  Independent lanes let the compiler vectorise the loop at
- * -O2.  A shift of 0 (every layout but P010's and P012's) is a template argument
+ * -O2; lane i holds the columns i mod kLanes, so that the grid's columns are whole
+ * lanes.  A shift of 0 (every layout but P010's and P012's) is a template argument
  * of its own: a shift by a variable count would widen 8-bit samples to 32 bits. */
 template <typename Sample, bool kShifted>
-uint64_t differences_energy(const Sample *row, const Sample *next, int count, int shift)
+RunEnergy differences_energy(const Sample *row, const Sample *next, int count, int shift)
 {
     using Square = typename SumTypes<Sample>::Square;
     using Lane = typename SumTypes<Sample>::Lane;
     constexpr int kLanes = 16;
+    static_assert(kLanes % kBlockGrid == 0, "a lane holds columns of one place in the grid");
     Lane lanes[kLanes] = {};
-    uint64_t sum = 0;
+    RunEnergy sum = {0, 0};
     int x = 0;
     for (; x + kLanes <= count; x += kLanes)
         for (int i = 0; i < kLanes; i++) {
@@ -82,39 +102,56 @@ uint64_t differences_energy(const Sample *row, const Sample *next, int count, in
     for (; x < count; x++) {
         const Sample a = sample_at(row, x, shift), b = sample_at(next, x, shift);
         const uint64_t magnitude = a > b ? a - b : b - a;
-        sum += magnitude * magnitude;
+        sum.all += magnitude * magnitude;
+        if (x % kBlockGrid == kBlockGrid - 1)
+            sum.across_grid += magnitude * magnitude;
     }
-    for (Lane lane : lanes)
-        sum += lane;
+    for (int i = 0; i < kLanes; i++) {
+        sum.all += lanes[i];
+        if (i % kBlockGrid == kBlockGrid - 1)
+            sum.across_grid += lanes[i];
+    }
     return sum;
 }
 
 template <typename Sample>
-uint64_t differences_energy(const Sample *row, const Sample *next, int count, int shift)
+RunEnergy differences_energy(const Sample *row, const Sample *next, int count, int shift)
 {
     return shift ? differences_energy<Sample, true>(row, next, count, shift)
                  : differences_energy<Sample, false>(row, next, count, 0);
 }
 
+/* A frame's detail: its squared neighbour differences, all of them and those off
+ * the block grid. */
+struct Detail {
+    double all, off_grid;
+};
+
 /* A row's sums are exact integers (below 2^53: 2 * 65536 * 65535^2); the frame's
- * is their double sum, in row order, which no frame size can overflow. */
-template <typename Sample> double detail_energy(const FloatAdmPlane &plane, int width, int height)
+ * are their double sums, in row order, which no frame size can overflow. */
+template <typename Sample> Detail detail_energy(const FloatAdmPlane &plane, int width, int height)
 {
-    double sum = 0;
+    Detail sum = {0, 0};
     const Sample *above = nullptr;
     for (int y = 0; y < height; y++) {
         const auto *row = reinterpret_cast<const Sample *>(
             static_cast<const unsigned char *>(plane.data) + y * plane.stride);
-        uint64_t row_sum = differences_energy(row, row + 1, width - 1, plane.shift);
-        if (above)
-            row_sum += differences_energy(above, row, width, plane.shift);
-        sum += static_cast<double>(row_sum);
+        const RunEnergy across = differences_energy(row, row + 1, width - 1, plane.shift);
+        uint64_t all = across.all, off_grid = across.all - across.across_grid;
+        if (above) {
+            const uint64_t down = differences_energy(above, row, width, plane.shift).all;
+            all += down;
+            if (y % kBlockGrid) /* rows y - 1 and y lie in one block */
+                off_grid += down;
+        }
+        sum.all += static_cast<double>(all);
+        sum.off_grid += static_cast<double>(off_grid);
         above = row;
     }
     return sum;
 }
 
-double plane_energy(const FloatAdmPlane &plane, int width, int height)
+Detail plane_energy(const FloatAdmPlane &plane, int width, int height)
 {
     return plane.bytes_per_sample == 2 ? detail_energy<uint16_t>(plane, width, height)
                                        : detail_energy<uint8_t>(plane, width, height);
@@ -126,15 +163,20 @@ bool plane_valid(const FloatAdmPlane *plane)
            plane->shift >= 0 && plane->shift < 8 * plane->bytes_per_sample;
 }
 
+/* The neighbour differences off the block grid along a line of length samples. */
+double off_grid_count(int length) { return (length - 1) - (length - 1) / kBlockGrid; }
+
 } // namespace
 
 struct FloatAdmSwapCheck {
     int width, height;
-    double steps_squared; /* one 8-bit step, squared, in the samples' units */
-    double differences;   /* neighbour differences in a frame */
-    uint64_t pairs;       /* pairs compared (flat references left out) */
-    uint64_t looked_at;   /* pairs added, flat ones included */
+    double steps_squared;        /* one 8-bit step, squared, in the samples' units */
+    double differences;          /* neighbour differences in a frame */
+    double differences_off_grid; /* those off the block grid */
+    uint64_t pairs;              /* pairs compared (flat references left out) */
+    uint64_t looked_at;          /* pairs added, flat ones included */
     double reference_energy, distorted_energy;
+    bool each_pair_more; /* every pair compared has clearly more detail off the grid */
 };
 
 extern "C" {
@@ -155,6 +197,9 @@ int float_adm_swap_check_create(FloatAdmSwapCheck **check, int width, int height
     (*check)->height = height;
     (*check)->steps_squared = step * step;
     (*check)->differences = (width - 1.0) * height + width * (height - 1.0);
+    (*check)->differences_off_grid = off_grid_count(width) * height +
+                                     width * off_grid_count(height);
+    (*check)->each_pair_more = true;
     return 0;
 }
 
@@ -166,10 +211,18 @@ int float_adm_swap_check_add(FloatAdmSwapCheck *check, const FloatAdmPlane *ref,
     if (check->pairs >= kPairsToCompare || check->looked_at >= kPairsToLookAt)
         return 1;
     check->looked_at++;
-    const double reference = plane_energy(*ref, check->width, check->height);
-    if (reference >= kFlatFrame * check->steps_squared * check->differences) {
-        check->reference_energy += reference;
-        check->distorted_energy += plane_energy(*dist, check->width, check->height);
+    const Detail reference = plane_energy(*ref, check->width, check->height);
+    if (reference.all >= kFlatFrame * check->steps_squared * check->differences) {
+        const Detail distorted = plane_energy(*dist, check->width, check->height);
+        check->reference_energy += reference.all;
+        check->distorted_energy += distorted.all;
+        /* A swap shows in every pair, each frame of a source holding more than its
+         * encode; the noise an encoder adds to smooth content comes and goes (a
+         * key frame is clean, the frames after it drift). */
+        if (distorted.off_grid <= kMoreDetail * reference.off_grid ||
+            distorted.off_grid - reference.off_grid <=
+                kGainedDetail * check->steps_squared * check->differences_off_grid)
+            check->each_pair_more = false;
         check->pairs++;
     }
     return check->pairs >= kPairsToCompare || check->looked_at >= kPairsToLookAt;
@@ -181,7 +234,8 @@ int float_adm_swap_check_result(const FloatAdmSwapCheck *check, char *message, s
         return FLOAT_ADM_ERROR_INVALID;
     if (message && size)
         message[0] = '\0';
-    if (!check->pairs || check->distorted_energy <= kMoreDetail * check->reference_energy)
+    if (!check->pairs || !check->each_pair_more ||
+        check->distorted_energy <= kMoreDetail * check->reference_energy)
         return 0;
     if (message && size)
         std::snprintf(message, size,

@@ -1,7 +1,8 @@
 /*
  * Tests of the check that the inputs may be the wrong way round
  * (float_adm_swap_check_*): a blurred encode given as the reference warns, the
- * right order does not, flat frames are left out, and every layout reads alike.
+ * right order does not, nor what a low-rate encode adds to smooth content, flat
+ * frames are left out, and every layout reads alike.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gtest/gtest.h>
@@ -45,6 +46,46 @@ std::vector<uint8_t> blurred(const std::vector<uint8_t> &picture)
             out[y * kWidth + x] = static_cast<uint8_t>(sum / n);
         }
     return out;
+}
+
+/* Smooth content: a ramp of 2 steps a sample across, 1 down (2.5 steps squared a
+ * difference: not flat). */
+std::vector<uint8_t> ramp()
+{
+    std::vector<uint8_t> picture(kWidth * kHeight);
+    for (int y = 0; y < kHeight; y++)
+        for (int x = 0; x < kWidth; x++)
+            picture[y * kWidth + x] = static_cast<uint8_t>(30 + 2 * x + y);
+    return picture;
+}
+
+/* picture plus noise of levels values around 0. */
+std::vector<uint8_t> with_noise(const std::vector<uint8_t> &picture, int seed, int levels)
+{
+    std::vector<uint8_t> out(picture.size());
+    uint32_t state = 88675123u + seed;
+    for (size_t i = 0; i < picture.size(); i++) {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        out[i] = static_cast<uint8_t>(picture[i] + static_cast<int>(state % levels) - levels / 2);
+    }
+    return out;
+}
+
+/* Squared neighbour differences: the detail the check compares over the pairs. */
+double detail(const std::vector<uint8_t> &picture)
+{
+    double sum = 0;
+    const auto add = [&](int a, int b) { sum += (a - b) * (a - b); };
+    for (int y = 0; y < kHeight; y++)
+        for (int x = 0; x < kWidth; x++) {
+            if (x + 1 < kWidth)
+                add(picture[y * kWidth + x + 1], picture[y * kWidth + x]);
+            if (y + 1 < kHeight)
+                add(picture[(y + 1) * kWidth + x], picture[y * kWidth + x]);
+        }
+    return sum;
 }
 
 FloatAdmPlane plane_of(const std::vector<uint8_t> &picture)
@@ -91,6 +132,70 @@ TEST(SwapCheck, RightOrderAndIdenticalPairsSayNothing)
         std::string message;
         EXPECT_EQ(check.result(&message), 0);
         EXPECT_EQ(message, "");
+    }
+}
+
+/* A low-rate block codec keeps each 8x8 block of smooth content as its mean: the
+ * steps at the block edges are many times the ramp's detail, none of it off the
+ * block grid. */
+TEST(SwapCheck, BlockEdgesOfAnEncodeOfSmoothContentSayNothing)
+{
+    const auto source = ramp();
+    std::vector<uint8_t> encode(source.size());
+    for (int y = 0; y < kHeight; y++)
+        for (int x = 0; x < kWidth; x++) {
+            int sum = 0;
+            for (int dy = 0; dy < 8; dy++)
+                for (int dx = 0; dx < 8; dx++)
+                    sum += source[(y / 8 * 8 + dy) * kWidth + x / 8 * 8 + dx];
+            encode[y * kWidth + x] = static_cast<uint8_t>(sum / 64);
+        }
+    ASSERT_GT(detail(encode), 5 * detail(source));
+    Check check;
+    FloatAdmPlane reference = plane_of(source), distorted = plane_of(encode);
+    for (int i = 0; i < 7; i++)
+        EXPECT_EQ(float_adm_swap_check_add(check.check, &reference, &distorted), 0);
+    EXPECT_EQ(float_adm_swap_check_add(check.check, &reference, &distorted), 1);
+    std::string message;
+    EXPECT_EQ(check.result(&message), 0);
+    EXPECT_EQ(message, "");
+}
+
+/* Noise of one step on smooth content (an encode's rounding) is a fifth more detail
+ * there, but below one step squared a difference: nothing is said. */
+TEST(SwapCheck, FaintNoiseOnSmoothContentSaysNothing)
+{
+    const auto source = ramp();
+    Check check;
+    double source_detail = 0, encode_detail = 0;
+    for (int i = 0; i < 8; i++) {
+        const auto encode = with_noise(source, i, 2);
+        source_detail += detail(source);
+        encode_detail += detail(encode);
+        FloatAdmPlane reference = plane_of(source), distorted = plane_of(encode);
+        float_adm_swap_check_add(check.check, &reference, &distorted);
+    }
+    ASSERT_GT(encode_detail, 1.1 * source_detail);
+    EXPECT_EQ(check.result(), 0);
+}
+
+/* An encoder's noise on smooth content grows from a clean key frame as the frames
+ * after it drift; a swap, or noise added to every frame, shows in each pair. */
+TEST(SwapCheck, EveryPairMustHoldMoreDetail)
+{
+    const auto source = ramp();
+    for (bool clean_first : {true, false}) {
+        Check check;
+        double source_detail = 0, encode_detail = 0;
+        for (int i = 0; i < 8; i++) {
+            const auto encode = i == 0 && clean_first ? source : with_noise(source, i, 3);
+            source_detail += detail(source);
+            encode_detail += detail(encode);
+            FloatAdmPlane reference = plane_of(source), distorted = plane_of(encode);
+            float_adm_swap_check_add(check.check, &reference, &distorted);
+        }
+        ASSERT_GT(encode_detail, 1.3 * source_detail);
+        EXPECT_EQ(check.result(), clean_first ? 0 : 1) << clean_first;
     }
 }
 
