@@ -231,15 +231,17 @@ def _is_number(text):
         return False
 
 
-def _ffprobe(ffmpeg, url, input_args, entries, extra=()):
+def _ffprobe(ffmpeg, url, input_args, entries, extra=(), streams="v:0"):
+    """ffprobe's JSON on the streams selected (None: all of them), or {}."""
     ffprobe = os.path.join(os.path.dirname(ffmpeg), "ffprobe")
     if not os.access(ffprobe, os.X_OK):
         ffprobe = shutil.which("ffprobe")
     if not ffprobe:
         return {}
+    select = ["-select_streams", streams] if streams else []
     try:
-        out = subprocess.run([ffprobe, "-v", "error", *extra, *input_args, "-select_streams",
-                              "v:0", "-show_entries", entries, "-of", "json", "-i", url],
+        out = subprocess.run([ffprobe, "-v", "error", *extra, *input_args, *select,
+                              "-show_entries", entries, "-of", "json", "-i", url],
                              capture_output=True, text=True, timeout=600,
                              stdin=subprocess.DEVNULL, preexec_fn=_child_setup())
         return json.loads(out.stdout)
@@ -336,17 +338,31 @@ _LOSSY_CODECS = frozenset(("av1", "h264", "hevc", "mpeg1video", "mpeg2video", "m
                            "vp9"))
 
 
+def _bit_rate(entry):
+    """An entry's bit_rate (bit/s), or None where ffprobe gives none."""
+    rate = str(entry.get("bit_rate", ""))
+    return int(rate) if rate.isdigit() else None
+
+
 def _header_rate(ffmpeg, url):
-    """(codec, bit/s) of the first video stream as the container's header gives them
-    (the stream's rate, else the file's), or None: a hint read in an instant, not the
-    measured whole-stream rate of probe_stream."""
-    info = _ffprobe(ffmpeg, url, (), "stream=codec_name,bit_rate:format=bit_rate")
-    stream = (info.get("streams") or [{}])[0]
-    rate = stream.get("bit_rate") or (info.get("format") or {}).get("bit_rate")
-    try:
-        return stream["codec_name"], int(rate)
-    except (KeyError, TypeError, ValueError):
+    """(codec, bit/s) of the first video stream as the container's header gives them,
+    or None: the stream's own rate, else the file's less each other stream's where
+    every one is given (an audio track never counts), else none.  A hint read in an
+    instant, not the measured whole-stream rate of probe_stream."""
+    info = _ffprobe(ffmpeg, url, (), "stream=codec_type,codec_name,bit_rate:format=bit_rate",
+                    streams=None)
+    streams = info.get("streams") or []
+    video = next((s for s in streams if s.get("codec_type") == "video"), None)
+    if not video or "codec_name" not in video:
         return None
+    rate = _bit_rate(video)
+    if rate is None:
+        rates = [_bit_rate(info.get("format") or {})] + \
+            [_bit_rate(s) for s in streams if s is not video]
+        if None in rates:
+            return None
+        rate = rates[0] - sum(rates[1:])
+    return (video["codec_name"], rate) if rate > 0 else None
 
 
 def _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted):

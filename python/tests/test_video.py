@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import tempfile
 import warnings
+import wave
 
 import pytest
 
@@ -414,6 +415,40 @@ def test_swapped_encodes_of_one_codec_warn(ffmpeg, tmp_path):
     run = floatadm_cli("score", "-r", dist, "-d", ref, "--json", str(tmp_path / "out.json"))
     assert run.returncode == 0 and "floatadm: warning: the distorted" in run.stderr
     assert "swapped" in run.stderr and "dist.mkv" in run.stderr and "__main__" not in run.stderr
+
+
+def test_bitrate_hint_leaves_audio_out(ffmpeg, tmp_path):
+    """An encode with an audio track against a video-only one: the bitrates compared
+    are the video streams' (Matroska gives none of its own: the file's less the
+    audio's), so a low-rate encode with PCM audio is not taken for the source, and
+    the source given as the distorted still is."""
+    audio = tmp_path / "audio.wav"
+    with wave.open(str(audio), "wb") as out:  # 96 kHz stereo PCM: 3072 kbit/s
+        out.setnchannels(2)
+        out.setsampwidth(2)
+        out.setframerate(96000)
+        out.writeframes(bytes(4 * 96000 * 2))
+
+    def encode(path, quality, *audio_args):
+        subprocess.run([ffmpeg, "-y", "-hide_banner", "-loglevel", "error", "-nostdin", "-f",
+                        "lavfi", "-i", "testsrc2=size=160x96:rate=25:duration=2", *audio_args,
+                        "-c:v", "mpeg2video", "-q:v", str(quality), "-c:a", "pcm_s16le",
+                        str(path)], check=True)
+        return str(path)
+    ref = encode(tmp_path / "ref.mkv", 2)
+    dist = encode(tmp_path / "dist.mkv", 25, "-i", str(audio))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        floatadm.score_video(reference=ref, distorted=dist, end_frame=1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        floatadm.score_video(reference=dist, distorted=ref, end_frame=1)
+    assert len(caught) == 1
+    found = re.search(r"distorted .*ref.mkv \(mpeg2video, (\d+) kbit/s\) has more than twice "
+                      r"the bitrate of the reference .*dist.mkv \((\d+) kbit/s\)",
+                      str(caught[0].message))
+    assert found and int(found.group(2)) < 200 < int(found.group(1)) < 3000, \
+        str(caught[0].message)
 
 
 def floatadm_cli(*args):
