@@ -225,16 +225,17 @@ none*)
         --reference astro.ref.y4m --distorted small.y4m ;;
 *)
     # small.y4m is no picture of the reference: the scaled frames are what the
-    # order check reads, and their noise is more detail than the reference holds.
+    # order check reads, and their noise is more detail than the reference holds
+    # in each of the first 3 (the 4th, cut from the chroma planes, holds less).
     expect_ok "--scale reference" --reference astro.ref.y4m --distorted small.y4m \
-        --scale reference --frames 6 --quiet --json scale_file.json
+        --scale reference --frames 3 --quiet --json scale_file.json
     grep -v -F "warning: --distorted small.y4m, --reference astro.ref.y4m: the distorted has" \
         err.txt >other.txt
     grep -F -q "fine detail" err.txt && [ ! -s other.txt ] ||
         fail "--scale reference: stderr says: $(cat err.txt)"
     tests=$((tests + 1))
     cat small.y4m | "$bin" --reference astro.ref.y4m --distorted - --scale 576x324 \
-        --frames 6 --quiet --json scale_pipe.json 2>err.txt ||
+        --frames 3 --quiet --json scale_pipe.json 2>err.txt ||
         fail "--scale from a pipe: $(cat err.txt)"
     same_file "--scale: a pipe vs the file" scale_file.json scale_pipe.json
     tests=$((tests + 1))
@@ -244,7 +245,7 @@ none*)
         --scale reference --quiet --json scale_same.json
     same_file "--scale to the same size vs none" quiet.json scale_same.json
     expect_ok "--scale, lanczos" --reference astro.ref.y4m --distorted small.y4m \
-        --scale reference --scaler lanczos --frames 6 --quiet --json scale_lanczos.json
+        --scale reference --scaler lanczos --frames 3 --quiet --json scale_lanczos.json
     tests=$((tests + 1))
     without_fps scale_lanczos.json >same_a.txt && without_fps scale_file.json >same_b.txt &&
         cmp -s same_a.txt same_b.txt && fail "--scaler lanczos scaled as bicubic"
