@@ -194,15 +194,6 @@ const char *kernel_file_system(const char *path)
     return nullptr;
 }
 
-std::string parent_directory(const char *path)
-{
-    const std::string name(path);
-    const size_t slash = name.find_last_of('/');
-    if (slash == std::string::npos)
-        return ".";
-    return slash == 0 ? "/" : name.substr(0, slash);
-}
-
 const char *file_type(mode_t mode)
 {
     if (S_ISDIR(mode))
@@ -252,7 +243,7 @@ int adm::check_output(const char *path, FloatAdmOutputKind kind,
         return FLOAT_ADM_TARGET_STDOUT;
     if (lstat(path, link) != 0) {
         if (errno == ENOENT) {
-            const char *file_system = kernel_file_system(parent_directory(path).c_str());
+            const char *file_system = kernel_file_system(adm::parent_directory(path).c_str());
             if (file_system)
                 return refuse_kernel_file(path, file_system, kind, errbuf, errbuf_size);
             return FLOAT_ADM_TARGET_NEW;
@@ -343,6 +334,14 @@ int open_checked(const char *path, int target, const struct stat &checked)
 } // namespace
 
 namespace adm {
+
+std::string parent_directory(const std::string &path)
+{
+    const size_t slash = path.find_last_of('/');
+    if (slash == std::string::npos)
+        return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
 
 int open_output(const char *path, enum FloatAdmOutputKind kind, int *fd, char *errbuf,
                 size_t errbuf_size)

@@ -23,6 +23,9 @@ struct FileIdentity {
     std::string name;
 };
 
+/* The directory a path names a file in ("." for a bare name). */
+std::string parent_directory(const std::string &path);
+
 /* The policy (float_adm_output_check) against inputs known by identity; *link is
  * the lstat of path where it exists. */
 int check_output(const char *path, enum FloatAdmOutputKind kind,

@@ -54,12 +54,8 @@ std::string place_key(const char *path, int target)
         return "file " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
     /* A new file: its directory, by identity, and its name there. */
     const std::string whole(path);
-    const size_t slash = whole.find_last_of('/');
-    const std::string directory = slash == std::string::npos
-                                      ? "."
-                                      : (slash == 0 ? "/" : whole.substr(0, slash));
-    const std::string base = slash == std::string::npos ? whole : whole.substr(slash + 1);
-    if (stat(directory.c_str(), &st) != 0)
+    const std::string base = whole.substr(whole.find_last_of('/') + 1);
+    if (stat(adm::parent_directory(whole).c_str(), &st) != 0)
         return "name " + whole;
     return "name " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + "/" + base;
 }
