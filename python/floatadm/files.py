@@ -254,8 +254,8 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
     whole frames, and no partial one.  start_frame, end_frame: only frames [start, end) (a
     segment; frame numbers stay the title's).  threads, backend and **options (by
     libvmaf name or alias) as Scorer's.  progress: a bar on stderr (True: when it
-    is a terminal).  map=True: every frame's map too, as Results.maps (on either
-    backend, the same bits).
+    is a terminal).  map=True: every frame's map too, as Results.maps, and each
+    block's lost detail as Results.lost (on either backend, the same bits).
     """
     from ._progress import ProgressBar
 
@@ -286,7 +286,7 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
                              % (start, end, total))
         began = time.monotonic()
         bar = ProgressBar(end - start, enabled=progress)
-        rows, maps = [], []
+        rows, maps, lost = [], [], []
         with Scorer(geometry.width, geometry.height, geometry.bit_depth, backend=backend,
                     threads=threads, **options) as scorer, \
                 SwapCheck(geometry.width, geometry.height, geometry.bit_depth) as swap:
@@ -298,6 +298,7 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
                     swap.add(*pair)
                     scores, frame_map = scorer.score(*pair, map=True)
                     maps.append(frame_map.loss)
+                    lost.append(frame_map.lost)
                     rows.append(dict(frame=index, **scores))
                     bar.update(len(rows))
             else:
@@ -314,8 +315,9 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
         if swapped:
             # The caller's line: past score_files and named_inputs' wrapper.
             warn_swapped(reference, distorted, swapped, stacklevel=3)
+        def stacked(grids):
+            return np.stack(grids) if grids else np.zeros((0,) + map_shape, np.float32)
         return Results(rows, names=names, options=settings, width=geometry.width,
                        height=geometry.height, elapsed=time.monotonic() - began,
-                       inputs=(reference, distorted),
-                       maps=(np.stack(maps) if maps else np.zeros((0,) + map_shape, np.float32))
-                       if map else None)
+                       inputs=(reference, distorted), maps=stacked(maps) if map else None,
+                       lost=stacked(lost) if map else None)

@@ -9,7 +9,8 @@
 #
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-"""Pictures of maps: a loss grid in the library's false colours
+"""Pictures of maps: a grid of values in 0..1 (a loss, or a share of the frame's lost
+detail scaled to its largest) in the library's false colours
 (float_adm_map_render_rgb24), over a frame's luma or alone, as PNG bytes.
 
 The palette is the library's, so the report, the filter and any other tool show a
@@ -59,6 +60,15 @@ def overlay(loss, luma8):
     grey = luma8.astype(np.float32)[:, :, None]
     blended = grey * (1.0 - MAP_OPACITY) + colour * MAP_OPACITY
     return np.round(blended).astype(np.uint8)
+
+
+def share(lost):
+    """Each block's share of its frame's lost detail: its D - N (FrameMap.lost) over
+    the sum of the frame's; an enhanced block (D - N below 0) takes none.  Zeros where
+    nothing is lost."""
+    kept = np.clip(np.nan_to_num(np.asarray(lost, np.float64)), 0.0, None)
+    total = kept.sum()
+    return kept / total if total > 0 else kept
 
 
 def alone(loss, width, height):

@@ -298,11 +298,15 @@ class Results:
     .maps: with map=True, a (frames, rows, columns) float32 array, the loss of each
         32x32 block of each frame (frame i of .frames is maps[i]; NaN where ADM
         measures nothing, its border; docs/maps.md); else None.  save_maps() and load_maps() keep it beside a log.
+    .lost: where the maps came with their blocks' sums (score_files, Scorer), a
+        (frames, rows, columns) float32 array, each block's lost detail D - N
+        (FrameMap.lost), by which a block's share of its frame's lost detail is
+        known; else None (score_video's maps, the filter's files, hold the loss alone).
     """
 
     def __init__(self, frames, names=None, options=None, width=None, height=None,
                  elapsed=None, feature_names=None, source=None, version=None, maps=None,
-                 inputs=()):
+                 inputs=(), lost=None):
         frames = list(frames)
         order = sorted(range(len(frames)), key=lambda i: frames[i]["frame"])
         self.frames = [frames[i] for i in order]
@@ -312,6 +316,13 @@ class Results:
             if len(maps) != len(frames):
                 raise ValueError("%d maps for %d frames" % (len(maps), len(frames)))
             self.maps = np.asarray(maps, np.float32)[order]
+        self.lost = None
+        if lost is not None:
+            import numpy as np
+            if self.maps is None or len(lost) != len(frames):
+                raise ValueError("lost detail of %d frames for %s" % (
+                    len(lost), "no maps" if self.maps is None else "%d maps" % len(frames)))
+            self.lost = np.asarray(lost, np.float32)[order]
         seen = set()
         for f in self.frames:
             if f["frame"] in seen:
@@ -500,26 +511,30 @@ class Results:
                                  % (first.names, p.names))
         frames = [f for p in parts for f in p.frames]
         elapsed = sum(p.elapsed for p in parts) if all(p.elapsed for p in parts) else None
-        maps = None
+        maps = lost = None
         if all(p.maps is not None for p in parts):
             import numpy as np
             maps = np.concatenate([p.maps for p in parts])
+            if all(p.lost is not None for p in parts):
+                lost = np.concatenate([p.lost for p in parts])
         return cls(frames, names=first.names, options=first.options, width=first.width,
                    height=first.height, elapsed=elapsed, feature_names=first.feature_names,
-                   version=first.version, maps=maps,
+                   version=first.version, maps=maps, lost=lost,
                    inputs=sorted({p for part in parts for p in part.inputs}))
 
     def save_maps(self, path, inputs=()):
         """The maps and their frame numbers as a numpy .npz file (arrays "frames",
-        first, as the library recognises a map file, and "loss"), written where the
-        output policy lets a map go (write_output); load_maps() reads it back."""
+        first, as the library recognises a map file, "loss", and "lost" where these
+        results keep it), written where the output policy lets a map go
+        (write_output); load_maps() and load_lost() read it back."""
         import io
         import numpy as np
         if self.maps is None:
             raise ValueError("these results have no maps (score with map=True)")
         data = io.BytesIO()
+        arrays = {"lost": self.lost} if self.lost is not None else {}
         np.savez_compressed(data, frames=np.array([f["frame"] for f in self.frames],
-                                                  np.int64), loss=self.maps)
+                                                  np.int64), loss=self.maps, **arrays)
         write_output(path, _lib.FLOAT_ADM_OUTPUT_MAP, data.getvalue(),
                      list(self.inputs) + list(inputs))
 
@@ -529,6 +544,16 @@ class Results:
         import numpy as np
         with np.load(path, allow_pickle=False) as data:
             return {int(n): loss for n, loss in zip(data["frames"], data["loss"])}
+
+    @staticmethod
+    def load_lost(path):
+        """{frame number: (rows, columns) float32 lost detail} from a save_maps() file,
+        or None where it keeps the loss alone (an earlier file, or score_video's maps)."""
+        import numpy as np
+        with np.load(path, allow_pickle=False) as data:
+            if "lost" not in data:
+                return None
+            return {int(n): lost for n, lost in zip(data["frames"], data["lost"])}
 
     def to_dict(self):
         """{"frames": [...], "pooled": {...}} (plain Python, e.g. for pickling)."""

@@ -209,10 +209,16 @@ class FrameMap:
         (float_adm_map_loss: 0 where nothing is lost).
     .num, .den: (4, rows, columns) float64, each scale's DLM numerator and
         denominator sums per block (float_adm_map_sums).
+    .lost: (rows, columns) float64, each block's lost detail D - N, where its loss is
+        1 - N/D (docs/maps.md): the sum over scales of den^(1/p) - num^(1/p), p the
+        adm_p_norm (the noise floor, the same in N and D, cancels); negative where
+        the block was enhanced, 0 where nothing was measured.
     """
 
-    def __init__(self, loss, num, den, block_size):
+    def __init__(self, loss, num, den, block_size, p_norm):
         self.loss, self.num, self.den, self.block_size = loss, num, den, block_size
+        q = 1.0 / p_norm
+        self.lost = np.sum(den ** q - num ** q, axis=0)
 
     def __repr__(self):
         return "<FrameMap: %dx%d blocks of %d pixels>" % (self.loss.shape[1], self.loss.shape[0],
@@ -542,7 +548,7 @@ class Scorer:
                                  den[scale].ctypes.data, count)
         if err < 0:
             self._map_error(err, "map: ")
-        return FrameMap(loss, num, den, block)
+        return FrameMap(loss, num, den, block, self._opts.p_norm)
 
     def _score_into(self, ref, dis, scores):
         if self.backend == "cpu":

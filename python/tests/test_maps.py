@@ -71,6 +71,55 @@ def test_distorted_left_half_loses_detail_on_the_left():
     assert np.array_equal(frame_map.num[:, :, -3:], frame_map.den[:, :, -3:])
 
 
+def test_lost_detail_is_each_blocks_d_minus_n():
+    """FrameMap.lost: each block's D - N, the sum over scales of den^(1/p) -
+    num^(1/p) (the noise floor cancels), at any adm_p_norm: its loss times its D,
+    where its loss is 1 - N/D (D from the sums and the blocks' coefficient counts, as
+    docs/maps.md derives it, for the blocks inside the sum region); 0 where nothing
+    was measured."""
+    ref = textured_frame(5)
+    dis = left_half_blurred(ref)
+    for p_norm in (3.0, 2.5):
+        with floatadm.Scorer(WIDTH, HEIGHT, 8, adm_p_norm=p_norm) as scorer:
+            _, frame_map = scorer.score(ref, dis, map=True)
+        q = 1.0 / p_norm
+        want = np.sum(frame_map.den ** q - frame_map.num ** q, axis=0)
+        assert np.array_equal(frame_map.lost, want)
+        assert not frame_map.lost[np.isnan(frame_map.loss)].any()
+        # An inner block holds 16x16, 8x8, 4x4 and 2x2 coefficients of the 4 scales.
+        counts = np.array([16 * 16, 8 * 8, 4 * 4, 2 * 2])[:, None, None]
+        noise = (3 * counts * 0.03125) ** q
+        den = np.sum(frame_map.den ** q + noise, axis=0)[2:-2, 2:-2]
+        loss = frame_map.loss[2:-2, 2:-2]
+        assert np.allclose(frame_map.lost[2:-2, 2:-2], loss * den, rtol=1e-5, atol=1e-4)
+        assert loss.max() > 0.3
+
+
+def test_share_of_lost_detail_goes_where_the_detail_was():
+    """A night sky of faint grain flattened and a detailed half blurred a little: each
+    sky block loses more of its own detail (the loss), but the detailed blocks hold
+    most of the frame's lost detail (the share, map_image.share of FrameMap.lost)."""
+    from floatadm.map_image import share
+    rng = np.random.default_rng(1)
+    ref = np.full((256, 256), 40.0)
+    ref[:128] += rng.normal(0, 2.0, (128, 256))
+    ref[128:] = 128 + 60 * np.sign(np.sin(np.arange(256)[None, :] / 3.0 +
+                                          np.arange(128)[:, None] / 5.0))
+    ref = np.clip(np.round(ref), 0, 255).astype(np.uint8)
+    blurred = ref.astype(np.float64)
+    for axis in (0, 1):
+        blurred = (np.roll(blurred, 1, axis) + blurred + np.roll(blurred, -1, axis)) / 3
+    dis = np.clip(np.round(blurred), 0, 255).astype(np.uint8)
+    dis[:128] = 40
+    with floatadm.Scorer(256, 256, 8) as scorer:
+        _, frame_map = scorer.score(ref, dis, map=True)
+    sky, detail = slice(0, 3), slice(5, 8)  # block rows wholly in either half
+    assert np.nanmean(frame_map.loss[sky]) > 1.3 * np.nanmean(frame_map.loss[detail])
+    shares = share(frame_map.lost)
+    assert shares.sum() == pytest.approx(1.0) and shares.min() >= 0
+    assert shares[detail].mean() > 1.5 * shares[sky].mean()
+
+
 def test_identical_pictures_give_a_map_of_zeros():
     ref = textured_frame(2)
     with floatadm.Scorer(WIDTH, HEIGHT, 8) as scorer:
@@ -208,12 +257,31 @@ def test_score_files_maps_equal_the_command_pfm_files(pair, score_bin, tmp_path)
              for s, e in ((1, len(results.frames)), (0, 1))]
     merged = Results.merge(parts)
     assert merged.maps.tobytes() == results.maps.tobytes()
-    # The maps kept beside a log read back with their frame numbers.
+    assert merged.lost.tobytes() == results.lost.tobytes()
+    # Each block's lost detail, frame by frame, as the scorer gives it.
+    with floatadm.Scorer(width, height, 8) as scorer, \
+            floatadm.files.VideoFile(reference) as ref, \
+            floatadm.files.VideoFile(distorted) as dis:
+        geometry = floatadm.files.Geometry(width, height, pix_fmt)
+        ref.start(geometry)
+        dis.start(geometry)
+        for i, f in enumerate(results.frames):
+            _, frame_map = scorer.score(ref.read_luma(i), dis.read_luma(i), map=True)
+            assert results.lost[i].tobytes() == frame_map.lost.astype(np.float32).tobytes()
+    # The maps kept beside a log read back with their frame numbers, the lost detail
+    # too; a file of the loss alone (an earlier one's, score_video's) has none.
     results.save_maps(str(tmp_path / "log.maps.npz"))
     loaded = Results.load_maps(str(tmp_path / "log.maps.npz"))
     assert sorted(loaded) == [f["frame"] for f in results.frames]
     assert all(loaded[f["frame"]].tobytes() == results.maps[i].tobytes()
                for i, f in enumerate(results.frames))
+    lost = Results.load_lost(str(tmp_path / "log.maps.npz"))
+    assert all(lost[f["frame"]].tobytes() == results.lost[i].tobytes()
+               for i, f in enumerate(results.frames))
+    with np.load(str(tmp_path / "log.maps.npz")) as data:
+        np.savez_compressed(str(tmp_path / "old.maps.npz"), frames=data["frames"],
+                            loss=data["loss"])
+    assert Results.load_lost(str(tmp_path / "old.maps.npz")) is None
 
 
 def test_score_video_maps_equal_score_files(pair, ffmpeg, tmp_path, monkeypatch):
@@ -233,6 +301,7 @@ def test_score_video_maps_equal_score_files(pair, ffmpeg, tmp_path, monkeypatch)
                                distorted_args=raw, map=True)
     assert got.maps.shape == want.maps.shape
     assert got.maps.tobytes() == want.maps.tobytes()
+    assert got.lost is None  # the filter's files hold the loss alone
     part = floatadm.score_video(reference=reference, distorted=distorted, ffmpeg=ffmpeg,
                                 reference_args=raw,
                                 distorted_args=raw, map=True, start_frame=2, end_frame=4)

@@ -50,6 +50,8 @@ def differences(cpu_map, gpu_map):
         for name in ("num", "den"):
             if getattr(cpu_map, name)[scale].tobytes() != getattr(gpu_map, name)[scale].tobytes():
                 found.append("%s of scale %d" % (name, scale))
+    if cpu_map.lost.tobytes() != gpu_map.lost.tobytes():
+        found.append("lost detail")
     return found
 
 
@@ -88,6 +90,8 @@ def check_clip(corpus, clip, options, work):
     got = floatadm.score_files(**args, map=True, backend="cuda", **options)
     if got.maps.tobytes() != want.maps.tobytes():
         problems.append("score_files: maps differ")
+    if got.lost.tobytes() != want.lost.tobytes():
+        problems.append("score_files: lost detail differs")
     if any(not same_scores({n: g[n] for n in got.names}, {n: w[n] for n in want.names})
            for g, w in zip(got.frames, want.frames)):
         problems.append("score_files: scores differ")
