@@ -831,7 +831,8 @@ const char *float_adm_table_column(int index);
  *       is) registered twice, under any names, is refused with
  *       FLOAT_ADM_ERROR_INPUT_SHARED: two readers would split its bytes between
  *       them.  One regular file given twice is read twice, each on its own.  An
- *       input that is an output registered before: FLOAT_ADM_ERROR_OUTPUT_INPUT;
+ *       input that is an output registered before, or the file this process's
+ *       stdout is redirected to: FLOAT_ADM_ERROR_OUTPUT_INPUT;
  *   an output: the output policy above, with every input registered (by identity),
  *       then one writer per stream: an output going where another output of the
  *       run goes (the same file under any name, a new file's directory and name,

@@ -297,7 +297,7 @@ def main(argv=None):
                        "(docs/maps.md) to OUT.maps.npz beside the log, which the report "
                        "draws")
     score.add_argument("--csv", help="write libvmaf's CSV layout here")
-    score.add_argument("--quiet", action="store_true",
+    score.add_argument("-q", "--quiet", action="store_true",
                        help="print nothing on stdout (the progress bar is on stderr)")
     _progress_flags(score)
     score.set_defaults(run=_score, needs=("numpy",))
@@ -311,7 +311,7 @@ def main(argv=None):
     report.add_argument("--label", action="append", metavar="NAME",
                         help="the next log's name in the report (in the order of the "
                         "logs; the file name past them); repeatable")
-    report.add_argument("--quiet", action="store_true")
+    report.add_argument("-q", "--quiet", action="store_true")
     _progress_flags(report)
     report.set_defaults(run=_report, needs=("numpy",))
 
@@ -325,7 +325,7 @@ def main(argv=None):
     catalogue.add_argument("--workers", type=int, default=2,
                            help="without --scheduler: local worker processes [2]")
     catalogue.add_argument("--retries", type=int, default=2)
-    catalogue.add_argument("--quiet", action="store_true")
+    catalogue.add_argument("-q", "--quiet", action="store_true")
     _progress_flags(catalogue)
     catalogue.set_defaults(run=_catalogue, needs=("numpy", "distributed"))
 
@@ -354,7 +354,7 @@ def main(argv=None):
     lad.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter")
     lad.add_argument("--option", action="append", metavar="NAME=VALUE",
                      help="a float_adm option by libvmaf name or alias; repeatable")
-    lad.add_argument("--quiet", action="store_true")
+    lad.add_argument("-q", "--quiet", action="store_true")
     _progress_flags(lad)
     lad.set_defaults(run=_ladder, needs=("numpy",))
 

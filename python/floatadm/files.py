@@ -261,6 +261,13 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
 
     ref, dis, geometry = open_pair(reference, distorted, width, height, pix_fmt)
     with ref, dis:
+        if ref.frame_rate and dis.frame_rate and ref.frame_rate != dis.frame_rate:
+            # The caller's line: past score_files and named_inputs' wrapper.
+            warnings.warn("the reference %s is %g fps and the distorted %s %g fps; they are "
+                          "scored frame by frame, frame n against frame n, which pairs "
+                          "different moments unless the frames correspond one to one"
+                          % (ref.path, ref.frame_rate, dis.path, dis.frame_rate),
+                          stacklevel=3)
         if frames is not None:
             frames = int(frames)
             for video in (ref, dis):

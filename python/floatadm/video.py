@@ -39,6 +39,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import time
@@ -205,6 +206,15 @@ def input_url(path):
         raise ValueError("not a file name or URL: %r" % text)
     if not isinstance(path, os.PathLike) and _URL.match(text) and not os.path.exists(text):
         return text
+    try:
+        is_stream = text == "-" or not stat.S_ISREG(os.stat(text).st_mode)
+    except OSError:
+        is_stream = False  # ffmpeg names what it cannot open
+    if is_stream:
+        # ffprobe reads it, then ffmpeg again: a pipe gives its bytes to the first.
+        raise FFmpegError("%s is a pipe, FIFO or device: a video is read more than once "
+                          "(probed, then scored), which a stream cannot give; save it to a "
+                          "file first" % text)
     return "file:" + os.path.abspath(text)
 
 

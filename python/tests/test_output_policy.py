@@ -428,3 +428,58 @@ def test_a_catalogue_never_logs_over_an_input(work, tmp_path):
         distributed.score_catalogue([dict(jobs[1], name="c")], None, str(tmp_path),
                                     jobs_file=str(jobs_file))
     CASES[("catalogue", "a job's log over an input")] = True
+
+
+@pytest.mark.parametrize("face", ("score", "score --json -", "report -o -", "float_adm_score"))
+def test_stdout_redirected_to_an_input_is_refused(face, work, tmp_path, score_bin):
+    """`>> INPUT` (or `1<> INPUT`): whatever the face prints on stdout would go into
+    its input; refused, the input unchanged."""
+    victim = tmp_path / ("log.json" if face.startswith("report") else "dis.y4m")
+    victim.write_bytes((work / victim.name).read_bytes())
+    before = victim.read_bytes()
+    ref, dis = str(work / "ref.y4m"), str(victim)
+    command = {"score": [sys.executable, "-m", "floatadm", "score", "-r", ref, "-d", dis],
+               "score --json -": [sys.executable, "-m", "floatadm", "score", "-r", ref, "-d",
+                                  dis, "--json", "-"],
+               "report -o -": [sys.executable, "-m", "floatadm", "report", dis, "-o", "-"],
+               "float_adm_score": [score_bin, "-r", ref, "-d", dis]}[face]
+    with open(str(victim), "ab") as stdout:
+        done = subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, timeout=120,
+                              stdin=subprocess.DEVNULL)
+    CASES[(face, "stdout appended to an input")] = True
+    assert done.returncode == 1, done.stderr
+    assert b"standard output too" in done.stderr and len(done.stderr.splitlines()) == 1, \
+        done.stderr
+    assert victim.read_bytes() == before
+
+
+def test_a_video_from_a_pipe_is_refused_at_once(work, tmp_path):
+    """A video is probed, then scored: read twice, which a FIFO or stdin cannot give.
+    Refused in one line before either is read (the FIFO's writer is never
+    answered), not a hang."""
+    fifo = str(tmp_path / "ref-video")
+    os.mkfifo(fifo)
+    for reference in (fifo, "-"):
+        done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r", reference,
+                               "-d", str(work / "dis.y4m"), "--video"],
+                              capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+        CASES[("score --video", "a pipe as an input")] = True
+        assert done.returncode == 1 and len(done.stderr.splitlines()) == 1, done.stderr
+        assert b"is a pipe, FIFO or device" in done.stderr, done.stderr
+
+
+def test_frame_rates_that_differ_are_said(work, tmp_path):
+    """Two y4m inputs of different rates are paired frame by frame: said once, as
+    float_adm_score says it; the same rates say nothing."""
+    other = tmp_path / "dis50.y4m"
+    data = (work / "dis.y4m").read_bytes()
+    header, rest = data.split(b"\n", 1)
+    other.write_bytes(b" ".join(w if not w.startswith(b"F") else b"F50:1"
+                                for w in header.split(b" ")) + b"\n" + rest)
+    for distorted, said in ((str(other), True), (str(work / "dis.y4m"), False)):
+        done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r",
+                               str(work / "ref.y4m"), "-d", distorted, "--quiet"],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert ("24 fps and the distorted %s 50 fps" % distorted in done.stderr) == said, \
+            done.stderr

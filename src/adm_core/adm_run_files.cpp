@@ -116,6 +116,17 @@ extern "C" int float_adm_run_files_add_input(FloatAdmRunFiles *files, const char
                               other.name.c_str(), named.c_str());
             return FLOAT_ADM_ERROR_INPUT_SHARED;
         }
+        /* stdout redirected to an input (">> input", "1<> input") would write into it,
+         * whatever the face prints there. */
+        struct stat out;
+        if (S_ISREG(st.st_mode) && fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st.st_dev &&
+            out.st_ino == st.st_ino) {
+            adm::format_error(errbuf, errbuf_size,
+                              "%s is this run's standard output too (redirected to it), which "
+                              "would be written into; send stdout elsewhere",
+                              named.c_str());
+            return FLOAT_ADM_ERROR_OUTPUT_INPUT;
+        }
         for (const adm::FileIdentity &output : files->replaced) {
             if (output.device == st.st_dev && output.inode == st.st_ino) {
                 adm::format_error(errbuf, errbuf_size,

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -104,6 +105,25 @@ TEST_F(RunFiles, AnOutputIsNoInput)
     EXPECT_EQ(output(path("log.json"), "--json"), FLOAT_ADM_TARGET_REPLACE) << err();
     EXPECT_EQ(input(path("log.json"), "--distorted"), FLOAT_ADM_ERROR_OUTPUT_INPUT);
     EXPECT_NE(err().find("an output of the run"), std::string::npos) << err();
+}
+
+/* stdout redirected to an input (">> input") would write into it. */
+TEST_F(RunFiles, AnInputThatIsStdoutIsRefused)
+{
+    const int saved = dup(STDOUT_FILENO);
+    ASSERT_GE(saved, 0);
+    const int fd = open(reference_.c_str(), O_WRONLY | O_APPEND);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(dup2(fd, STDOUT_FILENO), STDOUT_FILENO);
+    const int err = input(reference_, "--reference");
+    const std::string message = err_;
+    ASSERT_EQ(dup2(saved, STDOUT_FILENO), STDOUT_FILENO);
+    close(fd);
+    close(saved);
+    EXPECT_EQ(err, FLOAT_ADM_ERROR_OUTPUT_INPUT);
+    EXPECT_NE(message.find("--reference " + reference_ + " is this run's standard output too"),
+              std::string::npos)
+        << message;
 }
 
 TEST_F(RunFiles, StdoutHasOneWriterUnderAnyName)
