@@ -139,9 +139,9 @@ def _report(args):
                      progress=args.progress)
     for warning in caught:
         print("floatadm: %s" % warning.message, file=sys.stderr)
-    skipped = [w for w in caught if issubclass(w.category, SkippedFile)]
+    skipped = sum(len(w.message.paths) for w in caught if issubclass(w.category, SkippedFile))
     if not args.quiet:
-        logs = len(args.logs) - len(skipped)
+        logs = len(args.logs) - skipped
         print("floatadm: wrote %s (%d log%s)" % (args.output, logs, "" if logs == 1 else "s"),
               file=sys.stderr if args.output == "-" else sys.stdout)
     return 0

@@ -21,12 +21,14 @@ first; CSS-only tabs): an inline SVG chart with one path per log, whose points
 show their frame and value on hover or keyboard focus, the pooled values of each
 log, and each log's 10 worst frames with their timestamps where the log has
 them.  Where a log has maps beside it (NAME.maps.npz: `score --maps`,
-Results.save_maps), where detail is lost: its worst frames by adm2, each with
-its map over it in the library's colours (float_adm_map_render_rgb24), and the
-map averaged over the title.  Nothing is fetched: no scripts, fonts or images
-from anywhere (pictures are inline PNG data).  The
-layout follows the window from phone to laptop width, and the colours follow the
-system's light or dark scheme (prefers-color-scheme).
+Results.save_maps), where detail is lost: its worst frames by adm2, apart from
+one another, each under two views in the library's colours
+(float_adm_map_render_rgb24), the loss in each block and each block's share of
+the frame's lost detail, and the maps averaged over the title.  Nothing is
+fetched: no scripts, fonts or images from anywhere (pictures are inline PNG
+data).  The layout follows the window from phone to laptop width, names wrap
+only after their separators, and the colours follow the system's light or dark
+scheme (prefers-color-scheme).
 """
 
 import functools
@@ -53,6 +55,9 @@ MAX_POINTS = 1500
 WORST_COUNT = 10
 # The maps drawn per log: its worst frames by adm2, as pictures this wide at most.
 MAP_WORST_COUNT = 4
+# Frames drawn with their maps lie this many frames apart at least (about a second),
+# a quarter of a shorter title's frames (map_frames).
+MAP_FRAME_GAP = 24
 MAP_WIDTH = 480
 # The largest picture a map is drawn for (8K UHD): what a maps file may claim, checked
 # before it is decompressed and drawn.
@@ -103,7 +108,7 @@ p.meta { color: var(--muted); margin: 0 0 12px; font-size: 0.9rem; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; margin: 8px 0 0; padding: 0;
   list-style: none; font-size: 0.9rem; }
 .legend li { display: flex; align-items: center; gap: 6px; min-width: 0; max-width: 100%%; }
-.legend .name { min-width: 0; overflow-wrap: anywhere; }
+.legend .name { min-width: 0; overflow-x: auto; }
 .swatch { flex: none; width: 18px; height: 4px; border-radius: 2px; }
 .pts { position: absolute; top: 8px; right: 8px; bottom: 26px; left: 58px; }
 .pt { position: absolute; width: 12px; height: 12px; margin: -6px 0 0 -6px;
@@ -120,29 +125,40 @@ p.meta { color: var(--muted); margin: 0 0 12px; font-size: 0.9rem; }
 .pt.low .tip { bottom: auto; top: 14px; }
 .pt.left .tip { left: 0; transform: none; }
 .pt.right .tip { left: auto; right: 0; transform: none; }
-table.compared td { white-space: normal; overflow-wrap: anywhere; }
+table.compared td { white-space: normal; }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 table { border-collapse: collapse; width: 100%%; font-size: 0.88rem;
   font-variant-numeric: tabular-nums; }
 th, td { padding: 5px 8px; border-bottom: 1px solid var(--line); text-align: right;
   white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; }
-td.name { white-space: normal; overflow-wrap: anywhere; min-width: 9em; }
+td.name { white-space: normal; min-width: 9em; }
+.named { display: flex; align-items: flex-start; gap: 6px; }
+.named .swatch { margin-top: calc(0.725em - 2px); }
 thead th { color: var(--muted); font-weight: 600; }
-.worst { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(280px, 100%%), 1fr));
+div.worst { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(280px, 100%%), 1fr));
   gap: 8px 20px; }
-.worst > div { min-width: 0; }
-h3, p.meta { overflow-wrap: anywhere; }
+div.worst > div { min-width: 0; }
+h3 { overflow-x: auto; }
+p.meta { overflow-wrap: break-word; }
 .na { color: var(--muted); }
-.maps { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(240px, 100%%), 1fr));
-  gap: 12px; margin: 0 0 8px; }
+.maps { display: grid; grid-template-columns: repeat(var(--cols), minmax(0, 1fr));
+  gap: 16px 12px; margin: 0 0 8px; }
+@media (max-width: 720px) { .maps { grid-template-columns: minmax(0, 1fr); } }
 figure.map { margin: 0; min-width: 0; }
+figure.map .views { display: grid; gap: 6px 12px;
+  grid-template-columns: repeat(auto-fit, minmax(min(260px, 100%%), 1fr)); }
+.view-name { display: block; color: var(--muted); font-size: 0.82rem; margin-bottom: 2px; }
 figure.map img { display: block; width: 100%%; height: auto; border-radius: 4px; }
-figure.map figcaption { color: var(--muted); font-size: 0.82rem; margin-top: 3px;
-  font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
-.palette { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px;
-  color: var(--muted); font-size: 0.82rem; margin: 0 0 10px; }
-.palette img { width: min(256px, 60vw); height: 12px; border-radius: 2px; }
+figure.map figcaption { font-size: 0.88rem; margin-bottom: 2px;
+  font-variant-numeric: tabular-nums; }
+.palette { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 20px;
+  color: var(--muted); font-size: 0.82rem; margin: 0 0 12px; }
+.palette .key { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 2px 6px; }
+.palette strong { color: var(--fg); font-weight: 600; }
+.palette .scale { display: inline-flex; align-items: center; gap: 6px; white-space: nowrap; }
+.palette img { width: min(180px, 40vw); height: 12px; border-radius: 2px; }
+.palette .grey img { width: 12px; }
 footer { color: var(--muted); font-size: 0.8rem; margin: 24px 0 8px; }
 """
 
@@ -159,6 +175,12 @@ def _label(path, label, used):
         n += 1
     used.add(candidate)
     return candidate
+
+
+def _wrap_name(text):
+    """A name (a log's, a file's) escaped, that wraps after its separators ('/', '_',
+    '-') and nowhere inside a part: av1_360p_|1200k.mkv, never av1_360p_1200k.m|kv."""
+    return re.sub(r"([/_-]+)", r"\1<wbr>", html.escape(text))
 
 
 def _fmt(value, digits=6):
@@ -315,7 +337,7 @@ def _difference(metric, logs):
         return ""
     label = "%s \u2212 %s" % (logs[0].label, logs[1].label)
     return "<h2>%s per frame, %s</h2>\n%s" % (
-        html.escape(metric), html.escape(label),
+        html.escape(metric), _wrap_name(label),
         _chart(metric, [types.SimpleNamespace(scored=frames, label=label)]))
 
 
@@ -325,10 +347,11 @@ def _pooled_table(metric, logs):
         pooled = results.pooled.get(metric) if metric in results.names else None
         cells = [_fmt(pooled[k]) if pooled else _fmt(None)
                  for k in ("mean", "harmonic_mean", "min", "max")]
-        rows.append('<tr><td class="name"><span class="swatch" style="display:inline-block;'
-                    'background: var(--c%d)"></span> %s</td><td>%d</td>%s</tr>' % (
-                        i % 8, html.escape(results.label), len(results.scored),
-                        "".join("<td>%s</td>" % c for c in cells)))
+        rows.append('<tr><td class="name"><span class="named"><span class="swatch" '
+                    'style="background: var(--c%d)"></span><span>%s</span></span></td>'
+                    '<td>%d</td>%s</tr>' % (i % 8, _wrap_name(results.label),
+                                            len(results.scored),
+                                            "".join("<td>%s</td>" % c for c in cells)))
     return ('<div class="scroll"><table class="pooled"><thead><tr><th>log</th><th>frames</th>'
             '<th>mean</th><th>harmonic mean</th><th>min</th><th>max</th></tr></thead>'
             '<tbody>%s</tbody></table></div>' % "".join(rows))
@@ -359,7 +382,7 @@ def _worst_tables(metric, logs):
             for rank, f in enumerate(worst))
         out.append('<div><h3>%s</h3><div class="scroll"><table class="worst-frames">'
                    '<thead><tr>%s</tr></thead><tbody>%s</tbody></table></div></div>'
-                   % (html.escape(results.label), head, rows or
+                   % (_wrap_name(results.label), head, rows or
                       '<tr><td class="na" colspan="4">no scored frames</td></tr>'))
     out.append("</div>")
     return "\n".join(out)
@@ -376,7 +399,7 @@ def render(logs, title="float_adm report"):
         "outline-offset: 2px; }}".format(_css_id(m)) for m in metrics)
     legend = "".join('<li><span class="swatch" style="background: var(--c%d)"></span>'
                      '<span class="name">%s <span class="na">(%d frames)</span></span></li>'
-                     % (i % 8, html.escape(r.label), len(r.scored))
+                     % (i % 8, _wrap_name(r.label), len(r.scored))
                      for i, r in enumerate(logs))
     radios = "".join('<input type="radio" class="sr" name="metric" id="m-%s"%s '
                      'aria-label="%s">' % (_css_id(m), " checked" if i == 0 else "",
@@ -429,7 +452,7 @@ chart's point for its frame and value.</footer>
 </html>
 """.format(title=html.escape(title), css=_CSS % {"tab_rules": tab_rules}, count=len(logs),
            s="" if len(logs) == 1 else "s",
-           names=", ".join(html.escape(r.label) for r in logs), radios=radios,
+           names=", ".join(_wrap_name(r.label) for r in logs), radios=radios,
            compared=_compared_table(logs),
            labels=labels, panels="\n".join(panels), maps=_maps_section(logs),
            made_by=html.escape(made_by))
@@ -486,7 +509,7 @@ class Log:
             self.frames.append(row)
         self.frames.sort(key=lambda f: f["frame"])
         self.record = _read_record(path)
-        self.maps = _read_maps(path, len(self.frames), self.record)
+        self.maps, self.lost = _read_maps(path, len(self.frames), self.record)
         self._pooled = None
 
     @property
@@ -580,7 +603,7 @@ def _file_text(entry):
     stream, where the file can still be read."""
     if not isinstance(entry, dict) or not entry.get("path"):
         return _fmt(None)
-    text = html.escape(os.path.basename(entry["path"]))
+    text = _wrap_name(os.path.basename(entry["path"]))
     size = entry.get("size")
     if isinstance(size, int):
         text += "<br>%s" % _size_text(size)
@@ -624,10 +647,11 @@ def _compared_table(logs):
                                                      scaled.get("inputs")))
                    if isinstance(scaled, dict) else "none" if log.record else _fmt(None))
         options = log.options_text()
-        rows.append('<tr><td class="name"><span class="swatch" style="display:inline-block;'
-                    'background: var(--c%d)"></span> %s</td><td>%s</td><td>%s</td><td>%s</td>'
-                    '<td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % (
-                        i % 8, html.escape(log.label), _frames_text(log), _resolution(log),
+        rows.append('<tr><td class="name"><span class="named"><span class="swatch" '
+                    'style="background: var(--c%d)"></span><span>%s</span></span></td>'
+                    '<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>'
+                    '<td>%s</td><td>%s</td></tr>' % (
+                        i % 8, _wrap_name(log.label), _frames_text(log), _resolution(log),
                         html.escape(options) if options else _fmt(None),
                         _file_text(inputs.get("reference")),
                         _file_text(inputs.get("distorted")), scaling,
@@ -644,7 +668,12 @@ class ReportError(ValueError):
 
 
 class SkippedFile(UserWarning):
-    """A file given as a log that is none (a spec file, NAME.spec.json): left out."""
+    """Files given as logs that are none (spec files, NAME.spec.json): left out, one
+    warning for all of them; .paths names them."""
+
+    def __init__(self, message, paths=()):
+        super().__init__(message)
+        self.paths = list(paths)
 
 
 def _kind_of(value):
@@ -758,26 +787,29 @@ def _npy_header(archive, member, path):
 
 
 def _read_maps(log_path, frame_count, record):
-    """{frame: loss} of the maps beside a log (Results.save_maps), or None where there
-    are none; ReportError where the file is not a maps file of at most frame_count
-    frames, of the size the record says (and at most MAX_MAP_PIXELS).  The sizes are
-    checked in the arrays' headers before anything is decompressed."""
+    """({frame: loss}, {frame: lost detail} or None) of the maps beside a log
+    (Results.save_maps), or (None, None) where there are none; ReportError where the
+    file is not a maps file of at most frame_count frames, of the size the record says
+    (and at most MAX_MAP_PIXELS).  The sizes are checked in the arrays' headers before
+    anything is decompressed."""
     import zipfile
     import numpy as np
     from .results import Results, maps_path
     path = maps_path(log_path)
     if not os.path.lexists(path):
-        return None
+        return None, None
 
     def fail(what):
-        raise ReportError("%s: not a maps file (Results.save_maps: arrays frames and loss): "
-                          "%s" % (path, what))
+        raise ReportError("%s: not a maps file (Results.save_maps: arrays frames, loss and "
+                          "perhaps lost): %s" % (path, what))
     try:
         with zipfile.ZipFile(path) as archive:
-            if sorted(archive.namelist()) != ["frames.npy", "loss.npy"]:
+            names = sorted(archive.namelist())
+            if names not in (["frames.npy", "loss.npy"], ["frames.npy", "loss.npy", "lost.npy"]):
                 fail("it holds %s" % ", ".join(archive.namelist()))
             frames_shape, frames_type = _npy_header(archive, "frames.npy", path)
             loss_shape, loss_type = _npy_header(archive, "loss.npy", path)
+            lost_header = _npy_header(archive, "lost.npy", path) if len(names) == 3 else None
     except ReportError:
         raise
     except (OSError, zipfile.BadZipFile, ValueError, EOFError) as error:
@@ -788,6 +820,9 @@ def _read_maps(log_path, frame_count, record):
             loss_shape[0] != frames_shape[0]:
         fail("loss must be (frames, rows, columns) float32, one per frame number, not "
              "%s %s" % (loss_type, loss_shape))
+    if lost_header and lost_header != (loss_shape, np.dtype("<f4")):
+        fail("lost must be float32 of the loss's shape %s, not %s %s"
+             % (loss_shape, lost_header[1], lost_header[0]))
     if frames_shape[0] > frame_count:
         fail("%d maps for a log of %d frames" % (frames_shape[0], frame_count))
     rows, columns = loss_shape[1:]
@@ -798,7 +833,7 @@ def _read_maps(log_path, frame_count, record):
     if size and (columns, rows) != (-(-size[0] // 32), -(-size[1] // 32)):
         fail("maps of %dx%d blocks for frames of %dx%d" % (columns, rows, size[0], size[1]))
     try:
-        return Results.load_maps(path)
+        return Results.load_maps(path), Results.load_lost(path)
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
         fail(str(error) or type(error).__name__)
 
@@ -894,73 +929,158 @@ def _img(rgb, alt):
                html.escape(alt)))
 
 
-def _palette():
-    """The library's colours from a loss of 0 to 1, as a strip."""
+def _map_legend(with_share):
+    """The colours of the views (the library's, from 0 to 1), and the grey of blocks not
+    measured, each key's colours kept beside its words."""
     import numpy as np
     from .map_image import alone
     steps = 64
-    strip = alone(np.linspace(0, 1, steps, dtype=np.float32)[None, :], steps * 32, 32)
-    unmeasured = alone(np.full((1, 1), np.nan, dtype=np.float32), 32, 32)
-    return ('<p class="palette">loss 0 %s 1; %s not measured (ADM leaves a border of each '
-            'scale out) (the library\'s colours: float_adm_map_render_rgb24)</p>'
-            % (_img(strip, "the colours of a loss from 0 to 1"),
-               _img(unmeasured, "the grey of blocks not measured")))
+    strip = _img(alone(np.linspace(0, 1, steps, dtype=np.float32)[None, :], steps * 32, 32),
+                 "the colours from 0 to 1")
+    grey = _img(alone(np.full((1, 1), np.nan, dtype=np.float32), 32, 32),
+                "the grey of blocks not measured")
+    keys = ['<span class="key"><strong>loss in each block</strong> '
+            '<span class="scale">0 %s 1</span></span>' % strip]
+    if with_share:
+        keys.append('<span class="key"><strong>share of the frame\'s lost detail</strong> '
+                    '<span class="scale">0 %s its largest</span></span>' % strip)
+    keys.append('<span class="key"><span class="scale grey">%s not measured</span> (ADM leaves '
+                'a border of each scale out)</span>' % grey)
+    return ('<p class="palette">%s <span class="key">(the library\'s colours: '
+            'float_adm_map_render_rgb24)</span></p>' % " ".join(keys))
+
+
+def map_frames(log):
+    """The frames a log's maps are drawn for: its worst by adm2 (worst_frames' order),
+    each at least min(MAP_FRAME_GAP, frames / MAP_WORST_COUNT) frames from those drawn
+    before it, so that one bad moment is drawn once, not with its neighbours; among the
+    worse half of the frames (fewer drawn rather than good ones), MAP_WORST_COUNT at
+    most."""
+    mapped = [f for f in log.scored if f["frame"] in log.maps]
+    gap = max(1, min(MAP_FRAME_GAP, len(mapped) // MAP_WORST_COUNT))
+    chosen = []
+    for f in worst_frames(log, "adm2", max(MAP_WORST_COUNT, len(mapped) // 2)):
+        if f["frame"] in log.maps and all(abs(f["frame"] - c["frame"]) >= gap for c in chosen):
+            chosen.append(f)
+            if len(chosen) == MAP_WORST_COUNT:
+                break
+    return chosen
+
+
+def _map_figure(kind, frame, loss, lost, luma, size, caption, alt):
+    """One frame's (or the title's) views, side by side: the loss in each block and,
+    where the maps keep each block's lost detail, its share of the frame's, scaled to
+    the largest share; each over the frame's luma where there is one (dimmed under the
+    colours), else alone."""
+    import numpy as np
+    from .map_image import alone, overlay, share
+    views = [("loss", "loss in each block", loss, "")]
+    if lost is not None:
+        shares = share(lost)
+        largest = shares.max()
+        scaled = np.where(np.isnan(loss), np.nan, shares / largest if largest > 0 else shares)
+        views.append(("share", "share of the frame's lost detail",
+                      scaled.astype(np.float32), " (largest %.2g %%)" % (100 * largest)
+                      if largest > 0 else " (none lost)"))
+    parts = []
+    for name, title, grid, note in views:
+        picture = overlay(grid, luma) if luma is not None else alone(grid, *size)
+        parts.append('<div class="view %s"><span class="view-name">%s%s</span>%s</div>'
+                     % (name, title, note, _img(picture, "%s, %s%s" % (
+                         alt, title, " over it" if luma is not None else ""))))
+    return ('<figure class="map %s" data-frame="%d"><figcaption>%s</figcaption>'
+            '<div class="views">%s</div></figure>' % (kind, frame, caption, "".join(parts)))
 
 
 def _maps_section(logs):
     """Per log with maps: the map averaged over its frames, and its worst frames by
-    adm2 with their maps over them."""
+    adm2 (map_frames), each over the distorted frame it describes."""
     import numpy as np
-    from .map_image import alone, overlay
     with_maps = [log for log in logs
                  if log.maps and any(f["frame"] in log.maps for f in log.scored)]
     if not with_maps:
         return ""
     out = ['<section class="map-section"><h2>Where detail is lost</h2>',
-           '<p class="meta">Each 32&times;32 block\'s loss, 1 &minus; its adm2 '
-           '(docs/maps.md): the worst %d frames by adm2, the map over the distorted frame, '
-           'and the map averaged over the frames.</p>' % MAP_WORST_COUNT, _palette()]
+           '<p class="meta">Each 32&times;32 block over the distorted frame, dimmed '
+           '(docs/maps.md), in two views: <strong>loss in each block</strong>, 1 &minus; '
+           'N/D of the block alone, however little detail it held (a flat sky loses much '
+           'of little); and, where the maps keep it, <strong>share of the frame\'s lost '
+           'detail</strong>, the block\'s D &minus; N over the sum of the frame\'s: where '
+           'the detail the score misses went. The worst %d frames by adm2 at least %d '
+           'frames apart (a quarter of a shorter title), among the worse half of the '
+           'frames, and the maps averaged over the title.</p>'
+           % (MAP_WORST_COUNT, MAP_FRAME_GAP),
+           _map_legend(any(log.lost for log in with_maps))]
     for log in with_maps:
-        worst = [f for f in worst_frames(log, "adm2", MAP_WORST_COUNT) if f["frame"] in log.maps]
-        luma, why_alone = _distorted_frames(log, [f["frame"] for f in worst])
-        rows, columns = next(iter(log.maps.values())).shape
+        chosen = map_frames(log)
+        mapped = [f["frame"] for f in log.scored if f["frame"] in log.maps]
+        middle = mapped[len(mapped) // 2]
+        luma, why_alone = _distorted_frames(log, sorted({f["frame"] for f in chosen} |
+                                                        {middle}))
+        rows, columns = log.maps[middle].shape
         size = next(iter(luma.values())).shape[::-1] if luma else (columns * 32, rows * 32)
         # A frame the filter skipped has no map (NaN): the mean is the scored frames'.
-        scored = [log.maps[f["frame"]] for f in log.scored if f["frame"] in log.maps]
-        mean = np.mean(np.stack(scored), axis=0, dtype=np.float64)
-        figures = ['<figure class="map mean">%s<figcaption>mean of %d frames</figcaption>'
-                   '</figure>' % (_img(alone(mean.astype(np.float32), *size),
-                                       "%s: the map averaged over %d frames"
-                                       % (log.label, len(scored))), len(scored))]
-        for f in worst:
+        mean = np.mean(np.stack([log.maps[n] for n in mapped]), axis=0, dtype=np.float64)
+        lost = None if log.lost is None else np.sum(
+            np.clip(np.stack([log.lost[n] for n in mapped]), 0, None), axis=0)
+        over = " over frame %d" % middle if middle in luma else ""
+        figures = [_map_figure("mean", middle, mean.astype(np.float32), lost, luma.get(middle),
+                               size, "mean of %d frames%s" % (len(mapped), over),
+                               "%s: the maps averaged over %d frames%s"
+                               % (log.label, len(mapped), over))]
+        for f in chosen:
             n = f["frame"]
-            picture = overlay(log.maps[n], luma[n]) if n in luma else alone(log.maps[n], *size)
             when = " &middot; %s" % _fmt_time(f["timestamp"]) if "timestamp" in f else ""
-            figures.append('<figure class="map worst" data-frame="%d">%s<figcaption>frame %d'
-                           '%s &middot; adm2 %s</figcaption></figure>'
-                           % (n, _img(picture, "%s: frame %d%s" % (
-                               log.label, n, ", its map over it" if n in luma else ", its map")),
-                              n, when, _fmt(f["adm2"])))
-        note = "" if luma or not worst else (
-            '<p class="meta">The distorted frames are not drawn under their maps (the maps '
-            'alone): %s.</p>' % html.escape(why_alone))
-        out.append('<h3>%s</h3>%s<div class="maps">%s</div>' % (html.escape(log.label), note,
-                                                               "".join(figures)))
+            figures.append(_map_figure(
+                "worst", n, log.maps[n], None if log.lost is None else log.lost[n],
+                luma.get(n), size, "frame %d%s &middot; adm2 %s" % (n, when, _fmt(f["adm2"])),
+                "%s: frame %d" % (log.label, n)))
+        notes = []
+        if not luma:
+            notes.append("The distorted frames are not drawn under their maps (the maps "
+                         "alone): %s." % html.escape(why_alone))
+        if log.lost is None:
+            notes.append("These maps keep the loss alone (ffmpeg's filter writes no more, "
+                         "nor did maps files before the blocks' lost detail was kept): no "
+                         "share view.")
+        # Two views a figure: one figure a row where there is room; else rows of
+        # pictures that hold as many as one another.
+        cols = 1 if log.lost is not None else _balanced_columns(len(figures))
+        out.append('<h3>%s</h3>%s<div class="maps" style="--cols: %d">%s</div>'
+                   % (_wrap_name(log.label), "".join('<p class="meta">%s</p>' % n
+                                                      for n in notes),
+                      cols, "".join(figures)))
     out.append("</section>")
     return "\n".join(out)
 
 
+def _balanced_columns(count, widest=4):
+    """Columns for count pictures, widest at most, whose rows hold as many as one
+    another or one fewer (5: 3 and 2, not 4 and 1)."""
+    rows = -(-count // widest)
+    return -(-count // rows)
+
+
 def _load_one(path, label, used):
     """A log, labelled label (its file name without one), or None for a spec file (the
-    natural glob NAME*.json takes NAME.spec.json too), which is left out with a
-    SkippedFile warning; anything else that is no log is a ReportError naming it."""
-    import warnings
+    natural glob NAME*.json takes NAME.spec.json too), which the caller leaves out
+    (_leave_out); anything else that is no log is a ReportError naming it."""
     data = _read_json(path)
     if is_spec(data):
-        warnings.warn("%s: a spec file (what made a log), not a log: left out"
-                      % os.fspath(path), SkippedFile, stacklevel=3)
         return None
     return Log(path, _label(path, label, used), data)
+
+
+def _leave_out(specs):
+    """One SkippedFile warning for the spec files given among the logs, however many
+    (a glob over a ladder's logs takes every rung's record)."""
+    import warnings
+    if len(specs) == 1:
+        text = "%s: a spec file (what made a log), not a log: left out" % specs[0]
+    else:
+        text = "%d spec files (what made each log), not logs: left out (%s, ...)" % (
+            len(specs), specs[0])
+    warnings.warn(SkippedFile(text, specs), stacklevel=3)
 
 
 def _labels(paths, labels):
@@ -973,9 +1093,15 @@ def _labels(paths, labels):
 def load(paths, labels=()):
     """Each JSON log, labelled by labels in order (by file name past them), a label
     used twice made unique with " (2)"; spec files left out (_load_one)."""
-    used = set()
-    logs = [_load_one(path, label, used) for path, label in zip(paths, _labels(paths, labels))]
-    logs = [log for log in logs if log is not None]
+    used, logs, specs = set(), [], []
+    for path, label in zip(paths, _labels(paths, labels)):
+        log = _load_one(path, label, used)
+        if log is None:
+            specs.append(os.fspath(path))
+        else:
+            logs.append(log)
+    if specs:
+        _leave_out(specs)
     if not logs:
         raise ReportError("no logs among %s" % ", ".join(os.fspath(p) for p in paths))
     return logs
@@ -1002,12 +1128,16 @@ def write_report(paths, output, title="float_adm report", labels=(), progress=No
                 files.add_input(beside)
     files.add_output(output, _lib.FLOAT_ADM_OUTPUT_REPORT, "the report")
     bar = ProgressBar(len(paths) + 1, enabled=progress, label="logs read, then the page")
-    used, logs = set(), []
+    used, logs, specs = set(), [], []
     for n, (path, label) in enumerate(zip(paths, _labels(paths, labels)), 1):
         log = _load_one(path, label, used)
-        if log is not None:
+        if log is None:
+            specs.append(os.fspath(path))
+        else:
             logs.append(log)
         bar.update(n)
+    if specs:
+        _leave_out(specs)
     if not logs:
         raise ReportError("no logs among %s" % ", ".join(inputs))
     text = render(logs, title=title)

@@ -354,13 +354,14 @@ def _png_pixels(data):
 
 def test_report_draws_maps(pair, tmp_path):
     """A log scored with --maps: the report shows its worst frames by adm2, each the
-    distorted frame with its map over it in the library's colours, and the map
-    averaged over the title; a log without maps shows none.  Chromium decodes every
-    picture."""
+    distorted frame with two views over it in the library's colours, the loss in each
+    block and each block's share of the frame's lost detail, and the maps averaged over
+    the title over its middle frame; a log without maps shows none.  Chromium decodes
+    every picture."""
     import base64
     import numpy as np
     from floatadm import map_image
-    from floatadm.report import MAP_WIDTH, MAP_WORST_COUNT
+    from floatadm.report import MAP_WIDTH, MAP_WORST_COUNT, map_frames
     ref = write_y4m(pair(ASTRONAUT)[0], str(tmp_path / "ref.y4m"), *fixture_args(ASTRONAUT))
     dis = write_y4m(pair(ASTRONAUT)[1], str(tmp_path / "dis.y4m"), *fixture_args(ASTRONAUT))
     log = tmp_path / "x264.json"
@@ -373,22 +374,30 @@ def test_report_draws_maps(pair, tmp_path):
     logs = floatadm.report.load([str(log), str(plain)])
     text = render(logs)
     assert text.count('<section class="map-section">') == 1
-    assert text.count('<figure class="map mean">') == 1  # the log with maps alone
+    middle = len(logs[0].scored) // 2
+    assert text.count('<figure class="map mean" data-frame="%d">' % middle) == 1
+    assert "mean of %d frames over frame %d" % (len(logs[0].scored), middle) in text
     shown = [int(n) for n in re.findall(r'<figure class="map worst" data-frame="(\d+)">', text)]
     worst = worst_frames(logs[0], "adm2", MAP_WORST_COUNT)
-    assert shown == [f["frame"] for f in worst] and len(shown) == MAP_WORST_COUNT
+    assert shown == [f["frame"] for f in map_frames(logs[0])] == [f["frame"] for f in worst]
+    assert len(shown) == MAP_WORST_COUNT
 
-    # The worst frame's picture: that frame of the distorted input, its map over it,
-    # painted by the library.
-    first = re.search(r'data-frame="%d"><img src="data:image/png;base64,([^"]+)"' % shown[0],
-                      text).group(1)
+    # The worst frame's pictures: that frame of the distorted input with, over it,
+    # the loss in each block, and each block's share of the frame's lost detail
+    # scaled to the largest share, painted by the library.
     maps = Results.load_maps(str(tmp_path / "x264.maps.npz"))
+    lost = Results.load_lost(str(tmp_path / "x264.maps.npz"))
     with floatadm.files.VideoFile(dis) as video:
         video.start(video.header)
         luma = video.read_luma(shown[0])
+    pictures = _shown_frames(text, "share")
     want = map_image.shrink(map_image.overlay(maps[shown[0]], luma), MAP_WIDTH)
-    assert np.array_equal(_png_pixels(base64.b64decode(first)), want)
-    assert maps[shown[0]].any()
+    assert np.array_equal(_shown_frames(text)[shown[0]], want)
+    share = map_image.share(lost[shown[0]])
+    scaled = np.where(np.isnan(maps[shown[0]]), np.nan, share / share.max()).astype(np.float32)
+    want = map_image.shrink(map_image.overlay(scaled, luma), MAP_WIDTH)
+    assert np.array_equal(pictures[shown[0]], want)
+    assert maps[shown[0]].any() and share.max() > 0
 
     page = tmp_path / "report.html"
     page.write_text(text)
@@ -403,7 +412,7 @@ def test_report_draws_maps(pair, tmp_path):
         (tmp_path / "probe.html").write_text(_probe_page(text, width, script))
         body = parse(run_chromium((tmp_path / "probe.html").as_uri(), (1200, 1000),
                                   "--dump-dom")).body
-        assert body["pictures"] == str(MAP_WORST_COUNT + 1)
+        assert body["pictures"] == str(2 * (MAP_WORST_COUNT + 1))
         assert body["decoded"] == body["shown"] == body["pictures"], body
         assert body["overflow"] == "false"
 
@@ -411,7 +420,7 @@ def test_report_draws_maps(pair, tmp_path):
     st = os.stat(dis)
     os.utime(dis, ns=(st.st_atime_ns, st.st_mtime_ns + 10 ** 9))
     text = render(floatadm.report.load([str(log)]))
-    assert "the maps alone" in text and "its map over it" not in text
+    assert "the maps alone" in text and "over it" not in text
     assert text.count('<figure class="map worst"') == MAP_WORST_COUNT
 
 
@@ -433,12 +442,14 @@ def _video_log(path, reference, distorted, raw, **job):
     return results
 
 
-def _shown_frames(text):
-    """{frame: its picture's pixels} of the worst frames a report draws with maps."""
+def _shown_frames(text, view="loss"):
+    """{frame: its picture's pixels} of the worst frames a report draws with maps, in
+    one view (loss, share)."""
     import base64
     return {int(n): _png_pixels(base64.b64decode(data)) for n, data in re.findall(
-        r'<figure class="map worst" data-frame="(\d+)"><img src="data:image/png;base64,'
-        r'([^"]+)"', text)}
+        r'<figure class="map worst" data-frame="(\d+)">.*?<div class="view %s">'
+        r'<span class="view-name">[^<]*</span><img src="data:image/png;base64,([^"]+)"'
+        % view, text)}
 
 
 def test_report_draws_video_frames_under_their_maps(pair, ffmpeg, tmp_path, monkeypatch):
@@ -471,7 +482,10 @@ def test_report_draws_video_frames_under_their_maps(pair, ffmpeg, tmp_path, monk
     text = render(floatadm.report.load([str(log)]))
     assert not ran.exists()
     assert "the maps alone" not in text
-    assert text.count(", its map over it") == MAP_WORST_COUNT
+    # The worst frames' and the mean's over the middle frame; the filter's maps keep
+    # the loss alone, so no share view.
+    assert text.count("loss in each block over it") == MAP_WORST_COUNT + 1
+    assert '<div class="view share">' not in text and "no share view" in text
     shown = _shown_frames(text)
     assert len(shown) == MAP_WORST_COUNT and min(shown) >= 1
     maps = Results.load_maps(floatadm.results.maps_path(str(log)))
@@ -517,7 +531,7 @@ def test_report_draws_video_maps_alone_where_the_frames_are_in_doubt(pair, ffmpe
 
     def drawn_alone(why):
         text = render(floatadm.report.load([str(log)]))
-        assert "its map over it" not in text
+        assert "over it" not in text
         assert text.count('<figure class="map worst"') == MAP_WORST_COUNT
         assert "the maps alone" in text and why in html.unescape(text), why
 
@@ -597,7 +611,8 @@ def test_report_escapes_every_field(pair, tmp_path):
 
 def test_report_leaves_spec_files_out(pair, tmp_path, capsys):
     """`report X*.json` takes X.spec.json too: left out with one line, not a
-    traceback; given alone, one line that no log was given."""
+    traceback, however many (a ladder's logs/*/*/*.json: one line, not one a rung);
+    given alone, one line that no log was given."""
     from floatadm import distributed
     from floatadm.__main__ import main
     ref, dis = pair(ASTRONAUT)
@@ -615,6 +630,13 @@ def test_report_leaves_spec_files_out(pair, tmp_path, capsys):
     assert "(1 log)" in captured.out
     assert main(["report", spec, "-o", out]) == 1
     assert capsys.readouterr().err == "floatadm: no logs among %s\n" % spec
+    other = str(tmp_path / "Y.json")
+    distributed.run_job(dict(job, name="Y"), other)
+    assert main(["report", log, spec, other, distributed.spec_path(other), "-o", out]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "floatadm: 2 spec files (what made each log), not logs: left out " \
+        "(%s, ...)\n" % spec
+    assert "(2 logs)" in captured.out
 
 
 def _npz(path, frames, loss):
@@ -631,6 +653,7 @@ BEYOND_DOUBLE = "1" + "0" * 400
 @pytest.mark.parametrize("case", ["list", "metrics list", "frames object", "string value",
                                   "huge timestamp", "settings list", "spec list",
                                   "garbage npz", "npz bomb", "npz of other arrays",
+                                  "npz lost of another shape",
                                   "integer value beyond a double",
                                   "integer timestamp beyond a double",
                                   "integer option beyond a double", "nested too deeply",
@@ -670,6 +693,10 @@ def test_malformed_files_give_one_line(case, pair, tmp_path, capsys):
         # 32000 x 32000 pixels).
         _npz(str(npz), range(2), np.zeros((2, 1000, 1000), np.float32))
         assert npz.stat().st_size < 100000
+        bad = npz
+    elif case == "npz lost of another shape":
+        np.savez_compressed(str(npz), frames=np.arange(2), loss=np.zeros((2, 11, 18), np.float32),
+                            lost=np.zeros((2, 11, 17), np.float32))
         bad = npz
     elif case == "integer value beyond a double":
         log["frames"][1]["metrics"]["adm2"] = "BEYOND"
@@ -762,3 +789,121 @@ def test_two_logs_of_one_source_get_a_difference_chart(logs):
     point = "%s: frame %d, adm2 %.6f" % (label, frame, first[frame] - second[frame])
     assert html.escape(point) in text
     assert "\u2212" not in render(floatadm.report.load(logs))
+
+
+def test_maps_are_drawn_for_frames_apart():
+    """The frames drawn with maps: the worst by adm2, but not the neighbours of one
+    drawn (a title whose worst are 11, 6, 10, 5 draws 11 and 6, then frames further
+    off), and none of the better half of the title."""
+    import types
+    from floatadm.report import MAP_FRAME_GAP, MAP_WORST_COUNT, map_frames
+
+    def drawn(adm2):
+        frames = [{"frame": n, "adm2": v} for n, v in enumerate(adm2)]
+        log = types.SimpleNamespace(scored=frames, maps={n: None for n in range(len(adm2))})
+        return [f["frame"] for f in map_frames(log)]
+
+    # 12 frames, worst 11, 6, 10, 5: a quarter of the title (3 frames) apart.
+    adm2 = [0.99, 0.98, 0.93, 0.985, 0.975, 0.92, 0.90, 0.97, 0.96, 0.95, 0.91, 0.89]
+    assert drawn(adm2) == [11, 6, 2]  # 10 and 9 are near 11, 5 near 6
+    # A long title: MAP_FRAME_GAP frames apart, the worst first.
+    adm2 = [0.99] * 200
+    for n, v in ((100, 0.90), (101, 0.901), (110, 0.902), (130, 0.91), (20, 0.92), (60, 0.93),
+                 (180, 0.95)):
+        adm2[n] = v
+    shown = drawn(adm2)
+    assert shown == [100, 130, 20, 60] and len(shown) == MAP_WORST_COUNT
+    assert all(abs(a - b) >= MAP_FRAME_GAP for a in shown for b in shown if a != b)
+
+
+# Measures the maps section at a page's width: where each line of a name breaks (the
+# character before the break; a <br> reads as a newline), the colour keys' parts off
+# their line, each log's figures per row, and whether each figure's two views stand
+# side by side.
+MAPS_PROBE = """
+  const breaks = el => {
+    const found = [];
+    let top = null, before = null;
+    const walk = d.createTreeWalker(el, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (n.tagName === 'BR') before = '\\n';
+      if (n.nodeType !== Node.TEXT_NODE) continue;
+      for (let i = 0; i < n.length; i++) {
+        const range = d.createRange();
+        range.setStart(n, i);
+        range.setEnd(n, i + 1);
+        const rect = range.getClientRects()[0];
+        if (rect && n.data[i].trim()) {
+          if (top !== null && rect.top > top + 2) found.push(before);
+          top = rect.top;
+        }
+        before = n.data[i];
+      }
+    }
+    return found.join('');
+  };
+  out.breaks = [...d.querySelectorAll('td.name, .legend .name, h3, td span[title], td')]
+      .map(breaks).join('');
+  out.keys = [...d.querySelectorAll('.palette .scale')].map(s => {
+    const tops = [...s.childNodes].map(n => {
+      const range = d.createRange();
+      range.selectNode(n);
+      const r = range.getBoundingClientRect();
+      return (r.top + r.bottom) / 2;
+    });
+    return Math.max(...tops) - Math.min(...tops);
+  }).join(' ');
+  out.rows = [...d.querySelectorAll('.maps')].map(grid => {
+    const rows = {};
+    for (const f of grid.children) {
+      const top = Math.round(f.getBoundingClientRect().top);
+      rows[top] = (rows[top] || 0) + 1;
+    }
+    return Object.values(rows).join(',');
+  }).join(' ');
+  out.pairs = [...d.querySelectorAll('figure.map')].filter(f => f.querySelectorAll('.view')
+      .length == 2).map(f => {
+    const [a, b] = [...f.querySelectorAll('.view')].map(v => v.getBoundingClientRect());
+    return a.top == b.top && a.right <= b.left ? 'beside' : b.top >= a.bottom ? 'below' : '?';
+  }).join(' ');
+  out.overflow = d.documentElement.scrollWidth > w.innerWidth;
+"""
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+def test_maps_and_names_read_at_any_width(pair, ffmpeg, tmp_path, width):
+    """At a phone's and a wide screen's width: names (logs, files) wrap only after a
+    separator, never inside a part of them; each colour key keeps its colours and
+    its words on one line; the two views of a frame stand side by side where there is
+    room; five figures (a log whose maps keep the loss alone) fill rows of 3 and 2,
+    not 4 and 1."""
+    name = "av1_360p_1200k_preset_veryslow_tune_film_1920x1080"
+    ref = write_y4m(pair(ASTRONAUT)[0], str(tmp_path / "ref.y4m"), *fixture_args(ASTRONAUT))
+    dis = write_y4m(pair(ASTRONAUT)[1], str(tmp_path / (name + ".y4m")),
+                    *fixture_args(ASTRONAUT))
+    log = tmp_path / (name + ".json")
+    done = subprocess.run([sys.executable, "-m", "floatadm", "score", "-r", ref, "-d", dis,
+                           "--json", str(log), "--maps", "--quiet"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    reference, distorted = (shutil.copy(p, str(tmp_path)) for p in pair(ASTRONAUT))
+    width_, height, pix_fmt = fixture_args(ASTRONAUT)
+    raw = ["-f", "rawvideo", "-pix_fmt", pix_fmt, "-video_size", "%dx%d" % (width_, height)]
+    video = tmp_path / "video.json"
+    _video_log(video, reference, distorted, raw)
+    text = render(floatadm.report.load([str(log), str(video)]))
+    (tmp_path / "probe.html").write_text(_probe_page(text, width, MAPS_PROBE))
+    body = parse(run_chromium((tmp_path / "probe.html").as_uri(), (1500, 1000),
+                              "--dump-dom")).body
+    assert body["overflow"] == "false"
+    assert set(body["breaks"]) <= set("_-/ \n"), body["breaks"]
+    assert "_" in body["breaks"] or width > 1000  # the long names do wrap on a phone
+    assert all(float(v) < 4 for v in body["keys"].split()), body["keys"]
+    assert len(body["keys"].split()) == 3  # the loss's, the share's and the grey's
+    files, videos = body["rows"].split()
+    if width > 1000:
+        assert files == "1,1,1,1,1" and videos == "3,2"
+        assert body["pairs"] == " ".join(["beside"] * 5)
+    else:
+        assert files == videos == "1,1,1,1,1"
+        assert body["pairs"] == " ".join(["below"] * 5)
