@@ -18,10 +18,11 @@ import json
 import math
 import os
 import re
+import urllib.parse
 
 from . import _lib
 from ._input import InputError, read_text
-from .report import _nice_ticks, _tick_text
+from .report import _nice_ticks, _tick_text, _wrap_name
 from .results import RunFiles, output_target, write_output
 from .video import DEFAULT_SCALER, FFmpegError, find_ffmpeg, probe_stream, score_video
 
@@ -434,11 +435,123 @@ def _rate_text(rate):
     return "%d" % rate if rate >= 1 and rate == int(rate) else "%.3g" % rate
 
 
+# The plot spans the page's width at a height that follows it (table_html's style);
+# inside, its coordinates are percentages, so that its text keeps its size at any
+# width.  Labels and ticks are placed for the plot areas (width, height in pixels) of
+# pages 360 (a phone), 700 and 1200 pixels wide less a scroll bar; each is drawn from
+# the narrowest of them where it overlaps nothing drawn there (classes t1, t2 hide it
+# below 700 and 1200 pixels).
+_TIERS = ((252, 240), (577, 252), (1077, 432))
+_TIER_CSS = ("@media (max-width:1199px){.t2{display:none}}"
+             "@media (max-width:699px){.t1{display:none}}")
+_FONT = 12
+# A character of the page's sans-serif at _FONT pixels, a little over its width.
+_CHAR = 0.64 * _FONT
+
+
+def _text_box(x, y, text, anchor, dx, dy):
+    """The box (left, top, right, bottom) of text whose baseline starts (anchor "start"),
+    ends ("end") or centres ("middle") at (x + dx, y + dy)."""
+    width = len(text) * _CHAR
+    left = x + dx - {"start": 0, "middle": width / 2, "end": width}[anchor]
+    return (left, y + dy - 0.8 * _FONT, left + width, y + dy + 0.25 * _FONT)
+
+
+def _overlaps(a, b, gap=2):
+    return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
+
+
+def _crosses(box, segment, size):
+    """Whether a line between two points (in percent) passes through box (pixels)."""
+    (x0, y0), (x1, y1) = [(x * size[0] / 100, y * size[1] / 100) for x, y in segment]
+    steps = max(1, int(math.hypot(x1 - x0, y1 - y0) / 3))
+    return any(box[0] <= x0 + (x1 - x0) * k / steps <= box[2] and
+               box[1] <= y0 + (y1 - y0) * k / steps <= box[3] for k in range(steps + 1))
+
+
+# Where a point's label may go: (dx, dy, text-anchor), in the order tried: a point on
+# a hull (which rises and bends down) has room above it and to its left, a point off
+# the hulls below it and to its right.
+_ABOVE = ((-5, -10, "end"), (-7, 4, "end"), (0, -11, "middle"), (5, -10, "start"))
+_BELOW = ((5, 17, "start"), (7, 4, "start"), (0, 18, "middle"), (-5, 17, "end"))
+
+
+def _place_labels(points, segments):
+    """For each point (x %, y %, text, on a hull), (dx, dy, anchor, tier) of its label,
+    or None where it overlaps something on the widest plot.  Placed there first, in the
+    points' order: the first place tried that overlaps nothing and crosses no curve,
+    else the first that overlaps nothing; then each label is drawn from the narrowest
+    width where it overlaps nothing drawn there."""
+    def boxes(x, y, text, place):
+        dx, dy, anchor = place
+        return [_text_box(x * w / 100, y * h / 100, text, anchor, dx, dy) for w, h in _TIERS]
+
+    dots = [[(x * w / 100 - 5, y * h / 100 - 5, x * w / 100 + 5, y * h / 100 + 5)
+             for x, y, _, _ in points] for w, h in _TIERS]
+
+    def clear(box, t, drawn):
+        w, h = _TIERS[t]
+        return box[0] >= 0 and box[1] >= 0 and box[2] <= w and box[3] <= h and \
+            not any(_overlaps(box, o) for o in dots[t] + drawn)
+
+    wide = len(_TIERS) - 1
+    chosen, drawn = [], []
+    for x, y, text, on_hull in points:
+        fitting = [p for p in (_ABOVE + _BELOW if on_hull else _BELOW + _ABOVE)
+                   if clear(boxes(x, y, text, p)[wide], wide, drawn)]
+        place = next((p for p in fitting if not any(
+            _crosses(boxes(x, y, text, p)[wide], s, _TIERS[wide]) for s in segments)),
+            fitting[0] if fitting else None)
+        chosen.append(place)
+        if place is not None:
+            drawn.append(boxes(x, y, text, place)[wide])
+    shown = [[] for _ in _TIERS]  # the label boxes each width draws
+    placed = []
+    for (x, y, text, _), place in zip(points, chosen):
+        if place is None:
+            placed.append(None)
+            continue
+        box = boxes(x, y, text, place)
+        tier = next(t for t in range(len(_TIERS))
+                    if all(clear(box[u], u, shown[u]) for u in range(t, len(_TIERS))))
+        for u in range(tier, len(_TIERS)):
+            shown[u].append(box[u])
+        placed.append((*place, tier))
+    return placed
+
+
+def _roundness(rate):
+    """0 for a decade, 1 for 2 and 5 times one, 2 for 3 times one, 3 for the others."""
+    mantissa = round(rate / 10 ** math.floor(math.log10(rate)), 3)
+    return {1.0: 0, 2.0: 1, 5.0: 1, 3.0: 2}.get(mantissa, 3)
+
+
+def _tick_tiers(rates, xs):
+    """The tier of each rate tick at x (percent), None where it is drawn at no width:
+    rounder rates first, each at the narrowest width where its label keeps 8 pixels
+    from those drawn there ("900" and "1000" side by side on a phone: 1000 alone)."""
+    shown = [[] for _ in _TIERS]
+    tiers = [None] * len(rates)
+    for i in sorted(range(len(rates)), key=lambda i: (_roundness(rates[i]), i)):
+        boxes = [_text_box(xs[i] * size[0] / 100, 0, _rate_text(rates[i]), "middle", 0, 0)
+                 for size in _TIERS]
+        fits = [not any(_overlaps(boxes[t], o, 8) for o in shown[t]) for t in range(len(_TIERS))]
+        if fits[-1]:
+            tiers[i] = next(t for t in range(len(_TIERS)) if all(fits[t:]))
+            for t in range(tiers[i], len(_TIERS)):
+                shown[t].append(boxes[t])
+    return tiers
+
+
+def _tier_class(tier):
+    return ' class="t%d"' % tier if tier else ""
+
+
 def _plot(rows, source, metric):
-    """An SVG rate-quality plot of one source: a curve per ladder through its convex
-    hull, every rung a point (hollow where it is off the hull; its label, bitrate and
+    """A rate-quality plot of one source at the page's width: a curve per ladder
+    through its convex hull, every rung a point (hollow where it is off the hull)
+    labelled where its label overlaps nothing (_place_labels; its label, bitrate and
     score on hover), rate on a log axis, both axes with round ticks."""
-    width, height, left, pad = 640, 360, 64, 40
     rungs = [r for r in rows if r["source"] == source and r["bitrate_kbps"] > 0 and
              math.isfinite(r["bitrate_kbps"]) and math.isfinite(r[metric + "_mean"])]
     if not rungs:
@@ -453,55 +566,79 @@ def _plot(rows, source, metric):
                           max(r[metric + "_mean"] for r in rungs))
     y0, y1 = y_ticks[0], y_ticks[-1]
 
-    def xy(rate, q):
-        return (left + (math.log10(rate) - x0) / (x1 - x0) * (width - left - pad),
-                height - pad - (q - y0) / (y1 - y0) * (height - 2 * pad))
+    def xy(rate, q):  # percent of the plot's width and height
+        return ((math.log10(rate) - x0) / (x1 - x0) * 100, (y1 - q) / (y1 - y0) * 100)
 
-    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" role="img" '
-             'aria-label="%s against bitrate">' % (width, height, html.escape(metric))]
-    for t in _log_ticks(x0, x1):
-        x = xy(t, y0)[0]
-        parts.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>'
-                     '<text x="%.1f" y="%d" font-size="11" text-anchor="middle">%s</text>'
-                     % (x, pad, x, height - pad, x, height - pad + 14, _rate_text(t)))
+    e = html.escape
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="%s against '
+             'bitrate">' % e(metric)]
+    rates = _log_ticks(x0, x1)
+    xs = [xy(t, y0)[0] for t in rates]
+    for t, x, tier in zip(rates, xs, _tick_tiers(rates, xs)):
+        if tier is not None:
+            parts.append('<g%s><line x1="%.2f%%" y1="0" x2="%.2f%%" y2="100%%" class="grid"/>'
+                         '<text x="%.2f%%" y="100%%" dy="16" text-anchor="middle">%s</text></g>'
+                         % (_tier_class(tier), x, x, x, _rate_text(t)))
     for t in y_ticks:
         y = xy(10**x0, t)[1]
-        parts.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>'
-                     '<text x="%d" y="%.1f" font-size="11" text-anchor="end">%s</text>'
-                     % (left, y, width - pad, y, left - 4, y + 4, _tick_text(t, y_ticks)))
-    parts += ['<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#999"/>'
-              % (left, pad, width - left - pad, height - 2 * pad),
-              '<text x="%d" y="%d" font-size="12" text-anchor="middle">bitrate, kbit/s '
-              '(log scale)</text>' % ((width + left - pad) / 2, height - 8),
-              '<text x="12" y="%d" font-size="12" transform="rotate(-90 12 %d)" '
-              'text-anchor="middle">%s mean</text>'
-              % (height / 2, height / 2, html.escape(metric))]
+        parts.append('<line x1="0" y1="%.2f%%" x2="100%%" y2="%.2f%%" class="grid"/>'
+                     '<text x="0" dx="-6" y="%.2f%%" dy="4" text-anchor="end">%s</text>'
+                     % (y, y, y, _tick_text(t, y_ticks)))
+    parts.append('<rect width="100%" height="100%" fill="none" stroke="#999"/>')
+    hulls = {}
     for i, ladder in enumerate(ladders):
-        colour = _COLOURS[i % len(_COLOURS)]
-        hull = convex_hull([(r["bitrate_kbps"], r[metric + "_mean"]) for r in rungs
-                            if r["ladder"] == ladder])
-        parts.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
-            colour, " ".join("%.1f,%.1f" % xy(*p) for p in hull)))
-        for r in rungs:
-            if r["ladder"] != ladder:
-                continue
-            point = (r["bitrate_kbps"], r[metric + "_mean"])
-            x, y = xy(*point)
-            parts.append('<circle cx="%.1f" cy="%.1f" r="4" stroke="%s" fill="%s">'
-                         '<title>%s: %.0f kbit/s, %s %.5f</title></circle>'
-                         % (x, y, colour, colour if point in hull else "white",
-                            html.escape(r["label"]), point[0], html.escape(metric), point[1]))
-        parts.append('<text x="%d" y="%d" font-size="12" fill="%s">%s</text>'
-                     % (left + 8, pad + 16 + 14 * i, colour, html.escape(ladder)))
+        hulls[ladder] = convex_hull([(r["bitrate_kbps"], r[metric + "_mean"]) for r in rungs
+                                     if r["ladder"] == ladder])
+        for a, b in zip(hulls[ladder], hulls[ladder][1:]):
+            parts.append('<line x1="%.2f%%" y1="%.2f%%" x2="%.2f%%" y2="%.2f%%" stroke="%s" '
+                         'stroke-width="2" stroke-linecap="round"/>'
+                         % (*xy(*a), *xy(*b), _COLOURS[i % len(_COLOURS)]))
+    # Labels of the rungs worth encoding first, then the others, each ladder's by rate.
+    marks = []
+    for r in sorted(rungs, key=lambda r: ((r["bitrate_kbps"], r[metric + "_mean"]) not in
+                                          hulls[r["ladder"]], ladders.index(r["ladder"]),
+                                          r["bitrate_kbps"])):
+        point = (r["bitrate_kbps"], r[metric + "_mean"])
+        marks.append((r, point, _COLOURS[ladders.index(r["ladder"]) % len(_COLOURS)],
+                      *xy(*point)))
+    segments = [(xy(*a), xy(*b)) for hull in hulls.values() for a, b in zip(hull, hull[1:])]
+    places = _place_labels([(x, y, r["label"], point in hulls[r["ladder"]])
+                            for r, point, _, x, y in marks], segments)
+    for (r, _, colour, x, y), place in zip(marks, places):
+        if place is not None:
+            dx, dy, anchor, tier = place
+            parts.append('<text class="pl%s" x="%.2f%%" y="%.2f%%" dx="%d" dy="%d" '
+                         'text-anchor="%s" fill="%s">%s</text>'
+                         % (" t%d" % tier if tier else "", x, y, dx, dy, anchor, colour,
+                            e(r["label"])))
+    for r, point, colour, x, y in marks:
+        parts.append('<circle cx="%.2f%%" cy="%.2f%%" r="4" stroke="%s" fill="%s">'
+                     '<title>%s: %.0f kbit/s, %s %.5f</title></circle>'
+                     % (x, y, colour, colour if point in hulls[r["ladder"]] else "white",
+                        e(r["label"]), point[0], e(metric), point[1]))
     parts.append("</svg>")
-    return "\n".join(parts)
+    keys = "".join('<li><span class="sw" style="background:%s"></span><span>%s</span></li>'
+                   % (_COLOURS[i % len(_COLOURS)], _wrap_name(ladder))
+                   for i, ladder in enumerate(ladders))
+    return ('<figure class="rq"><ul class="keys">%s<li>filled: on the hull; hollow: off it'
+            '</li></ul><div class="axis">%s mean</div><div class="plot">%s</div>'
+            '<div class="axis x">bitrate, kbit/s (log scale)</div></figure>'
+            % (keys, e(metric), "\n".join(parts)))
 
 
-def table_html(rows, comparison, metric, scale):
-    """A self-contained page: per source a rate-quality plot and the rungs' table, and
-    the BD figures where two ladders were compared."""
+def table_html(rows, comparison, metric, scale, directory="."):
+    """A self-contained page: per source a rate-quality plot and the rungs' table, each
+    rung's label a link to its log where it has one (relative to directory, where the
+    page goes), and the BD figures where two ladders were compared."""
     e = html.escape
     names = source_names(rows)
+
+    def rung(r):
+        if not r.get("log"):
+            return e(r["label"])
+        link = os.path.relpath(os.path.abspath(r["log"]), os.path.abspath(directory))
+        return '<a href="%s">%s</a>' % (e(urllib.parse.quote(link.replace(os.sep, "/"))),
+                                        e(r["label"]))
 
     def figure(value, text):
         return "–" if value is None else text % value
@@ -509,8 +646,16 @@ def table_html(rows, comparison, metric, scale):
     out = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
            '<meta name="generator" content="float_adm report">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           "<title>float_adm ladder</title><style>body{font:14px sans-serif;margin:1em;"
-           "max-width:1100px}svg{width:100%;max-width:640px;height:auto}"
+           "<title>float_adm ladder</title><style>body{font:14px sans-serif;margin:0 auto;"
+           "padding:16px;max-width:1600px}figure.rq{margin:8px 0 16px}"
+           ".keys{display:flex;flex-wrap:wrap;gap:4px 18px;list-style:none;margin:0 0 6px;"
+           "padding:0}.keys li{display:flex;align-items:center;gap:6px;min-width:0}"
+           ".sw{flex:none;width:18px;height:4px;border-radius:2px}.axis{color:#555}"
+           ".axis.x{margin-left:60px;text-align:center}"
+           # The plot's margins hold its tick labels (_TIERS counts on them).
+           ".plot{margin:8px 16px 24px 60px;height:clamp(240px,36vw,480px)}"
+           ".plot svg{display:block;width:100%;height:100%;overflow:visible;font-size:12px}"
+           ".plot .grid{stroke:#ddd}" + _TIER_CSS +
            ".scroll{overflow-x:auto}table{border-collapse:collapse}"
            "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;"
            "white-space:nowrap}td.t,th.t{text-align:left}.err{color:#b00}</style>"
@@ -538,7 +683,7 @@ def table_html(rows, comparison, metric, scale):
             out.append("<p>%s: not compared, one of the two ladders has no rung of it.</p>"
                        % e(names[source]))
     for source in sorted({r["source"] for r in rows}):
-        out.append("<h2>%s</h2>" % e(names[source]))
+        out.append("<h2>%s</h2>" % _wrap_name(names[source]))
         out.append(_plot(rows, source, metric))
         out.append('<div class=scroll><table><tr><th class=t>ladder</th><th class=t>rung</th>'
                    "<th class=t>codec</th><th>size</th><th>frames</th><th>kbit/s</th>"
@@ -548,7 +693,7 @@ def table_html(rows, comparison, metric, scale):
             out.append("<tr><td class=t>%s</td><td class=t>%s</td><td class=t>%s</td>"
                        "<td>%d×%d</td><td>%d</td>"
                        "<td>%.1f</td><td>%.5f</td><td>%.5f</td></tr>"
-                       % (e(r["ladder"]), e(r["label"]), e(str(r["codec"])), r["width"],
+                       % (e(r["ladder"]), rung(r), e(str(r["codec"])), r["width"],
                           r["height"], r["frames"], r["bitrate_kbps"], r[metric + "_mean"],
                           r.get("aim_mean", float("nan"))))
         out.append("</table></div>")
@@ -593,5 +738,5 @@ def write_tables(directory, rows, comparison=None, metric="adm2", scale=DEFAULT_
     write_output(paths["ladder.csv"], _lib.FLOAT_ADM_OUTPUT_TABLE,
                  table_csv(rows).encode(), inputs)
     write_output(paths["ladder.html"], _lib.FLOAT_ADM_OUTPUT_REPORT,
-                 table_html(rows, comparison, metric, scale).encode(), inputs)
+                 table_html(rows, comparison, metric, scale, directory).encode(), inputs)
     return paths

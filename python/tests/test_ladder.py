@@ -2,11 +2,13 @@
 """python3 -m floatadm ladder: encoding ladders scored against their sources, the
 Bjøntegaard deltas between two, the table, plots and logs it writes."""
 import csv
+import html
 import json
 import math
 import os
 import re
 import subprocess
+import urllib.parse
 
 import pytest
 
@@ -169,6 +171,10 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     for rung in rungs:
         assert "<title>%s: %.0f kbit/s, adm2 %.5f</title>" % (
             rung["label"], rung["bitrate_kbps"], rung["adm2_mean"]) in page
+    # Each rung's label in the table links its log, relative to the page.
+    links = {os.path.realpath(os.path.join(out, urllib.parse.unquote(href))): html.unescape(label)
+             for href, label in re.findall(r'<a href="([^"]+)">([^<]+)</a>', page)}
+    assert links == {os.path.realpath(r["log"]): r["label"] for r in rungs}
     # Run again: the project's own tables and logs are replaced.
     assert main(["ladder", manifest, "-o", out, "--ffmpeg", ffmpeg, "--quiet",
                  "--no-progress"]) == 0
@@ -236,11 +242,87 @@ def test_bitrate_is_the_whole_streams(ffmpeg, ladders):
     assert 0.8 * whole < stream["bitrate"] <= whole
 
 
-@pytest.mark.parametrize("width", [390, 1600])
+# Measures each plot of a page in Chromium: the texts drawn (ticks and the rungs'
+# labels), pairs of them that overlap, labels over a point, and each label's nearest
+# point, which must be its rung's (a circle's title starts with its rung's label).
+PLOT_PROBE = """
+  const plots = [];
+  for (const svg of d.querySelectorAll('svg')) {
+    const frame = svg.getBoundingClientRect();
+    const texts = [...svg.querySelectorAll('text')].map(t => [t, t.getBoundingClientRect()])
+        .filter(([t, r]) => r.width > 0);
+    const dots = [...svg.querySelectorAll('circle')].map(c => [c.getBoundingClientRect(),
+        c.querySelector('title').textContent]);
+    const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 &&
+        a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    let overlaps = 0, covered = 0, strays = 0, outside = 0;
+    texts.forEach(([, a], i) => texts.slice(i + 1).forEach(([, b]) => overlaps += meet(a, b)));
+    const labels = texts.filter(([t]) => t.classList.contains('pl'));
+    for (const [t, r] of labels) {
+      covered += dots.filter(([c]) => meet(r, c)).length;
+      outside += r.left < frame.left || r.right > frame.right || r.top < frame.top ||
+          r.bottom > frame.bottom;
+      const gap = ([c]) => Math.max(c.left - r.right, r.left - c.right, 0) ** 2 +
+          Math.max(c.top - r.bottom, r.top - c.bottom, 0) ** 2;
+      const nearest = Math.min(...dots.map(gap));
+      strays += !dots.some(dot => gap(dot) === nearest &&
+                                  dot[1].startsWith(t.textContent + ':'));
+    }
+    plots.push({width: frame.width, texts: texts.length, labels: labels.length,
+                points: dots.length, overlaps, covered, strays, outside});
+  }
+  out.plots = JSON.stringify(plots);
+"""
+
+
+def _plots(page, width, tmp_path):
+    """PLOT_PROBE's findings for each plot of a page laid out width pixels wide."""
+    from test_report import _probe_page, parse, run_chromium
+    (tmp_path / "plots.html").write_text(_probe_page(page, width, PLOT_PROBE))
+    body = parse(run_chromium((tmp_path / "plots.html").as_uri(), (1700, 1000),
+                              "--dump-dom")).body
+    return json.loads(html.unescape(body["plots"]))
+
+
+def _assert_readable(plots, width):
+    """Plots at a page's width (most of it where there is room), none past it; their
+    texts overlap nothing; each shown label lies inside its plot, by its own point,
+    over no point; most rungs labelled on a wide screen, some on a phone."""
+    for plot in plots:
+        assert (0.8 if width > 1000 else 0.6) * width <= plot["width"] <= width, plot
+        assert plot["overlaps"] == plot["covered"] == plot["strays"] == plot["outside"] == 0, \
+            plot
+        assert plot["labels"] >= (plot["points"] / 2 if width > 1000 else 1), plot
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+def test_rungs_are_labelled_and_ticks_kept_apart(tmp_path, width):
+    """A ladder whose rungs crowd (rates 10 % apart, labels as long as file names) and
+    whose rate axis crosses a decade (900 beside 1000): at a phone's and a wide
+    screen's width, no two texts of the plot overlap, and the labels drawn name the
+    point beside them."""
+    rows = [dict({k: None for k in ladder.RUNG_COLUMNS}, source="s.y4m", ladder=name,
+                 label="%s_%dp_%dk" % (name, height, kbps), codec="x", width=1, height=1,
+                 frames=1, bitrate_kbps=kbps * scale, adm2_mean=quality)
+            for name, scale, shift in (("av1", 0.8, 0.01), ("x264", 1.0, 0.0))
+            for height, kbps, quality in ((360, 700, 0.93), (360, 800, 0.945),
+                                          (360, 900, 0.955), (360, 1000, 0.962),
+                                          (360, 1100, 0.967), (360, 1200, 0.97),
+                                          (240, 800, 0.94), (240, 1000, 0.95))
+            for quality in [quality + shift]]
+    page = ladder.table_html(rows, None, "adm2", "bicubic")
+    assert page.count("<circle") == 16
+    _assert_readable(_plots(page, width, tmp_path), width)
+
+
+
+
+@pytest.mark.parametrize("width", [390, 1400])
 def test_ladder_page_holds_from_a_phone_to_a_wide_screen(ffmpeg, ladders, tmp_path, width):
-    """ladder.html in Chromium at 390 and 1600 pixels: nothing runs past the window but
-    inside a table's scroller, each plot fits the window yet is drawn large where there
-    is room, a size never wraps, and nothing is fetched from elsewhere."""
+    """ladder.html in Chromium at 390 and 1400 pixels: nothing runs past the window but
+    inside a table's scroller, each plot is drawn at the page's width and its rungs
+    labelled (_assert_readable), a size never wraps, and nothing is fetched from
+    elsewhere."""
     from test_report import _probe_page, parse, run_chromium
     work, manifest = ladders
     out = work / "page"
@@ -255,7 +337,6 @@ def test_ladder_page_holds_from_a_phone_to_a_wide_screen(ffmpeg, ladders, tmp_pa
   out.overflow = d.documentElement.scrollWidth > w.innerWidth;
   out.wide = [...d.querySelectorAll('body *')].filter(e => !e.closest('.scroll') &&
       e.getBoundingClientRect().right > w.innerWidth + 0.5).map(e => e.tagName).join(' ');
-  out.plots = [...d.querySelectorAll('svg')].map(s => s.getBoundingClientRect().width).join(' ');
   const cell = [...d.querySelectorAll('td')].find(t => t.textContent === '320×180');
   const line = parseFloat(w.getComputedStyle(cell).lineHeight) || 20;
   out.sizewraps = cell.getBoundingClientRect().height > 1.8 * line;
@@ -264,11 +345,10 @@ def test_ladder_page_holds_from_a_phone_to_a_wide_screen(ffmpeg, ladders, tmp_pa
     body = parse(run_chromium((tmp_path / "probe.html").as_uri(), (1700, 1000),
                               "--dump-dom")).body
     assert body["overflow"] == "false", body["wide"]
-    plots = [float(v) for v in body["plots"].split()]
-    assert len(plots) == 2
-    assert all(p <= float(body["width"]) for p in plots)
-    assert all(p >= (600 if width > 1000 else 300) for p in plots), plots
     assert body["sizewraps"] == "false"
+    plots = _plots(text, width, tmp_path)
+    assert len(plots) == 2
+    _assert_readable(plots, width)
 
 
 def test_rungs_that_do_not_encode_the_whole_source_are_refused_first(ffmpeg, ladders, tmp_path):
