@@ -38,6 +38,7 @@ backend="cuda" and resources={"GPU": 1} (docs/python.md).
 
 import hashlib
 import json
+import math
 import os
 import re
 import stat
@@ -77,10 +78,12 @@ def _kind(spec):
 
 _JOB_KEYS = ("reference", "distorted", "name", "kind", "width", "height", "pix_fmt",
              "frames", "options", "backend", "threads", "ffmpeg", "reference_args",
-             "distorted_args", "scale", "scale_size")
+             "distorted_args", "scale", "scale_size", "beside")
 # The settings a log's scores depend on (threads do not change a bit).
 _RECORDED_KEYS = ("kind", "width", "height", "pix_fmt", "frames", "backend", "ffmpeg",
-                  "reference_args", "distorted_args", "scale", "scale_size")
+                  "reference_args", "distorted_args", "scale", "scale_size", "beside")
+# A record's members besides what made the log: the frames asked for, what the run found.
+_FOUND_KEYS = ("scaled", "resolution", "frames", "beside_pooled", "stream")
 SPEC_SUFFIX = ".spec.json"
 # The member that makes a JSON file a spec file of this project (the library's
 # output policy recognises it by "float_adm_spec": 1).
@@ -133,9 +136,9 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False):
         if key in spec:
             common[key] = spec[key]
     if spec["kind"] == "files":
-        if spec.get("scale") or spec.get("scale_size"):
-            raise ValueError("job %s: scaling needs kind \"video\" (ffmpeg's scale filter)"
-                             % spec["name"])
+        if spec.get("scale") or spec.get("scale_size") or spec.get("beside"):
+            raise ValueError("job %s: scaling and metrics beside need kind \"video\" "
+                             "(ffmpeg's filters)" % spec["name"])
         return _files().score_files(
             reference=spec["reference"], distorted=spec["distorted"], width=spec.get("width"),
             height=spec.get("height"), pix_fmt=spec.get("pix_fmt"), frames=spec.get("frames"),
@@ -148,7 +151,8 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False):
                        start_frame=start_frame, end_frame=end_frame,
                        reference_args=spec.get("reference_args", ()),
                        distorted_args=spec.get("distorted_args", ()), progress=progress,
-                       scale=spec.get("scale"), scale_size=spec.get("scale_size"), **common)
+                       scale=spec.get("scale"), scale_size=spec.get("scale_size"),
+                       beside=spec.get("beside", ()), **common)
 
 
 def _files():
@@ -227,7 +231,7 @@ def record_changes(old, new):
     if old is None:
         return ["no record of what made it"]
     before = _flatten({k: v for k, v in old.items()
-                       if k not in ("scaled", "resolution", "frames", "float_adm_spec")})
+                       if k not in _FOUND_KEYS + ("float_adm_spec",)})
     after = _flatten(new)
     return ["%s: %s -> %s" % (key, json.dumps(before.get(key)), json.dumps(after.get(key)))
             for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
@@ -242,11 +246,18 @@ def _up_to_date(spec, path):
 
 
 def add_results_to_record(record, results):
-    """What scoring found out to a job's record: the size scored, the scaling done."""
+    """What scoring found out to a job's record: the size scored, the scaling done,
+    the pooled values of the metrics measured beside float_adm (null where one is not
+    finite: PSNR of a frame identical to its reference)."""
+    from .results import pool
     if results.width and results.height:
         record["resolution"] = [results.width, results.height]
     if getattr(results, "scale", None):
         record["scaled"] = results.scale
+    if getattr(results, "beside", None):
+        record["beside_pooled"] = {
+            name: {k: v if math.isfinite(v) else None for k, v in pool(values).items()}
+            for name, values in results.beside.items() if values}
 
 
 def scored_log_record(job, results, frames=None):
@@ -444,6 +455,9 @@ def score_segments(reference, distorted, client, segment_frames, retries=2, reso
             options[key] = value
     job["options"] = options
     spec = normalise_job(job)
+    if spec.get("beside"):
+        raise ValueError("score_segments: metrics beside float_adm are measured over a "
+                         "whole run (score_video), not merged from segments")
     total = client.submit(_count_frames, spec, pure=False, retries=retries,
                           resources=resources).result()
     if total is None:

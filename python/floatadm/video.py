@@ -47,6 +47,7 @@ import warnings
 
 import numpy as np
 
+from ._input import load_json
 from ._progress import ProgressBar
 from .results import Results
 from .scorer import (cuda_device_count, make_options, options as option_table, options_dict,
@@ -89,6 +90,31 @@ def _filter_help(path):
 
 def _has_filter(path):
     return _filter_help(path) is not None
+
+
+# FFmpeg's filters that measure beside float_adm, on the same frames: each with the
+# values it gives a frame (its frame metadata; libvmaf's log) under the names of a
+# ladder's table (float_adm_table_metric).
+BESIDE = {"psnr": {"psnr_y": "lavfi.psnr.psnr.y", "psnr_avg": "lavfi.psnr.psnr_avg"},
+          "ssim": {"ssim_y": "lavfi.ssim.Y", "ssim": "lavfi.ssim.All"},
+          "libvmaf": {"vmaf": "vmaf"}}
+_filter_lists = {}
+
+
+def beside_filters(ffmpeg):
+    """Of BESIDE's filters, (those ffmpeg has, those it lacks), as ffmpeg -filters
+    lists them."""
+    if ffmpeg not in _filter_lists:
+        try:
+            out = subprocess.run([ffmpeg, "-hide_banner", "-filters"], capture_output=True,
+                                 text=True, timeout=60, stdin=subprocess.DEVNULL).stdout
+        except (OSError, subprocess.SubprocessError):
+            out = ""
+        _filter_lists[ffmpeg] = {line.split()[1] for line in out.splitlines()
+                                 if len(line.split()) > 2}
+    listed = _filter_lists[ffmpeg]
+    return (tuple(f for f in BESIDE if f in listed),
+            tuple(f for f in BESIDE if f not in listed))
 
 
 def filter_constants(ffmpeg, option):
@@ -508,6 +534,46 @@ def frame_times(path):
     return times
 
 
+def frame_metadata(path):
+    """{frame: {key: value}} of each frame a metadata filter printed to path
+    (mode=print), the values that are numbers ("inf" included)."""
+    frames, current = {}, None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = _META_FRAME.match(line)
+                if m:
+                    current = frames.setdefault(int(m.group(1)), {})
+                    continue
+                key, sep, value = line.strip().partition("=")
+                if sep and current is not None and _is_number(value):
+                    current[key] = float(value)
+    except OSError:
+        pass
+    return frames
+
+
+def _beside_values(work, beside, frames):
+    """{metric: [value of each of frames' numbers that has one]} of the filters beside
+    float_adm: their metadata (work/FILTER.txt), libvmaf's log (work/libvmaf.json)."""
+    values = {}
+    for name in beside:
+        if name == "libvmaf":
+            try:
+                log = load_json(os.path.join(work, "libvmaf.json"), "libvmaf's JSON log")
+            except (OSError, ValueError):
+                log = None
+            frames_logged = log.get("frames") if isinstance(log, dict) else None
+            per_frame = {f.get("frameNum"): f.get("metrics", {})
+                         for f in frames_logged or [] if isinstance(f, dict)}
+        else:
+            per_frame = frame_metadata(os.path.join(work, name + ".txt"))
+        for metric, key in BESIDE[name].items():
+            values[metric] = [per_frame[n][key] for n in frames
+                              if key in per_frame.get(n, {})]
+    return values
+
+
 def _scaler(scale):
     if scale is None or scale is False:
         return None
@@ -534,15 +600,18 @@ def _size(text):
     return int(m.group(1)), int(m.group(2))
 
 
-def _run_ffmpeg(command, bar):
+def _run_ffmpeg(command, bar, stop=None):
     """Runs ffmpeg with -progress on its stdout; (exit status, its stderr).  Stopped
-    (its whole process group) if this thread is interrupted."""
+    (its whole process group) if this thread is interrupted, or stop (an Event) is
+    set: FFmpegError, at ffmpeg's next progress line."""
     errors = tempfile.TemporaryFile(mode="w+")
     with errors:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True,
                                    stdin=subprocess.DEVNULL, preexec_fn=_child_setup())
         try:
             for line in process.stdout:
+                if stop is not None and stop.is_set():
+                    raise FFmpegError("stopped: %s" % " ".join(command))
                 if line.startswith("frame="):
                     value = line[6:].strip()
                     if value.isdigit():
@@ -612,7 +681,8 @@ def _stop(process):
 @named_inputs
 def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None,
                 reference_args=(), distorted_args=(), backend=None, threads=None,
-                progress=None, scale=None, scale_size=None, map=False, **options):
+                progress=None, scale=None, scale_size=None, map=False, beside=(), stop=None,
+                **options):
     """Scores two videos with the float_adm filter of ffmpeg; returns Results.
 
     reference, distorted: local files (any name), or URLs with ://.
@@ -627,8 +697,12 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     the distorted to the reference's size, or both to scale_size ("WxH"); without
     it the sizes must agree.  map=True: every frame's map too, as Results.maps
     (the filter's map_path files in the private directory, which the filter writes
-    on either backend).  **options: float_adm's, by libvmaf name or alias, checked
-    by the library first.
+    on either backend).  beside: FFmpeg's filters of BESIDE ("psnr", "ssim",
+    "libvmaf") run on the same decoded, scaled frames as float_adm (both inputs
+    split in the graph): their values of each frame as Results.beside, {"psnr_y":
+    [...], ...} in frame order (beside_filters() says which ffmpeg has).  stop: a
+    threading.Event that, set from another thread, stops ffmpeg (FFmpegError).
+    **options: float_adm's, by libvmaf name or alias, checked by the library first.
     """
     ffmpeg = find_ffmpeg(ffmpeg)
     parts, held = filter_options(options)
@@ -639,6 +713,11 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     if backend is not None:
         backend = check_backend(ffmpeg, backend)
         parts.append("backend=" + filter_value(backend))
+    beside = tuple(beside)
+    lacking = [name for name in beside if name not in beside_filters(ffmpeg)[0]]
+    if lacking:
+        raise FFmpegError("beside=%s: %s has no %s filter" % (list(beside), ffmpeg,
+                                                              " or ".join(lacking)))
     if map and not has_filter_option(ffmpeg, "map_path"):
         raise FFmpegError("map=True: the float_adm filter of %s has no map_path option "
                           "(an older build): build the project's ffmpeg" % ffmpeg)
@@ -693,9 +772,22 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
             pattern = os.path.join(work, "maps").replace("%", "%%") + "/%d.pfm"
             parts.append("map_path=" + filter_value(pattern))
         adm = ":".join(["log_path=" + filter_value(log), "log_fmt=json"] + parts)
-        graph = "[0:v]%s[d];[1:v]%s[r];[d][r]float_adm=%s" % (
-            ",".join(dis_chain) or "null", ",".join(ref_chain) or "null", adm)
+        # The filters beside float_adm take the same frames: each input split.
+        outputs = range(len(beside) + 1) if beside else [""]
+        if beside:
+            dis_chain.append("split=%d" % len(outputs))
+            ref_chain.append("split=%d" % len(outputs))
+        graph = "[0:v]%s%s;[1:v]%s%s;[d%s][r%s]float_adm=%s" % (
+            ",".join(dis_chain) or "null", "".join("[d%s]" % n for n in outputs),
+            ",".join(ref_chain) or "null", "".join("[r%s]" % n for n in outputs),
+            outputs[0], outputs[0], adm)
         graph += ",metadata=mode=print:file=" + filter_value(meta)
+        for n, name in enumerate(beside, 1):
+            graph += ";[d%d][r%d]" % (n, n) + (
+                "libvmaf=log_fmt=json:log_path=" + filter_value(os.path.join(work, "libvmaf.json"))
+                if name == "libvmaf" else
+                "%s,metadata=mode=print:file=%s" % (name, filter_value(
+                    os.path.join(work, name + ".txt"))))
         command = [ffmpeg, "-hide_banner", "-nostdin", "-nostats", "-loglevel", "warning",
                    *dis_args, "-i", dis_url, *ref_args, "-i", ref_url,
                    "-filter_complex", graph]
@@ -710,7 +802,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
             command += ["-frames:v", str(end - start)]
         command += ["-progress", "pipe:1", "-stats_period", "0.2", "-f", "null", "-"]
         began = time.monotonic()
-        code, stderr = _run_ffmpeg(command, bar)
+        code, stderr = _run_ffmpeg(command, bar, stop)
         bar.close()
         if code != 0 or not os.path.exists(log):
             raise FFmpegError("ffmpeg failed (exit status %d): %s\n%s" % (
@@ -723,6 +815,9 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         raw = Results.from_json(log)
         times = frame_times(meta)
         maps = _read_maps(os.path.join(work, "maps"), raw.frames, end, start) if map else None
+        # ffmpeg stops after end - start frames; the filters may have measured more.
+        beside_values = _beside_values(work, beside, sorted(
+            f["frame"] for f in raw.frames if end is None or f["frame"] < end - start))
 
     frames = []
     for f in raw.frames:
@@ -745,4 +840,5 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
                                          if os.path.exists(os.fspath(p))])
     results.stderr = stderr
     results.scale = scaling
+    results.beside = beside_values
     return results

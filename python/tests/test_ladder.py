@@ -8,13 +8,14 @@ import math
 import os
 import re
 import subprocess
+import threading
 import urllib.parse
 
 import pytest
 
 from floatadm import distributed, ladder
 from floatadm.__main__ import main
-from floatadm.video import probe_stream
+from floatadm.video import FFmpegError, frame_metadata, probe_stream, score_video
 
 # JCT-VC's BD-rate worked examples (JCTVC-E137), as libvmaf's BD-rate calculator
 # reproduces them: (kbit/s, PSNR) of an anchor and a test, and the BD-rate as a
@@ -68,7 +69,7 @@ def test_convex_hull_keeps_the_rungs_worth_encoding():
 
 
 def encode(ffmpeg, source, size, kbps, codec, path):
-    extra = ["-deadline", "realtime"] if codec == "libvpx" else []
+    extra = ["-deadline", "good", "-cpu-used", "5"] if codec == "libvpx" else []
     subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", source,
                     "-vf", "scale=" + size, "-c:v", codec, *extra, "-b:v", "%dk" % kbps,
                     path], check=True)
@@ -484,3 +485,41 @@ def test_a_source_that_is_no_video_is_named(ffmpeg, ladders, tmp_path):
     rungs = ladder.rungs_of(str(text), {"vp8": [str(work / "s0_vp8_320x180_600.webm")]})
     with pytest.raises(ladder.LadderError, match="notes.y4m: ffprobe finds no video stream"):
         ladder.check_rungs(rungs, ffmpeg)
+
+
+def test_psnr_and_ssim_measure_the_frames_float_adm_scores(ffmpeg, ladders, tmp_path):
+    """PSNR and SSIM beside float_adm in one graph: float_adm's scores bit for bit those
+    of a run without them, and the values FFmpeg's filters give the rung scaled alone."""
+    work, _ = ladders
+    source, rung = str(work / "source1.y4m"), str(work / "s1_vp8_160x90_250.webm")
+    alone = score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic")
+    beside = score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic",
+                         beside=("psnr", "ssim"))
+    for results, name in ((alone, "alone.json"), (beside, "beside.json")):
+        results.to_json(str(tmp_path / name))
+    logs = [json.loads((tmp_path / name).read_text())["frames"]
+            for name in ("alone.json", "beside.json")]
+    assert logs[0] == logs[1] and len(logs[0]) == 15
+    assert alone.beside == {} and sorted(beside.beside) == ["psnr_avg", "psnr_y", "ssim",
+                                                             "ssim_y"]
+    for name, keys in (("psnr", ("lavfi.psnr.psnr.y", "lavfi.psnr.psnr_avg")),
+                       ("ssim", ("lavfi.ssim.Y", "lavfi.ssim.All"))):
+        meta = tmp_path / (name + ".txt")
+        subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-i", rung,
+                        "-i", source, "-filter_complex",
+                        "[0:v]scale=w=320:h=180:flags=bicubic[d];[d][1:v]%s,metadata=mode="
+                        "print:file=%s" % (name, meta), "-f", "null", "-"], check=True)
+        frames = frame_metadata(str(meta))
+        metrics = {"psnr": ("psnr_y", "psnr_avg"), "ssim": ("ssim_y", "ssim")}[name]
+        for metric, key in zip(metrics, keys):
+            assert beside.beside[metric] == [frames[n][key] for n in range(15)]
+
+
+def test_a_stopped_rung_ends_its_ffmpeg(ffmpeg, ladders):
+    """stop set (a failed rung beside it, Ctrl-C): ffmpeg is ended, score_video says so."""
+    work, _ = ladders
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(FFmpegError, match="^stopped: "):
+        score_video(reference=str(work / "source0.y4m"), distorted=str(work / "source1.y4m"),
+                    ffmpeg=ffmpeg, stop=stop)
