@@ -207,47 +207,78 @@ def _ladder(args):
         if not ladders:
             raise SystemExit("floatadm: --source needs at least one --ladder NAME=ENCODES")
         rungs = ladder.rungs_of(args.source, ladders)
-    ladder.check_comparison(rungs, *(args.compare or (None, None)), args.metric)
+    if args.jobs is not None and args.jobs < 1:
+        raise ladder.LadderError("--jobs takes a number of rungs at once, 1 or more")
+    options = _options(args.option)
+    metric = ladder.metric_name(args.metric, options)
+    pairs = ladder.comparison_pairs(rungs, args.compare or [])
     log_dir = os.path.join(args.output_dir, "logs")
     ladder.check_outputs(args.output_dir, rungs, args.manifest, log_dir)
-    rows = ladder.score_ladder(rungs, log_dir=log_dir,
-                               ffmpeg=args.ffmpeg, scale=args.scale, progress=args.progress,
-                               **_options(args.option))
-    comparison = ladder.compare(rows, *args.compare, metric=args.metric) \
-        if args.compare else None
-    paths = ladder.write_tables(args.output_dir, rows, comparison, args.metric, args.scale)
+    from .video import BESIDE, beside_filters, find_ffmpeg
+    ffmpeg = find_ffmpeg(args.ffmpeg)
+    present, lacking = beside_filters(ffmpeg)
+    for name in lacking:
+        print("floatadm: %s has no %s filter: the tables leave %s out"
+              % (ffmpeg, name, ", ".join(BESIDE[name])), file=sys.stderr)
+    began = time.monotonic()
+    rows = ladder.score_ladder(rungs, log_dir=log_dir, ffmpeg=ffmpeg, scale=args.scale,
+                               progress=args.progress, metric=args.metric, jobs=args.jobs,
+                               beside=present, **options)
+    comparisons = ladder.compare_all(rows, pairs, metric)
+    paths = ladder.write_tables(args.output_dir, rows, comparisons)
     names = ladder.source_names(rows)
+    beside = [m for m in ladder.BESIDE_METRICS if m + "_mean" in rows[0] and m != metric]
     if not args.quiet:
-        print("%-16s %-12s %-24s %-10s %9s %7s %11s" % ("source", "ladder", "rung", "size",
-                                                        "kbit/s", "frames",
-                                                        args.metric + " mean"))
+        print(("%-16s %-12s %-20s %-9s %9s %6s %11s" + " %9s" * len(beside) + " %-4s %s") % (
+            "source", "ladder", "rung", "size", "kbit/s", "frames", metric + " mean", *beside,
+            "hull", "log"))
         for r in rows:
-            print("%-16s %-12s %-24s %-10s %9.1f %7d %11.6f" % (
-                names[r["source"]][-16:], r["ladder"][:12], r["label"][:24],
+            print(("%-16s %-12s %-20s %-9s %9.1f %6d %11.6f" + " %9s" * len(beside) +
+                   " %-4s %s") % (
+                names[r["source"]][-16:], r["ladder"][:12], r["label"][:20],
                 "%dx%d" % (r["width"], r["height"]), r["bitrate_kbps"], r["frames"],
-                r[args.metric + "_mean"]))
+                r[metric + "_mean"],
+                *("-" if r[m + "_mean"] is None else "%.4f" % r[m + "_mean"] for m in beside),
+                "yes" if r["on_hull"] else "", "reused" if r["reused"] else "scored"))
+        print("Recommended ladders: each ladder's rungs on its convex hull of bitrate "
+              "against %s mean, in rising bitrate" % metric)
+        for title in ladder.titles(rows):
+            for d in title["ladders"]:
+                print("  %s, %s: %s" % (names[title["source"]], d["ladder"], ", ".join(
+                    "%s (%.0f kbit/s)" % (p["label"], p["bitrate_kbps"]) for p in d["hull"])))
     failed = False
-    if comparison:
-        def figure(value, text):
-            return "not taken" if value is None else text % value
+
+    def figure(value, text):
+        return "not taken" if value is None else text % value
+    for comparison in comparisons:
         for s in comparison["sources"]:
             for error in s.get("errors", []):
                 print("floatadm: %s" % error, file=sys.stderr)
                 failed = True
-            if not args.quiet:
-                print("BD-rate %s against %s, %s: %s (BD-%s %s; hull points %d, %d)" % (
-                    comparison["test"], comparison["anchor"], names[s["source"]],
-                    figure(s["bd_rate_percent"], "%+.2f %%"), args.metric,
-                    figure(s["bd_quality"], "%+.6f"), *s["hull_points"]))
         for source in comparison["sources_lacking_a_ladder"]:
             print("floatadm: %s: not compared, one of the two ladders has no rung of it"
                   % names[source], file=sys.stderr)
-        if not args.quiet:
-            taken = [s for s in comparison["sources"] if s["bd_rate_percent"] is not None]
-            print("BD-rate %s against %s, mean over %d source(s): %s" % (
-                comparison["test"], comparison["anchor"], len(taken),
-                figure(comparison["bd_rate_percent"], "%+.2f %%")))
+        if args.quiet:
+            continue
+        print("BD %s against %s (BD-rate < 0: %s needs fewer bits for the same quality):"
+              % (comparison["test"], comparison["anchor"], comparison["test"]))
+        for m, c in comparison["by_metric"].items():
+            for s in c["sources"]:
+                print("  %-11s %-16s BD-rate %9s  BD-quality %11s  hull points %d, %d" % (
+                    m, names[s["source"]][-16:], figure(s["bd_rate_percent"], "%+.2f %%"),
+                    figure(s["bd_quality"], "%+.6g"), *s["hull_points"]))
+        taken = [s for s in comparison["sources"] if s["bd_rate_percent"] is not None]
+        print("BD-rate %s against %s, mean over %d source(s): %s" % (
+            comparison["test"], comparison["anchor"], len(taken), ", ".join(
+                "%s %s" % (m, figure(c["bd_rate_percent"], "%+.2f %%"))
+                for m, c in comparison["by_metric"].items())))
+        for note in comparison["notes"]:
+            print("note: %s" % note)
     if not args.quiet:
+        reused = sum(1 for r in rows if r["reused"])
+        print("floatadm: %d rung(s) in %.1f s: %d scored, %d reused (their logs were made "
+              "from the same files, options and scaler)" % (
+                  len(rows), time.monotonic() - began, len(rows) - reused, reused))
         print("floatadm: wrote %s" % ", ".join(paths.values()))
     return 1 if failed else 0
 
@@ -334,8 +365,11 @@ def main(argv=None):
                          "against its source (scaled to the source's size), with the bitrate "
                          "of its whole video stream; write the table (ladder.json, "
                          "ladder.csv), a page with the rate-quality plots (ladder.html) and "
-                         "each rung's log (logs/) in OUTPUT_DIR; with --compare, BD-rate and "
-                         "BD-quality of one ladder against another (docs/ladder.md).")
+                         "each rung's log (logs/) in OUTPUT_DIR, PSNR, SSIM and VMAF beside "
+                         "float_adm where ffmpeg has their filters, each ladder's convex hull; "
+                         "a rung whose log is up to date is not scored again; with --compare, "
+                         "BD-rate and BD-quality of one ladder against another "
+                         "(docs/ladder.md).")
     lad.add_argument("manifest", nargs="?", metavar="MANIFEST.csv",
                      help="rungs as CSV: source,ladder,file[,label] (paths relative to it)")
     lad.add_argument("--source", help="one source, with its ladders as --ladder")
@@ -343,11 +377,15 @@ def main(argv=None):
                      help="a ladder of --source: files or glob patterns, separated by ','; "
                      "repeatable")
     lad.add_argument("-o", "--output-dir", required=True)
-    lad.add_argument("--compare", nargs=2, metavar=("ANCHOR", "TEST"),
-                     help="BD-rate and BD-quality of ladder TEST against ladder ANCHOR")
+    lad.add_argument("--compare", nargs="+", action="append", metavar="LADDER",
+                     help="ANCHOR TEST: BD-rate and BD-quality of ladder TEST against ladder "
+                     "ANCHOR, by each metric; repeatable; all: every pair of ladders")
     lad.add_argument("--metric", default="adm2",
-                     help="the output the BD figures and the plots use, one that grows with "
-                     "quality: adm2, adm3, adm_scale0..3 [adm2]")
+                     help="the metric of the plots, the hulls and the first BD figures, one "
+                     "that grows with quality: adm2, adm3, adm_scale0..3, psnr_y, psnr_avg, "
+                     "ssim_y, ssim, vmaf [adm2]")
+    lad.add_argument("-j", "--jobs", type=int, metavar="N",
+                     help="rungs scored at once, each by its own ffmpeg [the cores]")
     lad.add_argument("--scale", default="bicubic", metavar="SCALER",
                      help="ffmpeg's scaler that brings each rung to its source's size "
                      "[bicubic]")

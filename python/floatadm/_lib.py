@@ -212,6 +212,7 @@ _CORE_PROTOTYPES = {
                                               _P(ctypes.c_char_p), ctypes.c_size_t,
                                               ctypes.c_char_p, ctypes.c_size_t]),
     "float_adm_table_column": (ctypes.c_char_p, [ctypes.c_int]),
+    "float_adm_table_metric": (ctypes.c_char_p, [ctypes.c_int]),
     "float_adm_run_files_create": (ctypes.c_int, [_P(ctypes.c_void_p)]),
     "float_adm_run_files_free": (None, [_P(ctypes.c_void_p)]),
     "float_adm_run_files_add_input": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,

@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Encoding ladders: every rung (an encode of a source, at any size and rate) scored
 against its source, scaled to the source's size, with the bitrate of the rung's whole
-video stream; and BD-rate and BD-quality between two ladders of the same sources.
+video stream, beside it PSNR, SSIM and VMAF (FFmpeg's filters, on the same frames); which
+rungs lie on their ladder's convex hull, the rungs worth encoding; and BD-rate and
+BD-quality between ladders of the same sources, by each metric.
 
 BD figures follow the common practice (Bjøntegaard, VCEG-M33, with the piecewise cubic
 Hermite interpolation of the JCT-VC test conditions): log-rate is interpolated as a
 function of quality (BD-rate) or quality as a function of log-rate (BD-quality), each
 curve by PCHIP through the upper convex hull of its ladder's points, the two integrated
 exactly over the range where both curves have points, never extrapolated.  Only outputs
-that grow with quality take part (adm2, adm3, adm_scale0..3; aim falls).
+that grow with quality take part (adm2, adm3, adm_scale0..3 and the metrics beside; aim
+falls).
 """
+import concurrent.futures
 import csv
 import glob
 import html
@@ -18,18 +22,45 @@ import json
 import math
 import os
 import re
+import sys
+import threading
+import time
 import urllib.parse
 
 from . import _lib
 from ._input import InputError, read_text
 from .report import _nice_ticks, _tick_text, _wrap_name
-from .results import RunFiles, output_target, write_output
-from .video import DEFAULT_SCALER, FFmpegError, find_ffmpeg, probe_stream, score_video
+from .results import RunFiles, feature_names_for, output_target, plain_name, write_output
+from .video import (BESIDE, DEFAULT_SCALER, FFmpegError, beside_filters, filter_options,
+                    find_ffmpeg, probe_stream, score_video)
 
 QUALITY_OUTPUTS = ("adm2", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3")
 POOLS = ("mean", "harmonic_mean", "min", "max")
-RUNG_COLUMNS = ("source", "ladder", "label", "file", "codec", "width", "height", "frames",
-                "bitrate_kbps")
+
+
+def _listed(function):
+    """A list the library keeps: function(i) for i = 0, 1, ... up to its NULL."""
+    names = []
+    while function(len(names)) is not None:
+        names.append(_lib.text(function(len(names))))
+    return tuple(names)
+
+
+# The table's first columns and the metrics beside float_adm it may pool: the library's,
+# by which its output policy knows a ladder's CSV table.
+RUNG_COLUMNS = _listed(_lib.core().float_adm_table_column)
+BESIDE_METRICS = _listed(_lib.core().float_adm_table_metric)
+
+# A BD figure taken over a common quality range narrower than NARROW of its metric's
+# scale rests on a sliver of the curves: said in a note.  The scales: 1 (ADM, SSIM),
+# 60 dB for PSNR (libvmaf's ceiling for 8-bit), 100 for VMAF.
+NARROW = 0.05
+SCALES = {"psnr_y": 60.0, "psnr_avg": 60.0, "vmaf": 100.0}
+
+RECOMMENDED_RULE = ("a ladder's recommended rungs for a title are those on its upper convex "
+                    "hull of bitrate against hull_metric, in rising bitrate: each gives more "
+                    "quality than every cheaper rung of the ladder, and no mix of two other "
+                    "rungs gives more for the same bits; the rungs off the hull are left out")
 
 
 class LadderError(ValueError):
@@ -254,14 +285,7 @@ def log_paths(rungs, log_dir):
     return paths
 
 
-def check_rungs(rungs, ffmpeg=None):
-    """Before anything is scored: labels apart within each ladder and source, every
-    source and rung a video whose bitrate ffprobe can take, and each rung as many
-    frames as its source (a rung is an encode of the whole source: paired with a
-    shorter or longer one, frames would be scored against a repeated picture).
-    Returns {file: probe_stream()} for every source and rung."""
-    from .video import count_frames
-    ffmpeg = find_ffmpeg(ffmpeg)
+def _check_labels(rungs):
     seen = set()
     for rung in rungs:
         key = (rung["source"], rung["ladder"], rung["label"])
@@ -270,6 +294,17 @@ def check_rungs(rungs, ffmpeg=None):
                               "label (a manifest's label column)"
                               % (rung["ladder"], rung["label"], rung["source"]))
         seen.add(key)
+
+
+def check_rungs(rungs, ffmpeg=None):
+    """Before anything is scored: labels apart within each ladder and source, every
+    source and rung a video whose bitrate ffprobe can take, and each rung as many
+    frames as its source (a rung is an encode of the whole source: paired with a
+    shorter or longer one, frames would be scored against a repeated picture).
+    Returns {file: probe_stream()} for every source and rung."""
+    from .video import count_frames
+    ffmpeg = find_ffmpeg(ffmpeg)
+    _check_labels(rungs)
     streams, frames = {}, {}
     for path in sorted({r["source"] for r in rungs} | {r["file"] for r in rungs}):
         try:
@@ -288,17 +323,35 @@ def check_rungs(rungs, ffmpeg=None):
 
 
 def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progress=None,
-                 **options):
+                 metric="adm2", jobs=None, beside=None, **options):
     """Scores every rung against its source (score_video, the rung scaled to the
-    source's size by scale) and returns the table's rows: the rung, its codec, size,
-    frames scored, the bitrate of its whole video stream (ffprobe: the stream's
-    packets over its duration) in kbit/s, and every output's pooled values as
-    OUTPUT_POOL.  Everything is checked first (check_rungs, and where each log and
-    its record would go).  log_dir: each rung's JSON log there (log_paths), with the
-    record of what made it beside it, as score --json writes."""
-    from .distributed import scored_log_record, spec_path, write_log
-    ffmpeg = find_ffmpeg(ffmpeg)
-    streams = check_rungs(rungs, ffmpeg)
+    source's size by scale) and returns the table's rows, by source, ladder, size and
+    bitrate: the rung, its codec, size, frames scored, the bitrate of its whole video
+    stream (ffprobe: the stream's packets over its duration) in kbit/s, the scaler and
+    float_adm's options given (options_text), whether it lies on its ladder's convex
+    hull of bitrate against metric's mean (hull_metric, on_hull), every output's pooled
+    values as OUTPUT_POOL, named as the logs name them (adm2_egl_1_mean), and the mean
+    of each metric beside (beside: FFmpeg's filters of video.BESIDE; None: those ffmpeg
+    has) as METRIC_mean.  Everything is checked first (check_rungs, and where each log
+    and its record would go).  log_dir: each rung's JSON log there (log_paths), with
+    the record of what made it beside it, as score --json writes; a rung whose log's
+    record says it was made from the same files (path, size, modification time), the
+    same options, scaler, metrics beside, ffmpeg and library is not scored again but
+    read back (its row's "reused").  jobs: rungs scored at once (None: one per core),
+    each in its own ffmpeg, the same bits as one at a time.  progress: a line
+    "rung i/N NAME" on stderr as each is done (None: when stderr is a terminal)."""
+    from .distributed import (_up_to_date, add_results_to_record, job_record, normalise_job,
+                              read_record, spec_path, write_log)
+    from .results import Results
+    ffmpeg = os.path.abspath(find_ffmpeg(ffmpeg))  # recorded: the same file from anywhere
+    _check_labels(rungs)
+    beside = sorted(beside_filters(ffmpeg)[0] if beside is None else beside)
+    measured = [m for m in BESIDE_METRICS if any(m in BESIDE[f] for f in beside)]
+    named = metric_name(metric, options)
+    if metric in BESIDE_METRICS and metric not in measured:
+        raise LadderError("--metric %s: not measured, %s has no %s filter" % (
+            metric, ffmpeg, next(f for f in BESIDE if metric in BESIDE[f])))
+    given = options_text(options)
     logs = log_paths(rungs, log_dir) if log_dir is not None else [None] * len(rungs)
     for rung, path in zip(rungs, logs):
         if path is not None:
@@ -306,39 +359,134 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
             inputs = [rung["source"], rung["file"]]
             output_target(path, _lib.FLOAT_ADM_OUTPUT_LOG, inputs)
             output_target(spec_path(path), _lib.FLOAT_ADM_OUTPUT_SPEC, inputs)
-    rows = []
-    for rung, path in zip(rungs, logs):
-        stream = streams[rung["file"]]
+    specs = [normalise_job({"reference": rung["source"], "distorted": rung["file"],
+                            "name": "rung", "options": options, "kind": "video",
+                            "ffmpeg": ffmpeg, "scale": scale, "beside": beside})
+             for rung in rungs]
+    done = {}  # rung: (Results, record, reused)
+    for i, path in enumerate(logs):
+        record = read_record(path) if path is not None else None
+        if record is not None and "stream" in record and _up_to_date(specs[i], path) == []:
+            done[i] = (Results.from_json(path), record, True)
+    todo = [i for i in range(len(rungs)) if i not in done]
+    streams = check_rungs([rungs[i] for i in todo], ffmpeg) if todo else {}
+    names = source_names(rungs)
+    shown, count = _progress_stream(progress), [0]
+
+    def told(i, what):
+        count[0] += 1
+        if shown:
+            print("rung %d/%d %s %s %s: %s" % (count[0], len(rungs), names[rungs[i]["source"]],
+                                               rungs[i]["ladder"], rungs[i]["label"], what),
+                  file=shown, flush=True)
+    for i in sorted(done):
+        told(i, "reused, its log is up to date")
+
+    def score(i):
+        rung, began = rungs[i], time.monotonic()
+        record = job_record(specs[i])  # the inputs as they are when scoring begins
         results = score_video(reference=rung["source"], distorted=rung["file"], ffmpeg=ffmpeg,
-                              scale=scale,
-                              progress=progress, **options)
+                              scale=scale, progress=False, beside=beside, stop=stop, **options)
+        add_results_to_record(record, results)
+        record["stream"] = streams[rung["file"]]
+        if logs[i] is not None:
+            os.makedirs(os.path.dirname(logs[i]), exist_ok=True)
+            write_log(results, logs[i], record)
+        return results, record, time.monotonic() - began
+
+    stop = threading.Event()  # a failure or Ctrl-C stops every ffmpeg running
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs or default_jobs()) as pool:
+        futures = {pool.submit(score, i): i for i in todo}
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                results, record, took = future.result()
+                done[futures[future]] = (results, record, False)
+                told(futures[future], "scored in %.1f s" % took)
+        except BaseException:
+            stop.set()
+            for future in futures:
+                future.cancel()
+            raise
+    rows = []
+    for i, rung in enumerate(rungs):
+        results, record, reused = done[i]
+        stream = record["stream"]
         row = dict(rung, codec=stream["codec"], width=stream["width"],
                    height=stream["height"], frames=len(results.frames),
-                   bitrate_kbps=stream["bitrate"] / 1000)
+                   bitrate_kbps=stream["bitrate"] / 1000, scale=scale, options=given,
+                   hull_metric=named + "_mean", on_hull=False)
         for name, pooled in results.pooled.items():
             for pool in POOLS:
-                row["%s_%s" % (name, pool)] = pooled[pool]
-        if path is not None:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            job = {"reference": rung["source"], "distorted": rung["file"], "options": options,
-                   "kind": "video", "ffmpeg": ffmpeg, "scale": scale}
-            write_log(results, path, scored_log_record(job, results))
-            row["log"] = path
+                row["%s_%s" % (results.feature_names[name], pool)] = pooled[pool]
+        for m in measured:
+            row[m + "_mean"] = record.get("beside_pooled", {}).get(m, {}).get("mean")
+        if logs[i] is not None:
+            row.update(log=logs[i], reused=reused)
         rows.append(row)
+    rows.sort(key=lambda r: (names[r["source"]], r["ladder"], r["width"] * r["height"],
+                             r["bitrate_kbps"], r["label"]))
+    for source in {r["source"] for r in rows}:
+        for ladder in {r["ladder"] for r in rows}:
+            hull = convex_hull(_points(rows, source, ladder, named))
+            for r in rows:
+                if r["source"] == source and r["ladder"] == ladder:
+                    r["on_hull"] = (r["bitrate_kbps"], r[named + "_mean"]) in hull
     return rows
 
 
+def default_jobs():
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _progress_stream(progress):
+    """stderr where progress is to be shown (None: when it is a terminal), else None."""
+    if progress is None:
+        progress = sys.stderr.isatty()
+    return sys.stderr if progress else None
+
+
+def options_text(options):
+    """float_adm's options given, each by its full name with the value the library
+    holds ("adm_enhn_gain_limit=1.0"), ' ' between them; "" for none (libvmaf's
+    defaults).  Checked by the library."""
+    parts, held = filter_options(options)
+    return " ".join("%s=%s" % (name, json.dumps(held[name]))
+                    for name in (p.partition("=")[0] for p in parts))
+
+
+def metric_name(metric, options=None):
+    """A metric as the table's columns name it: an output of float_adm as the logs
+    name it for the options ("adm2_egl_1" for adm2 with egl=1), a metric beside as it
+    is.  One that does not grow with quality: LadderError."""
+    check_comparison((), None, None, metric)
+    if metric in BESIDE_METRICS:
+        return metric
+    return feature_names_for([metric], options or {})[metric]
+
+
+def _rises(metric):
+    """Whether a metric (by its name or as the columns name it) grows with quality."""
+    return metric in BESIDE_METRICS or plain_name(metric) in QUALITY_OUTPUTS
+
+
 def _points(rows, source, ladder, metric):
+    """(bitrate, metric's mean) of a ladder's rungs of a source that have a finite one."""
     return [(r["bitrate_kbps"], r[metric + "_mean"]) for r in rows
-            if r["source"] == source and r["ladder"] == ladder]
+            if r["source"] == source and r["ladder"] == ladder and
+            r.get(metric + "_mean") is not None and math.isfinite(r[metric + "_mean"])]
 
 
 def check_comparison(rungs, anchor, test, metric):
-    """Before anything is scored: two different ladders that the rungs have, and an
-    output that grows with quality."""
-    if metric not in QUALITY_OUTPUTS:
-        raise LadderError("--metric %s: the plots and BD figures take an output that grows "
-                          "with quality: %s" % (metric, ", ".join(QUALITY_OUTPUTS)))
+    """Before anything is scored: two different ladders that the rungs have, and a
+    metric that grows with quality."""
+    if not _rises(metric):
+        raise LadderError("--metric %s: the plots and BD figures take a metric that grows "
+                          "with quality: %s" % (metric, ", ".join(QUALITY_OUTPUTS +
+                                                                  BESIDE_METRICS)))
     if anchor is None:
         return
     names = {r["ladder"] for r in rungs}
@@ -366,7 +514,10 @@ def compare(rows, anchor, test, metric="adm2"):
             continue
         ha, ht = convex_hull(a), convex_hull(t)
         label = ("%s (%s)" % (anchor, names[source]), "%s (%s)" % (test, names[source]))
-        entry = {"source": source, "hull_points": [len(ha), len(ht)]}
+        low, high = max(ha[0][1], ht[0][1]), min(ha[-1][1], ht[-1][1])
+        entry = {"source": source, "hull_points": [len(ha), len(ht)],
+                 "quality_range": [low, high] if high > low else None,
+                 "narrow": high - low < NARROW * SCALES.get(metric, 1.0)}
         for key, figure, scale in (("bd_rate_percent", bd_rate, 100),
                                    ("bd_quality", bd_quality, 1)):
             try:
@@ -383,10 +534,119 @@ def compare(rows, anchor, test, metric="adm2"):
     return result
 
 
+def comparison_pairs(rungs, compares):
+    """The (anchor, test) pairs of --compare arguments: each [ANCHOR, TEST], or ["all"]:
+    every pair of the rungs' ladders, by name (the first the anchor); each checked
+    (check_comparison), the same pair once."""
+    ladders = sorted({r["ladder"] for r in rungs})
+    pairs = []
+    for args in compares:
+        if list(args) == ["all"]:
+            found = [(a, t) for n, a in enumerate(ladders) for t in ladders[n + 1:]]
+            if not found:
+                raise LadderError("--compare all: one ladder (%s), nothing to compare it with"
+                                  % ", ".join(ladders))
+        elif len(args) == 2:
+            check_comparison(rungs, args[0], args[1], "adm2")
+            found = [tuple(args)]
+        else:
+            raise LadderError("--compare takes ANCHOR TEST, or all, not %s" % " ".join(args))
+        pairs += [p for p in found if p not in pairs]
+    return pairs
+
+
+def _means(rows):
+    """The metrics whose means the rows hold, as their columns name them (METRIC_mean;
+    not METRIC_harmonic_mean, which would read as an output named METRIC_harmonic)."""
+    return [c[:-len("_mean")] for c in _columns(rows)
+            if c.endswith("_mean") and not c.endswith("_harmonic_mean")]
+
+
+def bd_metrics(rows, metric):
+    """The metrics BD figures are taken by: metric, adm2 and each metric beside that
+    the rows have, as the columns name them."""
+    named = _means(rows)
+    adm2 = [m for m in named if plain_name(m) == "adm2"]
+    beside = [m for m in BESIDE_METRICS if m in named and
+              any(r.get(m + "_mean") is not None for r in rows)]
+    return [metric] + [m for m in adm2 + beside if m != metric]
+
+
+def compare_all(rows, pairs, metric):
+    """compare() of each pair, by metric, with "by_metric": each of bd_metrics()'s
+    BD figures, and "notes": in plain words, where two metrics disagree in the sign of
+    a BD-rate, and where a figure rests on a quality range narrower than NARROW of its
+    metric's scale."""
+    names = source_names(rows)
+    comparisons = []
+    for anchor, test in pairs:
+        result = compare(rows, anchor, test, metric)
+        by_metric = {m: compare(rows, anchor, test, m) for m in bd_metrics(rows, metric)}
+        result["by_metric"] = {m: {k: c[k] for k in ("sources", "bd_rate_percent",
+                                                     "bd_quality")}
+                               for m, c in by_metric.items()}
+        notes = []
+        for m, c in by_metric.items():
+            for s in c["sources"]:
+                if s["narrow"] and s["quality_range"]:
+                    low, high = s["quality_range"]
+                    notes.append("%s against %s, %s: the two hulls share %s %.6g..%.6g only, "
+                                  "%.1f %% of its scale (%g), under %g %%: the %s BD figures "
+                                  "there are not stable" % (
+                                      test, anchor, names[s["source"]], m, low, high,
+                                      100 * (high - low) / SCALES.get(m, 1.0),
+                                      SCALES.get(m, 1.0), 100 * NARROW, m))
+        where = [(names[s["source"]], {m: c["sources"][n]["bd_rate_percent"]
+                                       for m, c in by_metric.items()})
+                 for n, s in enumerate(result["sources"])]
+        where.append(("mean over the sources", {m: c["bd_rate_percent"]
+                                                 for m, c in by_metric.items()}))
+        for place, rates in where:
+            fewer = ["%s %+.2f %%" % (m, v) for m, v in rates.items() if v is not None and v < 0]
+            more = ["%s %+.2f %%" % (m, v) for m, v in rates.items() if v is not None and v > 0]
+            if fewer and more:
+                notes.append("%s against %s, %s: the metrics disagree on which needs fewer "
+                             "bits: %s fewer by %s, more by %s" % (
+                                 test, anchor, place, test, ", ".join(fewer), ", ".join(more)))
+        result["notes"] = notes
+        comparisons.append(result)
+    return comparisons
+
+
+def titles(rows):
+    """Per source, per ladder, in the rows' order: the rungs on its convex hull (the
+    rows' on_hull) in rising bitrate with their bitrate and hull_metric's value, the
+    recommended ladder (their labels, RECOMMENDED_RULE) and the rungs off it."""
+    found = []
+    for r in rows:
+        title = next((t for t in found if t["source"] == r["source"]), None)
+        if title is None:
+            title = {"source": r["source"], "ladders": []}
+            found.append(title)
+        ladder = next((d for d in title["ladders"] if d["ladder"] == r["ladder"]), None)
+        if ladder is None:
+            ladder = {"ladder": r["ladder"], "hull": [], "recommended": [], "off_hull": []}
+            title["ladders"].append(ladder)
+        if r["on_hull"]:
+            ladder["hull"].append({"label": r["label"], "bitrate_kbps": r["bitrate_kbps"],
+                                   r["hull_metric"]: r[r["hull_metric"]]})
+        else:
+            ladder["off_hull"].append(r["label"])
+    for title in found:
+        for ladder in title["ladders"]:
+            ladder["hull"].sort(key=lambda p: p["bitrate_kbps"])
+            ladder["recommended"] = [p["label"] for p in ladder["hull"]]
+    return found
+
+
 # ---- The table, as JSON, CSV and an HTML page with the rate-quality plots ----
 
 def _columns(rows):
-    extra = [k for k in rows[0] if k not in RUNG_COLUMNS and k != "log"]
+    """RUNG_COLUMNS, then the pooled ones of every row, in the order first met."""
+    extra = []
+    for row in rows:
+        extra += [k for k in row if k not in RUNG_COLUMNS and k not in ("log", "reused") and
+                  k not in extra]
     return list(RUNG_COLUMNS) + extra
 
 
@@ -396,20 +656,40 @@ def table_csv(rows):
     columns = _columns(rows)
     writer.writerow(columns)
     for row in rows:
-        writer.writerow(["%.17g" % row[c] if isinstance(row[c], float) else row[c]
+        writer.writerow(["%.17g" % row[c] if isinstance(row.get(c), float) else row.get(c)
                          for c in columns])
     return out.getvalue()
 
 
-def table_json(rows, comparison, scale):
-    """The table as JSON; "float_adm_table": 1 comes first, as the output policy knows
-    the project's tables by it."""
-    def finite(value):
-        return None if isinstance(value, float) and not math.isfinite(value) else value
+def _one(rows, key):
+    """What every row says of key (scale, options, hull_metric): rows scored otherwise
+    make no one table."""
+    values = {r.get(key) for r in rows}
+    if len(values) > 1:
+        raise LadderError("rows of different %s (%s) make no one table" % (
+            key, ", ".join(sorted(map(repr, values)))))
+    return values.pop() if values else None
 
-    rows = [{k: finite(v) for k, v in row.items()} for row in rows]
-    return json.dumps({"float_adm_table": 1, "scale": scale, "rungs": rows,
-                       "comparison": comparison}, indent=2, allow_nan=False) + "\n"
+
+def table_json(rows, comparisons):
+    """The table as JSON; "float_adm_table": 1 comes first, as the output policy knows
+    the project's tables by it.  Then how the rungs were scored (the scaler, float_adm's
+    options given) and judged (hull_metric, recommended_rule), the rungs, each title's
+    hulls and recommended ladders (titles()), and the comparisons."""
+    def finite(value):
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        if isinstance(value, dict):
+            return {k: finite(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [finite(v) for v in value]
+        return value
+
+    return json.dumps(finite({
+        "float_adm_table": 1, "scale": _one(rows, "scale"), "options": _one(rows, "options"),
+        "hull_metric": _one(rows, "hull_metric"), "recommended_rule": RECOMMENDED_RULE,
+        "rungs": rows, "titles": titles(rows), "comparisons": comparisons}),
+        indent=2, allow_nan=False) + "\n"
 
 
 _COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
@@ -626,12 +906,15 @@ def _plot(rows, source, metric):
             % (keys, e(metric), "\n".join(parts)))
 
 
-def table_html(rows, comparison, metric, scale, directory="."):
+def table_html(rows, comparisons, metric, scale, directory="."):
     """A self-contained page: per source a rate-quality plot and the rungs' table, each
     rung's label a link to its log where it has one (relative to directory, where the
     page goes), and the BD figures where two ladders were compared."""
     e = html.escape
     names = source_names(rows)
+    means = _means(rows)
+    aim = next((m for m in means if plain_name(m) == "aim"), "aim") + "_mean"
+    beside = [m for m in BESIDE_METRICS if m in means]
 
     def rung(r):
         if not r.get("log"):
@@ -662,9 +945,10 @@ def table_html(rows, comparison, metric, scale, directory="."):
            "</head><body>",
            "<h1>Encoding ladder: %s against bitrate</h1>" % e(metric),
            "<p>Each rung scored against its source, scaled to the source's size with "
-           "%s; bitrate: the rung's whole video stream. Curves join each ladder's "
-           "convex hull; hollow points lie off it.</p>" % e(str(scale))]
-    if comparison:
+           "%s, float_adm's options: %s; bitrate: the rung's whole video stream. Curves "
+           "join each ladder's convex hull; hollow points lie off it.</p>"
+           % (e(str(scale)), e(_one(rows, "options") or "libvmaf's defaults"))]
+    for comparison in comparisons or ():
         out.append("<h2>BD figures, %s against %s (%s)</h2><div class=scroll><table>"
                    "<tr><th class=t>source</th><th>BD-rate</th><th>BD-%s</th>"
                    "<th>hull points</th></tr>"
@@ -682,20 +966,32 @@ def table_html(rows, comparison, metric, scale, directory="."):
         for source in comparison["sources_lacking_a_ladder"]:
             out.append("<p>%s: not compared, one of the two ladders has no rung of it.</p>"
                        % e(names[source]))
+        out.append("<div class=scroll><table><tr><th class=t>metric</th><th>BD-rate, mean"
+                   "</th><th>BD-quality, mean</th></tr>%s</table></div>" % "".join(
+                       "<tr><td class=t>%s</td><td>%s</td><td>%s</td></tr>"
+                       % (e(m), figure(c["bd_rate_percent"], "%+.2f %%"),
+                          figure(c["bd_quality"], "%+.5g"))
+                       for m, c in comparison.get("by_metric", {}).items()))
+        for note in comparison.get("notes", ()):
+            out.append("<p>Note: %s.</p>" % e(note))
     for source in sorted({r["source"] for r in rows}):
         out.append("<h2>%s</h2>" % _wrap_name(names[source]))
         out.append(_plot(rows, source, metric))
         out.append('<div class=scroll><table><tr><th class=t>ladder</th><th class=t>rung</th>'
                    "<th class=t>codec</th><th>size</th><th>frames</th><th>kbit/s</th>"
-                   "<th>%s mean</th><th>aim mean</th></tr>" % e(metric))
+                   "<th>%s mean</th><th>%s</th>%s<th>on hull</th></tr>"
+                   % (e(metric), e(aim.replace("_mean", " mean")),
+                      "".join("<th>%s mean</th>" % e(m) for m in beside)))
         for r in sorted((r for r in rows if r["source"] == source),
                         key=lambda r: (r["ladder"], r["bitrate_kbps"])):
             out.append("<tr><td class=t>%s</td><td class=t>%s</td><td class=t>%s</td>"
                        "<td>%d×%d</td><td>%d</td>"
-                       "<td>%.1f</td><td>%.5f</td><td>%.5f</td></tr>"
+                       "<td>%.1f</td><td>%.5f</td><td>%.5f</td>%s<td>%s</td></tr>"
                        % (e(r["ladder"]), rung(r), e(str(r["codec"])), r["width"],
                           r["height"], r["frames"], r["bitrate_kbps"], r[metric + "_mean"],
-                          r.get("aim_mean", float("nan"))))
+                          r.get(aim, float("nan")),
+                          "".join("<td>%s</td>" % figure(r.get(m + "_mean"), "%.4f")
+                                  for m in beside), "yes" if r.get("on_hull") else ""))
         out.append("</table></div>")
     out.append("</body></html>\n")
     return "\n".join(out)
@@ -727,16 +1023,23 @@ def check_outputs(directory, rungs, manifest=None, log_dir=None):
     return inputs
 
 
-def write_tables(directory, rows, comparison=None, metric="adm2", scale=DEFAULT_SCALER):
+def write_tables(directory, rows, comparisons=(), metric=None, scale=None):
     """ladder.json, ladder.csv and ladder.html in directory, each where the output
     policy lets it go (no input of the run, nothing that is not the project's), all
-    three checked before the first is written."""
+    three checked before the first is written.  rows: score_ladder's, all scored
+    alike (one scaler, the same options, one hull metric); comparisons: compare_all's
+    (or one compare()).  metric, scale: the rows' unless given."""
+    if isinstance(comparisons, dict):
+        comparisons = [comparisons]
+    comparisons = list(comparisons or ())
+    metric = metric or _one(rows, "hull_metric")[:-len("_mean")]
+    scale = scale or _one(rows, "scale")
     inputs = check_outputs(directory, rows)
     paths = {name: os.path.join(directory, name) for name, _ in TABLES}
     write_output(paths["ladder.json"], _lib.FLOAT_ADM_OUTPUT_TABLE,
-                 table_json(rows, comparison, scale).encode(), inputs)
+                 table_json(rows, comparisons).encode(), inputs)
     write_output(paths["ladder.csv"], _lib.FLOAT_ADM_OUTPUT_TABLE,
                  table_csv(rows).encode(), inputs)
     write_output(paths["ladder.html"], _lib.FLOAT_ADM_OUTPUT_REPORT,
-                 table_html(rows, comparison, metric, scale, directory).encode(), inputs)
+                 table_html(rows, comparisons, metric, scale, directory).encode(), inputs)
     return paths

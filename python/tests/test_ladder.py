@@ -9,13 +9,15 @@ import os
 import re
 import subprocess
 import threading
+import time
 import urllib.parse
 
 import pytest
 
 from floatadm import distributed, ladder
 from floatadm.__main__ import main
-from floatadm.video import FFmpegError, frame_metadata, probe_stream, score_video
+from floatadm.video import (FFmpegError, beside_filters, frame_metadata, probe_stream,
+                            score_video)
 
 # JCT-VC's BD-rate worked examples (JCTVC-E137), as libvmaf's BD-rate calculator
 # reproduces them: (kbit/s, PSNR) of an anchor and a test, and the BD-rate as a
@@ -133,8 +135,8 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     out = str(work / "out")
     assert main(["ladder", manifest, "-o", out, "--compare", "mpeg2", "vp8", "--ffmpeg", ffmpeg,
                  "--no-progress"]) == 0
-    printed = capsys.readouterr().out
-    assert "BD-rate vp8 against mpeg2, mean over 2 source(s):" in printed
+    printed = capsys.readouterr()
+    assert "BD-rate vp8 against mpeg2, mean over 2 source(s): adm2 " in printed.out
     with open(os.path.join(out, "ladder.json"), encoding="utf-8") as f:
         table = json.load(f)
     rungs = table["rungs"]
@@ -151,7 +153,7 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     for (source, name, label), adm2 in by_label.items():
         if label.startswith("320x180"):
             assert adm2 > by_label[(source, name, label.replace("320x180", "160x90"))]
-    comparison = table["comparison"]
+    (comparison,) = table["comparisons"]
     assert [s["source"] for s in comparison["sources"]] == \
         sorted({r["source"] for r in rungs})
     assert all(math.isfinite(s["bd_rate_percent"]) for s in comparison["sources"])
@@ -160,8 +162,37 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     with open(os.path.join(out, "ladder.csv"), encoding="utf-8") as f:
         lines = f.read().splitlines()
     assert lines[0].startswith("source,ladder,label,file,codec,width,height,frames,"
-                               "bitrate_kbps,adm2_mean,")
+                               "bitrate_kbps,scale,options,hull_metric,on_hull,adm2_mean,")
     assert len(lines) == 25
+    # PSNR and SSIM beside ADM, each rung's mean; VMAF where this ffmpeg has libvmaf,
+    # else one line says it is left out.
+    has_vmaf = "libvmaf" in beside_filters(ffmpeg)[0]
+    header = lines[0].split(",")
+    for metric in ("psnr_y", "psnr_avg", "ssim_y", "ssim") + ("vmaf",) * has_vmaf:
+        assert metric + "_mean" in header
+    assert ("vmaf_mean" in header) == has_vmaf
+    assert ("has no libvmaf filter: the tables leave vmaf out" in printed.err) != has_vmaf
+    for rung in rungs:
+        assert 20 < rung["psnr_y_mean"] < 70 and 20 < rung["psnr_avg_mean"] < 70
+        assert 0.5 < rung["ssim_y_mean"] <= 1 and 0.5 < rung["ssim_mean"] <= 1
+    # A BD figure by each metric; the hulls' rungs marked, in each title's recommended
+    # ladder in rising bitrate.
+    assert list(comparison["by_metric"]) == ["adm2", "psnr_y", "psnr_avg", "ssim_y", "ssim"] \
+        + ["vmaf"] * has_vmaf
+    for figures in comparison["by_metric"].values():
+        assert all(math.isfinite(s["bd_rate_percent"]) for s in figures["sources"])
+    assert table["hull_metric"] == "adm2_mean" and table["options"] == ""
+    assert "convex hull" in table["recommended_rule"]
+    for title in table["titles"]:
+        for d in title["ladders"]:
+            points = [(r["bitrate_kbps"], r["adm2_mean"]) for r in rungs
+                      if r["source"] == title["source"] and r["ladder"] == d["ladder"]]
+            hull = ladder.convex_hull(points)
+            assert [(p["bitrate_kbps"], p["adm2_mean"]) for p in d["hull"]] == hull
+            assert d["recommended"] == [p["label"] for p in d["hull"]]
+            assert len(d["recommended"]) + len(d["off_hull"]) == 6
+    assert sum(r["on_hull"] for r in rungs) == sum(len(d["hull"]) for t in table["titles"]
+                                                   for d in t["ladders"])
     with open(os.path.join(out, "ladder.html"), encoding="utf-8") as f:
         page = f.read()
     assert page.count("<svg") == 2 and "BD figures, vp8 against mpeg2" in page
@@ -377,7 +408,9 @@ def test_mistakes_in_the_command_are_refused_before_scoring(ffmpeg, ladders, tmp
     for args, message in ((["--compare", "mpeg2", "nope"], "no ladder nope"),
                           (["--compare", "vp8", "vp8"], "a ladder against itself"),
                           (["--metric", "aim"], "--metric aim"),
-                          (["--metric", "bogus", "--compare", "mpeg2", "vp8"], "--metric bogus")):
+                          (["--metric", "bogus", "--compare", "mpeg2", "vp8"], "--metric bogus"),
+                          (["--compare", "mpeg2"], "--compare takes ANCHOR TEST, or all"),
+                          (["--jobs", "0"], "--jobs takes a number")):
         out = tmp_path / ("out%d" % len(message))
         assert main(["ladder", manifest, "-o", str(out), "--ffmpeg", ffmpeg, "--quiet",
                      "--no-progress", *args]) == 1
@@ -523,3 +556,148 @@ def test_a_stopped_rung_ends_its_ffmpeg(ffmpeg, ladders):
     with pytest.raises(FFmpegError, match="^stopped: "):
         score_video(reference=str(work / "source0.y4m"), distorted=str(work / "source1.y4m"),
                     ffmpeg=ffmpeg, stop=stop)
+
+
+def _synthetic(curves):
+    """Rows of (source, ladder): [(kbit/s, {metric: mean})] as score_ladder makes them."""
+    return [dict({k: None for k in ladder.RUNG_COLUMNS}, source=source, ladder=name,
+                 label="%dk" % rate, bitrate_kbps=rate,
+                 **{m + "_mean": v for m, v in means.items()})
+            for (source, name), points in curves.items() for rate, means in points]
+
+
+def test_metrics_that_disagree_and_narrow_ranges_are_noted():
+    """A note where two metrics' BD-rates differ in sign, and where the hulls share a
+    quality range under 5 % of the metric's scale; every pair with --compare all."""
+    rates = (100, 200, 400, 800)
+    rows = _synthetic({
+        ("s", "A"): [(r, {"adm2": q, "psnr_y": p, "ssim": s})
+                     for r, q, p, s in zip(rates, (0.80, 0.88, 0.93, 0.96), (30, 34, 37, 39),
+                                           (0.970, 0.975, 0.979, 0.982))],
+        ("s", "B"): [(r, {"adm2": q, "psnr_y": p, "ssim": s})
+                     for r, q, p, s in zip(rates, (0.84, 0.91, 0.95, 0.97), (29, 33, 36, 38),
+                                           (0.971, 0.976, 0.980, 0.983))],
+        ("s", "C"): [(r, {"adm2": q, "psnr_y": p, "ssim": s})
+                     for r, q, p, s in zip(rates, (0.82, 0.89, 0.94, 0.965), (30, 34, 37, 39),
+                                           (0.970, 0.975, 0.979, 0.982))]})
+    pairs = ladder.comparison_pairs(rows, [["all"], ["A", "B"], ["B", "A"]])
+    assert pairs == [("A", "B"), ("A", "C"), ("B", "C"), ("B", "A")]
+    (ab,) = ladder.compare_all(rows, [("A", "B")], "adm2")
+    assert list(ab["by_metric"]) == ["adm2", "psnr_y", "ssim"]
+    assert ab["by_metric"]["adm2"]["bd_rate_percent"] < 0 < \
+        ab["by_metric"]["psnr_y"]["bd_rate_percent"]
+    disagree = [n for n in ab["notes"] if "disagree" in n]
+    assert len(disagree) == 2  # the source, and the mean over the sources
+    assert disagree[0].startswith("B against A, s: the metrics disagree on which needs fewer "
+                                  "bits: B fewer by adm2 -") and "more by psnr_y +" in disagree[0]
+    (narrow,) = [n for n in ab["notes"] if "not stable" in n]
+    assert narrow.startswith("B against A, s: the two hulls share ssim 0.971..0.982 only, 1.1 % "
+                             "of its scale (1), under 5 %")
+    assert ab["by_metric"]["ssim"]["sources"][0]["narrow"]
+    assert not ab["by_metric"]["psnr_y"]["sources"][0]["narrow"]
+
+
+def _subset(work, path, sources=(0,), ladders=("mpeg2", "vp8"), labels=None):
+    """A manifest of the fixture's rungs of some sources and ladders."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["source", "ladder", "file", "label"])
+        for n in sources:
+            for name, ext in (("mpeg2", "mkv"), ("vp8", "webm")):
+                for size in ("320x180", "160x90"):
+                    for kbps in (600, 100, 250):
+                        if name in ladders:
+                            label = labels[kbps] if labels else "%dk" % kbps
+                            writer.writerow([work / ("source%d.y4m" % n), name,
+                                             work / ("s%d_%s_%s_%d.%s" % (n, name, size, kbps,
+                                                                          ext)),
+                                             "%s %s" % (size, label)])
+    return str(path)
+
+
+def test_a_second_run_reuses_every_log_and_a_changed_option_rescores(ffmpeg, ladders, capsys):
+    """Inputs (path, size, modification time), options and scaler unchanged: every
+    rung's log is read back, not scored, in under a quarter of the first run's time,
+    and the tables are the same; an option given rescores every rung and names the
+    columns as the logs do; an input touched rescores its rung alone."""
+    work, _ = ladders
+    manifest = _subset(work, work / "reuse.csv")
+    out = str(work / "reuse")
+    command = ["ladder", manifest, "-o", out, "--ffmpeg", ffmpeg, "--no-progress"]
+    began = time.monotonic()
+    assert main(command) == 0
+    first = time.monotonic() - began
+    assert "12 rung(s) in" in capsys.readouterr().out
+    logs = sorted(str(p) for p in (work / "reuse" / "logs").rglob("*.json"))
+    stamps = [os.stat(p).st_mtime_ns for p in logs]
+    tables = [(work / "reuse" / name).read_bytes() for name in ("ladder.csv", "ladder.html")]
+    began = time.monotonic()
+    assert main(command) == 0
+    again = time.monotonic() - began
+    printed = capsys.readouterr().out
+    assert ": 0 scored, 12 reused" in printed and printed.count(" reused\n") == 12
+    assert again < first / 4, (first, again)
+    assert [os.stat(p).st_mtime_ns for p in logs] == stamps
+    assert [(work / "reuse" / name).read_bytes() for name in ("ladder.csv", "ladder.html")] \
+        == tables
+    # An option given: every rung scored again, its columns and the tables say so.
+    assert main(command + ["--option", "egl=1"]) == 0
+    assert ": 12 scored, 0 reused" in capsys.readouterr().out
+    table = json.loads((work / "reuse" / "ladder.json").read_text())
+    assert table["options"] == "adm_enhn_gain_limit=1.0"
+    assert table["hull_metric"] == "adm2_egl_1_mean"
+    assert all(r["options"] == "adm_enhn_gain_limit=1.0" and "adm2_egl_1_mean" in r and
+               "adm2_mean" not in r for r in table["rungs"])
+    header = (work / "reuse" / "ladder.csv").read_text().splitlines()[0].split(",")
+    assert "adm2_egl_1_mean" in header and "aim_egl_1_max" in header
+    assert "float_adm's options: adm_enhn_gain_limit=1.0" in \
+        (work / "reuse" / "ladder.html").read_text()
+    # One input touched: its rung alone.
+    touched = work / "s0_vp8_160x90_250.webm"
+    os.utime(touched, ns=(time.time_ns(), time.time_ns()))
+    assert main(command + ["--option", "egl=1"]) == 0
+    printed = capsys.readouterr().out
+    assert ": 1 scored, 11 reused" in printed
+    assert re.search(r"vp8 +160x90 250k .* scored\n", printed)
+
+
+def test_rungs_scored_at_once_are_those_scored_one_by_one(ffmpeg, ladders, tmp_path):
+    """Rungs scored by four ffmpegs at once: the rows and every log's frames bit for bit
+    those of one at a time."""
+    work, _ = ladders
+    rungs = ladder.read_manifest(_subset(work, tmp_path / "m.csv", sources=(1,),
+                                         ladders=("vp8",)))
+    runs = [ladder.score_ladder(rungs, log_dir=str(tmp_path / str(jobs)), ffmpeg=ffmpeg,
+                                jobs=jobs) for jobs in (1, 4)]
+    for one, four in zip(*runs):
+        assert {k: v for k, v in one.items() if k != "log"} == \
+            {k: v for k, v in four.items() if k != "log"}
+        frames = [json.loads(open(r["log"], encoding="utf-8").read())["frames"]
+                  for r in (one, four)]
+        assert frames[0] == frames[1]
+
+
+def test_rungs_are_listed_by_size_and_rate_with_their_progress(ffmpeg, ladders, tmp_path,
+                                                               capsys):
+    """Console, CSV and JSON list a ladder's rungs by size, then bitrate, whatever their
+    labels ("z" for 100k sorts after "a" for 600k); --progress says rung i/N as each is
+    done."""
+    work, _ = ladders
+    manifest = _subset(work, tmp_path / "m.csv", ladders=("mpeg2",),
+                       labels={100: "z", 250: "m", 600: "a"})
+    out = tmp_path / "out"
+    assert main(["ladder", manifest, "-o", str(out), "--ffmpeg", ffmpeg, "--progress",
+                 "--jobs", "2"]) == 0
+    printed = capsys.readouterr()
+    order = ["160x90 z", "160x90 m", "160x90 a", "320x180 z", "320x180 m", "320x180 a"]
+    assert re.findall(r"mpeg2 +(\S+ [zma]) ", printed.out) == order
+    with open(out / "ladder.csv", encoding="utf-8") as f:
+        assert [row["label"] for row in csv.DictReader(f)] == order
+    table = json.loads((out / "ladder.json").read_text())
+    assert [r["label"] for r in table["rungs"]] == order
+    rates = [r["bitrate_kbps"] for r in table["rungs"]]
+    assert rates[:3] == sorted(rates[:3]) and rates[3:] == sorted(rates[3:])
+    progress = re.findall(r"^rung (\d+)/6 source0\.y4m mpeg2 (\S+ [zma]): scored in",
+                          printed.err, re.M)
+    assert [int(n) for n, _ in progress] == list(range(1, 7))
+    assert sorted(label for _, label in progress) == sorted(order)

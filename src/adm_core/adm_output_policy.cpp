@@ -89,20 +89,37 @@ bool holds_map(const std::string &start)
     return name_length == length && start.compare(name_at, length, member) == 0;
 }
 
-const char *const kTableColumns[] = {"source", "ladder", "label",  "file",        "codec",
-                                     "width",  "height", "frames", "bitrate_kbps"};
+/* A rung's columns: what it is, how it was scored (the scaler, float_adm's options
+ * given), and whether it lies on its ladder's convex hull of bitrate against
+ * hull_metric. */
+const char *const kTableColumns[] = {"source",  "ladder",      "label",  "file",         "codec",
+                                     "width",   "height",      "frames", "bitrate_kbps", "scale",
+                                     "options", "hull_metric", "on_hull"};
 
-/* A column a ladder's table pools an output into: NAME_POOL. */
+/* The metrics FFmpeg measures beside float_adm on the same frames. */
+const char *const kTableMetrics[] = {"psnr_y", "psnr_avg", "ssim_y", "ssim", "vmaf"};
+
+bool is_table_metric(const std::string &name)
+{
+    for (const char *metric : kTableMetrics) {
+        if (name == metric)
+            return true;
+    }
+    return false;
+}
+
+/* A column a ladder's table pools a metric into: NAME_POOL, NAME an output of
+ * float_adm (with its options' suffix) or a metric of kTableMetrics. */
 bool is_pooled_column(const std::string &column)
 {
     for (const char *pool : {"_mean", "_harmonic_mean", "_min", "_max"}) {
         const size_t length = std::strlen(pool);
         if (column.size() <= length || column.compare(column.size() - length, length, pool))
             continue;
+        const std::string name = column.substr(0, column.size() - length);
         FloatAdmOptions options;
         float_adm_options_default(&options);
-        if (float_adm_output_parse_name(column.substr(0, column.size() - length).c_str(),
-                                        &options) >= 0)
+        if (is_table_metric(name) || float_adm_output_parse_name(name.c_str(), &options) >= 0)
             return true;
     }
     return false;
@@ -387,5 +404,12 @@ extern "C" const char *float_adm_table_column(int index)
 {
     return index >= 0 && index < static_cast<int>(sizeof(kTableColumns) / sizeof(kTableColumns[0]))
                ? kTableColumns[index]
+               : nullptr;
+}
+
+extern "C" const char *float_adm_table_metric(int index)
+{
+    return index >= 0 && index < static_cast<int>(sizeof(kTableMetrics) / sizeof(kTableMetrics[0]))
+               ? kTableMetrics[index]
                : nullptr;
 }

@@ -180,18 +180,29 @@ TEST_F(OutputPolicy, OnlyTheProjectsOwnFilesOfTheSameKindAreReplaced)
               FLOAT_ADM_ERROR_OUTPUT_NOT_OURS);
     EXPECT_EQ(check(write("o.json", "{\"name\": 1}"), FLOAT_ADM_OUTPUT_SPEC),
               FLOAT_ADM_ERROR_OUTPUT_NOT_OURS);
-    /* A ladder's CSV table by its whole header; another CSV is not ours, one that
+    /* A ladder's CSV table by its whole header: the fixed columns, then float_adm's
+     * outputs and the metrics beside them, pooled; another CSV is not ours, one that
      * begins as the table does (a ladder's manifest with a column of its own) neither. */
     std::string table = "";
     for (int i = 0; float_adm_table_column(i); i++)
         table += std::string(i ? "," : "") + float_adm_table_column(i);
-    EXPECT_EQ(check(write("t.csv", table + ",adm2_mean,aim_max,adm2_egl_1_harmonic_mean\n"),
-                    FLOAT_ADM_OUTPUT_TABLE),
-              FLOAT_ADM_TARGET_REPLACE)
-        << err();
+    EXPECT_NE(table.find(",bitrate_kbps,scale,options,hull_metric,on_hull"), std::string::npos)
+        << table;
+    std::string metrics = "";
+    for (int i = 0; float_adm_table_metric(i); i++)
+        metrics += std::string(",") + float_adm_table_metric(i) + "_mean";
+    EXPECT_EQ(metrics, ",psnr_y_mean,psnr_avg_mean,ssim_y_mean,ssim_mean,vmaf_mean");
+    EXPECT_EQ(float_adm_table_metric(-1), nullptr);
+    for (const std::string &ours :
+         {table + ",adm2_mean,aim_max,adm2_egl_1_harmonic_mean\n",
+          table + ",adm2_egl_1_mean" + metrics + "\n", table + ",psnr_y_mean,vmaf_max\n"})
+        EXPECT_EQ(check(write("t.csv", ours), FLOAT_ADM_OUTPUT_TABLE), FLOAT_ADM_TARGET_REPLACE)
+            << ours << err();
     for (const std::string &foreign :
          {std::string("source,ladder,label,file,crf\nsrc.y4m,vp9,low,vp9_100k.webm,40\n"),
           table + "\n", table + ",adm2_mean,crf\n", table + ",adm2_mean",
+          table + ",adm2_mean,psnr_u_mean\n", table + ",adm2_mean,vmaf\n",
+          table + ",on_hull,adm2_mean\n",
           std::string("name,bitrate\n")})
         EXPECT_EQ(check(write("o.csv", foreign), FLOAT_ADM_OUTPUT_TABLE),
                   FLOAT_ADM_ERROR_OUTPUT_NOT_OURS)
