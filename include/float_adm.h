@@ -784,9 +784,8 @@ void float_adm_map_end(const char *pattern);
  *   TABLE   a ladder's table: JSON that begins with "{" and whose first 65536 bytes
  *           hold "float_adm_table": 1, or CSV whose whole first line is the table's
  *           columns (float_adm_table_column) followed by one or more NAME_POOL, NAME
- *           an output's name (float_adm_output_parse_name) or a metric measured
- *           beside it (float_adm_table_metric) and POOL one of mean, harmonic_mean,
- *           min, max: a CSV with any other column is not ours.
+ *           an output's name (float_adm_output_parse_name) and POOL one of mean,
+ *           harmonic_mean, min, max: a CSV with any other column is not ours.
  * A path the system cannot look at (a directory on the way not searchable): refused
  * with FLOAT_ADM_ERROR_IO.  Each refusal's message names the path and why.
  */
@@ -817,17 +816,9 @@ int float_adm_output_check(const char *path, enum FloatAdmOutputKind kind,
 
 /**
  * The columns a ladder's CSV table begins with, in order ("source", "ladder",
- * "label", "file", ..., "scale", "options", "hull_metric", "on_hull"); NULL past the
- * last.  The pooled outputs and metrics follow them.
+ * "label", "file", ...); NULL past the last.  The pooled outputs follow them.
  */
 const char *float_adm_table_column(int index);
-
-/**
- * The metrics a ladder's table may pool beside float_adm's outputs, as FFmpeg's
- * filters measure them on the same frames ("psnr_y", "psnr_avg", "ssim_y", "ssim",
- * "vmaf"); NULL past the last.
- */
-const char *float_adm_table_metric(int index);
 
 /* ---- A run's files: every input known before anything is written ----
  *
@@ -869,6 +860,15 @@ int float_adm_run_files_add_input(FloatAdmRunFiles *files, const char *path, con
 int float_adm_run_files_add_output(FloatAdmRunFiles *files, const char *path,
                                    enum FloatAdmOutputKind kind, const char *label, char *errbuf,
                                    size_t errbuf_size);
+/**
+ * Registers the map files of pattern (float_adm_map_pattern_check's: one a frame),
+ * named label in messages: 0, or an error where the pattern gives the name of an
+ * input (FLOAT_ADM_ERROR_OUTPUT_INPUT) or of another output (FLOAT_ADM_ERROR_OUTPUT_SHARED)
+ * registered before or after it, in the same directory.  Each map file is checked
+ * by the output policy when it is written.
+ */
+int float_adm_run_files_add_map_pattern(FloatAdmRunFiles *files, const char *pattern,
+                                        const char *label, char *errbuf, size_t errbuf_size);
 /** 1 where an output registered goes to stdout (the face then prints nothing else
  * there), else 0. */
 int float_adm_run_files_stdout_taken(const FloatAdmRunFiles *files);

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include <string>
 #include <vector>
 
 #include "adm_context_setup.h"
@@ -89,6 +90,11 @@ private:
  */
 int write_map_pfm(const char *pattern, uint64_t frame_num, const float *loss, int columns, int rows,
                   char *errbuf, size_t errbuf_size);
+
+/* Whether a map pattern (float_adm_map_pattern_check's) gives the file name `name` for
+ * some frame number (%d: the number without leading zeros; %0Nd: N digits or more);
+ * false for a pattern that is not one. */
+bool map_pattern_names(const char *pattern, const std::string &name);
 
 } // namespace adm
 

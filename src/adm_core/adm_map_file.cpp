@@ -201,6 +201,21 @@ int write_map_pfm(const char *pattern, uint64_t frame_num, const float *loss, in
     }
 }
 
+bool map_pattern_names(const char *pattern, const std::string &name)
+{
+    Pattern parsed;
+    if (parse_pattern(pattern, &parsed, nullptr, 0) < 0)
+        return false;
+    const size_t fixed = parsed.before.size() + parsed.after.size();
+    if (name.size() <= fixed || name.compare(0, parsed.before.size(), parsed.before) ||
+        name.compare(name.size() - parsed.after.size(), parsed.after.size(), parsed.after))
+        return false;
+    const std::string number = name.substr(parsed.before.size(), name.size() - fixed);
+    const size_t width = parsed.width ? static_cast<size_t>(parsed.width) : 1;
+    return number.find_first_not_of("0123456789") == std::string::npos &&
+           (number.size() == width || (number.size() > width && number[0] != '0'));
+}
+
 } // namespace adm
 
 extern "C" {

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "adm_error_message.h"
+#include "adm_map.h"
 #include "adm_output_policy.h"
 #include "float_adm.h"
 
@@ -43,6 +44,23 @@ std::string describe(const char *path, const char *label)
     return label && *label ? std::string(label) + " " + path : std::string(path);
 }
 
+/* A path as a name in a directory: the directory by identity where it exists. */
+struct Name {
+    std::string directory, base;
+    std::string named; /* as the face named the file, for messages */
+    bool output;
+};
+
+Name name_of(const std::string &path, const std::string &named, bool output)
+{
+    const std::string directory = adm::parent_directory(path);
+    struct stat st;
+    return {stat(directory.c_str(), &st) == 0
+                ? std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino)
+                : directory,
+            path.substr(path.find_last_of('/') + 1), named, output};
+}
+
 /* The key of where a path that the policy allowed writes: one key per place, however
  * the place is named. */
 std::string place_key(const char *path, int target)
@@ -52,12 +70,25 @@ std::string place_key(const char *path, int target)
     struct stat st;
     if (target == FLOAT_ADM_TARGET_REPLACE && lstat(path, &st) == 0)
         return "file " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
-    /* A new file: its directory, by identity, and its name there. */
-    const std::string whole(path);
-    const std::string base = whole.substr(whole.find_last_of('/') + 1);
-    if (stat(adm::parent_directory(whole).c_str(), &st) != 0)
-        return "name " + whole;
-    return "name " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + "/" + base;
+    const Name name = name_of(path, "", true);
+    return "name " + name.directory + "/" + name.base;
+}
+
+/* A map pattern and a name it gives: the same directory, a base the pattern's base
+ * gives.  (A pattern whose frame number lies in a directory is not compared.) */
+bool pattern_gives(const Name &pattern, const Name &name)
+{
+    return pattern.directory == name.directory &&
+           adm::map_pattern_names(pattern.base.c_str(), name.base);
+}
+
+int refuse_pattern(const Name &pattern, const Name &name, char *errbuf, size_t errbuf_size)
+{
+    adm::format_error(errbuf, errbuf_size, "%s gives the name of %s, %s", pattern.named.c_str(),
+                      name.named.c_str(),
+                      name.output ? "another output of the run: one writer each"
+                                  : "an input of the run, which would be destroyed");
+    return name.output ? FLOAT_ADM_ERROR_OUTPUT_SHARED : FLOAT_ADM_ERROR_OUTPUT_INPUT;
 }
 
 } // namespace
@@ -68,6 +99,20 @@ struct FloatAdmRunFiles {
     std::vector<OutputPlace> outputs;
     /* The files outputs replace, by identity, so that a later input is checked too. */
     std::vector<adm::FileIdentity> replaced;
+    /* Every input and output by name, and the map patterns, each checked against the
+     * other: a pattern's file names are known only as names. */
+    std::vector<Name> names;
+    std::vector<Name> map_patterns;
+
+    int add_name(const Name &name, char *errbuf, size_t errbuf_size)
+    {
+        for (const Name &pattern : map_patterns) {
+            if (pattern_gives(pattern, name))
+                return refuse_pattern(pattern, name, errbuf, errbuf_size);
+        }
+        names.push_back(name);
+        return 0;
+    }
 };
 
 extern "C" int float_adm_run_files_create(FloatAdmRunFiles **files)
@@ -135,6 +180,11 @@ extern "C" int float_adm_run_files_add_input(FloatAdmRunFiles *files, const char
                 return FLOAT_ADM_ERROR_OUTPUT_INPUT;
             }
         }
+        if (!standard_input) {
+            const int ret = files->add_name(name_of(path, named, false), errbuf, errbuf_size);
+            if (ret < 0)
+                return ret;
+        }
         files->inputs.push_back({st.st_dev, st.st_ino, named});
         files->input_is_stream.push_back(stream);
         return 0;
@@ -167,12 +217,44 @@ extern "C" int float_adm_run_files_add_output(FloatAdmRunFiles *files, const cha
                               key == "stdout" ? "stdout" : "the same file");
             return FLOAT_ADM_ERROR_OUTPUT_SHARED;
         }
+        if (key != "stdout") {
+            const int ret = files->add_name(name_of(path, named, true), errbuf, errbuf_size);
+            if (ret < 0)
+                return ret;
+        }
         files->outputs.push_back({key, named});
         if (target == FLOAT_ADM_TARGET_REPLACE)
             files->replaced.push_back({link.st_dev, link.st_ino, named});
         return target;
     } catch (const std::bad_alloc &) {
         adm::format_error(errbuf, errbuf_size, "out of memory registering an output");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+extern "C" int float_adm_run_files_add_map_pattern(FloatAdmRunFiles *files, const char *pattern,
+                                                   const char *label, char *errbuf,
+                                                   size_t errbuf_size)
+{
+    if (!files) {
+        adm::format_error(errbuf, errbuf_size, "no run given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    const int ret = float_adm_map_pattern_check(pattern, errbuf, errbuf_size);
+    if (ret < 0)
+        return ret;
+    try {
+        Name where = name_of(pattern, describe(pattern, label), true);
+        if (adm::parent_directory(pattern).find('%') != std::string::npos)
+            return 0;
+        for (const Name &name : files->names) {
+            if (pattern_gives(where, name))
+                return refuse_pattern(where, name, errbuf, errbuf_size);
+        }
+        files->map_patterns.push_back(where);
+        return 0;
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory registering a map pattern");
         return FLOAT_ADM_ERROR_NOMEM;
     }
 }

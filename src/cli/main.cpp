@@ -175,8 +175,9 @@ struct RunFilesDeleter {
 };
 using RunFilesPtr = std::unique_ptr<FloatAdmRunFiles, RunFilesDeleter>;
 
-/* The run's files with both inputs in them: one stream named twice (stdin as "-"
- * and /dev/fd/0, one FIFO) is refused, as two readers would split its bytes. */
+/* The run's files with both inputs and the maps' pattern in them: one stream named
+ * twice (stdin as "-" and /dev/fd/0, one FIFO) is refused, as two readers would
+ * split its bytes; so is a pattern that gives an input's name. */
 RunFilesPtr register_inputs(const CommandLine &command_line)
 {
     FloatAdmRunFiles *raw = nullptr;
@@ -192,6 +193,11 @@ RunFilesPtr register_inputs(const CommandLine &command_line)
         if (err < 0 && err != FLOAT_ADM_ERROR_IO)
             throw CliError(message[0] ? message : *input.second + ": " + float_adm_strerror(err));
     }
+    char message[512] = "";
+    if (!command_line.map_path.empty() &&
+        float_adm_run_files_add_map_pattern(files.get(), command_line.map_path.c_str(),
+                                            "--map-path", message, sizeof(message)) < 0)
+        throw CliError(message);
     return files;
 }
 

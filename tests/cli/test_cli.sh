@@ -471,6 +471,11 @@ tests=$((tests + 1))
 "$bin" $ref $dis $astro_args --json redirected.json >redirected.json 2>err.txt &&
     [ "$(tail -1 redirected.json)" = "}" ] && ! grep -q "^adm2:" redirected.json ||
     fail "--json FILE >FILE: the summary follows the log: $(tail -3 redirected.json)"
+# A map pattern that gives a log's name: refused before anything is written.
+expect_error "--map-path over a log" "--map-path mm%d gives the name of --json mm1" \
+    $ref $dis $astro_args --map-path 'mm%d' --csv mm0.csv --json mm1
+tests=$((tests + 1))
+ls mm* >/dev/null 2>&1 && fail "--map-path over a log: wrote $(ls mm*)"
 # The kernel's files are never written, however empty and regular they look.
 expect_error "a log in /proc" "refusing to write the log there: it is on the kernel's proc" \
     $ref $dis $astro_args --json /proc/self/comm
@@ -843,7 +848,9 @@ expect_error "map: not over another file" "refusing to write the map there" $ast
 tests=$((tests + 1))
 [ "$(cat keep0.pfm)" = notes ] || fail "map: another file was overwritten"
 cp $astro.ref.yuv in0.yuv
-expect_error "map: not over an input" "open in this process" -r in0.yuv -d $astro.dis.yuv \
+expect_error "map: not over an input" \
+    "--map-path in%d.yuv gives the name of --reference in0.yuv, an input of the run" \
+    -r in0.yuv -d $astro.dis.yuv \
     -w 576 -h 324 -p 420 -b 8 -q --map-path in%d.yuv
 tests=$((tests + 1))
 cmp -s in0.yuv $astro.ref.yuv || fail "map: an input was overwritten"

@@ -161,6 +161,38 @@ TEST_F(RunFiles, OneFileHasOneWriterUnderAnyName)
     EXPECT_EQ(float_adm_run_files_stdout_taken(files_), 0);
 }
 
+/* A map pattern's files are known by name: a log or an input that the pattern
+ * names, registered before or after it, is refused. */
+TEST_F(RunFiles, AMapPatternNamesNoOtherFile)
+{
+    EXPECT_EQ(output(path("mm1"), "--json"), FLOAT_ADM_TARGET_NEW);
+    err_[0] = '\0';
+    EXPECT_EQ(float_adm_run_files_add_map_pattern(files_, path("mm%d").c_str(), "--map-path", err_,
+                                                  sizeof(err_)),
+              FLOAT_ADM_ERROR_OUTPUT_SHARED);
+    EXPECT_NE(err().find("--map-path " + path("mm%d") + " gives the name of --json " + path("mm1") +
+                         ", another output of the run"),
+              std::string::npos)
+        << err();
+    EXPECT_EQ(float_adm_run_files_add_map_pattern(files_, (dir_ + "/./m%03d.pfm").c_str(), nullptr,
+                                                  err_, sizeof(err_)),
+              0)
+        << err();
+    EXPECT_EQ(output(path("m007.pfm")), FLOAT_ADM_ERROR_OUTPUT_SHARED);
+    EXPECT_EQ(output(path("m1234.pfm")), FLOAT_ADM_ERROR_OUTPUT_SHARED);
+    EXPECT_EQ(output(path("m07.pfm")), FLOAT_ADM_TARGET_NEW);
+    EXPECT_EQ(output(path("m0123.pfm")), FLOAT_ADM_TARGET_NEW);
+    std::ofstream(path("m002.pfm")) << "";
+    EXPECT_EQ(input(path("m002.pfm")), FLOAT_ADM_ERROR_OUTPUT_INPUT);
+    EXPECT_EQ(float_adm_run_files_add_map_pattern(files_, path("ref%d.y4m").c_str(), nullptr, err_,
+                                                  sizeof(err_)),
+              0);
+    std::ofstream(path("ref5.y4m")) << "";
+    EXPECT_EQ(input(path("ref5.y4m"), "--distorted"), FLOAT_ADM_ERROR_OUTPUT_INPUT);
+    EXPECT_EQ(float_adm_run_files_add_map_pattern(files_, "no-number", nullptr, err_, sizeof(err_)),
+              FLOAT_ADM_ERROR_INVALID);
+}
+
 TEST_F(RunFiles, BadArguments)
 {
     EXPECT_EQ(float_adm_run_files_create(nullptr), FLOAT_ADM_ERROR_INVALID);
