@@ -982,8 +982,7 @@ def table_html(rows, comparisons, metric, scale, directory="."):
                    "<th>%s mean</th><th>%s</th>%s<th>on hull</th></tr>"
                    % (e(metric), e(aim.replace("_mean", " mean")),
                       "".join("<th>%s mean</th>" % e(m) for m in beside)))
-        for r in sorted((r for r in rows if r["source"] == source),
-                        key=lambda r: (r["ladder"], r["bitrate_kbps"])):
+        for r in (r for r in rows if r["source"] == source):  # score_ladder's order
             out.append("<tr><td class=t>%s</td><td class=t>%s</td><td class=t>%s</td>"
                        "<td>%d×%d</td><td>%d</td>"
                        "<td>%.1f</td><td>%.5f</td><td>%.5f</td>%s<td>%s</td></tr>"

@@ -695,6 +695,7 @@ def test_rungs_are_listed_by_size_and_rate_with_their_progress(ffmpeg, ladders, 
         assert [row["label"] for row in csv.DictReader(f)] == order
     table = json.loads((out / "ladder.json").read_text())
     assert [r["label"] for r in table["rungs"]] == order
+    assert re.findall(r">(\S+ [zma])</a>", (out / "ladder.html").read_text()) == order
     rates = [r["bitrate_kbps"] for r in table["rungs"]]
     assert rates[:3] == sorted(rates[:3]) and rates[3:] == sorted(rates[3:])
     progress = re.findall(r"^rung (\d+)/6 source0\.y4m mpeg2 (\S+ [zma]): scored in",
