@@ -784,8 +784,9 @@ void float_adm_map_end(const char *pattern);
  *   TABLE   a ladder's table: JSON that begins with "{" and whose first 65536 bytes
  *           hold "float_adm_table": 1, or CSV whose whole first line is the table's
  *           columns (float_adm_table_column) followed by one or more NAME_POOL, NAME
- *           an output's name (float_adm_output_parse_name) and POOL one of mean,
- *           harmonic_mean, min, max: a CSV with any other column is not ours.
+ *           an output's name (float_adm_output_parse_name) or a metric measured
+ *           beside it (float_adm_table_metric) and POOL one of mean, harmonic_mean,
+ *           min, max: a CSV with any other column is not ours.
  * A path the system cannot look at (a directory on the way not searchable): refused
  * with FLOAT_ADM_ERROR_IO.  Each refusal's message names the path and why.
  */
@@ -816,9 +817,17 @@ int float_adm_output_check(const char *path, enum FloatAdmOutputKind kind,
 
 /**
  * The columns a ladder's CSV table begins with, in order ("source", "ladder",
- * "label", "file", ...); NULL past the last.  The pooled outputs follow them.
+ * "label", "file", ..., "scale", "options", "hull_metric", "on_hull"); NULL past the
+ * last.  The pooled outputs and metrics follow them.
  */
 const char *float_adm_table_column(int index);
+
+/**
+ * The metrics a ladder's table may pool beside float_adm's outputs, as FFmpeg's
+ * filters measure them on the same frames ("psnr_y", "psnr_avg", "ssim_y", "ssim",
+ * "vmaf"); NULL past the last.
+ */
+const char *float_adm_table_metric(int index);
 
 /* ---- A run's files: every input known before anything is written ----
  *

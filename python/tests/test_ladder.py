@@ -347,8 +347,6 @@ def test_rungs_are_labelled_and_ticks_kept_apart(tmp_path, width):
     _assert_readable(_plots(page, width, tmp_path), width)
 
 
-
-
 @pytest.mark.parametrize("width", [390, 1400])
 def test_ladder_page_holds_from_a_phone_to_a_wide_screen(ffmpeg, ladders, tmp_path, width):
     """ladder.html in Chromium at 390 and 1400 pixels: nothing runs past the window but
