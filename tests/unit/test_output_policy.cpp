@@ -202,8 +202,7 @@ TEST_F(OutputPolicy, OnlyTheProjectsOwnFilesOfTheSameKindAreReplaced)
          {std::string("source,ladder,label,file,crf\nsrc.y4m,vp9,low,vp9_100k.webm,40\n"),
           table + "\n", table + ",adm2_mean,crf\n", table + ",adm2_mean",
           table + ",adm2_mean,psnr_u_mean\n", table + ",adm2_mean,vmaf\n",
-          table + ",on_hull,adm2_mean\n",
-          std::string("name,bitrate\n")})
+          table + ",on_hull,adm2_mean\n", std::string("name,bitrate\n")})
         EXPECT_EQ(check(write("o.csv", foreign), FLOAT_ADM_OUTPUT_TABLE),
                   FLOAT_ADM_ERROR_OUTPUT_NOT_OURS)
             << foreign;
