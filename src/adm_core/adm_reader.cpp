@@ -92,11 +92,12 @@ struct FloatAdmReader {
     std::string path;
     FILE *file = nullptr;
     uint64_t file_size = 0;
-    bool stream = false;     /* a pipe or stdin: read once, in order, never sized up front */
-    std::string pending;     /* a stream's bytes read ahead (to recognise it, and its first
-                                frame), consumed from pending_at on */
+    bool stream = false; /* a pipe or stdin: read once, in order, never sized up front */
+    /* A stream's bytes read ahead (to recognise it, and its first frame), consumed
+     * from pending_at on. */
+    std::string pending;
     size_t pending_at = 0;
-    uint64_t next_frame = 0; /* the frame read_next_luma reads */
+    uint64_t next_frame = 0;            /* the frame read_next_luma reads */
     std::vector<unsigned char> discard; /* a stream's chroma, read past */
     bool is_y4m = false;
     uint64_t first_frame_offset = 0; /* just past the y4m header, else 0 */
@@ -155,8 +156,9 @@ struct FloatAdmReader {
         return got;
     }
 
-    /* One '\n'-terminated line without the '\n'; false at the end of the file. */
-    bool read_line(std::string &line)
+    /* One '\n'-terminated line without the '\n'; false at the end of the file.  Each
+     * part read goes to check, which throws where the line cannot be what is wanted. */
+    template <typename Check> bool read_line(std::string &line, Check check)
     {
         line.clear();
         for (;;) {
@@ -171,7 +173,13 @@ struct FloatAdmReader {
             if (line.size() == kY4mMaxLineLength)
                 fail(printf_string("y4m header line longer than %zu bytes", kY4mMaxLineLength));
             line += static_cast<char>(c);
+            check(line);
         }
+    }
+
+    bool read_line(std::string &line)
+    {
+        return read_line(line, [](const std::string &) {});
     }
 
     /* A frame's header line, as far as it is read, is "FRAME" and parameters: else the
@@ -192,24 +200,9 @@ struct FloatAdmReader {
     /* The header line of frame `frame` without its '\n': false at the input's end. */
     bool read_frame_header(std::string &line, uint64_t frame)
     {
-        line.clear();
-        for (;;) {
-            const int c = next_byte();
-            if (c == EOF) {
-                if (std::ferror(file))
-                    fail(printf_string("read error: %s", std::strerror(errno)), FLOAT_ADM_ERROR_IO);
-                return false;
-            }
-            if (c == '\n') {
-                check_frame_header(line.data(), line.size(), frame);
-                return true;
-            }
-            line += static_cast<char>(c);
-            check_frame_header(line.data(), line.size(), frame);
-            if (line.size() == kY4mMaxLineLength)
-                fail(printf_string("frame %llu: its FRAME header is longer than %zu bytes",
-                                   static_cast<unsigned long long>(frame), kY4mMaxLineLength));
-        }
+        return read_line(line, [&](const std::string &part) {
+            check_frame_header(part.data(), part.size(), frame);
+        });
     }
 
     /* A stream's first frame, read ahead whole before anything of its size is
