@@ -21,20 +21,23 @@ FATE_SAMPLES  := $(BUILD)/fate-samples
 FF_PC_DIRS     = $(ABS_BUILD)/lib/pkgconfig:$(abspath $(NV_PREFIX))/lib/pkgconfig
 
 # libfloatadm, and its CUDA backend where configured: FFmpeg's configure finds
-# floatadm_cuda.pc and compiles the filter's CUDA path (HAVE_LIBFLOATADM_CUDA).
+# floatadm_cuda.pc and builds the float_adm_cuda filter.
 FF_CUDA_PC    := $(BUILD)/lib/pkgconfig/floatadm_cuda.pc
 FF_FLOATADM_LIBS := $(CORE_LIB) $(if $(filter yes,$(HAVE_CUDA)),$(BUILD)/lib/libfloatadm_cuda.a)
 FF_FLOATADM_DEPS := $(CORE_PC) $(CORE_HEADER_OUT) $(if $(filter yes,$(HAVE_CUDA)),$(FF_CUDA_PC))
 # FFmpeg's own dependency files track the header once it exists.
 FF_FLOATADM_ORDER := $(FF_FLOATADM_LIBS) $(if $(filter yes,$(HAVE_CUDA)),$(BUILD)/include/float_adm_cuda.h)
 
-# Our files that live inside the FFmpeg tree: the series' (the filter, its
-# FATE tests), and the project's own tests, never in the series: the bit-exact
+# Our files that live inside the FFmpeg tree: the series' and the extras' (the
+# filters, the FATE refs), and the project's own tests, never in the series: the bit-exact
 # corpus (tests/fate/corpus/) and the filter's other tests (tests/fate/project/:
 # logs, maps, errors, pairing through encoders), whose helpers go into the tree's
 # fate-run.sh.
 FF_FILTER_FILES := $(wildcard libavfilter/*.c libavfilter/*.h)
-FF_FATE_FILES := tests/fate/float_adm.mak $(wildcard tests/fate/ref/*)
+FF_FATE_FILES := $(wildcard tests/fate/ref/*)
+# The series' FATE tests (in filter-video.mak, patches/src/0003-*).
+FF_SERIES_FATE := fate-filter-refcmp-float-adm-yuv fate-filter-refcmp-float-adm-p010
+FF_PATCH_SOURCES := $(shell find patches/src -type f)
 FF_CORPUS_FILES := tests/fate/corpus/float_adm_corpus.mak tests/fate/corpus/float_adm_reltol.awk \
                    $(wildcard tests/fate/corpus/ref/*)
 FF_PROJECT_FATE := tests/fate/project/float_adm_project.mak tests/fate/project/float_adm_project-run.sh \
@@ -70,6 +73,7 @@ check-patches:
 	fi
 
 $(FF_DIR)/.prepared: patches/ffmpeg-$(FFMPEG_VERSION)/series $(wildcard patches/ffmpeg-$(FFMPEG_VERSION)/*.patch) \
+                     $(wildcard patches/ffmpeg-$(FFMPEG_VERSION)/extras/*) \
                      $(if $(filter 9.0,$(FFMPEG_VERSION)),$(wildcard patches/ffmpeg-sched/*.patch)) \
                      scripts/ffmpeg-prepare.sh scripts/ffmpeg-fetch.sh
 	scripts/ffmpeg-prepare.sh $(FFMPEG_VERSION) "$(FFMPEG_SOURCE)" $(FF_SRC) $(FF_CACHE)
@@ -93,16 +97,16 @@ ff-always:
 # the score refs are rewritten with those upstream values.  With neither, FATE
 # compares the scores within FATE_RELTOL (float_adm_host.mak).  All of this is
 # the corpus tests' alone: the series' tests need nothing from here.
-$(FF_DIR)/.synced: $(FF_DIR)/.prepared $(FF_OWN_FILES) $(FF_DIR)/.rcpss scripts/ffmpeg-fate-gen.py \
+$(FF_DIR)/.synced: $(FF_DIR)/.prepared $(FF_OWN_FILES) $(FF_PATCH_SOURCES) $(FF_DIR)/.rcpss scripts/ffmpeg-fate-gen.py \
                    scripts/ffmpeg-gen-patches.py include/float_adm.h \
                    tests/corpus/golden.json $(wildcard tests/corpus/hosts/*.json)
 	scripts/ffmpeg-gen-patches.py --filter-sources $(FF_SRC)
-	cp tests/fate/float_adm.mak tests/fate/corpus/float_adm_corpus.mak tests/fate/corpus/float_adm_reltol.awk \
+	cp tests/fate/corpus/float_adm_corpus.mak tests/fate/corpus/float_adm_reltol.awk \
 	    tests/fate/project/float_adm_project.mak $(FF_SRC)/tests/fate/
 	cp tests/fate/ref/* tests/fate/corpus/ref/* tests/fate/project/ref/* $(FF_SRC)/tests/ref/fate/
 	for mak in float_adm_project.mak float_adm_corpus.mak; do \
 	    grep -q $$mak $(FF_SRC)/tests/Makefile || \
-	    sed -i "/^include .*tests\/fate\/float_adm.mak\$$/a include \$$(SRC_PATH)/tests/fate/$$mak" \
+	    sed -i "/^include .*tests\/fate\/filter-video.mak\$$/a include \$$(SRC_PATH)/tests/fate/$$mak" \
 	        $(FF_SRC)/tests/Makefile; \
 	    grep -q $$mak $(FF_SRC)/tests/Makefile || exit 1; \
 	done
@@ -142,9 +146,9 @@ $(FF_OBJ)/ffbuild/config.mak: $(FF_DIR)/.prepared $(NV_PREFIX)/.installed $(FF_F
 	$(if $(filter yes,$(HAVE_CUDA)),,rm -f $(FF_CUDA_PC))
 	scripts/ffmpeg-configure.sh $(if $(filter yes,$(GPL)),--gpl) $(FF_SRC) $(FF_OBJ) $(FF_PC_DIRS) \
 	    --cc="$(CC)" --cxx="$(CXX)" $(if $(filter debug,$(BUILD_TYPE)),--disable-optimizations --disable-stripping)
-	@if [ "$(HAVE_CUDA)" = yes ] && grep -q '^CONFIG_CUDA=yes' $@ && ! grep -q '^HAVE_LIBFLOATADM_CUDA=yes' $@; then \
+	@if [ "$(HAVE_CUDA)" = yes ] && grep -q '^CONFIG_CUDA=yes' $@ && ! grep -q '^CONFIG_FLOAT_ADM_CUDA_FILTER=yes' $@; then \
 	    echo "FFmpeg's configure did not take floatadm_cuda.pc (see $(FF_OBJ)/ffbuild/config.log):" \
-	        "the filter would have no CUDA path" >&2; \
+	        "no float_adm_cuda filter" >&2; \
 	    rm -f $@; exit 1; \
 	fi
 
@@ -174,7 +178,7 @@ fate-samples: $(FATE_SAMPLE_FILES)
 # for bit.
 check-fate: ffmpeg fate-samples
 	@sed -n 's/^# NOTE: /NOTE: /p' $(FF_HOST_MAK)
-	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) -k fate-float-adm fate-float-adm-project fate-float-adm-corpus \
+	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) -k $(FF_SERIES_FATE) fate-float-adm-project fate-float-adm-corpus \
 	    SAMPLES=$(abspath $(FATE_SAMPLES))
 
 # What FFmpeg's own checks say of the series, in this release's tree: the
@@ -188,7 +192,7 @@ check-ffmpeg-plain: ffmpeg
 	git -C $(FF_SRC) diff --exit-code --stat -- . ':!tests/Makefile' ':!tests/fate-run.sh'
 	$(MAKE) -C $(FF_OBJ) fate-source
 	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) $(patsubst %,%.o,$(filter %.h,$(FF_FILTER_FILES)))
-	! $(MAKE) -C $(FF_OBJ) -n -B checkheaders CONFIG_LIBFLOATADM= 2>/dev/null | grep -q 'vf_float_adm_cuda\.h'
+	! $(MAKE) -C $(FF_OBJ) -n -B checkheaders CONFIG_LIBFLOATADM= 2>/dev/null | grep -q 'vf_float_adm[a-z_]*\.h'
 
 # The series' and the project's FATE tests as a processor whose scores differ from the refs'
 # runs them: this release's FFmpeg build relinked, as ffmpeg-other-host,
@@ -208,7 +212,7 @@ check-fate-other-host: ffmpeg
 	$(FF_OBJ)/ffmpeg-other-host -v error $(OTHER_HOST_PROBE) > $(FF_DIR)/other-host.txt
 	@if cmp -s $(FF_DIR)/this-host.txt $(FF_DIR)/other-host.txt; then \
 	    echo "ffmpeg-other-host scores as this host does: the run would prove nothing" >&2; exit 1; fi
-	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) -k PROGSSUF=-other-host fate-float-adm fate-float-adm-project
+	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) -k PROGSSUF=-other-host $(FF_SERIES_FATE) fate-float-adm-project
 
 # Other versions fetch their own pinned release: FFMPEG_SOURCE names one tree.
 check-ffmpeg-all:
@@ -220,3 +224,11 @@ check-ffmpeg-all:
 # The demo builds the workbench (the README promises it), then runs the filter.
 demo: workbench
 	scripts/ffmpeg-demo.sh $(BUILD)/bin/ffmpeg $(BUILD)/demo
+
+# FFmpeg's own checks of the series in a fresh release tree, then of the series
+# with the extras (scripts/ffmpeg-plain-check.sh): two whole FFmpeg builds, so
+# run by hand; docs/fate-ffmpeg.md records the results.
+.PHONY: check-ffmpeg-series
+check-ffmpeg-series: $(CORE_PC) $(FF_FLOATADM_DEPS) $(NV_PREFIX)/.installed | $(FF_FLOATADM_ORDER)
+	scripts/ffmpeg-plain-check.sh $(FFMPEG_VERSION) $(FF_PC_DIRS) $(BUILD)/plain-$(FFMPEG_VERSION) $(FF_CACHE)
+	scripts/ffmpeg-plain-check.sh --extras $(FFMPEG_VERSION) $(FF_PC_DIRS) $(BUILD)/plain-$(FFMPEG_VERSION)-extras $(FF_CACHE)

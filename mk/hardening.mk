@@ -65,6 +65,6 @@ check-sanitize-ffmpeg: $(SAN_FF_DIR)/.src fate-samples
 	    [ $(SAN_FF_DIR)/lib/libfloatadm.a -nt $(SAN_FF_OBJ)/$${prog}_g ] && rm -f $(SAN_FF_OBJ)/$${prog}_g $(SAN_FF_OBJ)/$$prog; \
 	done; true
 	$(MAKE) -C $(SAN_FF_OBJ) $(FF_JOBS) ffmpeg ffprobe
-	$(SAN_FF_ENV) $(MAKE) -C $(SAN_FF_OBJ) $(FF_JOBS) fate-float-adm fate-float-adm-corpus SAMPLES=$(abspath $(FATE_SAMPLES))
+	$(SAN_FF_ENV) $(MAKE) -C $(SAN_FF_OBJ) $(FF_JOBS) $(FF_SERIES_FATE) fate-float-adm-corpus SAMPLES=$(abspath $(FATE_SAMPLES))
 	$(SAN_FF_ENV) sh tests/robustness/test_ffmpeg.sh $(SAN_FF_OBJ)/ffmpeg
 	$(SAN_FF_ENV) MEMORY_LIMIT_KIB=unlimited sh tests/robustness/test_cli.sh $(SAN_FF_DIR)/bin/float_adm_score

@@ -38,6 +38,11 @@ fi
 
 list() { echo "$*" | tr ' ' ','; }
 
+# The float_adm filters the tree has: the series' (float_adm, float_adm_cuda with
+# CUDA), and float_adm_map where the project's extras are applied too.
+adm_filters=float_adm
+grep -q ff_vf_float_adm_map "$src/libavfilter/allfilters.c" && adm_filters="$adm_filters float_adm_map"
+
 cuda=
 if PKG_CONFIG_PATH=$pc_dirs pkg-config --exists ffnvcodec; then
     # NVDEC: decoded frames stay on the GPU for float_adm's CUDA path.
@@ -45,6 +50,7 @@ if PKG_CONFIG_PATH=$pc_dirs pkg-config --exists ffnvcodec; then
     cuda="--enable-ffnvcodec --enable-cuda --enable-nvdec --enable-nvenc --enable-filter=hwupload_cuda
           --enable-hwaccel=$(list h264_nvdec hevc_nvdec vp9_nvdec av1_nvdec mpeg2_nvdec)
           --enable-encoder=$(list h264_nvenc hevc_nvenc av1_nvenc)"
+    adm_filters="$adm_filters float_adm_cuda"
 else
     echo "ffmpeg-configure: nv-codec-headers not found: building without the CUDA hwcontext" >&2
 fi
@@ -102,7 +108,7 @@ PKG_CONFIG_PATH=$pc_dirs${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} "$src/configure" \
         aac ac3 mpegaudio flac opus vorbis)" \
     --enable-protocol="$(list file pipe)" \
     --enable-indev=lavfi \
-    --enable-filter="$(list float_adm float_adm_map overlay avgblur psnr ssim scale format metadata setpts settb trim select \
+    --enable-filter="$(list $adm_filters overlay avgblur psnr ssim scale format metadata setpts settb trim select \
         testsrc2 color split null nullsink buffer buffersink hwdownload hwupload extractplanes \
         crop pad fps setsar showinfo movie transpose hflip vflip \
         abuffer abuffersink anull aformat aresample atrim asetpts $filters)" \

@@ -164,16 +164,6 @@ FORMAT_TESTS = [
     ("fmt-p016", FLAT, "default", "scale,format=p016", "scale,format=p016", "", ""),
     ("threads-1", HD, "default", "", "", "", "-filter_threads 1"),
     ("threads-5", HD, "default", "", "", "", "-filter_threads 5"),
-    ("alias-egl", ASTRONAUT, "egl1.2", "", "", "egl=1.2", ""),
-    ("alias-nvd-rdf", ASTRONAUT, "nvd1.5_rdh2160", "", "", "nvd=1.5:rdf=2160", ""),
-    ("alias-csf", ASTRONAUT, "csf_barten_scaled", "", "", "csf=1:scf=2:scfd=0.5", ""),
-    ("alias-nw", ASTRONAUT, "nw0", "", "", "nw=0", ""),
-    ("alias-apn", ASTRONAUT, "pnorm2.5", "", "", "apn=2.5", ""),
-    ("alias-bcm", ASTRONAUT, "bypass_cm", "", "", "bcm=1", ""),
-    ("alias-sasc", ASTRONAUT, "skip_aim2", "", "", "sasc=2", ""),
-    ("alias-ssz", COINS, "skip_scale0", "", "", "ssz=1", ""),
-    ("alias-adm3", ASTRONAUT, "adm3_hm", "", "", "aah=1:dlmw=0.3:min=0.2", ""),
-    ("alias-factors", ASTRONAUT, "factors", "", "", "f1s0=0.02:f2s1=0.03:f1s3=0.5", ""),
 ]
 
 LOG_TESTS = [("log-json", "json", "testsrc2_576x324_yuv420p_mpeg2", True),

@@ -1,37 +1,35 @@
 #!/usr/bin/env python3
 # Generate patches/ffmpeg-<version>/ from a pristine FFmpeg release: the
 # series as ffmpeg-devel takes it, made by `git format-patch` on the release's
-# files with the project's files added and the edits below.
+# files with the project's files added and the edits below; and, in its
+# extras/ folder, the project's own patches that go on top of the series (the
+# embedded ffmpeg is the series plus the extras).
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # Usage: scripts/ffmpeg-gen-patches.py RELEASE_TREE_OR_TARBALL OUT_DIR
 #        scripts/ffmpeg-gen-patches.py --filter-sources FFMPEG_TREE
-#          (the filter's files as that release's series carries them, written
-#          into the tree where they differ: the embedded build's sync step)
+#          (the filter's files as that release's series and extras leave them,
+#          written into the tree where they differ: the embedded build's sync step)
 #
-# What the series is made from, all real files of this repository:
-#   libavfilter/vf_float_adm*.[ch]   the filter; the release's libavfilter major
-#                                    version settles its LIBAVFILTER_VERSION_MAJOR
-#                                    conditionals, so that each release's series
-#                                    carries only its own code, and the option
-#                                    table of include/float_adm.h is spelled out
-#                                    (a newer libfloatadm cannot change the options)
-#   patches/src/float_adm.texi       its section of doc/filters.texi (without the
-#                                    markers of its generated option block)
-#   tests/fate/float_adm.mak, tests/fate/ref/
-#                                    the FATE tests (refcmp_metadata, as psnr's and
-#                                    ssim's; the project's own, tests/fate/project/
-#                                    and tests/fate/corpus/, are never in the series)
-#   patches/src/edits/<path>         the lines the series adds to FFmpeg's <path>
-#                                    (configure, Changelog, libavfilter/Makefile,
-#                                    libavfilter/allfilters.c, tests/Makefile), each
-#                                    block under the line it goes before or after
-#   patches/src/*.txt                the commit messages
+# What the patches are made from, all real files of this repository:
+#   patches/src/series, extras   the patches' folders, in order: the series, then
+#                                the extras
+#   patches/src/<patch>/message.txt  its commit message
+#   patches/src/<patch>/files    the project's files it adds, one path a line:
+#                                libavfilter/..., tests/fate/ref/NAME (FFmpeg's
+#                                tests/ref/fate/NAME); a filter source's
+#                                LIBAVFILTER_VERSION_MAJOR conditionals are settled
+#                                for the release, and the option table of
+#                                include/float_adm.h is spelled out (a newer
+#                                libfloatadm cannot change the options)
+#   patches/src/<patch>/edits/<path>  the lines it adds to FFmpeg's <path>, each
+#                                block under the line it goes before or after
+#   patches/src/<patch>/changes.diff  (extras) its changes to the filter's sources
+#                                as the earlier patches leave them (patch -p1)
 # Each edit of an FFmpeg file is anchored on a line every supported release
 # has; the script fails loudly when an anchor is missing rather than guess.
 # What is computed, not written out: libavfilter/version.h's minor version
-# bump, and the texinfo going in above the section that follows it
-# alphabetically.
+# bump (the series' first patch).
 # The output depends only on its inputs (fixed author, dates and commit ids),
 # so that `make check-patches` can regenerate it and compare.
 
@@ -49,10 +47,7 @@ AUTHOR_NAME = "float_adm authors"
 AUTHOR_EMAIL = "float-adm@users.noreply.github.com"
 DATE = "2026-11-30T00:00:00+0000"
 
-# The release's files that the series edits (and only those: the patches'
-# index lines hash these files alone, whatever else the tree holds).
-EDITED = ["configure", "Changelog", "MAINTAINERS", "doc/filters.texi", "libavfilter/Makefile",
-          "libavfilter/allfilters.c", "libavfilter/version.h", "tests/Makefile"]
+SRC = "patches/src"
 
 
 def fail(msg):
@@ -129,7 +124,7 @@ def settle_version_conditionals(text, major, path):
     return "".join(out)
 
 
-OPTIONS_CALL = "    FLOAT_ADM_OPTIONS(ADM_OPTION, ADM_OPTION_NO_ALIAS)\n"
+OPTIONS_CALL = "    FLOAT_ADM_OPTIONS(ADM_OPTION, ADM_OPTION)\n"
 
 
 def macro_definitions(text, prefix):
@@ -194,57 +189,72 @@ def spell_out_options(text, path):
     if not rows:
         fail("the option table expanded to nothing")
     spelled = ("    /* libvmaf's float_adm options as libfloatadm %s lists them\n"
-               "     * (FLOAT_ADM_OPTIONS, float_adm.h), each under its name and, where\n"
-               "     * libvmaf gives one, its alias. */\n" % library_version())
+               "     * (FLOAT_ADM_OPTIONS, float_adm.h), under libvmaf's names. */\n"
+               % library_version())
     spelled += "".join("    %s,\n" % row for row in rows)
     return text.replace(OPTIONS_CALL, spelled, 1)
 
 
-def filter_sources(major):
-    """(path in the tree, text) of the filter's files for a release."""
-    files = []
-    for here in sorted(glob.glob(os.path.join(TOP, "libavfilter", "vf_float_adm*.[ch]"))):
-        path = "libavfilter/" + os.path.basename(here)
-        original = read(path)
-        text = settle_version_conditionals(original, major, path)
-        if OPTIONS_CALL in text:
-            text = spell_out_options(text, path)
-        if "\n\n\n" not in original:
-            text = re.sub(r"\n{3,}", "\n\n", text)  # where a block was dropped
-        files.append((path, text))
-    return files
+def settle_source(path, original, major):
+    """A filter source as the release carries it."""
+    text = settle_version_conditionals(original, major, path)
+    if OPTIONS_CALL in text:
+        text = spell_out_options(text, path)
+    if "\n\n\n" not in original:
+        text = re.sub(r"\n{3,}", "\n\n", text)  # where a block was dropped
+    return text
 
 
-def fate_files():
-    files = [("tests/fate/float_adm.mak", read("tests/fate/float_adm.mak"))]
-    for here in sorted(glob.glob(os.path.join(TOP, "tests", "fate", "ref", "*"))):
-        files.append(("tests/ref/fate/" + os.path.basename(here),
-                      read(os.path.relpath(here, TOP))))
-    return files
+def tree_path(path):
+    """Where a project file goes in FFmpeg's tree."""
+    if path.startswith("tests/fate/ref/"):
+        return "tests/ref/fate/" + os.path.basename(path)
+    return path
 
 
-# ---- edits of the release's files ----
+# ---- the patches ----
 
-EDITS = "patches/src/edits"
+class Patch:
+    def __init__(self, name):
+        self.name = name
+        self.dir = f"{SRC}/{name}"
+        self.message = os.path.join(TOP, self.dir, "message.txt")
+        if not os.path.isfile(self.message):
+            fail(f"{self.dir}: no message.txt")
+        files = os.path.join(TOP, self.dir, "files")
+        self.files = read(f"{self.dir}/files").split() if os.path.isfile(files) else []
+        edits = os.path.join(TOP, self.dir, "edits")
+        self.edits = sorted(os.path.relpath(os.path.join(d, f), edits)
+                            for d, _, fs in os.walk(edits) for f in fs)
+        diff = os.path.join(TOP, self.dir, "changes.diff")
+        self.diff = diff if os.path.isfile(diff) else None
 
 
-def edits_of(path):
-    """The insertions patches/src/edits/PATH makes in the release's PATH: after
-    its description, blocks of `@@ before REGEX` or `@@ after REGEX` and the
+def patch_list(kind):
+    return [Patch(n) for n in read(f"{SRC}/{kind}").split()]
+
+
+def edits_of(patch, path):
+    """The insertions patches/src/<patch>/edits/PATH makes in the release's PATH:
+    after its description, blocks of `@@ before REGEX` or `@@ after REGEX` and the
     lines to insert, where REGEX matches a whole line of the release's file,
     \\1... in the lines stand for its groups and @FLOAT_ADM_VERSION@ for the
-    library's version."""
-    parts = re.split(r"^@@ (before|after) (.*)\n", read(f"{EDITS}/{path}"), flags=re.M)
+    library's version.  Texinfo comment lines that mark a generated block
+    (scripts/gen-options.py's) are this repository's alone and left out."""
+    text = read(f"{patch.dir}/edits/{path}")
+    text = "".join(line for line in text.splitlines(True)
+                   if not line.startswith(("@c begin: generated", "@c end: generated")))
+    parts = re.split(r"^@@ (before|after) (.*)\n", text, flags=re.M)
     if len(parts) < 4:
-        fail(f"{EDITS}/{path}: no @@ before/after block")
+        fail(f"{patch.dir}/edits/{path}: no @@ before/after block")
     return [(parts[i], parts[i + 1], parts[i + 2]) for i in range(1, len(parts), 3)]
 
 
-def edit_from_file(t, p):
-    for where, anchor, new in edits_of(p):
+def edit_file(t, patch, path):
+    for where, anchor, new in edits_of(patch, path):
         m = re.search(r"^(?:%s)\n" % anchor, t, re.M)
         if not m:
-            fail(f"{p}: no line matches the anchor {anchor!r} of {EDITS}/{p}")
+            fail(f"{path}: no line matches the anchor {anchor!r} of {patch.dir}/edits/{path}")
         new = re.sub(r"\\(\d)", lambda g: m.group(int(g.group(1))), new)
         new = new.replace("@FLOAT_ADM_VERSION@", library_version())
         at = m.start() if where == "before" else m.end()
@@ -263,28 +273,43 @@ def edit_version(t, p):
     return t[:n.start(2)] + "100" + t[n.end(2):]
 
 
-def filter_doc():
-    """The filter's texinfo without the markers of its generated option block
-    (scripts/gen-options.py's, this tree's alone)."""
-    return "".join(line for line in read("patches/src/float_adm.texi").splitlines(True)
-                   if not line.startswith(("@c begin: generated", "@c end: generated")))
+VERSION_H = "libavfilter/version.h"
 
 
-def edit_filters_doc(t, p):
-    return insert_before(t, "@section floodfill\n", filter_doc(), p)
+def apply_diff(sources, patch):
+    """sources (path: text) with patch's changes.diff applied."""
+    work = tempfile.mkdtemp(prefix="ffmpeg-gen-patches.diff.")
+    try:
+        for path, text in sources.items():
+            write(work, path, text)
+        with open(patch.diff, encoding="utf-8") as f:
+            r = subprocess.run(["patch", "-p1", "--no-backup-if-mismatch", "-s", "-d", work],
+                               stdin=f, capture_output=True, text=True)
+        if r.returncode:
+            fail(f"{patch.dir}/changes.diff does not apply:\n{r.stdout}{r.stderr}")
+        out = {}
+        for d, _, fs in os.walk(work):
+            for f in fs:
+                full = os.path.join(d, f)
+                with open(full, encoding="utf-8") as fh:
+                    out[os.path.relpath(full, work)] = fh.read()
+        return out
+    finally:
+        shutil.rmtree(work)
 
 
-# (commit message file, edits of the release's files, the files it adds)
-PATCHES = [
-    ("patches/src/0001-avfilter-add-float_adm-and-float_adm_map-filters.txt",
-     [("configure", edit_from_file), ("Changelog", edit_from_file), ("MAINTAINERS", edit_from_file),
-      ("doc/filters.texi", edit_filters_doc), ("libavfilter/Makefile", edit_from_file),
-      ("libavfilter/allfilters.c", edit_from_file), ("libavfilter/version.h", edit_version)],
-     "filter"),
-    ("patches/src/0002-fate-add-float_adm-tests.txt",
-     [("tests/Makefile", edit_from_file)],
-     "fate"),
-]
+def patch_states(patches, major):
+    """Per patch: (path in the tree, text) of every file it writes; the project's
+    files as the earlier patches and its own leave them."""
+    sources, states = {}, []
+    for patch in patches:
+        for path in patch.files:
+            sources[path] = read(path)
+        if patch.diff:
+            sources = apply_diff(sources, patch)
+        states.append([(tree_path(p), settle_source(p, t, major) if p.startswith("libavfilter/") else t)
+                       for p, t in sorted(sources.items())])
+    return states
 
 
 class Release:
@@ -334,44 +359,61 @@ def write(repo, path, text):
         f.write(text)
 
 
+def commit_patches(repo, release, patches, states, first):
+    for patch, files in zip(patches, states):
+        for path in patch.edits:
+            with open(os.path.join(repo, path), encoding="utf-8") as f:
+                old = f.read()
+            write(repo, path, edit_file(old, patch, path))
+        if patch is first:
+            with open(os.path.join(repo, VERSION_H), encoding="utf-8") as f:
+                write(repo, VERSION_H, edit_version(f.read(), VERSION_H))
+        for path, text in files:
+            write(repo, path, text)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-F", patch.message)
+
+
+def format_patches(repo, count, out, start):
+    os.makedirs(out, exist_ok=True)
+    for old in glob.glob(os.path.join(out, "*.patch")) + glob.glob(os.path.join(out, "series")):
+        os.remove(old)
+    names = git(repo, "format-patch", "--zero-commit", "--no-signature", "--numbered",
+                "--start-number", str(start), "--stat=80", "-o", os.path.abspath(out),
+                "HEAD~%d" % count).split()
+    with open(os.path.join(out, "series"), "w", encoding="utf-8") as f:
+        f.write("".join(os.path.basename(n) + "\n" for n in names))
+
+
 def generate(source, out):
     release = Release(source)
-    major = release.libavfilter_major()
-    added = {"filter": filter_sources(major), "fate": fate_files()}
+    series, extras = patch_list("series"), patch_list("extras")
+    states = patch_states(series + extras, release.libavfilter_major())
+    edited = sorted({p for patch in series + extras for p in patch.edits} | {VERSION_H})
     repo = tempfile.mkdtemp(prefix="ffmpeg-gen-patches.")
     try:
         git(repo, "init", "-q")
-        for path in EDITED:
+        for path in edited:
             write(repo, path, release.read(path))
             if release.executable(path):
                 os.chmod(os.path.join(repo, path), 0o755)
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "release")
-        for message, edits, files in PATCHES:
-            for path, edit in edits:
-                with open(os.path.join(repo, path), encoding="utf-8") as f:
-                    old = f.read()
-                write(repo, path, edit(old, path))
-            for path, text in added[files]:
-                write(repo, path, text)
-            git(repo, "add", "-A")
-            git(repo, "commit", "-q", "-F", os.path.join(TOP, message))
-        os.makedirs(out, exist_ok=True)
-        for old in glob.glob(os.path.join(out, "*.patch")) + glob.glob(os.path.join(out, "series")):
-            os.remove(old)
-        names = git(repo, "format-patch", "--zero-commit", "--no-signature", "--numbered",
-                    "--stat=80", "-o", os.path.abspath(out), "HEAD~%d" % len(PATCHES)).split()
+        commit_patches(repo, release, series, states[:len(series)], series[0])
+        format_patches(repo, len(series), out, 1)
+        if extras:
+            commit_patches(repo, release, extras, states[len(series):], None)
+            format_patches(repo, len(extras), os.path.join(out, "extras"), len(series) + 1)
     finally:
         shutil.rmtree(repo)
-    with open(os.path.join(out, "series"), "w", encoding="utf-8") as f:
-        f.write("".join(os.path.basename(n) + "\n" for n in names))
 
 
 def write_filter_sources(tree):
-    """The filter's files as the series carries them for the release in tree,
-    written there where they differ (the embedded build compiles the series'
-    code, not the working copies)."""
-    for path, text in filter_sources(Release(tree).libavfilter_major()):
+    """The filter's files as the series and the extras leave them for the release
+    in tree, written there where they differ (the embedded build compiles the
+    working copies, not the committed patches)."""
+    patches = patch_list("series") + patch_list("extras")
+    for path, text in patch_states(patches, Release(tree).libavfilter_major())[-1]:
         full = os.path.join(tree, path)
         if os.path.exists(full):
             with open(full, encoding="utf-8") as f:

@@ -6,7 +6,7 @@
 #   VERSION: 7.1, 8.1 or 9.0; SOURCE: an FFmpeg tree or tarball, or empty to
 #   fetch the pinned release (scripts/ffmpeg-fetch.sh); DEST: the tree to
 #   create (replaced); CACHE_DIR: where fetched tarballs are kept.
-# The series carries vf_float_adm*.[ch] and the FATE files; mk/ffmpeg.mk then
+# The series and its extras carry vf_float_adm*.[ch] and the FATE files; mk/ffmpeg.mk then
 # writes the sources generated from the working copies over them
 # (ffmpeg-gen-patches.py --filter-sources), so that edits are built before the
 # series is regenerated (make patches; make check-patches compares).
@@ -45,10 +45,14 @@ git_() { git -C "$dest.tmp" -c user.name=float_adm -c user.email=float-adm@local
 git_ init -q
 git_ add -A
 git_ commit -q --no-verify -m "FFmpeg $version release"
-while read -r patch; do
-    echo "ffmpeg-prepare: git am $patch" >&2
-    git_ am -q --whitespace=nowarn "$patches/$patch"
-done < "$patches/series"
+# Then the project's extras, which go on top of the series.
+for dir in "$patches" "$patches/extras"; do
+    [ -f "$dir/series" ] || continue
+    while read -r patch; do
+        echo "ffmpeg-prepare: git am $patch" >&2
+        git_ am -q --whitespace=nowarn "$dir/$patch"
+    done < "$dir/series"
+done
 
 # The scheduler change (patches/ffmpeg-sched/, made against 9.0.2: the inputs a
 # filtergraph waits for are decoded side by side) goes on top in that release's

@@ -3,7 +3,7 @@
 # include/float_adm.h) between its markers: the members of FloatAdmOptions in
 # the header and in the Python package's ctypes copy (python/floatadm/_lib.py),
 # README.md's and docs/ffmpeg.md's options tables, the filter's
-# texinfo @items (patches/src/float_adm.texi) and the man page's FLOAT_ADM
+# texinfo @items (the series doc edit, patches/src/0001-*/edits/doc/filters.texi) and the man page's FLOAT_ADM
 # OPTIONS (docs/man/float_adm_score.1).  Changing an option is one edit of the
 # table, then `make option-docs`.
 #
@@ -157,7 +157,7 @@ def sentence(help):
 def texi_items(table):
     out = []
     for o in table:
-        out.append(f"@item {o.name}" + (f", {o.alias}" if o.alias else ""))
+        out.append(f"@item {o.name}")  # the filter takes libvmaf's names, not the aliases
         help = texi_escape(sentence(o.help))
         if o.kind == "bool":
             out.append(f"{help}. Default is {'enabled' if o.default else 'disabled'}.")
@@ -202,7 +202,7 @@ def blocks(table, members):
         ("README.md", f"<!-- begin: {GENERATED} -->", "<!-- end: generated -->", md_table(table)),
         ("docs/ffmpeg.md", f"<!-- begin: {GENERATED} -->", "<!-- end: generated -->",
          md_table(table)),
-        ("patches/src/float_adm.texi", "@c begin: " + GENERATED, "@c end: generated",
+        ("patches/src/0001-avfilter-add-float_adm-filter/edits/doc/filters.texi", "@c begin: " + GENERATED, "@c end: generated",
          texi_items(table)),
         ("docs/man/float_adm_score.1", '.\\" begin: ' + GENERATED, '.\\" end: generated',
          man_items(table)),

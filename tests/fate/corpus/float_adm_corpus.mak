@@ -134,26 +134,6 @@ FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-threads-1
 fate-float-adm-corpus-threads-1: CMD = $(call FLOAT_ADM_CORPUS,rocket_1920x1080_yuv420p_vp9,yuv420p,1920x1080,,,,-filter_threads 1)
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-threads-5
 fate-float-adm-corpus-threads-5: CMD = $(call FLOAT_ADM_CORPUS,rocket_1920x1080_yuv420p_vp9,yuv420p,1920x1080,,,,-filter_threads 5)
-FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-alias-egl
-fate-float-adm-corpus-alias-egl: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuv420p,576x324,,,:egl=1.2,)
-FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-alias-nvd-rdf
-fate-float-adm-corpus-alias-nvd-rdf: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuv420p,576x324,,,:nvd=1.5:rdf=2160,)
-FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-alias-csf
-fate-float-adm-corpus-alias-csf: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuv420p,576x324,,,:csf=1:scf=2:scfd=0.5,)
-FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-alias-nw
-fate-float-adm-corpus-alias-nw: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuv420p,576x324,,,:nw=0,)
-FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-alias-apn
-fate-float-adm-corpus-alias-apn: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuv420p,576x324,,,:apn=2.5,)
-FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-alias-bcm
-fate-float-adm-corpus-alias-bcm: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuv420p,576x324,,,:bcm=1,)
-FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-alias-sasc
-fate-float-adm-corpus-alias-sasc: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuv420p,576x324,,,:sasc=2,)
-FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-alias-ssz
-fate-float-adm-corpus-alias-ssz: CMD = $(call FLOAT_ADM_CORPUS,coins_384x304_yuv420p10le_x265,yuv420p10le,384x304,,,:ssz=1,)
-FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-alias-adm3
-fate-float-adm-corpus-alias-adm3: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuv420p,576x324,,,:aah=1:dlmw=0.3:min=0.2,)
-FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-alias-factors
-fate-float-adm-corpus-alias-factors: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuv420p,576x324,,,:f1s0=0.02:f2s1=0.03:f1s3=0.5,)
 FATE_FLOAT_ADM_CORPUS += fate-float-adm-corpus-fmt-yuvj420p
 fate-float-adm-corpus-fmt-yuvj420p: CMD = $(call FLOAT_ADM_CORPUS,astronaut_576x324_yuv420p_x264,yuvj420p,576x324,,,,)
 

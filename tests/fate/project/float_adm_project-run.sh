@@ -19,10 +19,10 @@ float_adm_transcode(){
     esac
     ffmpeg -f lavfi -i "$src" $srcenc -y $(target_path $srcfile) || return
     ffmpeg -i $(target_path $srcfile) $ENC_OPTS "$@" -map 0:v -y -f matroska $(target_path $encfile) \
-        -dec 0:0 -filter_complex "[dec:0][0:v]float_adm=debug=1,metadata=print:file=$(target_path $inloopfile)[scored]" \
+        -dec 0:0 -filter_complex "[dec:0][0:v]float_adm=debug=1:ts_sync_mode=nearest,metadata=print:file=$(target_path $inloopfile)[scored]" \
         -map "[scored]" -f null - || return
     ffmpeg -i $(target_path $encfile) -i $(target_path $srcfile) \
-        -lavfi "[0:v][1:v]float_adm=debug=1,metadata=print:file=$(target_path $afterfile)" \
+        -lavfi "[0:v][1:v]float_adm=debug=1:ts_sync_mode=nearest,metadata=print:file=$(target_path $afterfile)" \
         -f null - || return
     ffmpeg -i $(target_path $encfile) -i $(target_path $srcfile) \
         -lavfi "[0:v]setpts=N/TB[d];[1:v]setpts=N/TB[r];[d][r]float_adm=debug=1,metadata=print:file=$(target_path $indexfile)" \
@@ -32,6 +32,29 @@ float_adm_transcode(){
     grep '^lavfi\.float_adm\.' $afterfile | diff - $indexfile.scores >&2 || return
     echo "$(grep -c '^lavfi\.float_adm\.adm2=' $indexfile.scores) frames: in-loop and timestamp-paired scores equal frame-by-frame scores"
     rm -f $indexfile.scores
+}
+
+# $1: the frames wanted of the output (-frames:v).  psnr's stats and, after it
+# in the chain, float_adm's CSV log: per thread count, whether the log holds
+# the frames wanted (or one more: ffmpeg filters one frame past the limit) and
+# no more than psnr's stats.
+float_adm_frames_limit(){
+    n=$1
+    log="${outdir}/${test}.csv"
+    stats="${outdir}/${test}.stats"
+    cleanfiles="$cleanfiles $log $stats"
+    for threads in 1 4; do
+        ffmpeg -filter_complex_threads $threads \
+            -lavfi "testsrc2=size=176x144:rate=25:duration=1,format=yuv420p,split=3[ref][tmp][ref2];[tmp]avgblur=4[enc];[enc][ref]psnr=stats_file=$(target_path $stats)[measured];[measured][ref2]float_adm=log_fmt=csv:log_path=$(target_path $log)" \
+            -frames:v $n -f null - || return
+        logged=$(grep -c '^[0-9]' $log)
+        measured=$(grep -c '^n:' $stats)
+        if [ $logged -ge $n ] && [ $logged -le $((n + 1)) ] && [ $logged -le $measured ]; then
+            echo "threads $threads: the log holds $n or $((n + 1)) frames, no more than psnr's stats"
+        else
+            echo "threads $threads: the log holds $logged frames, psnr's stats $measured, $n wanted"
+        fi
+    done
 }
 
 # $1: float_adm options; the log it writes to stdout, numbers masked.
@@ -92,12 +115,7 @@ float_adm_fail(){
     errlog="${outdir}/${test}.log"
     cleanfiles="$cleanfiles $errlog"
     ffmpeg -v error "$@" -f null - 2>$errlog && { echo "ffmpeg succeeded"; return 1; }
-    sed -n 's/^\[Parsed_float_adm_[0-9]* @ [^]]*\] //p; /float_adm/p' $errlog | head -n 1
-}
-
-float_adm_fail_without_cuda(){
-    CUDA_VISIBLE_DEVICES=-1
-    export CUDA_VISIBLE_DEVICES
-    float_adm_fail "$@"
+    sed -n -e 's/^\[Parsed_float_adm_[0-9]* @ [^]]*\] //p' -e 's/^\[fc#[0-9]* @ [^]]*\] //' \
+        -e '/float_adm/p' $errlog | head -n 1
 }
 

@@ -8,25 +8,31 @@
 
 FLOAT_ADM_PROJECT_FUZZ = 0.000001
 
-# 16-bit planar and 8-bit semi-planar, with the debug sums; without debug: the
-# seven scores; another key prefix.
+# More formats than the series' two tests: 16-bit and 10-bit 4:4:4 planar,
+# 8-bit semi-planar and gray, with the debug sums; without debug: the seven
+# scores; every other frame; the filter threads of the host.
 FATE_FLOAT_ADM_REFCMP += fate-float-adm-yuv420p16
 fate-float-adm-yuv420p16: CMD = refcmp_metadata float_adm=debug=1 yuv420p16le $(FLOAT_ADM_PROJECT_FUZZ)
 FATE_FLOAT_ADM_REFCMP += fate-float-adm-nv12
 fate-float-adm-nv12: CMD = refcmp_metadata float_adm=debug=1 nv12 $(FLOAT_ADM_PROJECT_FUZZ)
 FATE_FLOAT_ADM_REFCMP += fate-float-adm-nodebug
 fate-float-adm-nodebug: CMD = refcmp_metadata float_adm yuv420p $(FLOAT_ADM_PROJECT_FUZZ)
-FATE_FLOAT_ADM_REFCMP += fate-float-adm-prefix
-fate-float-adm-prefix: CMD = refcmp_metadata float_adm=metadata_prefix=lavfi.adm yuv420p $(FLOAT_ADM_PROJECT_FUZZ)
+FATE_FLOAT_ADM_REFCMP += fate-float-adm-yuv444p10
+fate-float-adm-yuv444p10: CMD = refcmp_metadata float_adm=debug=1 yuv444p10le $(FLOAT_ADM_PROJECT_FUZZ)
+FATE_FLOAT_ADM_REFCMP += fate-float-adm-gray
+fate-float-adm-gray: CMD = refcmp_metadata float_adm=debug=1 gray $(FLOAT_ADM_PROJECT_FUZZ)
+FATE_FLOAT_ADM_REFCMP += fate-float-adm-subsample
+fate-float-adm-subsample: CMD = refcmp_metadata float_adm=n_subsample=2 yuv420p $(FLOAT_ADM_PROJECT_FUZZ)
 
-# The other groups of libvmaf's options, under their aliases (the series tests
-# the viewing options).
+# The groups of libvmaf's options, under libvmaf's names.
+FATE_FLOAT_ADM_REFCMP += fate-float-adm-view
+fate-float-adm-view: CMD = refcmp_metadata float_adm=debug=1:adm_enhn_gain_limit=1.2:adm_norm_view_dist=1.5:adm_ref_display_height=2160 yuv420p $(FLOAT_ADM_PROJECT_FUZZ)
 FATE_FLOAT_ADM_REFCMP += fate-float-adm-csf
-fate-float-adm-csf: CMD = refcmp_metadata float_adm=debug=1:csf=1:scf=2:scfd=0.5:nw=0 yuv420p $(FLOAT_ADM_PROJECT_FUZZ)
+fate-float-adm-csf: CMD = refcmp_metadata float_adm=debug=1:adm_csf_mode=1:adm_csf_scale=2:adm_csf_diag_scale=0.5:adm_noise_weight=0 yuv420p $(FLOAT_ADM_PROJECT_FUZZ)
 FATE_FLOAT_ADM_REFCMP += fate-float-adm-pooling
-fate-float-adm-pooling: CMD = refcmp_metadata float_adm=debug=1:apn=2.5:bcm=1:sasc=2:ssz=1 yuv420p $(FLOAT_ADM_PROJECT_FUZZ)
+fate-float-adm-pooling: CMD = refcmp_metadata float_adm=debug=1:adm_p_norm=2.5:adm_bypass_cm=1:adm_skip_aim_scale=2:adm_skip_scale0=1 yuv420p $(FLOAT_ADM_PROJECT_FUZZ)
 FATE_FLOAT_ADM_REFCMP += fate-float-adm-adm3
-fate-float-adm-adm3: CMD = refcmp_metadata float_adm=debug=1:aah=1:dlmw=0.3:min=0.2:f1s0=0.02:f2s1=0.03:f1s3=0.5 yuv420p $(FLOAT_ADM_PROJECT_FUZZ)
+fate-float-adm-adm3: CMD = refcmp_metadata float_adm=debug=1:adm_adm3_apply_hm=1:adm_dlm_weight=0.3:adm_min_val=0.2:adm_f1s0=0.02:adm_f2s1=0.03:adm_f1s3=0.5 yuv420p $(FLOAT_ADM_PROJECT_FUZZ)
 
 FATE_FLOAT_ADM_PROJECT-$(call ALLYES, FLOAT_ADM_FILTER TESTSRC2_FILTER FORMAT_FILTER SPLIT_FILTER AVGBLUR_FILTER \
                               METADATA_FILTER WRAPPED_AVFRAME_ENCODER NULL_MUXER PIPE_PROTOCOL) += $(FATE_FLOAT_ADM_REFCMP)
@@ -81,10 +87,16 @@ FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-map-pattern
 fate-float-adm-error-map-pattern: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=map_path=adm%s.pfm"
 FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-map-path
 fate-float-adm-error-map-path: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=map_path=/nonexistent-dir/adm%d.pfm"
-FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-cuda-no-device
-fate-float-adm-error-cuda-no-device: CMD = float_adm_fail_without_cuda -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=backend=cuda"
+FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-alias
+fate-float-adm-error-alias: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=64x64:d=0.08[b];[a][b]float_adm=egl=1.2"
 
 FATE_FLOAT_ADM_PROJECT-$(call ALLYES, $(FLOAT_ADM_LAVFI_DEPS)) += $(FATE_FLOAT_ADM_ERRORS)
+
+# -frames:v N: the log holds only frames the filter passed on, and no more than
+# psnr's stats_file after it in the same chain, on one filter thread and on four.
+FATE_FLOAT_ADM_PROJECT-$(call ALLYES, $(FLOAT_ADM_LAVFI_DEPS) SPLIT_FILTER AVGBLUR_FILTER PSNR_FILTER \
+                              FILE_PROTOCOL) += fate-float-adm-frames-limit
+fate-float-adm-frames-limit: CMD = float_adm_frames_limit 7
 
 # Pairing: a transcode scored in the loop (loopback decoder, millisecond
 # timestamps) and the written file scored against the source afterwards, at
