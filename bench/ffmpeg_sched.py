@@ -124,12 +124,12 @@ def nvdec_memory_cases(clips, loops):
         pair += loop + nvdec_opts() + ["-i", os.path.join(clips, f"h264_2160p_{kind}.mp4")]
     cheap = loop + nvdec_opts() + ["-i", os.path.join(clips, "hevc_2160p_ref.mp4")]
     return [
-        ("NVDEC 2160p float_adm", {"float_adm"},
-         pair + ["-lavfi", "[0:v][1:v]float_adm", "-f", "null", "-"]),
-        ("NVDEC 2160p float_adm, H.264 one thread against HEVC", {"float_adm"},
+        ("NVDEC 2160p float_adm_cuda", {"float_adm_cuda"},
+         pair + ["-lavfi", "[0:v][1:v]float_adm_cuda", "-f", "null", "-"]),
+        ("NVDEC 2160p float_adm_cuda, H.264 one thread against HEVC", {"float_adm_cuda"},
          ["-threads", "1"] + loop + nvdec_opts() +
          ["-i", os.path.join(clips, "h264_2160p_dist.mp4")] + cheap +
-         ["-lavfi", "[0:v][1:v]float_adm", "-f", "null", "-"]),
+         ["-lavfi", "[0:v][1:v]float_adm_cuda", "-f", "null", "-"]),
     ]
 
 
@@ -170,10 +170,12 @@ def memory(args, builds):
 
 
 def speed_graph(graph, nvdec):
+    """The graph's arguments; float_adm scores NVDEC's CUDA frames as float_adm_cuda,
+    the software filters (float_adm_map, psnr, ssim) take them downloaded."""
     if graph == "decode":
         return ["-map", "0:v", "-f", "null", "-", "-map", "1:v", "-f", "null", "-"]
-    if graph in ("float_adm", "float_adm_map"):
-        return ["-lavfi", f"[0:v][1:v]{graph}", "-f", "null", "-"]
+    if graph == "float_adm":
+        return ["-lavfi", f"[0:v][1:v]{graph}{'_cuda' if nvdec else ''}", "-f", "null", "-"]
     if nvdec:
         return ["-lavfi", f"[0:v]hwdownload,format=nv12[a];[1:v]hwdownload,format=nv12[b];"
                 f"[a][b]{graph}", "-f", "null", "-"]

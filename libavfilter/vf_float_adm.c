@@ -97,25 +97,30 @@ static const enum AVPixelFormat pix_fmts[] = {
 #endif
 
 /* The main input's format goes out; the reference may have another chroma
- * layout, as only luma is read.  Each input keeps its own colour range: libvmaf
- * reads the samples as they are, and a common range would have FFmpeg convert
- * the reference's. */
+ * layout, as only luma is read.  Each input keeps its own colour range and
+ * space: libvmaf reads the samples as they are, and common ones would have
+ * FFmpeg convert the reference's. */
 static int query_formats(const AVFilterContext *ctx,
                          AVFilterFormatsConfig **cfg_in,
                          AVFilterFormatsConfig **cfg_out)
 {
     AVFilterFormats *main_formats = ff_make_pixel_format_list(pix_fmts);
     AVFilterFormats *main_ranges  = ff_all_color_ranges();
+    AVFilterFormats *main_spaces  = ff_all_color_spaces();
     int ret;
 
     if ((ret = ff_formats_ref(main_formats, &cfg_in[INPUT_MAIN]->formats)) < 0 ||
         (ret = ff_formats_ref(main_formats, &cfg_out[0]->formats)) < 0 ||
         (ret = ff_formats_ref(main_ranges, &cfg_in[INPUT_MAIN]->color_ranges)) < 0 ||
         (ret = ff_formats_ref(main_ranges, &cfg_out[0]->color_ranges)) < 0 ||
+        (ret = ff_formats_ref(main_spaces, &cfg_in[INPUT_MAIN]->color_spaces)) < 0 ||
+        (ret = ff_formats_ref(main_spaces, &cfg_out[0]->color_spaces)) < 0 ||
         (ret = ff_formats_ref(ff_make_pixel_format_list(pix_fmts),
-                              &cfg_in[INPUT_REFERENCE]->formats)) < 0)
+                              &cfg_in[INPUT_REFERENCE]->formats)) < 0 ||
+        (ret = ff_formats_ref(ff_all_color_ranges(),
+                              &cfg_in[INPUT_REFERENCE]->color_ranges)) < 0)
         return ret;
-    return ff_formats_ref(ff_all_color_ranges(), &cfg_in[INPUT_REFERENCE]->color_ranges);
+    return ff_formats_ref(ff_all_color_spaces(), &cfg_in[INPUT_REFERENCE]->color_spaces);
 }
 
 int ff_float_adm_init(AVFilterContext *ctx, int (*on_event)(FFFrameSync *fs))
@@ -285,7 +290,7 @@ int ff_float_adm_activate(AVFilterContext *ctx)
             ret = AVERROR(EIO);
         }
     }
-    if (ret < 0 && ret != AVERROR_EOF && !s->failed)
+    if (ret < 0 && ret != AVERROR_EOF && ret != FFERROR_NOT_READY && !s->failed)
         s->failed = ret;
     return ret;
 }

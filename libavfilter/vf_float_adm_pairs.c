@@ -20,31 +20,84 @@
 
 /**
  * @file
- * The float_adm filter's checks of each pair, and the warnings that make
+ * The float_adm filters' checks of each pair, and the warnings that make
  * sure no wrong pairing, concealed frame or range mismatch goes unsaid.
  */
 
 #include "libavutil/avstring.h"
 #include "libavutil/error.h"
+#include "libavutil/fifo.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/mathematics.h"
+#include "libavutil/mem.h"
 #include "filters.h"
 #include "vf_float_adm_pairs.h"
 
-av_cold int ff_float_adm_pairs_init(ADMPairChecks *c, int on_corrupt, int width, int height,
+struct ADMPairChecks {
+    int on_corrupt;                     /* enum OnCorrupt */
+    const AVPixFmtDescriptor *desc[NB_INPUTS]; /* per input: the (software) format */
+    struct {
+        int64_t first, last;            /* a run of flagged frames; first < 0: none */
+    } corrupt[NB_INPUTS];
+    uint64_t nb_checked;
+    int64_t last_pts[NB_INPUTS];        /* the last pair's timestamps, in the framesync's */
+    int warned_repeat;
+    int warned_range;
+    uint64_t nb_unpaired;               /* main frames without a reference frame */
+    uint64_t nb_far_pairs;              /* pairs further apart than half a frame */
+    int64_t first_far_pair;
+    uint64_t nb_ref_after_main;         /* reference frames after the main's last */
+    FloatAdmSwapCheck *swap_check;      /* until its verdict is said */
+    FloatAdmPlane layout[NB_INPUTS];    /* per input: how its luma is laid out */
+    AVFifo *skipped;                    /* the frames left unscored and why, until they leave */
+};
+
+/* A frame left unscored, and why: the log says so when the frame leaves. */
+typedef struct SkippedFrame {
+    uint64_t index;
+    const char *reason;
+} SkippedFrame;
+
+av_cold int ff_float_adm_pairs_init(ADMPairChecks **pc, int on_corrupt, int width, int height,
                                     const AVPixFmtDescriptor *main_desc,
                                     const AVPixFmtDescriptor *ref_desc,
                                     const FloatAdmPlane layout[NB_INPUTS])
 {
+    ADMPairChecks *c = *pc;
+
+    if (!c && !(c = *pc = av_mallocz(sizeof(*c))))
+        return AVERROR(ENOMEM);
     float_adm_swap_check_free(&c->swap_check);
+    av_fifo_freep2(&c->skipped);
     *c = (ADMPairChecks) {
         .on_corrupt = on_corrupt,
         .desc       = { main_desc, ref_desc },
         .corrupt    = { { .first = -1 }, { .first = -1 } },
         .layout     = { layout[INPUT_MAIN], layout[INPUT_REFERENCE] },
     };
+    if (!(c->skipped = av_fifo_alloc2(4, sizeof(SkippedFrame), AV_FIFO_FLAG_AUTO_GROW)))
+        return AVERROR(ENOMEM);
     return float_adm_swap_check_create(&c->swap_check, width, height, main_desc->comp[0].depth) < 0 ?
            AVERROR(ENOMEM) : 0;
+}
+
+static int note_skipped(ADMPairChecks *c, uint64_t index, const char *reason)
+{
+    const SkippedFrame sf = { .index = index, .reason = reason };
+
+    return av_fifo_write(c->skipped, &sf, 1) < 0 ? AVERROR(ENOMEM) : 0;
+}
+
+const char *ff_float_adm_pairs_skipped(ADMPairChecks *c, uint64_t index)
+{
+    SkippedFrame sf;
+
+    while (c && av_fifo_peek(c->skipped, &sf, 1, 0) >= 0 && sf.index <= index) {
+        av_fifo_drain2(c->skipped, 1);
+        if (sf.index == index)
+            return sf.reason;
+    }
+    return NULL;
 }
 
 static int frame_is_corrupt(const AVFrame *frame)
@@ -214,7 +267,7 @@ static void check_order(AVFilterContext *ctx, ADMPairChecks *c,
                "be downloaded from the GPU (%s).\n", av_err2str(ret));
         float_adm_swap_check_free(&c->swap_check);
     } else if (float_adm_swap_check_add(c->swap_check, &planes[INPUT_REFERENCE],
-                                        &planes[INPUT_MAIN]) != 0) {
+                                        &planes[INPUT_MAIN])) {
         report_swap(ctx, c);
     }
     for (int i = 0; i < NB_INPUTS; i++)
@@ -228,6 +281,8 @@ int ff_float_adm_check_pair(AVFilterContext *ctx, ADMPairChecks *c, const FFFram
     const AVFrame *const frames[NB_INPUTS] = { [INPUT_MAIN] = dist, [INPUT_REFERENCE] = ref };
     int ret = check_corrupt(ctx, c, frames, index, skip);
 
+    if (ret >= 0 && *skip)
+        ret = note_skipped(c, index, "corrupt");
     if (ret < 0)
         return ret;
     check_pair_distance(ctx, c, fs, dist, index);
@@ -242,12 +297,13 @@ int ff_float_adm_check_pair(AVFilterContext *ctx, ADMPairChecks *c, const FFFram
 /* A main frame before the reference's first (a later start, or a graph
  * rebuilt by ffmpeg while the reference's frames were on their way) has
  * nothing to be compared with: it passes unscored, and says so. */
-void ff_float_adm_note_unpaired(AVFilterContext *ctx, ADMPairChecks *c, uint64_t index)
+int ff_float_adm_note_unpaired(AVFilterContext *ctx, ADMPairChecks *c, uint64_t index)
 {
     if (!c->nb_unpaired++)
         av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" has no reference frame to be paired "
                "with: it is not scored (the log marks it skipped); such frames are "
                "counted.\n", index);
+    return note_skipped(c, index, "no reference frame");
 }
 
 /* A reference frame within the main's last frame (a reference of twice the
@@ -262,11 +318,13 @@ void ff_float_adm_note_after_main(AVFilterContext *ctx, ADMPairChecks *c,
         c->nb_ref_after_main++;
 }
 
-void ff_float_adm_pairs_report(AVFilterContext *ctx, ADMPairChecks *c)
+void ff_float_adm_pairs_report(AVFilterContext *ctx, ADMPairChecks **pc)
 {
+    ADMPairChecks *c = *pc;
+
     /* An instance never configured (ffmpeg parses a graph once to learn its
      * inputs) saw no frame. */
-    if (!c->desc[INPUT_MAIN])
+    if (!c)
         return;
     report_swap(ctx, c);
     for (int i = 0; i < NB_INPUTS; i++)
@@ -281,4 +339,6 @@ void ff_float_adm_pairs_report(AVFilterContext *ctx, ADMPairChecks *c)
         av_log(ctx, AV_LOG_WARNING, "The reference input goes on after the main input "
                "ended: its last %"PRIu64" frames have no main frame and were not scored.\n",
                c->nb_ref_after_main);
+    av_fifo_freep2(&c->skipped);
+    av_freep(pc);
 }

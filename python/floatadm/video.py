@@ -16,14 +16,18 @@ each frame's timestamp from a metadata filter behind it, becomes Results.
 
 Everything a caller passes reaches ffmpeg as data: local files as absolute
 file: URLs, input options from a short list of known ones, the filter's options
-checked (the library's option table, the filter's own backend names) and
-quoted by FFmpeg's two levels of filtergraph escaping.
+checked (the library's option table; the backend one of the package's names) and
+quoted by FFmpeg's two levels of filtergraph escaping.  The CPU scores with the
+float_adm filter; backend="cuda" uploads both inputs (hwupload_cuda) and scores
+with float_adm_cuda, to the same bits (scoring_graph).
 
-A frame range [S, E) cuts the distorted input by frame number (trim, never a
-seek: a seek lands where the demuxer can) and leaves the reference whole, so
-that the filter pairs each distorted frame with the reference frame nearest in
-time exactly as a whole run does, whatever the two frame rates; ffmpeg stops
-after E - S frames.  The frames keep the title's numbers.
+Frames are paired by the nearest timestamp (PAIRING, given to the filter: its
+default pairs each frame with the last reference frame not after it).  A frame
+range [S, E) cuts the distorted input by frame number (trim, never a seek: a seek
+lands where the demuxer can) and leaves the reference whole, so that the filter
+pairs each distorted frame with the reference frame nearest in time exactly as a
+whole run does, whatever the two frame rates; ffmpeg stops after E - S frames.
+The frames keep the title's numbers.
 
 ffmpeg runs in a process group of its own and dies with the thread that started
 it (Linux: PR_SET_PDEATHSIG), so a killed worker leaves no ffmpeg scoring on;
@@ -50,8 +54,8 @@ import numpy as np
 from ._input import load_json
 from ._progress import ProgressBar
 from .results import Results
-from .scorer import (cuda_device_count, make_options, options as option_table, options_dict,
-                     named_inputs, warn_swapped)
+from .scorer import (BACKENDS, cuda_device_count, make_options, options as option_table,
+                     options_dict, named_inputs, warn_swapped)
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _checked = {}
@@ -75,17 +79,32 @@ class FFmpegError(RuntimeError):
     """ffmpeg failed, or has no float_adm filter; the message ends with its log."""
 
 
-def _filter_help(path):
-    """ffmpeg's description of the float_adm filter, or None where it has none."""
-    if path not in _checked:
+# The filter that scores on each backend: float_adm takes software frames and scores
+# them on the CPU; float_adm_cuda takes CUDA frames (here uploaded by hwupload_cuda)
+# and scores them on the GPU, to the same bits.
+FILTERS = {"cpu": "float_adm", "cuda": "float_adm_cuda"}
+
+# How the filter pairs the inputs, given on every run: each distorted frame with the
+# reference frame nearest in time.  framesync's default (the last reference frame not
+# after it) takes the frame before where two inputs' timestamps are rounded apart (a
+# 23.976 fps Matroska's milliseconds against a y4m's 1001/24000 s).
+PAIRING = "ts_sync_mode=nearest"
+
+
+def _filter_help(path, name="float_adm"):
+    """ffmpeg's description of a filter (-h filter=NAME), or None where it has none."""
+    key = (path, name)
+    if key not in _checked:
         try:
-            out = subprocess.run([path, "-hide_banner", "-h", "filter=float_adm"],
+            out = subprocess.run([path, "-hide_banner", "-h", "filter=" + name],
                                  capture_output=True, text=True, timeout=60,
                                  stdin=subprocess.DEVNULL)
-            _checked[path] = out.stdout if "float_adm AVOptions" in out.stdout else None
+            known = re.search(r"^Filter %s$" % re.escape(name), out.stdout, re.M) and \
+                re.search(r"^\S+ AVOptions:$", out.stdout, re.M)
+            _checked[key] = out.stdout if known else None
         except (OSError, subprocess.SubprocessError):
-            _checked[path] = None
-    return _checked[path]
+            _checked[key] = None
+    return _checked[key]
 
 
 def _has_filter(path):
@@ -101,9 +120,8 @@ BESIDE = {"psnr": {"psnr_y": "lavfi.psnr.psnr.y", "psnr_avg": "lavfi.psnr.psnr_a
 _filter_lists = {}
 
 
-def beside_filters(ffmpeg):
-    """Of BESIDE's filters, (those ffmpeg has, those it lacks), as ffmpeg -filters
-    lists them."""
+def filter_names(ffmpeg):
+    """The filters ffmpeg has, as ffmpeg -filters lists them."""
     if ffmpeg not in _filter_lists:
         try:
             out = subprocess.run([ffmpeg, "-hide_banner", "-filters"], capture_output=True,
@@ -112,27 +130,15 @@ def beside_filters(ffmpeg):
             out = ""
         _filter_lists[ffmpeg] = {line.split()[1] for line in out.splitlines()
                                  if len(line.split()) > 2}
-    listed = _filter_lists[ffmpeg]
+    return _filter_lists[ffmpeg]
+
+
+def beside_filters(ffmpeg):
+    """Of BESIDE's filters, (those ffmpeg has, those it lacks), as ffmpeg -filters
+    lists them."""
+    listed = filter_names(ffmpeg)
     return (tuple(f for f in BESIDE if f in listed),
             tuple(f for f in BESIDE if f not in listed))
-
-
-def filter_constants(ffmpeg, option):
-    """The named values the filter of ffmpeg accepts for one of its options (its
-    AVOption constants: backend's auto, cpu, cuda), as ffmpeg -h lists them."""
-    names, inside = [], False
-    for line in (_filter_help(ffmpeg) or "").splitlines():
-        fields = line.split()
-        if not fields:
-            continue
-        indent = len(line) - len(line.lstrip())
-        if fields[0] == option and len(fields) > 1 and fields[1].startswith("<"):
-            inside, option_indent = True, indent
-        elif inside and indent > option_indent and not fields[1].startswith("<"):
-            names.append(fields[0])
-        elif inside:
-            break
-    return names
 
 
 def _candidates():
@@ -200,22 +206,51 @@ def filter_options(options):
     return parts, {name: held[name] for name in held}
 
 
-def has_filter_option(ffmpeg, option):
-    """Whether the float_adm filter of ffmpeg has an option, as ffmpeg -h lists it."""
-    for line in (_filter_help(ffmpeg) or "").splitlines():
+def has_filter_option(ffmpeg, option, name="float_adm"):
+    """Whether a filter of ffmpeg (float_adm by default) has an option, as ffmpeg -h
+    lists it."""
+    for line in (_filter_help(ffmpeg, name) or "").splitlines():
         fields = line.split()
         if len(fields) > 1 and fields[0] == option and fields[1].startswith("<"):
             return True
     return False
 
 
-def check_backend(ffmpeg, backend):
-    """backend= as the filter names it (its AVOption constants), else ValueError."""
-    names = filter_constants(ffmpeg, "backend")
-    if backend not in names:
-        raise ValueError("backend %r: the float_adm filter of %s takes %s"
-                         % (backend, ffmpeg, ", ".join(names) or "none"))
+def _has_cuda_filters(ffmpeg):
+    return {FILTERS["cuda"], "hwupload_cuda"} <= filter_names(ffmpeg)
+
+
+def check_backend(ffmpeg, backend, map=False):
+    """The backend a run takes, "cpu" or "cuda", for backend= (one of BACKENDS, as
+    Scorer takes them; None: the CPU), else ValueError.  "auto" is the GPU where ffmpeg
+    has float_adm_cuda (and, for map=True, its map_path) and a CUDA device is there,
+    else the CPU; "cuda" where ffmpeg has no float_adm_cuda is an FFmpegError."""
+    if backend is None:
+        return "cpu"
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise ValueError("backend %r: one of %s" % (backend, ", ".join(BACKENDS)))
+    if backend == "auto":
+        usable = _has_cuda_filters(ffmpeg) and cuda_device_count() > 0 and (
+            not map or has_filter_option(ffmpeg, "map_path", FILTERS["cuda"]))
+        return "cuda" if usable else "cpu"
+    if backend == "cuda" and not _has_cuda_filters(ffmpeg):
+        raise FFmpegError("backend='cuda': %s has no %s and hwupload_cuda filters (an "
+                          "ffmpeg built with the CUDA backend and FFmpeg's CUDA hwcontext "
+                          "has them)" % (ffmpeg, FILTERS["cuda"]))
     return backend
+
+
+def scoring_graph(backend, distorted, reference, options):
+    """The filtergraph part that scores the pads labelled distorted and reference
+    with a filter option string: float_adm on the CPU; for "cuda" each input uploaded
+    by hwupload_cuda (to the first CUDA device CUDA_VISIBLE_DEVICES leaves) and scored
+    by float_adm_cuda.  Its output, the distorted frames with their scores (CUDA frames
+    on the GPU), is left open for a filter after it."""
+    if backend == "cuda":
+        return "[{d}]hwupload_cuda[{d}_gpu];[{r}]hwupload_cuda[{r}_gpu];" \
+            "[{d}_gpu][{r}_gpu]{f}={o}".format(d=distorted, r=reference, f=FILTERS["cuda"],
+                                              o=options)
+    return "[%s][%s]%s=%s" % (distorted, reference, FILTERS[backend], options)
 
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -417,8 +452,9 @@ def _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted):
 
 # The filter's warning that its inputs may be swapped (float_adm_swap_check_result's
 # sentence after the filter's words), on ffmpeg's stderr.
-_FILTER_SWAPPED = re.compile(r"^\[Parsed_float_adm(?:_map)?_\d+ @ [^\]]*\] The main \(first\) "
-                             r"input against the reference \(second\): (.*?)\.?$", re.M)
+_FILTER_SWAPPED = re.compile(r"^\[Parsed_float_adm(?:_map|_cuda)?_\d+ @ [^\]]*\] The main "
+                             r"\(first\) input against the reference \(second\): (.*?)\.?$",
+                             re.M)
 
 
 def _warn_if_filter_swapped(stderr, reference, distorted):
@@ -691,16 +727,18 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     "576x324"]).  ffmpeg: which ffmpeg (find_ffmpeg()).  start_frame, end_frame:
     only frames [start, end) of the distorted, by number, each paired with the
     reference as in a whole run; the results keep the title's frame numbers.
-    backend: the filter's ("auto", "cpu", "cuda").  threads: the filtergraph's
+    backend: "cpu" (None: the float_adm filter), "cuda" (both inputs uploaded with
+    hwupload_cuda and scored by float_adm_cuda, the same bits) or "auto" (CUDA where
+    ffmpeg and the machine have it; check_backend).  threads: the filtergraph's
     threads.  progress: a bar of frames done / expected on stderr (None: only when
     stderr is a terminal).  scale: a scaler of SCALERS (True: bicubic) that scales
     the distorted to the reference's size, or both to scale_size ("WxH"); without
     it the sizes must agree.  map=True: every frame's map too, as Results.maps
-    (the filter's map_path files in the private directory, which the filter writes
-    on either backend).  beside: FFmpeg's filters of BESIDE ("psnr", "ssim",
-    "libvmaf") run on the same decoded, scaled frames as float_adm (both inputs
-    split in the graph): their values of each frame as Results.beside, {"psnr_y":
-    [...], ...} in frame order (beside_filters() says which ffmpeg has).  stop: a
+    (the filter's map_path files in the private directory).  beside: FFmpeg's
+    filters of BESIDE ("psnr", "ssim", "libvmaf") run on the same decoded, scaled
+    frames as float_adm (both inputs split in the graph): their values of each frame
+    as Results.beside, {"psnr_y": [...], ...} in frame order (beside_filters() says
+    which ffmpeg has).  stop: a
     threading.Event that, set from another thread, stops ffmpeg (FFmpegError).
     **options: float_adm's, by libvmaf name or alias, checked by the library first.
     """
@@ -710,17 +748,17 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     end = None if end_frame is None else int(end_frame)
     if start < 0 or (end is not None and end < start):
         raise ValueError("frames [%d, %s) are not a range" % (start, end))
-    if backend is not None:
-        backend = check_backend(ffmpeg, backend)
-        parts.append("backend=" + filter_value(backend))
+    backend = check_backend(ffmpeg, backend, map)
     beside = tuple(beside)
     lacking = [name for name in beside if name not in beside_filters(ffmpeg)[0]]
     if lacking:
         raise FFmpegError("beside=%s: %s has no %s filter" % (list(beside), ffmpeg,
                                                               " or ".join(lacking)))
-    if map and not has_filter_option(ffmpeg, "map_path"):
-        raise FFmpegError("map=True: the float_adm filter of %s has no map_path option "
-                          "(an older build): build the project's ffmpeg" % ffmpeg)
+    if map and not has_filter_option(ffmpeg, "map_path", FILTERS[backend]):
+        on_cpu = backend == "cuda" and has_filter_option(ffmpeg, "map_path")
+        raise FFmpegError("map=True: the %s filter of %s has no map_path option (%s)" % (
+            FILTERS[backend], ffmpeg, "float_adm has it: backend='cpu'" if on_cpu else
+            "an older build, or not the project's: build the project's ffmpeg"))
     scaler = _scaler(scale)
     if scale_size is not None and scaler is None:
         scaler = DEFAULT_SCALER
@@ -771,16 +809,16 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
             # A '%' of the directory's name is text to the pattern: "%%".
             pattern = os.path.join(work, "maps").replace("%", "%%") + "/%d.pfm"
             parts.append("map_path=" + filter_value(pattern))
-        adm = ":".join(["log_path=" + filter_value(log), "log_fmt=json"] + parts)
+        adm = ":".join(["log_path=" + filter_value(log), "log_fmt=json", PAIRING] + parts)
         # The filters beside float_adm take the same frames: each input split.
         outputs = range(len(beside) + 1) if beside else [""]
         if beside:
             dis_chain.append("split=%d" % len(outputs))
             ref_chain.append("split=%d" % len(outputs))
-        graph = "[0:v]%s%s;[1:v]%s%s;[d%s][r%s]float_adm=%s" % (
+        graph = "[0:v]%s%s;[1:v]%s%s;%s" % (
             ",".join(dis_chain) or "null", "".join("[d%s]" % n for n in outputs),
             ",".join(ref_chain) or "null", "".join("[r%s]" % n for n in outputs),
-            outputs[0], outputs[0], adm)
+            scoring_graph(backend, "d%s" % outputs[0], "r%s" % outputs[0], adm))
         graph += ",metadata=mode=print:file=" + filter_value(meta)
         for n, name in enumerate(beside, 1):
             graph += ";[d%d][r%d]" % (n, n) + (
@@ -793,11 +831,6 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
                    "-filter_complex", graph]
         if threads:
             command[1:1] = ["-filter_complex_threads", str(int(threads))]
-        # backend=cuda uploads software frames to the filters' CUDA device, as
-        # hwupload does: the one initialised here.  Without a device ffmpeg would
-        # refuse the option before the filter could say why.
-        if backend == "cuda" and cuda_device_count() > 0:
-            command[1:1] = ["-init_hw_device", "cuda"]
         if end is not None:
             command += ["-frames:v", str(end - start)]
         command += ["-progress", "pipe:1", "-stats_period", "0.2", "-f", "null", "-"]
@@ -822,8 +855,9 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     frames = []
     for f in raw.frames:
         local = f["frame"]
-        # ffmpeg stops after end - start frames; the filter may have scored a few
-        # more on their way, which belong to the next range.
+        # ffmpeg stops after end - start frames; the filter's log may hold one more
+        # (it logs each frame it passes on, as psnr's stats_file does), which
+        # belongs to the next range.
         if end is not None and local >= end - start:
             continue
         f = dict(f, frame=local + start)

@@ -313,29 +313,39 @@ def test_score_video_maps_equal_score_files(pair, ffmpeg, tmp_path, monkeypatch)
 
 
 def test_score_video_maps_on_the_cuda_backend(pair, ffmpeg, monkeypatch):
-    """score_video(map=True, backend="cuda") passes map_path to the filter, which writes
-    maps on either backend: on a GPU the CPU's bits; without one the filter's error;
-    an ffmpeg whose filter has no map_path is named."""
+    """score_video(map=True, backend="cuda") uploads both inputs and asks float_adm_cuda
+    for map_path: on a GPU the CPU's bits; without one ffmpeg's error; an ffmpeg without
+    float_adm_cuda, or whose filter has no map_path, is named.  "auto" maps on the GPU
+    only where it can, else on the CPU: the same bits either way."""
     reference, distorted = pair(ASTRONAUT)
     width, height, pix_fmt = fixture_args(ASTRONAUT)
     raw = ["-f", "rawvideo", "-pix_fmt", pix_fmt, "-video_size", "%dx%d" % (width, height)]
 
-    def run():
+    def run(backend="cuda"):
         return floatadm.score_video(reference=reference, distorted=distorted, ffmpeg=ffmpeg,
                                     reference_args=raw,
-                                    distorted_args=raw, map=True, backend="cuda")
-    if floatadm.cuda_device_count() > 0:
-        want = floatadm.score_files(reference=reference, distorted=distorted, width=width,
-                                    height=height, pix_fmt=pix_fmt, map=True)
+                                    distorted_args=raw, map=True, backend=backend)
+    want = floatadm.score_files(reference=reference, distorted=distorted, width=width,
+                                height=height, pix_fmt=pix_fmt, map=True)
+    video = floatadm.video
+    if not {"float_adm_cuda", "hwupload_cuda"} <= video.filter_names(ffmpeg):
+        with pytest.raises(floatadm.FFmpegError, match="no float_adm_cuda"):
+            run()
+    elif not video.has_filter_option(ffmpeg, "map_path", "float_adm_cuda"):
+        with pytest.raises(floatadm.FFmpegError,
+                           match="float_adm_cuda filter .* no map_path option"):
+            run()
+    elif floatadm.cuda_device_count() > 0:
         assert run().maps.tobytes() == want.maps.tobytes()
     else:
-        with pytest.raises(floatadm.FFmpegError, match="backend=cuda: no usable CUDA device"):
+        with pytest.raises(floatadm.FFmpegError, match="exit status"):
             run()
-    help_text = floatadm.video._filter_help(ffmpeg)
-    monkeypatch.setitem(floatadm.video._checked, ffmpeg, "\n".join(
+    assert run("auto").maps.tobytes() == want.maps.tobytes()
+    help_text = video._filter_help(ffmpeg)
+    monkeypatch.setitem(video._checked, (ffmpeg, "float_adm"), "\n".join(
         line for line in help_text.splitlines() if "map_path" not in line))
     with pytest.raises(floatadm.FFmpegError, match="no map_path option"):
-        run()
+        run("cpu")
 
 
 def test_command_line_maps_of_a_video_in_the_report(ffmpeg, tmp_path):

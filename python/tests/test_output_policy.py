@@ -82,7 +82,8 @@ if face == "catalogue":
         sys.exit(1)
 """
 
-# The C faces: float_adm_score's logs, and the filter's log_path.
+# The C faces: float_adm_score's logs, and the filter's log_path (its JSON layout,
+# named: the filter's default is libvmaf's XML).
 CLI_FLAGS = ("--json", "--csv", "--xml", "--sub")
 FFMPEG_LOG = "ffmpeg float_adm=log_path"
 FACES = ("score --json", "score --csv", "report -o", "save_maps", "catalogue") + tuple(
@@ -182,7 +183,7 @@ def _run_face(face, path, work, score_bin, ffmpeg):
     if face.startswith("float_adm_score "):
         command = [score_bin, "-r", ref, "-d", dis, face.split()[1], path, "--quiet"]
     elif face == FFMPEG_LOG:
-        command = _ffmpeg_command(ffmpeg, dis, ref, "log_path='%s'" % path)
+        command = _ffmpeg_command(ffmpeg, dis, ref, "log_fmt=json:log_path='%s'" % path)
     else:
         command = [sys.executable, "-c", _FACE, face, path, str(work)]
     return subprocess.run(command, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)

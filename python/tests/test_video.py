@@ -137,9 +137,9 @@ HOSTILE = (":", ",", ";", "[", "]", "'", "\\", "\n", "=", " ")
 
 def test_hostile_values_stay_data(videos, tmp_path, monkeypatch):
     """Nothing passed to score_video adds a filter option, a filter or an ffmpeg
-    option: backends the filter does not name, options the library refuses and input
-    options outside the known ones are errors; paths holding any of them are read as
-    the paths they are."""
+    option: backends that are not the package's names, options the library refuses
+    and input options outside the known ones are errors; paths holding any of them
+    are read as the paths they are."""
     ref_y4m, dis_y4m, dis_mkv = videos
     victim = tmp_path / "victim.txt"
     victim.write_text("keep me")
@@ -207,6 +207,56 @@ def test_frame_range_pairs_by_time(ffmpeg, tmp_path):
                                 start_frame=90).frames == whole.frames[90:]
     with pytest.raises(floatadm.FFmpegError, match="asked for"):
         floatadm.score_video(reference=ref, distorted=dis, start_frame=95, end_frame=120)
+
+
+def test_rounded_timestamps_pair_by_the_nearest(ffmpeg, tmp_path):
+    """A 23.976 fps distorted in Matroska (millisecond timestamps, some before the
+    frame's time) against its y4m source (1001/24000 s): each frame is scored against
+    its own source frame (floatadm.video.PAIRING), not the one before, which
+    framesync's default pairing would take."""
+    ref, dis = str(tmp_path / "ref.y4m"), str(tmp_path / "dis.y4m")
+    make = [ffmpeg, "-y", "-hide_banner", "-loglevel", "error", "-nostdin"]
+    subprocess.run(make + ["-f", "lavfi", "-i", "testsrc2=size=160x96:rate=24000/1001:"
+                           "duration=2,format=yuv420p", ref], check=True)
+    shutil.copy(ref, dis)
+    dis_mkv = str(tmp_path / "dis.mkv")
+    subprocess.run(make + ["-i", dis, "-c:v", "ffv1", dis_mkv], check=True)
+    got = floatadm.score_video(reference=ref, distorted=dis_mkv)
+    want = floatadm.score_files(reference=ref, distorted=dis)
+    assert [f["frame"] for f in got.frames] == [f["frame"] for f in want.frames]
+    assert len(want.frames) == 48
+    # The case is there: frames whose timestamp is before their time.
+    assert any(f["timestamp"] < f["frame"] * 1001 / 24000 - 1e-4 for f in got.frames)
+    for g, w in zip(got.frames, want.frames):
+        assert all(same_bits(g[n], w[n]) for n in want.names), g["frame"]
+
+
+def test_the_graph_of_each_backend(monkeypatch):
+    """backend= is one of the package's names; "cpu" scores with float_adm, "cuda"
+    uploads both inputs and scores with float_adm_cuda (an ffmpeg without it is named),
+    "auto" takes the GPU only where ffmpeg and the machine have one."""
+    video = floatadm.video
+    monkeypatch.setitem(video._filter_lists, "cpu-only", {"float_adm", "null"})
+    monkeypatch.setitem(video._filter_lists, "with-cuda",
+                        {"float_adm", "float_adm_cuda", "hwupload_cuda"})
+    assert video.check_backend("cpu-only", None) == "cpu"
+    assert video.check_backend("cpu-only", "cpu") == "cpu"
+    assert video.check_backend("cpu-only", "auto") == "cpu"
+    with pytest.raises(floatadm.FFmpegError, match="no float_adm_cuda"):
+        video.check_backend("cpu-only", "cuda")
+    assert video.check_backend("with-cuda", "cuda") == "cuda"
+    monkeypatch.setattr(video, "cuda_device_count", lambda: 0)
+    assert video.check_backend("with-cuda", "auto") == "cpu"
+    monkeypatch.setattr(video, "cuda_device_count", lambda: 1)
+    assert video.check_backend("with-cuda", "auto") == "cuda"
+    for bad in ("gpu", "CUDA", "float_adm_cuda", 1, ("cuda",)):
+        with pytest.raises(ValueError, match="backend"):
+            video.check_backend("with-cuda", bad)
+    assert video.scoring_graph("cpu", "d0", "r0", "log_fmt=json") == \
+        "[d0][r0]float_adm=log_fmt=json"
+    assert video.scoring_graph("cuda", "d0", "r0", "log_fmt=json") == \
+        "[d0]hwupload_cuda[d0_gpu];[r0]hwupload_cuda[r0_gpu];" \
+        "[d0_gpu][r0_gpu]float_adm_cuda=log_fmt=json"
 
 
 def _children(pid):

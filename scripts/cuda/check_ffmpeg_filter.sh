@@ -1,12 +1,13 @@
 #!/bin/sh
-# The float_adm filter's CUDA path on a machine with an NVIDIA GPU, in one run:
-#   (a) parity: CUDA frames (hwupload_cuda, hwupload, NVDEC) and backend=cuda on software
-#       frames against backend=cpu on the same pictures, all 18 outputs of every
-#       frame compared as text (%.17g), the count of differing values printed;
-#       mixed CUDA and software inputs; float_adm_map's pictures of CUDA frames against
-#       the CPU's; the clear errors (backend=cpu on CUDA frames);
-#   (b) speed: ffmpeg -benchmark, 4K testsrc2 -> hwupload_cuda -> float_adm ->
-#       null, and the CPU path at 4K with -filter_threads 16, for the ratio.
+# The float_adm_cuda filter on a machine with an NVIDIA GPU, in one run:
+#   (a) parity: CUDA frames (hwupload_cuda on each input, hwupload with one device,
+#       NVDEC) scored by float_adm_cuda against float_adm (the CPU) on the same
+#       pictures, all 18 outputs of every frame compared as text (%.17g), the count of
+#       differing values printed; the maps (map_path) where float_adm_cuda has that
+#       option; the clear errors (software frames into float_adm_cuda, CUDA frames
+#       into float_adm, frames of two GPUs);
+#   (b) speed: ffmpeg -benchmark, 4K testsrc2 -> hwupload_cuda -> float_adm_cuda ->
+#       null, and float_adm at 4K with -filter_threads 16, for the ratio.
 #
 # Usage, from the top of the source tree after make (the embedded ffmpeg with the
 # CUDA backend): [BUILD=build] [RESULTS=...] sh scripts/cuda/check_ffmpeg_filter.sh
@@ -47,26 +48,23 @@ compare() {
     fi
 }
 
-# parity NAME W H PIXFMT DIST REF FORMAT: CUDA (hwupload_cuda), backend=cuda
-# (upload by the filter) and backend=cpu on the same software frames.
+# parity NAME W H PIXFMT DIST REF FORMAT: float_adm_cuda on the pictures uploaded by
+# hwupload_cuda (a CUDA context per input) and by hwupload (one device for the graph),
+# against float_adm on the same software frames.
 parity() {
     name=$1 size=${2}x$3 pix=$4 dist=$5 ref=$6 fmt=$7
     raw="-f rawvideo -pix_fmt $pix -s $size"
     ff $raw -i "$dist" $raw -i "$ref" -lavfi \
-        "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$RESULTS/$name.cpu.json" \
+        "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$RESULTS/$name.cpu.json" \
         -f null - 2> "$WORK/$name.cpu.log" || { note "FAIL $name cpu: $(tail -n 3 "$WORK/$name.cpu.log")"; status=1; }
     ff $raw -i "$dist" $raw -i "$ref" -lavfi \
-        "[0:v]format=$fmt,hwupload_cuda[d];[1:v]format=$fmt,hwupload_cuda[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$RESULTS/$name.cuda.json" \
+        "[0:v]format=$fmt,hwupload_cuda[d];[1:v]format=$fmt,hwupload_cuda[r];[d][r]float_adm_cuda=debug=1:log_fmt=json:log_path=$RESULTS/$name.cuda.json" \
         -f null - 2> "$WORK/$name.cuda.log" || { note "FAIL $name cuda: $(grep -m 3 -i 'error\|float_adm' "$WORK/$name.cuda.log")"; status=1; }
-    ff -init_hw_device cuda $raw -i "$dist" $raw -i "$ref" -lavfi \
-        "[0:v]format=$fmt[d];[1:v]format=$fmt[r];[d][r]float_adm=debug=1:backend=cuda:log_fmt=json:log_path=$WORK/$name.upload.json" \
-        -f null - 2> "$WORK/$name.upload.log" || { note "FAIL $name upload: $(tail -n 3 "$WORK/$name.upload.log")"; status=1; }
     ff -init_hw_device cuda=gpu -filter_hw_device gpu $raw -i "$dist" $raw -i "$ref" -lavfi \
-        "[0:v]format=$fmt,hwupload[d];[1:v]format=$fmt,hwupload[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$WORK/$name.shared.json" \
+        "[0:v]format=$fmt,hwupload[d];[1:v]format=$fmt,hwupload[r];[d][r]float_adm_cuda=debug=1:log_fmt=json:log_path=$WORK/$name.shared.json" \
         -f null - 2> "$WORK/$name.shared.log" || { note "FAIL $name hwupload: $(grep -m 3 -i 'error\|float_adm' "$WORK/$name.shared.log")"; status=1; }
     compare "$name hwupload_cuda (two contexts) vs cpu" "$RESULTS/$name.cuda.json" "$RESULTS/$name.cpu.json"
     compare "$name hwupload (one context) vs cpu" "$WORK/$name.shared.json" "$RESULTS/$name.cpu.json"
-    compare "$name backend=cuda (upload) vs cpu" "$WORK/$name.upload.json" "$RESULTS/$name.cpu.json"
 }
 
 echo "==== (a) parity ===="
@@ -96,69 +94,77 @@ ff $raw -i $a.dis.yuv -c:v mpeg2video -q:v 4 "$WORK/dist.mkv" 2> /dev/null
 ff $raw -i $a.ref.yuv -c:v mpeg2video -q:v 1 "$WORK/ref.mkv" 2> /dev/null
 hw="-hwaccel cuda -hwaccel_output_format cuda"
 ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
-    "[0:v][1:v]float_adm=debug=1:log_fmt=json:log_path=$RESULTS/nvdec.cuda.json" -f null - \
+    "[0:v][1:v]float_adm_cuda=debug=1:log_fmt=json:log_path=$RESULTS/nvdec.cuda.json" -f null - \
     2> "$WORK/nvdec.cuda.log" || { note "FAIL nvdec cuda: $(tail -n 3 "$WORK/nvdec.cuda.log")"; status=1; }
 ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
-    "[0:v]hwdownload,format=nv12[d];[1:v]hwdownload,format=nv12[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$RESULTS/nvdec.cpu.json" \
+    "[0:v]hwdownload,format=nv12[d];[1:v]hwdownload,format=nv12[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$RESULTS/nvdec.cpu.json" \
     -f null - 2> "$WORK/nvdec.cpu.log" || { note "FAIL nvdec cpu: $(tail -n 3 "$WORK/nvdec.cpu.log")"; status=1; }
 compare "nvdec (mpeg2) cuda vs cpu" "$RESULTS/nvdec.cuda.json" "$RESULTS/nvdec.cpu.json"
 # Output frames stay CUDA frames and carry the metadata, in order.
 ff $hw -i "$WORK/dist.mkv" $hw -i "$WORK/ref.mkv" -lavfi \
-    "[0:v][1:v]float_adm,hwdownload,format=nv12,metadata=print:file=$WORK/meta.txt" -f null - 2> /dev/null
+    "[0:v][1:v]float_adm_cuda,hwdownload,format=nv12,metadata=print:file=$WORK/meta.txt" -f null - 2> /dev/null
 note "nvdec metadata through hwdownload: $(grep -c '^lavfi.float_adm.adm2=' "$WORK/meta.txt" 2>/dev/null) frames; pts in order: $(awk '/^frame:/ { sub("pts:", "", $2); if ($2 + 0 < last) bad = 1; last = $2 + 0 } END { print bad ? "no" : "yes" }' "$WORK/meta.txt" 2>/dev/null)"
 
-# map_pictures NAME INPUTS CUDA_CHAIN CPU_CHAIN: float_adm_map's frames (framemd5),
-# CUDA frames against the CPU on the same pictures, every other frame scored (the
-# unscored ones repeat the last map): the same pixels, frame for frame.
-map_pictures() {
+# maps NAME INPUTS CUDA_CHAIN CPU_CHAIN: the PFM maps (map_path) of float_adm_cuda
+# against float_adm's on the same pictures, every other frame scored: the same
+# files, byte for byte.  Where float_adm_cuda has no map_path, said and skipped (the
+# maps are float_adm's: the CPU's).
+maps() {
     name=$1 inputs=$2 cuda=$3 cpu=$4
+    if ! ff -h filter=float_adm_cuda 2>/dev/null | grep -q '^ *map_path '; then
+        note "SKIP maps $name: float_adm_cuda has no map_path option"; return
+    fi
+    mkdir -p "$WORK/$name.cuda.maps" "$WORK/$name.cpu.maps"
     # shellcheck disable=SC2086
-    ff $inputs -filter_complex "${cuda}float_adm_map=n_subsample=2" \
-        -f framemd5 "$WORK/$name.cuda.md5" 2> "$WORK/$name.map.log" ||
-        { note "FAIL map pictures $name cuda: $(tail -n 3 "$WORK/$name.map.log")"; status=1; return; }
+    ff $inputs -filter_complex "${cuda}float_adm_cuda=n_subsample=2:map_path=$WORK/$name.cuda.maps/%d.pfm" \
+        -f null - 2> "$WORK/$name.map.log" ||
+        { note "FAIL maps $name cuda: $(tail -n 3 "$WORK/$name.map.log")"; status=1; return; }
     # shellcheck disable=SC2086
-    ff $inputs -filter_complex "${cpu}float_adm_map=backend=cpu:n_subsample=2" \
-        -f framemd5 "$WORK/$name.cpu.md5" 2> "$WORK/$name.map.log" ||
-        { note "FAIL map pictures $name cpu: $(tail -n 3 "$WORK/$name.map.log")"; status=1; return; }
-    frames=$(grep -vc '^#' "$WORK/$name.cpu.md5")
-    if [ "$frames" -gt 0 ] && cmp -s "$WORK/$name.cuda.md5" "$WORK/$name.cpu.md5"; then
-        note "PASS map pictures $name: $frames frames, cuda = cpu"
+    ff $inputs -filter_complex "${cpu}float_adm=n_subsample=2:map_path=$WORK/$name.cpu.maps/%d.pfm" \
+        -f null - 2> "$WORK/$name.map.log" ||
+        { note "FAIL maps $name cpu: $(tail -n 3 "$WORK/$name.map.log")"; status=1; return; }
+    frames=$(ls "$WORK/$name.cpu.maps" | wc -l)
+    if [ "$frames" -gt 0 ] && diff -r "$WORK/$name.cuda.maps" "$WORK/$name.cpu.maps" > /dev/null; then
+        note "PASS maps $name: $frames maps, cuda = cpu"
     else
-        note "FAIL map pictures $name: the CUDA path's map frames differ from the CPU's"; status=1
+        note "FAIL maps $name: float_adm_cuda's maps differ from float_adm's"; status=1
     fi
 }
 m="$WORK/rocket_1920x1080_yuv420p_vp9"
 raw="-f rawvideo -pix_fmt yuv420p -s 1920x1080"
-map_pictures rocket-1080p "$raw -i $m.dis.yuv $raw -i $m.ref.yuv" \
+maps rocket-1080p "$raw -i $m.dis.yuv $raw -i $m.ref.yuv" \
     "[0:v]format=nv12,hwupload_cuda[d];[1:v]format=nv12,hwupload_cuda[r];[d][r]" \
     "[0:v]format=nv12[d];[1:v]format=nv12[r];[d][r]"
-map_pictures nvdec "$hw -i $WORK/dist.mkv $hw -i $WORK/ref.mkv" "[0:v][1:v]" \
+maps nvdec "$hw -i $WORK/dist.mkv $hw -i $WORK/ref.mkv" "[0:v][1:v]" \
     "[0:v]hwdownload,format=nv12[d];[1:v]hwdownload,format=nv12[r];[d][r]"
 
 # expect_error NAME TEXT ARGS...: ffmpeg fails and says TEXT.
 expect_error() {
     name=$1 text=$2
     shift 2
-    if ff -v error "$@" -f null - > "$WORK/err.log" 2>&1; then note "FAIL $name: ffmpeg succeeded"; status=1
+    if ff -v error "$@" -f null - > "$WORK/err.log" 2>&1; then note "FAIL $name: ffmpeg succeeded"; status=1; return 1
     elif grep -q "$text" "$WORK/err.log"; then note "PASS $name: $(grep -m1 "$text" "$WORK/err.log" | sed 's/^\[[^]]*\] //')"
-    else note "FAIL $name: $(head -n 2 "$WORK/err.log")"; status=1; fi
+    else note "FAIL $name: $(head -n 2 "$WORK/err.log")"; status=1; return 1; fi
 }
 src="testsrc2=s=64x64:d=0.2"
-# One input CUDA frames, the other software (a loopback decoder without
-# hwaccel): the software one is uploaded, with the CPU's scores.
-mixed="testsrc2=s=320x240:d=0.4"
-ff -lavfi "$mixed,format=nv12,hwupload_cuda[a];$mixed,format=nv12,scale=160:120,scale=320:240[b];[a][b]float_adm=debug=1:log_fmt=json:log_path=$WORK/mixed.cuda.json" \
-    -f null - > "$WORK/mixed.log" 2>&1 || note "FAIL mixed inputs: $(tail -n 2 "$WORK/mixed.log")"
-ff -lavfi "$mixed,format=nv12[a];$mixed,format=nv12,scale=160:120,scale=320:240[b];[a][b]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$WORK/mixed.cpu.json" \
-    -f null - > "$WORK/mixed.log" 2>&1
-compare "mixed CUDA and software inputs vs cpu" "$WORK/mixed.cuda.json" "$WORK/mixed.cpu.json"
-expect_error "backend=cpu on CUDA frames" "backend=cpu needs software frames" \
-    -lavfi "$src,format=nv12,hwupload_cuda[a];$src,format=nv12,hwupload_cuda[b];[a][b]float_adm=backend=cpu"
-expect_error "backend=cuda on software frames without -init_hw_device" "add -init_hw_device cuda" \
-    -lavfi "$src[a];$src[b];[a][b]float_adm=backend=cuda"
+# Each filter takes its own frames: CUDA frames into float_adm, software frames (one
+# input or both) into float_adm_cuda, are refused by FFmpeg's format negotiation.
+expect_error "CUDA frames into float_adm" "Impossible to convert" \
+    -lavfi "$src,format=nv12,hwupload_cuda[a];$src,format=nv12,hwupload_cuda[b];[a][b]float_adm"
+expect_error "software frames into float_adm_cuda" "Impossible to convert" \
+    -lavfi "$src[a];$src[b];[a][b]float_adm_cuda"
+expect_error "one input software frames into float_adm_cuda" "Impossible to convert" \
+    -lavfi "$src,format=nv12,hwupload_cuda[a];$src,format=nv12[b];[a][b]float_adm_cuda"
 ( export CUDA_VISIBLE_DEVICES=-1
-  expect_error "backend=cuda, CUDA_VISIBLE_DEVICES=-1" "no usable CUDA device" \
-      -lavfi "$src[a];$src[b];[a][b]float_adm=backend=cuda" )
+  expect_error "hwupload_cuda, CUDA_VISIBLE_DEVICES=-1" "CUDA" \
+      -lavfi "$src,hwupload_cuda[a];$src,hwupload_cuda[b];[a][b]float_adm_cuda" ) || status=1
+# Frames of two GPUs: refused (decode or upload both on one).
+if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
+    expect_error "frames of two devices" "on two devices" \
+        -lavfi "$src,format=nv12,hwupload_cuda=device=0[a];$src,format=nv12,hwupload_cuda=device=1[b];[a][b]float_adm_cuda"
+else
+    note "SKIP frames of two devices: one GPU here"
+fi
 
 echo "==== (b) speed ===="
 # fps=: the last "fps=" of ffmpeg's progress line; bench: -benchmark's rtime.
@@ -176,15 +182,15 @@ for v in dist ref; do
         -f rawvideo "$WORK/$v.nv12" 2> /dev/null
 done
 in4k="-stream_loop -1 -f rawvideo -pix_fmt nv12 -s 3840x2160 -framerate 60"
-bench "4K nv12 hwupload (one context) -> float_adm (CUDA)" -init_hw_device cuda=gpu -filter_hw_device gpu \
+bench "4K nv12 hwupload (one context) -> float_adm_cuda" -init_hw_device cuda=gpu -filter_hw_device gpu \
     $in4k -i "$WORK/dist.nv12" $in4k -i "$WORK/ref.nv12" \
-    -lavfi "[0:v]hwupload[d];[1:v]hwupload[r];[d][r]float_adm" -frames:v $BENCH_FRAMES
-bench "4K nv12 hwupload_cuda (two contexts) -> float_adm (CUDA)" $in4k -i "$WORK/dist.nv12" $in4k -i "$WORK/ref.nv12" \
-    -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]float_adm" -frames:v $BENCH_FRAMES
+    -lavfi "[0:v]hwupload[d];[1:v]hwupload[r];[d][r]float_adm_cuda" -frames:v $BENCH_FRAMES
+bench "4K nv12 hwupload_cuda (two contexts) -> float_adm_cuda" $in4k -i "$WORK/dist.nv12" $in4k -i "$WORK/ref.nv12" \
+    -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r];[d][r]float_adm_cuda" -frames:v $BENCH_FRAMES
 bench "4K nv12 hwupload_cuda only" $in4k -i "$WORK/dist.nv12" $in4k -i "$WORK/ref.nv12" \
     -lavfi "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda,nullsink;[d]null" -frames:v $BENCH_FRAMES
-bench "4K nv12 CPU, -filter_threads 16" $in4k -i "$WORK/dist.nv12" $in4k -i "$WORK/ref.nv12" \
-    -filter_threads 16 -lavfi "[0:v][1:v]float_adm=backend=cpu" -frames:v $BENCH_FRAMES
+bench "4K nv12 float_adm (CPU), -filter_threads 16" $in4k -i "$WORK/dist.nv12" $in4k -i "$WORK/ref.nv12" \
+    -filter_threads 16 -lavfi "[0:v][1:v]float_adm" -frames:v $BENCH_FRAMES
 
 rm -rf "$WORK"
 finish

@@ -1,15 +1,15 @@
 #!/bin/sh
 # The CUDA path's robustness on a machine with one or two NVIDIA GPUs, in one run:
 #   (1) device out of memory, injected with FLOAT_ADM_CUDA_MEMORY_LIMIT: the C API
-#       (cuda_robust) and ffmpeg with backend=cuda on software frames, hwupload_cuda
-#       and hwupload -- a clear message, a non-zero exit, no score;
+#       (cuda_robust) and ffmpeg's float_adm_cuda on frames of hwupload_cuda and
+#       hwupload -- a clear message, a non-zero exit, no score;
 #   (2) CUDA frames from two devices (needs 2 GPUs, else skipped): hwupload_cuda with
 #       device=0 and device=1, hwupload on -filter_hw_device against hwupload_cuda,
 #       NVDEC on -hwaccel_device 0 and 1 -- the clear error and a non-zero exit; and
 #       both inputs on device 1, which must work;
 #   (3) long runs: LONG_FRAMES (20000) frames of 1920x1080 through the C API, device
 #       free memory and RSS at frame 1000 and at the end; FFMPEG_FRAMES (5000) frames of
-#       testsrc2 1080p -> hwupload_cuda -> float_adm, nvidia-smi's used memory (the
+#       testsrc2 1080p -> hwupload_cuda -> float_adm_cuda, nvidia-smi's used memory (the
 #       process's, where the container shows it, and GPU 0's) and ffmpeg's RSS sampled
 #       every second.
 #
@@ -63,11 +63,9 @@ expect_error() {
     cat "$WORK/err.log" >> "$RESULTS/ffmpeg_errors.log"
 }
 src="testsrc2=s=1920x1080:d=0.2"
-adm="float_adm=log_fmt=json:log_path=$WORK/scores.json"
+adm="float_adm_cuda=log_fmt=json:log_path=$WORK/scores.json"
 (
     export FLOAT_ADM_CUDA_MEMORY_LIMIT=1048576
-    expect_error "out of memory, backend=cuda on software frames" "not enough device memory" \
-        -init_hw_device cuda -lavfi "$src[a];$src,hflip[b];[a][b]$adm:backend=cuda"
     expect_error "out of memory, hwupload_cuda frames" "not enough device memory" \
         -lavfi "$src,format=nv12,hwupload_cuda[a];$src,format=nv12,hwupload_cuda[b];[a][b]$adm"
     expect_error "out of memory, hwupload (one context)" "not enough device memory" \
@@ -81,13 +79,13 @@ if [ "$gpus" -lt 2 ]; then
     note "SKIP two devices: $gpus GPU(s) here"
 else
     small="testsrc2=s=320x240:d=0.2"
-    expect_error "hwupload_cuda device=0 and device=1" "different devices" \
+    expect_error "hwupload_cuda device=0 and device=1" "on two devices" \
         -lavfi "$small,format=nv12,hwupload_cuda=device=0[a];$small,format=nv12,hwupload_cuda=device=1[b];[a][b]$adm"
-    expect_error "hwupload on -filter_hw_device g1 and hwupload_cuda device=0" "different devices" \
+    expect_error "hwupload on -filter_hw_device g1 and hwupload_cuda device=0" "on two devices" \
         -init_hw_device cuda=g0:0 -init_hw_device cuda=g1:1 -filter_hw_device g1 \
         -lavfi "$small,format=nv12,hwupload[a];$small,format=nv12,hwupload_cuda=device=0[b];[a][b]$adm"
     ff -f lavfi -i "$small" -c:v mpeg2video "$WORK/clip.mkv" 2> /dev/null
-    expect_error "NVDEC on -hwaccel_device 0 and 1" "different devices" \
+    expect_error "NVDEC on -hwaccel_device 0 and 1" "on two devices" \
         -init_hw_device cuda=g0:0 -init_hw_device cuda=g1:1 \
         -hwaccel cuda -hwaccel_device g0 -hwaccel_output_format cuda -i "$WORK/clip.mkv" \
         -hwaccel cuda -hwaccel_device g1 -hwaccel_output_format cuda -i "$WORK/clip.mkv" \
@@ -109,7 +107,7 @@ grep '^frame' "$RESULTS/robust_long.log" | tee -a "$summary"
 # One testsrc2, the distorted copy mirrored; frames counted through -progress.  Run
 # directly (not through ff) so that $! is ffmpeg's own pid, whose RSS is sampled.
 "$FFMPEG" -hide_banner -nostdin -y -v error -progress "$WORK/progress.txt" -filter_threads 4 -lavfi \
-    "testsrc2=s=1920x1080:r=60,format=nv12,split[a][b];[b]hflip[c];[a]hwupload_cuda[d];[c]hwupload_cuda[r];[d][r]float_adm" \
+    "testsrc2=s=1920x1080:r=60,format=nv12,split[a][b];[b]hflip[c];[a]hwupload_cuda[d];[c]hwupload_cuda[r];[d][r]float_adm_cuda" \
     -frames:v "$FFMPEG_FRAMES" -f null - > "$RESULTS/ffmpeg_long.log" 2>&1 &
 ffpid=$!
 echo "seconds,frame,pid_used_MiB,gpu0_used_MiB,rss_KiB" > "$RESULTS/ffmpeg_long.csv"

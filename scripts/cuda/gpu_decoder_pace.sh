@@ -1,12 +1,12 @@
 #!/bin/sh
 # Does one ffmpeg scoring two NVDEC streams keep up with its decoders, and if not,
-# whose is the difference: FFmpeg's or float_adm's?  Each H.264 and HEVC pair
+# whose is the difference: FFmpeg's or float_adm_cuda's?  Each H.264 and HEVC pair
 # (make_decoder_clips.sh), looped, both inputs decoded by NVDEC into CUDA frames,
 # timed with -benchmark (rtime, median of 3) in these graphs:
 #   decode      -map 0:v -f null - -map 1:v -f null -            two decoders, no graph
-#   one_graph   [0:v]null[a];[1:v]null[b], two null outputs      both inputs in one filtergraph, no float_adm
-#   skip        [0:v][1:v]float_adm=n_subsample=1000000          float_adm's shape, no frame scored
-#   float_adm   [0:v][1:v]float_adm                              scored
+#   one_graph   [0:v]null[a];[1:v]null[b], two null outputs      both inputs in one filtergraph, no scoring
+#   skip        [0:v][1:v]float_adm_cuda=n_subsample=1000000     the filter's shape, no frame scored
+#   float_adm   [0:v][1:v]float_adm_cuda                         scored
 #   +queue      float_adm, -thread_queue_size 64 on both inputs
 #   +surfaces   float_adm, -extra_hw_frames 24 on both inputs (instead of 8)
 # then 1, 4, 8 and 16 such ffmpegs at once (decode and float_adm, 1080p), pairs/s.
@@ -51,7 +51,7 @@ run() {
         > "$LOG_DIR/$name.log" 2>&1 || { echo "FAIL $name: $(tail -n 2 "$LOG_DIR/$name.log")" >&2; echo 0; return; }
     rtime_of "$LOG_DIR/$name.log"
 }
-fa="-lavfi [0:v][1:v]float_adm -f null -"
+fa="-lavfi [0:v][1:v]float_adm_cuda -f null -"
 for case in $CASES; do
     codec=${case%_*} res=${case#*_}
     if [ $res = 1080p ]; then loops=$LOOPS_1080P; else loops=$LOOPS_2160P; fi
@@ -66,7 +66,7 @@ for case in $CASES; do
             decode) t=$(run $n $loops $d $r "$(nvdec)" -map 0:v -f null - -map 1:v -f null -) ;;
             one_graph) t=$(run $n $loops $d $r "$(nvdec)" -filter_complex "[0:v]null[a];[1:v]null[b]" \
                                -map "[a]" -f null - -map "[b]" -f null -) ;;
-            skip) t=$(run $n $loops $d $r "$(nvdec)" -lavfi "[0:v][1:v]float_adm=n_subsample=1000000" -f null -) ;;
+            skip) t=$(run $n $loops $d $r "$(nvdec)" -lavfi "[0:v][1:v]float_adm_cuda=n_subsample=1000000" -f null -) ;;
             float_adm) t=$(run $n $loops $d $r "$(nvdec)" $fa) ;;
             +queue) t=$(run $n $loops $d $r "$(nvdec 8 '-thread_queue_size 64')" $fa) ;;
             +surfaces) t=$(run $n $loops $d $r "$(nvdec 24)" $fa) ;;

@@ -1,7 +1,7 @@
 #!/bin/sh
-# What float_adm costs beyond the decoders, on a machine with an NVIDIA GPU: two
+# What float_adm_cuda costs beyond the decoders, on a machine with an NVIDIA GPU: two
 # 4K inputs decoded by NVDEC into CUDA frames, timed alone (two null outputs)
-# and into float_adm (the GPU scores them where they are).
+# and into float_adm_cuda (the GPU scores them where they are).
 #
 # Usage: sh scripts/cuda/gpu_pipeline_cost.sh FFMPEG_DIR LOG_DIR [FRAMES]
 #   FFMPEG_DIR: this project's ffmpeg and, in FFMPEG_DIR/lib, the codec libraries
@@ -36,9 +36,9 @@ for run in 1 2; do
         -map 0:v -f null - -map 1:v -f null - > "$LOG_DIR/decode_alone_$run.log" 2>&1 ||
         note "FAIL decode alone: $(tail -n 2 "$LOG_DIR/decode_alone_$run.log")"
     ff -benchmark $nvdec -i "$work/dist.webm" $nvdec -i "$work/ref.webm" \
-        -lavfi "[0:v][1:v]float_adm" -f null - > "$LOG_DIR/float_adm_$run.log" 2>&1 ||
-        note "FAIL decode into float_adm: $(tail -n 2 "$LOG_DIR/float_adm_$run.log")"
-    note "run $run, 3840x2160, $frames frames, two NVDEC inputs: decode alone $(fps_of "$LOG_DIR/decode_alone_$run.log") fps (rtime $(rtime_of "$LOG_DIR/decode_alone_$run.log") s); into float_adm $(fps_of "$LOG_DIR/float_adm_$run.log") fps (rtime $(rtime_of "$LOG_DIR/float_adm_$run.log") s)"
+        -lavfi "[0:v][1:v]float_adm_cuda" -f null - > "$LOG_DIR/float_adm_$run.log" 2>&1 ||
+        note "FAIL decode into float_adm_cuda: $(tail -n 2 "$LOG_DIR/float_adm_$run.log")"
+    note "run $run, 3840x2160, $frames frames, two NVDEC inputs: decode alone $(fps_of "$LOG_DIR/decode_alone_$run.log") fps (rtime $(rtime_of "$LOG_DIR/decode_alone_$run.log") s); into float_adm_cuda $(fps_of "$LOG_DIR/float_adm_$run.log") fps (rtime $(rtime_of "$LOG_DIR/float_adm_$run.log") s)"
 done
 rm -rf "$work"
 cat "$summary"

@@ -3,11 +3,13 @@
 # with an NVIDIA GPU: NVDEC decodes the source (VP9, whose decoding is exact
 # by its specification, so NVDEC and the CPU decode the same pictures; MPEG-2's
 # IDCT is not, and its scores would differ), a CPU encoder (SVT-AV1) encodes it, a loopback decoder decodes the
-# encode (in software: FFmpeg takes no -hwaccel for loopback decoders, and
-# float_adm uploads those frames), and float_adm scores them on the GPU
-# against the NVDEC-decoded CUDA frames of the source.  Then the written
-# file is scored again afterwards on the CPU: every output must be equal, bit
-# for bit.  NVENC is tried once, to record what the GPU says.
+# encode (in software: FFmpeg takes no -hwaccel for loopback decoders, so hwupload
+# puts those frames on the GPU, on the one device the graph and NVDEC share), and
+# float_adm_cuda scores them against the NVDEC-decoded CUDA frames of the source,
+# each paired with the source frame nearest in time (ts_sync_mode=nearest: the
+# loopback decoder's timestamps are Matroska's milliseconds).  Then the written
+# file is scored again afterwards on the CPU (float_adm): every output must be
+# equal, bit for bit.  NVENC is tried once, to record what the GPU says.
 #
 # Usage: sh scripts/cuda/gpu_transcode_recipe.sh FFMPEG_DIR LOG_DIR [FRAMES_1080P FRAMES_4K]
 #   FFMPEG_DIR: this project's build/bin/ffmpeg in it, the codec libraries it
@@ -55,19 +57,20 @@ for size in 1920x1080 3840x2160; do
 
     for loopback in software; do
         log=$LOG_DIR/recipe_${size}_$loopback.log
-        ff -benchmark -v verbose -hwaccel cuda -hwaccel_output_format cuda -i "$src" $encode \
+        ff -benchmark -v verbose -init_hw_device cuda=gpu -filter_hw_device gpu \
+            -hwaccel cuda -hwaccel_device gpu -hwaccel_output_format cuda -i "$src" $encode \
             -dec 0:0 \
-            -filter_complex "[dec:0][0:v]float_adm=debug=1:log_fmt=json:log_path=$work/inloop_$size.json[s]" \
+            -filter_complex "[dec:0]hwupload[d];[d][0:v]float_adm_cuda=debug=1:ts_sync_mode=nearest:log_fmt=json:log_path=$work/inloop_$size.json[s]" \
             -map "[s]" -f null - > "$log" 2>&1 || { note "FAIL $size recipe, $loopback loopback: $(tail -n 2 "$log")"; continue; }
         note "$size recipe, $loopback loopback decoder: $(fps_of "$log") fps (rtime $(rtime_of "$log") s)"
         note "  $(grep -m1 -o 'CUDA backend[^:]*: .*' "$log" || echo 'no CUDA backend line')"
         # Afterwards on the CPU: paired by timestamp as in the loop, and frame by
         # frame (setpts=N/TB on both), which is what the scores must be.
         ff -v warning -i "$enc" -i "$src" \
-            -lavfi "[0:v][1:v]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$work/after_$size.json" \
+            -lavfi "[0:v][1:v]float_adm=debug=1:ts_sync_mode=nearest:log_fmt=json:log_path=$work/after_$size.json" \
             -f null - > "$LOG_DIR/after_$size.log" 2>&1 || { note "FAIL $size: scoring afterwards on the CPU"; continue; }
         ff -v warning -i "$enc" -i "$src" \
-            -lavfi "[0:v]setpts=N/TB[d];[1:v]setpts=N/TB[r];[d][r]float_adm=debug=1:backend=cpu:log_fmt=json:log_path=$work/index_$size.json" \
+            -lavfi "[0:v]setpts=N/TB[d];[1:v]setpts=N/TB[r];[d][r]float_adm=debug=1:log_fmt=json:log_path=$work/index_$size.json" \
             -f null - > "$work/index.log" 2>&1 || { note "FAIL $size: scoring frame by frame on the CPU"; continue; }
         metrics "$work/index_$size.json" > "$work/c.txt"
         for run in inloop after; do

@@ -2,14 +2,17 @@
 # The option table (FLOAT_ADM_OPTIONS in include/float_adm.h) against what is made
 # from it: the texts scripts/gen-options.py writes (FloatAdmOptions, README.md's and
 # docs/ffmpeg.md's tables, the filter's texinfo, the man page) must be what it writes
-# now; `float_adm_score --list-options` must print the table; and, where an ffmpeg is
-# given, `ffmpeg -h filter=float_adm` must list every option of the table, in its
-# order, with its alias, type, default and range (the filter's own options, log_path
+# now; `float_adm_score --list-options` must print the table with its aliases; and,
+# where an ffmpeg is given, `ffmpeg -h filter=float_adm` (and `-h filter=float_adm_cuda`
+# where that ffmpeg has the CUDA filter) must list every option of the table, in its
+# order, under its full name only (the filters take no alias, as FFmpeg's filters name
+# an option once), with its type, default and range (the filter's own options, log_path
 # and the rest, are not the table's and are left alone).
 #
 # Usage: check_option_docs.py --score FLOAT_ADM_SCORE [--ffmpeg FFMPEG] [--self-test]
 # --self-test also checks that each listing, changed in a few ways (a default, an
-# alias, a range, a missing option), fails: the check itself cannot go blind.
+# alias added or changed, a range, a missing option), fails: the check itself cannot go
+# blind.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import argparse
@@ -76,13 +79,19 @@ def number(text):
 
 # ---- ffmpeg -h filter=float_adm ----
 
+# The filters whose options are the table's: float_adm, and float_adm_cuda where the
+# ffmpeg has it.
+FILTERS = ("float_adm", "float_adm_cuda")
+
+
 def parse_ffmpeg_help(text, label):
-    """One Option per name; a row whose key is the table's alias of the row before is
-    that row's alias (the filter lists each name, then its alias)."""
+    """One Option per row of the filter's own AVOptions section (the first; framesync's
+    follows it).  The filter takes each option under its full name only: a row named
+    as the table's alias is a row of its own, which compare() reports."""
     rows = []
     section = False
     for lineno, line in enumerate(text.splitlines(), 1):
-        if line.startswith("float_adm AVOptions:"):
+        if not section and re.match(r"\S+ AVOptions:$", line):
             section = True
             continue
         if section and line and not line.startswith(" "):
@@ -98,28 +107,23 @@ def parse_ffmpeg_help(text, label):
         rows.append(Option(key, None, kind, number(d.group(1)) if d else None, bounds,
                            f"{label}:{lineno}"))
     if not section:
-        return [], [f"{label}: no 'float_adm AVOptions:' section"]
+        return [], [f"{label}: no 'AVOptions:' section"]
     return rows, []
 
 
-def merge_aliases(rows, table):
-    """The filter's rows are keys: fold each alias row into its name's option."""
+def refuse_aliases(rows, table):
+    """The filter's rows less those named as an alias of the table, each an error: the
+    filter takes libvmaf's options under their full names only."""
     alias_of = {o.alias: o.name for o in table if o.alias}
     names = {o.name for o in table}
-    options, errors = [], []
+    kept, errors = [], []
     for row in rows:
-        if row.name in names or row.name not in alias_of:
-            options.append(row)
-            continue
-        owner = next((o for o in options if o.name == alias_of[row.name]), None)
-        if owner is None or owner.alias is not None:
-            errors.append(f"{row.where}: {row.name}: not right after its option "
-                          f"{alias_of[row.name]}")
-            continue
-        owner.alias = row.name
-        if (row.kind, row.default, row.bounds) != (owner.kind, owner.default, owner.bounds):
-            errors.append(f"{row.where}: alias {row.name} differs from {owner.name}")
-    return options, errors
+        if row.name not in names and row.name in alias_of:
+            errors.append(f"{row.where}: {row.name}: an alias of {alias_of[row.name]}; the "
+                          f"filter takes the full name only")
+        else:
+            kept.append(row)
+    return kept, errors
 
 
 # ---- The comparison ----
@@ -128,7 +132,9 @@ def show(bounds):
     return bounds if isinstance(bounds, str) or bounds is None else f"[{bounds[0]:g}, {bounds[1]:g}]"
 
 
-def compare(label, documented, table):
+def compare(label, documented, table, aliases=True):
+    """Each documented option against the table's; aliases=False: a source that names
+    no alias (the filters)."""
     errors = []
     by_name = {o.name: o for o in table}
     seen = []
@@ -142,7 +148,7 @@ def compare(label, documented, table):
             errors.append(f"{d.where}: {d.name} documented twice")
             continue
         seen.append(d.name)
-        if d.alias != t.alias:
+        if aliases and d.alias != t.alias:
             errors.append(f"{d.where}: {d.name}: alias {d.alias} (the table: {t.alias})")
         if d.kind is not None and d.kind != t.kind:
             errors.append(f"{d.where}: {d.name}: type {d.kind} (the table: {t.kind})")
@@ -164,19 +170,38 @@ def compare(label, documented, table):
 def check(label, text, parser, table):
     options, errors = parser(text, label)
     if parser is parse_ffmpeg_help:
-        options, more = merge_aliases(options, table)
-        errors += more
+        options, more = refuse_aliases(options, table)
+        return errors + more + compare(label, options, table, aliases=False)
     return errors + compare(label, options, table)
+
+
+def alias_mutation(text):
+    """A listing with dlmw's alias changed where it names aliases (--list-options), or
+    with a row of the alias added after its option's where it names none (the filter)."""
+    if re.search(r"\bdlmw\b", text):
+        return re.sub(r"\bdlmw\b", "dlw", text)
+    lines = []
+    for line in text.splitlines():
+        lines.append(line)
+        if re.match(r"\s+adm_dlm_weight\s", line):
+            lines.append(line.replace("adm_dlm_weight", "dlmw", 1))
+    return "\n".join(lines)
 
 
 # Each must make every program's listing fail: a default, an alias, a range, a missing
 # option.
 MUTATIONS = [
     ("a default", lambda t: t.replace("0.03125", "0.0625", 1)),
-    ("an alias", lambda t: re.sub(r"\bdlmw\b", "dlw", t)),
+    ("an alias", alias_mutation),
     ("a range", lambda t: t.replace("4320", "4321")),
     ("a missing option", lambda t: "\n".join(l for l in t.splitlines() if "adm_p_norm" not in l)),
 ]
+
+
+def filter_help(ffmpeg, name):
+    """ffmpeg -h filter=NAME, or None where ffmpeg has no such filter."""
+    text = run(ffmpeg, "-hide_banner", "-h", f"filter={name}")
+    return text if re.search(rf"^Filter {re.escape(name)}$", text, re.M) else None
 
 
 def main():
@@ -190,10 +215,13 @@ def main():
     table = header_table()
     sources = [(f"{args.score} --list-options", run(args.score, "--list-options"),
                 parse_list_options)]
-    if args.ffmpeg:
-        sources.append((f"{args.ffmpeg} -h filter=float_adm",
-                        run(args.ffmpeg, "-hide_banner", "-h", "filter=float_adm"),
-                        parse_ffmpeg_help))
+    for name in FILTERS if args.ffmpeg else ():
+        text = filter_help(args.ffmpeg, name)
+        if text is None and name == FILTERS[0]:
+            print(f"FAIL: {args.ffmpeg} has no {name} filter")
+            failed = True
+        elif text is not None:
+            sources.append((f"{args.ffmpeg} -h filter={name}", text, parse_ffmpeg_help))
     for label, text, parser in sources:
         errors = check(label, text, parser, table)
         for e in errors:

@@ -17,7 +17,18 @@ fail() {
     failures=$((failures + 1))
 }
 
-DOCS="README.md docs/ffmpeg.md patches/src/float_adm.texi docs/man/float_adm_score.1"
+# The documents gen-options.py writes (its blocks but the two structs'), as it names
+# them: README.md, docs/ffmpeg.md, the series' texinfo, the man page.
+DOCS=$(/usr/bin/python3 - "$top/scripts/gen-options.py" <<'EOF'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("gen_options", sys.argv[1])
+gen = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gen)
+print(" ".join(path for path, *_ in gen.blocks([], [])
+               if path not in (gen.HEADER, "python/floatadm/_lib.py")))
+EOF
+)
+[ -n "$DOCS" ] || { echo "FAIL: no documents from scripts/gen-options.py"; exit 1; }
 
 fresh_copy() {
     rm -rf "$work/tree"

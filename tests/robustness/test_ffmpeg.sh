@@ -1,7 +1,10 @@
 #!/bin/sh
 # Bad input through ffmpeg's float_adm filter: each case either fails with a
-# clear message and a non-zero exit, or recovers as docs/robustness.md says.
-# Inputs come from lavfi's testsrc2 (tiny frames), so no files are needed.
+# clear message and a non-zero exit, or recovers as docs/robustness.md says; and
+# the filter's option set (docs/ffmpeg.md, "What changed in the filter"): libvmaf's
+# options under their full names only, framesync's options as psnr's, the log's
+# layout, the options that are gone refused.  Inputs come from lavfi's testsrc2
+# (tiny frames), so no files are needed.
 #
 # Usage: sh tests/robustness/test_ffmpeg.sh path/to/ffmpeg
 #
@@ -16,6 +19,7 @@ if [ $# -ne 1 ]; then
 fi
 . "$(dirname "$0")/../support/shell_harness.sh"
 ffmpeg=$(absolute "$1")
+top=$(cd "$(dirname "$0")/../.." && pwd)
 harness_begin test_robustness
 
 # Ten 64x48 frames; SIZE and DURATION vary per case.
@@ -69,7 +73,7 @@ expect_stderr() {
 
 expect_error "sizes differ" "must have the same size and bit depth" \
     -f lavfi -i "$(src 64x48)" -f lavfi -i "$(src 80x48)" -lavfi float_adm -f null -
-expect_error "depths differ" "main (first input) is 64x48 8-bit" \
+expect_error "depths differ" "the reference (second) 64x48 yuv420p10le" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src),format=yuv420p10le" -lavfi float_adm -f null -
 expect_error "below 17x17" "too small" \
     -f lavfi -i "$(src 16x48)" -f lavfi -i "$(src 16x48)" -lavfi float_adm -f null -
@@ -78,9 +82,9 @@ expect_error "below 17x17" "too small" \
 
 # Inside one graph (no reinit): the frame no longer matches the context.
 grow='scale=w=if(lt(n\,3)\,64\,80):h=48:eval=frame'
-expect_error "main grows mid-stream" "changed resolution from 64x48 to 80x48" \
+expect_error "main grows mid-stream" "main (first) input changed size mid-stream from 64x48 to 80x48" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "[0]$grow[m];[m][1]float_adm" -f null -
-expect_error "reference grows mid-stream" "reference (second) input changed resolution" \
+expect_error "reference grows mid-stream" "reference (second) input changed size mid-stream" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "[1]$grow[r];[0][r]float_adm" -f null -
 # Decoded input changing size: ffmpeg rebuilds the graph, which then sees
 # inputs of two sizes (below, with both scaled to one size, scoring goes on).
@@ -168,7 +172,7 @@ for input in main reference; do
     expect_error "corrupt $input stream, on_corrupt=fail" "on_corrupt=fail" $pair \
         -lavfi "float_adm=on_corrupt=fail" -f null -
     if expect_ok "corrupt $input stream, on_corrupt=skip" $pair \
-            -lavfi "float_adm=on_corrupt=skip:log_path=skip.json,metadata=print:file=meta.txt" -f null -; then
+            -lavfi "float_adm=on_corrupt=skip:log_fmt=json:log_path=skip.json,metadata=print:file=meta.txt" -f null -; then
         skipped=$(grep -c '"skipped": "corrupt"' skip.json)
         tests=$((tests + 1))
         [ "$skipped" -gt 0 ] || fail "on_corrupt=skip: no skipped entry in the log"
@@ -215,11 +219,31 @@ if expect_ok "time bases differ, exact pairs" -i tb.mp4 -i tb.y4m -lavfi float_a
 fi
 expect_ok "time bases differ, -v verbose" -v verbose -i tb.mp4 -i tb.y4m -lavfi float_adm -f null - &&
     expect_stderr "time bases differ, -v verbose: said" "time bases differ"
+# Timestamps rounded apart (23.976 fps in Matroska's milliseconds, some before the
+# frame's time, against the y4m source's 1001/24000 s), as the loopback decoder's
+# are in the in-loop recipe: ts_sync_mode=nearest pairs each frame with its own
+# source frame (the scores of the pairs taken frame by frame); framesync's default,
+# the last reference frame not after the main one, takes the frame before.
+ff -f lavfi -i "testsrc2=s=64x48:r=24000/1001:d=1,format=yuv420p" rounded.y4m 2>/dev/null
+ff -i rounded.y4m -c:v ffv1 rounded.mkv 2>/dev/null
+expect_ok "rounded timestamps, frame by frame" -i rounded.mkv -i rounded.y4m \
+    -lavfi "[0]setpts=N/TB[d];[1]setpts=N/TB[r];[d][r]float_adm,metadata=print:file=index.txt" -f null -
+for mode in nearest default; do
+    expect_ok "rounded timestamps, ts_sync_mode=$mode" -i rounded.mkv -i rounded.y4m \
+        -lavfi "float_adm=ts_sync_mode=$mode,metadata=print:file=$mode.txt" -f null -
+done
+grep '^lavfi\.float_adm\.' index.txt > index.scores
+tests=$((tests + 2))
+grep '^lavfi\.float_adm\.' nearest.txt | cmp -s - index.scores ||
+    fail "rounded timestamps, ts_sync_mode=nearest: not the frame-by-frame scores"
+if grep '^lavfi\.float_adm\.' default.txt | cmp -s - index.scores; then
+    fail "rounded timestamps, ts_sync_mode=default: the frame-by-frame scores (the case is not there)"
+fi
 # A 25 fps main against a 50 fps reference of the same two seconds: every main
 # frame paired with the reference frame of its time, each scored once.
 if expect_ok "25 fps against 50 fps" -f lavfi -i "testsrc2=s=64x48:r=25:d=2" \
         -f lavfi -i "testsrc2=s=64x48:r=50:d=2" \
-        -lavfi "float_adm=log_path=rates.json,metadata=print:file=meta.txt" -f null -; then
+        -lavfi "float_adm=log_fmt=json:log_path=rates.json,metadata=print:file=meta.txt" -f null -; then
     expect_count "25 fps against 50 fps: 50 frames scored" 50 meta.txt "adm2="
     expect_count "25 fps against 50 fps: 50 log entries" 50 rates.json '"frameNum"'
     tests=$((tests + 1))
@@ -238,28 +262,25 @@ expect_ok "colour ranges differ" -f lavfi -i "$(src 64x48 0.2),scale=out_range=p
 # ffmpeg rebuilds the graph when a decoded input changes size; with both
 # scaled to one size the scores go on, and the log keeps every frame.
 grow_dec='scale=w=if(lt(n\,12)\,320\,352):h=240:eval=frame'
-# One filter thread: the filter itself holds no frame back.
 if expect_ok "log across a graph rebuild" -filter_complex_threads 1 \
         -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
         -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
-        -lavfi "[0]scale=320:240[d];[1]scale=320:240[r];[d][r]float_adm=log_path=rebuilt.json" -f null -; then
+        -lavfi "[0]scale=320:240[d];[1]scale=320:240[r];[d][r]float_adm=log_fmt=json:log_path=rebuilt.json" -f null -; then
     expect_stderr "log across a graph rebuild: said" "goes on from frame"
     tests=$((tests + 1))
-    # ffmpeg drops the frames queued in the old graph (in the filter, counted
-    # and left as a gap in the numbers, or before it, unseen): the log holds
-    # every frame the filter saw, numbered in order, from both graphs.
+    # ffmpeg drops the frames queued in the old graph: the log holds every frame
+    # the filter passed on, numbered in order, from both graphs.
     /usr/bin/python3 -c '
 import json, sys
 numbers = [f["frameNum"] for f in json.load(open(sys.argv[1]))["frames"]]
 assert numbers == sorted(set(numbers)) and len(numbers) >= 20 and numbers[-1] >= 20, numbers
 ' rebuilt.json || fail "log across a graph rebuild: not one log of every frame in order"
 fi
-# Four filter threads: the frames in flight when the old graph goes are dropped
-# too, said in a warning, and leave a gap; the log is still in order, each frame once.
+# Four filter threads (each frame in slices): the same, each frame once, in order.
 if expect_ok "log across a graph rebuild, 4 threads" -filter_complex_threads 4 \
         -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
         -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
-        -lavfi "[0]scale=320:240[d];[1]scale=320:240[r];[d][r]float_adm=log_path=rebuilt4.json" -f null -; then
+        -lavfi "[0]scale=320:240[d];[1]scale=320:240[r];[d][r]float_adm=log_fmt=json:log_path=rebuilt4.json" -f null -; then
     tests=$((tests + 1))
     /usr/bin/python3 -c '
 import json, sys
@@ -272,7 +293,7 @@ fi
 shrink='scale=w=if(gt(n\,10)\,160\,320):h=240:eval=frame'
 if expect_error "rebuilt instance fails" "must have the same size" \
         -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$shrink" -f lavfi -i "testsrc2=s=320x240:r=25:d=1" \
-        -lavfi "float_adm=log_path=failed_rebuild.json" -f null -; then
+        -lavfi "float_adm=log_fmt=json:log_path=failed_rebuild.json" -f null -; then
     tests=$((tests + 1))
     /usr/bin/python3 -c '
 import json, sys
@@ -283,7 +304,7 @@ fi
 # A log on stdout, where a pipe carries it, goes on across the rebuild too.
 tests=$((tests + 1))
 ff -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$grow_dec" \
-    -lavfi "[0]scale=320:240[d];[1]scale=320:240[r];[d][r]float_adm=log_path=-" -f null - \
+    -lavfi "[0]scale=320:240[d];[1]scale=320:240[r];[d][r]float_adm=log_fmt=json:log_path=-" -f null - \
     2>err.txt | cat > piped.json
 rc=$?
 if [ $rc -ne 0 ] || ! grep -q "goes on from frame" err.txt; then
@@ -298,7 +319,7 @@ fi
 # stdout carrying an output: the log would be mixed into the video.
 tests=$((tests + 1))
 "$ffmpeg" -hide_banner -nostdin -nostats -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
-    -lavfi "float_adm=log_path=-" -f yuv4mpegpipe - 2>err.txt | cat > mixed.y4m
+    -lavfi "float_adm=log_fmt=json:log_path=-" -f yuv4mpegpipe - 2>err.txt | cat > mixed.y4m
 if ! grep -q "refusing to write the log to stdout" err.txt; then
     fail "log on stdout beside an output there: not refused: $(tail -n 2 err.txt)"
 elif grep -q '"frameNum"' mixed.y4m; then
@@ -330,7 +351,7 @@ expect_error "log on a full disk" "/dev/full" -f lavfi -i "$(src)" -f lavfi -i "
 # leaves a log that says it is incomplete, never one that reads as finished.
 mkdir -p partmaps/5.pfm
 if expect_error "a map fails partway" "partmaps/5.pfm" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
-        -lavfi "float_adm=log_path=part.json:map_path=partmaps/%d.pfm" -f null -; then
+        -lavfi "float_adm=log_fmt=json:log_path=part.json:map_path=partmaps/%d.pfm" -f null -; then
     tests=$((tests + 1))
     /usr/bin/python3 -c '
 import json, sys
@@ -361,35 +382,83 @@ expect_error "log_path is an input" "open in this process" -i input.mkv -f lavfi
     -lavfi "float_adm=log_path=input.mkv" -f null -
 tests=$((tests + 1))
 [ "$(cksum < input.mkv)" = "$sum_before" ] || fail "log_path is an input: the input was changed"
-expect_error "two instances, one log_path" "give each instance its own log_path" \
+expect_error "two instances, one log_path" "give each instance a log_path of its own" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
     -filter_complex "[0]split[d1][d2];[1]split[r1][r2];[d1][r1]float_adm=log_path=same.json[a];[d2][r2]float_adm=log_path=same.json[b]" \
     -map "[a]" -f null - -map "[b]" -f null -
-expect_ok "nothing scored" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
-    -lavfi "[0]trim=end_frame=0[d];[d][1]float_adm" -f null - &&
-    expect_stderr "nothing scored: warned" "scored no frame"
+# Nothing scored: the run succeeds, with no summary (nothing pooled).
+if expect_ok "nothing scored" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+        -lavfi "[0]trim=end_frame=0[d];[d][1]float_adm" -f null -; then
+    tests=$((tests + 1))
+    ! grep -q "adm2 mean:" err.txt || fail "nothing scored: a summary: $(grep 'adm2 mean:' err.txt)"
+fi
+# The log holds the frames the filter passed on: with -frames:v N, N frames or N + 1
+# (the frame on its way when the output stopped), as psnr's stats_file.
+if expect_ok "-frames:v 4" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+        -lavfi "float_adm=log_fmt=json:log_path=frames4.json" -frames:v 4 -f null -; then
+    tests=$((tests + 1))
+    logged=$(grep -c '"frameNum"' frames4.json)
+    [ "$logged" = 4 ] || [ "$logged" = 5 ] || fail "-frames:v 4: $logged frames logged, wanted 4 or 5"
+fi
 
 # --- Options ------------------------------------------------------------------
 
-for option in egl=0.5 adm_norm_view_dist=30 csf=10 adm_p_norm=0 f1s0=11 sasc=4 n_subsample=0 \
-              rdf=0 nw=-1; do
+for option in adm_enhn_gain_limit=0.5 adm_norm_view_dist=30 adm_csf_mode=10 adm_p_norm=0 \
+              adm_f1s0=11 adm_skip_aim_scale=4 n_subsample=0 adm_ref_display_height=0 \
+              adm_noise_weight=-1; do
     expect_error "out of range: $option" "${option%%=*}" \
         -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=$option" -f null -
 done
 expect_error "unknown option" "no_such_option" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=no_such_option=1" -f null -
-# libvmaf's four formats, sub among them.
+# libvmaf's options under their full names only: every alias of the option table
+# (include/float_adm.h; float_adm_score and Python take them) is refused, as are the
+# options the filter no longer has (backend: float_adm_cuda; metadata_prefix: one
+# log_path per instance).
+aliases=$(sed -n 's/^ *OPT("adm_[a-z0-9_]*", "\([a-z0-9]*\)",.*/\1/p' "$top/include/float_adm.h")
+tests=$((tests + 1))
+[ "$(echo $aliases | wc -w)" -ge 20 ] || fail "the option table's aliases not found: $aliases"
+for alias in $aliases; do
+    expect_error "alias $alias refused" "$alias" \
+        -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=$alias=1" -f null -
+done
+for gone in backend=cpu backend=cuda metadata_prefix=lavfi.adm_a; do
+    expect_error "$gone refused" "${gone%%=*}" \
+        -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=$gone" -f null -
+done
+# libvmaf's four formats, sub among them; XML (libvmaf's default) without log_fmt.
 if expect_ok "log_fmt=sub" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
         -lavfi "float_adm=log_fmt=sub:log_path=log.sub" -f null -; then
     expect_count "log_fmt=sub: a line per frame" 10 log.sub '^{[0-9]*}{[0-9]*}frame: [0-9]*|adm2: '
 fi
-# Help shows the pairing the filter uses.
-tests=$((tests + 1))
+if expect_ok "log_fmt's default" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+        -lavfi "float_adm=log_path=default.log" -f null -; then
+    tests=$((tests + 1))
+    head -n 1 default.log | grep -q '^<VMAF version=' ||
+        fail "log_fmt's default: not libvmaf's XML: $(head -n 1 default.log)"
+    expect_count "log_fmt's default: a frame element per frame" 10 default.log '<frame frameNum='
+fi
+# Help: framesync's options as psnr's (ts_sync_mode's default is framesync's own),
+# log_fmt's default xml, the filter's timeline.
+tests=$((tests + 3))
 "$ffmpeg" -hide_banner -h filter=float_adm > help.txt 2>&1
-[ "$(grep -c '^ *ts_sync_mode ' help.txt)" = 1 ] && grep -q '^ *ts_sync_mode .*(default nearest)' help.txt ||
-    fail "-h filter=float_adm: ts_sync_mode's default is not nearest: $(grep '^ *ts_sync_mode ' help.txt)"
+"$ffmpeg" -hide_banner -h filter=psnr > psnr_help.txt 2>&1
+sed -n '/^framesync AVOptions:/,/^$/p' help.txt > framesync.txt
+sed -n '/^framesync AVOptions:/,/^$/p' psnr_help.txt > psnr_framesync.txt
+[ -s framesync.txt ] && grep -q '^ *ts_sync_mode .*(default default)' framesync.txt ||
+    fail "-h filter=float_adm: ts_sync_mode is not framesync's: $(grep '^ *ts_sync_mode ' help.txt)"
+[ ! -s psnr_framesync.txt ] || cmp -s framesync.txt psnr_framesync.txt ||
+    fail "-h filter=float_adm: framesync's options differ from psnr's"
+grep -q '^ *log_fmt .*(default xml)' help.txt && grep -q "support for timeline" help.txt ||
+    fail "-h filter=float_adm: log_fmt's default is not xml, or no timeline: $(grep '^ *log_fmt ' help.txt)"
 expect_error "unknown log_fmt" "yaml" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=yaml" -f null -
+# The timeline: frames outside enable pass on unscored.
+if expect_ok "enable" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+        -lavfi "float_adm=enable='lt(n,4)',metadata=print:file=meta.txt" -f framecrc -; then
+    expect_count "enable: the frames inside scored" 4 meta.txt "adm2="
+    expect_count "enable: every frame passed" 10 out.txt "^0,"
+fi
 
 # An unwritable log fails before the first score: a 10-hour input must not run first.
 expect_error "log_path in a missing directory" "cannot write" \
@@ -400,15 +469,24 @@ expect_error "log_path is a directory" "it is a directory" \
     -f lavfi -i "$(src 64x48 36000)" -f lavfi -i "$(src 64x48 36000)" \
     -lavfi "float_adm=log_path=adir" -f null -
 
-# No GPU here (CI has none): asking for CUDA fails, and says so.
-expect_error "backend=cuda without a device" "cuda" \
-    -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=backend=cuda" -f null -
+# float_adm_cuda (where this ffmpeg has it) takes CUDA frames only; with no GPU here
+# (CI has none), uploading fails, and says so.
+if ff -filters 2>/dev/null | grep -q ' float_adm_cuda '; then
+    expect_error "float_adm_cuda on software frames" "float_adm_cuda" \
+        -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm_cuda" -f null -
+    visible=${CUDA_VISIBLE_DEVICES-none}
+    CUDA_VISIBLE_DEVICES=-1
+    export CUDA_VISIBLE_DEVICES
+    expect_error "float_adm_cuda without a device" "cuda" \
+        -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+        -lavfi "[0]hwupload_cuda[d];[1]hwupload_cuda[r];[d][r]float_adm_cuda" -f null -
+    if [ "$visible" = none ]; then unset CUDA_VISIBLE_DEVICES; else CUDA_VISIBLE_DEVICES=$visible; fi
+fi
 
-# --- Frames in flight -----------------------------------------------------------
+# --- Threads and -cpuflags -------------------------------------------------------
 
-# With more than one filter thread, whole frames are scored at once on the
-# library's threads: the same frames, in the same order, with the same bits as one
-# thread, and skipped frames keep their places among them.
+# With more than one filter thread, each frame is split in slices on the filter's
+# threads: the same frames, in the same order, with the same bits as one thread.
 for threads in 1 3 8; do
     expect_ok "filter threads $threads" -filter_complex_threads $threads \
         -f lavfi -i "testsrc2=s=96x64:d=1,scale=48:32,scale=96:64" -f lavfi -i "testsrc2=s=96x64:d=1" \
@@ -420,9 +498,8 @@ cmp -s threads1.txt threads3.txt || fail "filter threads 3: metadata differs fro
 cmp -s threads1.txt threads8.txt || fail "filter threads 8: metadata differs from one thread's"
 expect_count "filter threads: every third frame scored" 9 threads8.txt "adm2="
 
-# A reference that ends the stream (shortest=1, eof_action=endall) while frames
-# are in flight: framesync ends the output, and every frame scored before is
-# passed on first, as with one thread (a frame after the end aborts).
+# A reference that ends the stream (shortest=1, eof_action=endall): framesync ends
+# the output, every frame scored before passed on, the same at any thread count.
 for opts in shortest=1 eof_action=endall; do
     for threads in 1 8; do
         expect_ok "reference ends the stream, $opts, threads $threads" \
@@ -435,17 +512,31 @@ for opts in shortest=1 eof_action=endall; do
     expect_count "reference ends the stream, $opts: its frames scored" 15 ends8.txt "adm2="
 done
 
-# Long runs of unscored frames behind one in flight (n_subsample=25): the queue
-# stays bounded and the run goes on, the same at any thread count.
+# Long runs of unscored frames (n_subsample=25): the same at any thread count.
 for threads in 1 8; do
-    expect_ok "unscored frames behind one in flight, threads $threads" \
+    expect_ok "long runs of unscored frames, threads $threads" \
         -filter_complex_threads $threads -filter_complex \
         "color=c=gray:s=640x360:d=4:r=25,format=yuv420p[a];color=c=white:s=640x360:d=4:r=25,format=yuv420p[b];[a][b]float_adm=n_subsample=25,metadata=print:file=sparse$threads.txt" \
         -f null -
 done
 tests=$((tests + 1))
-cmp -s sparse1.txt sparse8.txt || fail "unscored frames behind one in flight: threads 8 differ from 1"
-expect_count "unscored frames behind one in flight: every 25th frame scored" 4 sparse8.txt "adm2="
+cmp -s sparse1.txt sparse8.txt || fail "long runs of unscored frames: threads 8 differ from 1"
+expect_count "long runs of unscored frames: every 25th frame scored" 4 sparse8.txt "adm2="
+
+# -cpuflags caps the instructions the filter uses (-cpuflags 0: scalar code), the
+# scores the same bits as with every level this processor has (docs/perf-simd.md).
+# The pictures are made first: -cpuflags changes what swscale makes of them.
+ff -f lavfi -i "testsrc2=s=96x64:d=1,scale=48:32,scale=96:64" cpu_d.y4m 2>/dev/null
+ff -f lavfi -i "testsrc2=s=96x64:d=1" cpu_r.y4m 2>/dev/null
+for flags in default 0; do
+    if [ $flags = default ]; then cpuflags=; else cpuflags="-cpuflags $flags"; fi
+    # shellcheck disable=SC2086
+    expect_ok "-cpuflags $flags" -v verbose $cpuflags -i cpu_d.y4m -i cpu_r.y4m \
+        -filter_complex "[0][1]float_adm=debug=1,metadata=print:file=cpuflags_$flags.txt" -f null - &&
+        [ $flags = 0 ] && expect_stderr "-cpuflags 0: scalar" "simd scalar"
+done
+tests=$((tests + 1))
+cmp -s cpuflags_default.txt cpuflags_0.txt || fail "-cpuflags 0: metadata differs from the default run's"
 
 # float_adm_map: one RGB24 picture per main frame with the frame's scores, the
 # same at any thread count.
@@ -481,41 +572,43 @@ fi
 # --- Several instances in one process -----------------------------------------
 
 # split + two float_adm with different options: each log equals a run alone.
-expect_ok "alone: egl=1.2" -f lavfi -i "$(src 64x48 0.4),format=gray" -i clean.mkv \
-    -lavfi "[1]scale=64x48,format=gray[r];[0][r]float_adm=egl=1.2:log_path=alone_a.json" -f null -
+expect_ok "alone: adm_enhn_gain_limit=1.2" -f lavfi -i "$(src 64x48 0.4),format=gray" -i clean.mkv \
+    -lavfi "[1]scale=64x48,format=gray[r];[0][r]float_adm=adm_enhn_gain_limit=1.2:log_fmt=json:log_path=alone_a.json" -f null -
 expect_ok "alone: debug" -f lavfi -i "$(src 64x48 0.4),format=gray" -i clean.mkv \
-    -lavfi "[1]scale=64x48,format=gray[r];[0][r]float_adm=debug=1:log_path=alone_b.json" -f null -
+    -lavfi "[1]scale=64x48,format=gray[r];[0][r]float_adm=debug=1:log_fmt=json:log_path=alone_b.json" -f null -
 if expect_ok "two instances" -f lavfi -i "$(src 64x48 0.4),format=gray" -i clean.mkv \
         -filter_complex "[1]scale=64x48,format=gray,split[r1][r2];[0]split[d1][d2];
-            [d1][r1]float_adm=egl=1.2:log_path=both_a.json[a];
-            [d2][r2]float_adm=debug=1:log_path=both_b.json[b]" \
+            [d1][r1]float_adm=adm_enhn_gain_limit=1.2:log_fmt=json:log_path=both_a.json[a];
+            [d2][r2]float_adm=debug=1:log_fmt=json:log_path=both_b.json[b]" \
         -map "[a]" -f null - -map "[b]" -f null -; then
     tests=$((tests + 2))
     # The header's fps is timing: every other byte must be the same.
     for log in alone_a both_a alone_b both_b; do
         sed 's/^  "fps": .*,$/  "fps": -,/' $log.json >$log.nofps
     done
-    cmp -s alone_a.nofps both_a.nofps || fail "two instances: egl=1.2 log differs from its run alone"
+    cmp -s alone_a.nofps both_a.nofps ||
+        fail "two instances: adm_enhn_gain_limit=1.2 log differs from its run alone"
     cmp -s alone_b.nofps both_b.nofps || fail "two instances: debug log differs from its run alone"
 fi
 
-# Chained instances: each writes its own keys under its metadata_prefix.
-if expect_ok "chained instances" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
-        -lavfi "[1]split[r1][r2];[0][r1]float_adm=egl=1.2:metadata_prefix=lavfi.adm_a[m];
-                [m][r2]float_adm=metadata_prefix=lavfi.adm_b,metadata=print:file=meta.txt" \
+# Chained instances: the second's keys overwrite the first's (one set of keys, the
+# second's values, each key once); each instance's own log_path keeps its scores.
+if expect_ok "chained instances" -f lavfi -i "$(src 64x48 0.4),format=gray" -i clean.mkv \
+        -filter_complex "[1]scale=64x48,format=gray,split[r1][r2];
+            [0][r1]float_adm=adm_enhn_gain_limit=1.2:log_fmt=json:log_path=chain_a.json[m];
+            [m][r2]float_adm=debug=1:log_fmt=json:log_path=chain_b.json,metadata=print:file=chain.txt" \
         -f null -; then
-    expect_count "chained instances: first's keys" 10 meta.txt "^lavfi.adm_a.adm2="
-    expect_count "chained instances: second's keys" 10 meta.txt "^lavfi.adm_b.adm2="
-fi
-# The same prefix twice would overwrite: said once; the keys keep their order.
-if expect_ok "chained instances, one prefix" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
-        -lavfi "[1]split[r1][r2];[0][r1]float_adm=egl=1.2[m];[m][r2]float_adm,metadata=print:file=meta.txt" \
-        -f null -; then
-    expect_stderr "chained instances, one prefix: warned" "metadata_prefix"
-    tests=$((tests + 1))
-    order=$(sed -n 's/^lavfi\.float_adm\.\([a-z0-9_]*\)=.*/\1/p' meta.txt | head -7 | paste -sd' ' -)
-    [ "$order" = "adm2 aim adm3 adm_scale0 adm_scale1 adm_scale2 adm_scale3" ] ||
-        fail "chained instances, one prefix: keys in the order $order"
+    tests=$((tests + 3))
+    for log in chain_a chain_b; do
+        sed 's/^  "fps": .*,$/  "fps": -,/' $log.json >$log.nofps
+    done
+    cmp -s alone_a.nofps chain_a.nofps || fail "chained instances: the first's log differs from its run alone"
+    cmp -s alone_b.nofps chain_b.nofps || fail "chained instances: the second's log differs from its run alone"
+    expect_ok "alone: debug, metadata" -f lavfi -i "$(src 64x48 0.4),format=gray" -i clean.mkv \
+        -lavfi "[1]scale=64x48,format=gray[r];[0][r]float_adm=debug=1,metadata=print:file=alone_b.txt" -f null -
+    grep '^lavfi\.float_adm\.' chain.txt | sort > chain.keys
+    grep '^lavfi\.float_adm\.' alone_b.txt | sort | cmp -s - chain.keys ||
+        fail "chained instances: the keys are not the second instance's, each once"
 fi
 
 echo "robustness (ffmpeg): $((tests - failures))/$tests passed"

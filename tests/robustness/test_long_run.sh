@@ -25,7 +25,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/long_run.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # The distorted picture is the reference mirrored: real scores, no files.
-graph="[0]split[r][d];[d]hflip[m];[m][r]float_adm=log_path=$tmp/scores.json"
+graph="[0]split[r][d];[d]hflip[m];[m][r]float_adm=log_fmt=json:log_path=$tmp/scores.json"
 echo "frames  peak_rss_kib  wall_s  scored"
 for frames in "$@"; do
     /usr/bin/time -v -o "$tmp/time.txt" "$ffmpeg" -hide_banner -nostdin -nostats -loglevel error \

@@ -115,7 +115,7 @@ float_adm_fail(){
     errlog="${outdir}/${test}.log"
     cleanfiles="$cleanfiles $errlog"
     ffmpeg -v error "$@" -f null - 2>$errlog && { echo "ffmpeg succeeded"; return 1; }
-    sed -n -e 's/^\[Parsed_float_adm_[0-9]* @ [^]]*\] //p' -e 's/^\[fc#[0-9]* @ [^]]*\] //' \
+    sed -n -e 's/^\[Parsed_float_adm[a-z_]*_[0-9]* @ [^]]*\] //p' -e 's/^\[fc#[0-9]* @ [^]]*\] //' \
         -e '/float_adm/p' $errlog | head -n 1
 }
 
