@@ -25,8 +25,8 @@
  * way and hands the scores to ff_float_adm_emit().
  */
 
-#ifndef AVFILTER_VF_FLOAT_ADM_H
-#define AVFILTER_VF_FLOAT_ADM_H
+#ifndef AVFILTER_FLOAT_ADM_H
+#define AVFILTER_FLOAT_ADM_H
 
 #include <stdint.h>
 
@@ -99,4 +99,4 @@ int ff_float_adm_activate(AVFilterContext *ctx);
 /** The summary said, the log completed or abandoned, framesync freed. */
 void ff_float_adm_uninit(AVFilterContext *ctx);
 
-#endif /* AVFILTER_VF_FLOAT_ADM_H */
+#endif /* AVFILTER_FLOAT_ADM_H */
