@@ -123,7 +123,7 @@ static int query_formats(const AVFilterContext *ctx,
     return ff_formats_ref(ff_all_color_spaces(), &cfg_in[INPUT_REFERENCE]->color_spaces);
 }
 
-int ff_float_adm_init(AVFilterContext *ctx, int (*on_event)(FFFrameSync *fs))
+av_cold int ff_float_adm_init(AVFilterContext *ctx, int (*on_event)(FFFrameSync *fs))
 {
     FloatADMContext *s = ctx->priv;
     char errbuf[256];
@@ -320,7 +320,7 @@ static void close_log(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
 }
 
-void ff_float_adm_uninit(AVFilterContext *ctx)
+av_cold void ff_float_adm_uninit(AVFilterContext *ctx)
 {
     FloatADMContext *s = ctx->priv;
     FloatAdmPooled pooled;

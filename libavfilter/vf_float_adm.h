@@ -22,7 +22,7 @@
  * @file
  * What float_adm and float_adm_cuda share: their options, the pairing of the
  * inputs, the log and the frames' metadata.  Each filter scores a pair its own
- * way and hands the scores to ff_float_adm_emit().
+ * way and hands the scores on through ff_float_adm_emit.
  */
 
 #ifndef AVFILTER_FLOAT_ADM_H

@@ -41,7 +41,8 @@ summary=$out/summary.txt
         git_ am -q "$p" && echo "git am $(basename "$p"): applied"
     done
     echo "tools/patcheck:"
-    (cd "$out/src" && sh tools/patcheck $list 2>&1) | sed 's/^/    /'
+    (cd "$out/src" && GREP_COLORS='mt=' sh tools/patcheck $list 2>&1) |
+        sed -e 's/\x1b\[[0-9;]*[mK]//g' -e 's/^/    /'
 } > "$summary"
 
 "$top/scripts/ffmpeg-configure.sh" "$out/src" "$out/build" "$pc_dirs" >"$out/configure.log" 2>&1
