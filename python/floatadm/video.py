@@ -503,7 +503,10 @@ def work_directory():
     remove_stale_work_dirs() removes only directories whose lock it can take."""
     while True:
         path = tempfile.mkdtemp(prefix=_WORK_PREFIX)
-        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        except FileNotFoundError:
+            continue  # another process's cleanup came between: its lock was free
         fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             # A cleanup that took the lock first removed it: make another.

@@ -317,6 +317,28 @@ def test_a_live_runs_directory_is_never_removed(tmp_path):
     assert remove_stale_work_dirs(str(tmp_path)) == [work]
 
 
+def test_a_cleanup_between_making_and_locking_a_directory(tmp_path, monkeypatch):
+    """Another process's cleanup may take a run's new directory in the moment before
+    the run locks it (its lock is free then): the run makes another, and goes on."""
+    import tempfile
+    from floatadm import video
+    made = []
+
+    def mkdtemp_then_cleanup(**kwargs):
+        path = real_mkdtemp(**kwargs)
+        made.append(path)
+        if len(made) == 1:
+            assert video.remove_stale_work_dirs(str(tmp_path)) == [path]
+        return path
+
+    real_mkdtemp = tempfile.mkdtemp
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(video.tempfile, "mkdtemp", mkdtemp_then_cleanup)
+    with video.work_directory() as work:
+        assert work == made[1] and os.path.isdir(work)
+    assert not os.path.exists(work)
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
 def test_killed_caller_leaves_nothing_running(videos, tmp_path, monkeypatch):
     """SIGKILL the Python process while its ffmpeg scores: ffmpeg dies with it, and
