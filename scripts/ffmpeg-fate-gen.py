@@ -2,7 +2,7 @@
 # Generate the project's own FATE tests of the golden corpus, bit for bit:
 # tests/fate/corpus/float_adm_corpus.mak and its refs.  They run in the
 # embedded FFmpeg only (make check-fate), beside the series' own tests
-# (tests/fate/float_adm.mak, which need no samples and hold on any processor).
+# (the refcmp tests in filter-video.mak, which need no samples and hold on any processor).
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # Usage:

@@ -96,7 +96,7 @@ $(CUDA_HEADER_OUT): include/float_adm_cuda.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-# FFmpeg's configure finds the backend through it (HAVE_LIBFLOATADM_CUDA); nonfree=yes
+# FFmpeg's configure finds the backend through it (float_adm_cuda's deps); nonfree=yes
 # where nvcc built the kernels, for configure to require --enable-nonfree.
 $(CUDA_PC): src/adm_cuda/module.mk config.mak include/float_adm.h
 	@mkdir -p $(dir $@)
