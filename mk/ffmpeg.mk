@@ -53,7 +53,7 @@ FF_JOBS        = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
 .PRECIOUS: $(FF_DIR)/.prepared
 
 workbench: $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe
-check: check-fate check-patches
+check: check-fate check-patches check-ffmpeg-plain
 
 # patches/ffmpeg-<version>/ is generated (scripts/ffmpeg-gen-patches.py) from
 # the release tarball and the project's files: `make patches` regenerates every
