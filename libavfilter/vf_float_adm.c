@@ -133,7 +133,7 @@ av_cold int ff_float_adm_init(AVFilterContext *ctx, int (*on_event)(FFFrameSync 
         av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
         return AVERROR(EINVAL);
     }
-    s->nb_outputs  = s->opts.debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
+    s->nb_scores  = s->opts.debug ? FLOAT_ADM_NUM_DEBUG_OUTPUTS : FLOAT_ADM_NUM_OUTPUTS;
     s->fs.on_event = on_event;
     return 0;
 }
@@ -260,7 +260,7 @@ int ff_float_adm_emit(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
     char errbuf[256] = "";
     int ret = 0;
 
-    for (int i = 0; scores && i < s->nb_outputs && ret >= 0; i++)
+    for (int i = 0; scores && i < s->nb_scores && ret >= 0; i++)
         ret = set_meta(&dist->metadata, float_adm_output_name(i),
                        float_adm_output_value(scores, i));
     if (ret >= 0 && scores &&
@@ -325,7 +325,7 @@ av_cold void ff_float_adm_uninit(AVFilterContext *ctx)
     FloatADMContext *s = ctx->priv;
     FloatAdmPooled pooled;
 
-    for (int i = 0; s->log && i < s->nb_outputs; i++) {
+    for (int i = 0; s->log && i < s->nb_scores; i++) {
         if (float_adm_log_pooled(s->log, i, &pooled) >= 0)
             av_log(ctx, AV_LOG_INFO, "%s mean:%.6f min:%.6f max:%.6f harmonic_mean:%.6f\n",
                    float_adm_output_name(i), pooled.mean, pooled.min, pooled.max,

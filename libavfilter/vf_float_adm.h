@@ -57,7 +57,7 @@ typedef struct FloatADMContext {
 
     int width, height;
     FloatAdmPlane layout[NB_INPUTS];    /* sample size and shift of each input's luma */
-    int nb_outputs;                     /* the scores each frame carries */
+    int nb_scores;                      /* the scores each frame carries */
     FloatAdmLog *log;                   /* the file's, or one without a file for the summary */
     int shared_log;                     /* log is the file's, taken over by a rebuilt graph */
     uint64_t frame_index;               /* frames seen on the main input */
