@@ -35,8 +35,8 @@ FF_FLOATADM_ORDER := $(FF_FLOATADM_LIBS) $(if $(filter yes,$(HAVE_CUDA)),$(BUILD
 # fate-run.sh.
 FF_FILTER_FILES := $(wildcard libavfilter/*.c libavfilter/*.h)
 FF_FATE_FILES := $(wildcard tests/fate/ref/*)
-# The series' FATE tests (in filter-video.mak, patches/src/0003-*).
-FF_SERIES_FATE := fate-filter-refcmp-float-adm-yuv fate-filter-refcmp-float-adm-p010
+# The FATE tests the series and the extras add to filter-video.mak (patches/src/0003-*, 0004-*).
+FF_SERIES_FATE := fate-filter-refcmp-float-adm-yuv fate-filter-refcmp-float-adm-p010 fate-filter-float-adm-map
 FF_PATCH_SOURCES := $(shell find patches/src -type f)
 FF_CORPUS_FILES := tests/fate/corpus/float_adm_corpus.mak tests/fate/corpus/float_adm_reltol.awk \
                    $(wildcard tests/fate/corpus/ref/*)

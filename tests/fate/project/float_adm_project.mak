@@ -51,13 +51,11 @@ fate-float-adm-log-sub: CMD = float_adm_log log_fmt=sub
 FATE_FLOAT_ADM_PROJECT-$(call ALLYES, FLOAT_ADM_FILTER TESTSRC2_FILTER SPLIT_FILTER AVGBLUR_FILTER \
                               WRAPPED_AVFRAME_ENCODER NULL_MUXER PIPE_PROTOCOL) += $(FATE_FLOAT_ADM_LOG)
 
-# The float_adm_map filter: identical inputs lose nothing, so every map frame is
-# black on any processor; a half-blurred input's maps are checked by what holds
+# The float_adm_map filter (its extra's own test, filter-float-adm-map, shows
+# identical inputs give black pictures): a half-blurred input's maps are checked by what holds
 # on any processor (float_adm_project-run.sh, float_adm_map_frames), every frame
 # scored and every other one; the pictures painted in slices of block rows on three
 # threads, a partial row last, are those painted on one (float_adm_map_threads).
-FATE_FLOAT_ADM_MAP += fate-float-adm-map-identical
-fate-float-adm-map-identical: CMD = framecrc -filter_complex "testsrc2=size=100x70:rate=25:duration=0.2,format=yuv420p,split[ref][dist];[dist][ref]float_adm_map" -c:v rawvideo
 FATE_FLOAT_ADM_MAP += fate-float-adm-map-blur
 fate-float-adm-map-blur: CMD = float_adm_map_frames n_subsample=1
 FATE_FLOAT_ADM_MAP += fate-float-adm-map-subsample
