@@ -24,7 +24,7 @@ prev_old=$work/old prev_new=$work/new
 for extra in $(cat patches/src/extras); do
     diff=patches/src/$extra/changes.diff
     [ -f "$diff" ] || continue
-    cp -r "$prev_old" "$work/old.$extra" && (cd "$work/old.$extra" && patch -p1 -s < "$top/$diff")
+    cp -r "$prev_old" "$work/old.$extra" && (cd "$work/old.$extra" && git apply -p1 "$top/$diff")
     cp -r "$prev_new" "$work/new.$extra"
     for f in $files; do
         git merge-file "$work/new.$extra/$f" "$prev_old/$f" "$work/old.$extra/$f" ||

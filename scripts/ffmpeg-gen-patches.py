@@ -25,7 +25,7 @@
 #   patches/src/<patch>/edits/<path>  the lines it adds to FFmpeg's <path>, each
 #                                block under the line it goes before or after
 #   patches/src/<patch>/changes.diff  (extras) its changes to the filter's sources
-#                                as the earlier patches leave them (patch -p1)
+#                                as the earlier patches leave them (git apply)
 # Each edit of an FFmpeg file is anchored on a line every supported release
 # has; the script fails loudly when an anchor is missing rather than guess.
 # What is computed, not written out: libavfilter/version.h's minor version
@@ -283,7 +283,7 @@ def apply_diff(sources, patch):
         for path, text in sources.items():
             write(work, path, text)
         with open(patch.diff, encoding="utf-8") as f:
-            r = subprocess.run(["patch", "-p1", "--no-backup-if-mismatch", "-s", "-d", work],
+            r = subprocess.run(["git", "apply", "-p1", "-"], cwd=work,
                                stdin=f, capture_output=True, text=True)
         if r.returncode:
             fail(f"{patch.dir}/changes.diff does not apply:\n{r.stdout}{r.stderr}")
