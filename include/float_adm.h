@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 #define FLOAT_ADM_VERSION_MAJOR 1
-#define FLOAT_ADM_VERSION_MINOR 7
+#define FLOAT_ADM_VERSION_MINOR 8
 #define FLOAT_ADM_VERSION_PATCH 0
 
 /** The version of the library linked in, "MAJOR.MINOR.PATCH". */
@@ -75,7 +75,7 @@ const char *float_adm_version(void);
 #define FLOAT_ADM_ERROR_NOT_FOUND (-(ENOENT))    /* unknown option name */
 #define FLOAT_ADM_ERROR_UNSUPPORTED (-(ENOTSUP)) /* unsupported depth or size */
 #define FLOAT_ADM_ERROR_IO (-(EIO))              /* a log could not be written */
-#define FLOAT_ADM_ERROR_BUSY (-(EBUSY))          /* a shared log is held by another */
+#define FLOAT_ADM_ERROR_BUSY (-(EBUSY))          /* another writer holds the file */
 #define FLOAT_ADM_ERROR_AGAIN (-(EAGAIN))        /* frame queue full / nothing ready */
 /* An output refused by the output policy (float_adm_output_check): */
 #define FLOAT_ADM_ERROR_OUTPUT_INPUT (-(ETXTBSY))   /* the file is an input of the run */
@@ -568,8 +568,12 @@ const char *float_adm_context_describe(const FloatAdmContext *ctx, char *buf, si
 
 /*
  * A log pools every frame given to it as libvmaf pools (min, max, mean, harmonic
- * mean, in frame order) and writes each frame as it comes, so a file cut short
- * by a crash still holds every frame before it.  Layouts, as libvmaf's
+ * mean, in frame order) and writes each frame as it comes to a temporary beside its
+ * path (.NAME.tmp, locked by this log: a second writer of the path is refused,
+ * naming the first's process), which is renamed over the path when the log closes:
+ * a reader finds the whole log of one run there, or the one before.  A run killed
+ * mid-way leaves its frames in the temporary, which the next writer of the path
+ * takes over.  stdout and /dev/null are written directly.  Layouts, as libvmaf's
  * output.c writes them, except that every score is %.17g:
  *   JSON: {"version": "float_adm <version>", "fps": F, "frames": [{"frameNum": N,
  *         "metrics": {NAME: VALUE, ...}}, ...], "pooled_metrics": {NAME: {"min",
@@ -598,21 +602,23 @@ enum FloatAdmLogFormat {
 };
 
 typedef struct FloatAdmLog FloatAdmLog;
+/** An output a run writes (float_adm_run_files_begin_output); its run owns it. */
+typedef struct FloatAdmOutput FloatAdmOutput;
 
 /**
  * Open a log of the outputs opts scores (FLOAT_ADM_NUM_OUTPUTS, or with debug
  * FLOAT_ADM_NUM_DEBUG_OUTPUTS), named as libvmaf names them for these options;
- * opts NULL: the defaults.  path NULL: no file, pooling only; "-": stdout; else the
- * file is created or truncated.  A regular file that is already open in this
- * process (same device and inode as a descriptor in /proc/self/fd, where that
- * exists) is refused with FLOAT_ADM_ERROR_INVALID before anything is truncated: it
- * is one of the inputs or outputs, and the log would destroy it; so is a non-empty
- * regular file that does not begin as a log does (a picture of an image sequence
- * read later).  A path to stdout's file (/dev/stdout) is stdout.  stdout is refused
- * (FLOAT_ADM_ERROR_INVALID) where another descriptor of this process, besides
- * 0, 1 and 2, is open on its file (an output written there), unless it is a
- * device other than a terminal (/dev/null).  width and height
- * go to XML's <params>.  The header is written with the first entry (or by finish).
+ * opts NULL: the defaults.  path NULL: no file, pooling only (float_adm_log_set_output
+ * may give it a run's output); "-": stdout; else a file where the output policy
+ * (float_adm_output_check) lets a log go, written to its locked temporary and renamed
+ * into place by float_adm_log_close: the policy's refusal, or FLOAT_ADM_ERROR_BUSY
+ * where another writer (of this process or another) holds the path's temporary, with
+ * a message that names it.  A path to stdout's file (/dev/stdout) is stdout.  stdout
+ * is refused (FLOAT_ADM_ERROR_INVALID) where another descriptor of this process,
+ * besides 0, 1 and 2, is open on its file (an output written there), unless it is a
+ * device other than a terminal (/dev/null), and (FLOAT_ADM_ERROR_BUSY) where another
+ * log of this process writes there.  width and height go to XML's <params>.  The
+ * header is written with the first entry (or by finish).
  */
 int float_adm_log_open(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
                        const FloatAdmOptions *opts, int width, int height, char *errbuf,
@@ -624,6 +630,17 @@ int float_adm_log_open(FloatAdmLog **log, const char *path, enum FloatAdmLogForm
  * for an output the log lacks.  Valid until the log is closed.
  */
 const char *float_adm_log_output_name(const FloatAdmLog *log, int output);
+
+/**
+ * Let a log opened without a path (float_adm_log_open(..., NULL, ...)) write its file
+ * to output, an output of kind FLOAT_ADM_OUTPUT_LOG that a run began
+ * (float_adm_run_files_begin_output): the file lands when that run commits, with the
+ * run's other outputs, after float_adm_log_close (the run refuses to commit while a
+ * log is open on one of its outputs).  Before the log's first entry, once;
+ * FLOAT_ADM_ERROR_INVALID otherwise.  Close the log before the run's files are freed.
+ */
+int float_adm_log_set_output(FloatAdmLog *log, FloatAdmOutput *output, char *errbuf,
+                             size_t errbuf_size);
 
 /**
  * Pool a frame's scores, then append the frame to the file, fflush and check.
@@ -680,45 +697,53 @@ int float_adm_log_finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size);
 
 /**
  * Finish (unless finished since the last entry), close the file (stdout is only
- * flushed), free the log and set *log to NULL.  Returns the first error, including
- * one an earlier call reported (the file is then incomplete).  NULL *log: 0.
+ * flushed), rename a file the log opened itself into place (where its path is still
+ * what the log began with: another program that wrote the path meanwhile keeps its
+ * file, and the log is an error, FLOAT_ADM_ERROR_OUTPUT_SHARED), free the log and set
+ * *log to NULL.  Returns the first error, including one an earlier call reported:
+ * then nothing is renamed, and the path keeps what it held.  NULL *log: 0.
  */
 int float_adm_log_close(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
 
 /*
  * What FFmpeg's graph rebuilds need (src/adm_core/adm_log_registry.cpp): FFmpeg
  * rebuilds its filter graph, and so the filter, when an input changes size, and
- * the new filter must go on writing the old one's log.
+ * the new filter must go on writing the old one's log.  A log the filter opens,
+ * writes and closes needs none of this.
  */
 
 /**
- * A log shared by the users of one file within the process, one after another
- * (FFmpeg rebuilds its filter graph, and so the filter, when an input changes
- * size).  The first acquire of a file opens it as float_adm_log_open does; an
- * acquire of a file whose log was released takes that log over: the file and the
- * pooling go on, and *next_frame says the frame number to go on from (0 for a new
- * file).  A file whose log is held: FLOAT_ADM_ERROR_BUSY.  A character device
- * (/dev/null) is not shared: each acquire gets a log of its own.  Such logs last as
- * long as the process; release, never close, them.
+ * The log a filter released for this path (float_adm_log_release), taken over: the
+ * temporary and the pooling go on, and *next_frame says the frame number to go on
+ * from.  Where none was released: a new log, as float_adm_log_open opens it, and
+ * *next_frame 0.
  */
 int float_adm_log_acquire(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
                           const FloatAdmOptions *opts, int width, int height,
                           uint64_t *next_frame, char *errbuf, size_t errbuf_size);
 
 /**
- * Finish a regular file (complete as it stands) and let the next acquire of it go
- * on from frame next_frame.  A log that cannot seek back over its footer (stdout
- * on a pipe) is not finished here: the next acquire goes on, and its user's
- * finish completes it.  Sets *log to NULL; returns the finish's result.
+ * A log whose user goes without the stream's end (FFmpeg freed the graph: a rebuild,
+ * or -frames): kept for the process as it stands, its temporary locked, for the next
+ * acquire of its path, which goes on from frame next_frame; not finished, nothing
+ * renamed.  A log no acquire takes over lands, finished, when the process exits (an
+ * error then goes to stderr).  A log on a device (/dev/null) is closed at once.  Sets
+ * *log to NULL; 0, or an error closing a log that is not kept.
  */
 int float_adm_log_release(FloatAdmLog **log, uint64_t next_frame, char *errbuf,
                           size_t errbuf_size);
 
 /**
+ * The log released for path, if one waits: ended as float_adm_log_abandon ends a log,
+ * with reason (a rebuilt filter that cannot go on says so in the log it would have
+ * continued).  0 where none waits, else float_adm_log_abandon's result.
+ */
+int float_adm_log_abandon_released(const char *path, const char *reason, char *errbuf,
+                                   size_t errbuf_size);
+
+/**
  * The last user of a log float_adm_log_acquire gave (the stream is over): finish
- * and close it as float_adm_log_close does, and forget the file, so that a later
- * acquire of the same path starts a log of its own at frame 0.  A log released
- * instead (float_adm_log_release) stays open for the next acquire of its file.
+ * and close it as float_adm_log_close does.
  */
 int float_adm_log_end(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
 
@@ -730,9 +755,10 @@ int float_adm_log_end(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
  *   XML  <incomplete reason="REASON" /> after </frames>, no <pooled_metrics>;
  *   CSV and SUB, a last line "incomplete: REASON" (the reason on one line).
  * A log whose own write failed is closed as it stands (already incomplete).  Then
- * the log is closed and freed as float_adm_log_close does (and forgotten by the
- * registry, as float_adm_log_end), and *log set to NULL.  reason NULL or empty:
- * "the run failed".  Returns the first error writing that end.
+ * the log is closed and freed as float_adm_log_close does (a file the log opened
+ * itself lands, saying it is incomplete; one on a run's output lands only if the run
+ * commits), and *log set to NULL.  reason NULL or empty: "the run failed".  Returns
+ * the first error writing that end.
  */
 int float_adm_log_abandon(FloatAdmLog **log, const char *reason, char *errbuf, size_t errbuf_size);
 
@@ -754,7 +780,11 @@ void float_adm_map_end(const char *pattern);
  * Every file the library, float_adm_score, the FFmpeg filter and the Python package
  * write (logs, maps, reports, spec files) goes through float_adm_output_check first:
  *   "-", or a path to this process's stdout (/dev/stdout, /proc/self/fd/1, the
- *       file stdout is): FLOAT_ADM_TARGET_STDOUT, the face writes to stdout;
+ *       file stdout is): FLOAT_ADM_TARGET_STDOUT, the face writes to stdout; unless
+ *       stdout is redirected onto a regular file that holds data already and would
+ *       be overwritten in place (opened without truncating: "1<> FILE"), or holds a
+ *       project file of that kind that the new one would be appended to
+ *       (">> LOG"): refused, FLOAT_ADM_ERROR_OUTPUT_SHARED;
  *   /dev/null (the null device, by stat): FLOAT_ADM_TARGET_DISCARD, written directly,
  *       never replaced or renamed over;
  *   a symbolic link (dangling or not; other than the two above): refused,
@@ -881,6 +911,47 @@ int float_adm_run_files_add_map_pattern(FloatAdmRunFiles *files, const char *pat
 /** 1 where an output registered goes to stdout (the face then prints nothing else
  * there), else 0. */
 int float_adm_run_files_stdout_taken(const FloatAdmRunFiles *files);
+
+/*
+ * Writing a run's files whole, all of them or none.  An output begun is registered as
+ * float_adm_run_files_add_output registers it, then, for a new or replaced file, its
+ * temporary .NAME.tmp is made beside it (or taken over from a run that died) and
+ * locked (flock, exclusive) for as long as the run's files live: a second writer of
+ * the path, in this process or another, is refused at its start with
+ * FLOAT_ADM_ERROR_BUSY and a message naming the first's process.  The face writes
+ * the bytes to float_adm_output_fd (a log: float_adm_log_set_output), then
+ * float_adm_run_files_commit renames every temporary over its path, once each path
+ * is known to be what it was when begun; a run freed without a commit, or whose
+ * commit fails before the renames, removes its temporaries and leaves every path as
+ * it was.  stdout and /dev/null are written directly.
+ */
+
+/**
+ * Begins writing an output of kind at path, named label in messages: registered (as
+ * float_adm_run_files_add_output; the same refusals) and, for a file, its temporary
+ * made and locked.  The target (>= 0, a FloatAdmOutputTarget) with *output set, or an
+ * error with a message (FLOAT_ADM_ERROR_BUSY: another writer holds the path).  The
+ * output lives as long as the run's files.
+ */
+int float_adm_run_files_begin_output(FloatAdmRunFiles *files, const char *path,
+                                     enum FloatAdmOutputKind kind, const char *label,
+                                     FloatAdmOutput **output, char *errbuf, size_t errbuf_size);
+/** Where an output's bytes go: its temporary (open for reading and writing), stdout
+ * (1) or the null device; -1 for NULL or an output already committed. */
+int float_adm_output_fd(const FloatAdmOutput *output);
+/**
+ * Lands every output begun: each temporary flushed to disk and checked (still the
+ * file locked; its path not made or written by another program since it was begun:
+ * FLOAT_ADM_ERROR_OUTPUT_SHARED), then all renamed into place.  A failed check renames
+ * nothing.  FLOAT_ADM_ERROR_INVALID while a log is open on one of them.
+ */
+int float_adm_run_files_commit(FloatAdmRunFiles *files, char *errbuf, size_t errbuf_size);
+/**
+ * Removes the temporary a writer of path left when it died (one whose lock can be
+ * taken); a live writer's is left alone.  1 removed, 0 nothing to remove, < 0 an
+ * error with a message.
+ */
+int float_adm_output_remove_stale(const char *path, char *errbuf, size_t errbuf_size);
 
 /* ---- Files: raw planar YUV / gray and y4m, as float_adm_score and Python read them ---- */
 

@@ -138,14 +138,15 @@ av_cold int ff_float_adm_init(AVFilterContext *ctx, int (*on_event)(FFFrameSync 
     return 0;
 }
 
-/* ffmpeg rebuilds the graph when a decoded input changes size or format: the
- * new instance takes the log over from the old one (libfloatadm keeps it for
- * the process) and numbers the frames on, so that nothing before the rebuild
- * is overwritten. */
+/* The log is written to a temporary beside log_path, locked against any other
+ * writer, and renamed into place at its end.  ffmpeg rebuilds the graph when a
+ * decoded input changes size or format: the new instance takes the log over
+ * from the old one (libfloatadm keeps it for the process) and numbers the
+ * frames on, so that the file lands once, with every frame. */
 static int open_log(AVFilterContext *ctx)
 {
     FloatADMContext *s = ctx->priv;
-    char errbuf[256] = "";
+    char errbuf[512] = "";
     int ret;
 
     if (!s->log_path)
@@ -155,14 +156,10 @@ static int open_log(AVFilterContext *ctx)
         ret = float_adm_log_acquire(&s->log, s->log_path, s->log_fmt, &s->opts,
                                     s->width, s->height, &s->frame_index,
                                     errbuf, sizeof(errbuf));
-    if (ret == FLOAT_ADM_ERROR_BUSY) {
-        av_log(ctx, AV_LOG_ERROR, "Another float_adm instance writes the log %s: give "
-               "each instance a log_path of its own.\n", s->log_path);
-        return AVERROR(EBUSY);
-    }
     if (ret < 0) {
         av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
-        return ret == FLOAT_ADM_ERROR_NOMEM ? AVERROR(ENOMEM) : AVERROR(EINVAL);
+        return ret == FLOAT_ADM_ERROR_NOMEM ? AVERROR(ENOMEM) :
+               ret == FLOAT_ADM_ERROR_BUSY  ? AVERROR(EBUSY)  : AVERROR(EINVAL);
     }
     s->shared_log = !!s->log_path;
     if (s->frame_index)
@@ -275,19 +272,36 @@ int ff_float_adm_emit(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
     return ff_filter_frame(ctx->outputs[0], dist);
 }
 
-/* The end of the output, or of what is wanted of it (-frames): the log is
- * completed now, so that a log that cannot be written fails the run. */
+static void report_pooled(AVFilterContext *ctx)
+{
+    FloatADMContext *s = ctx->priv;
+    FloatAdmPooled pooled;
+
+    for (int i = 0; s->log && i < s->nb_scores; i++) {
+        if (float_adm_log_pooled(s->log, i, &pooled) >= 0)
+            av_log(ctx, AV_LOG_INFO, "%s mean:%.6f min:%.6f max:%.6f harmonic_mean:%.6f\n",
+                   float_adm_output_name(i), pooled.mean, pooled.min, pooled.max,
+                   pooled.harmonic_mean);
+    }
+}
+
+/* The end of the output (the inputs ended, or it was closed): the log lands
+ * now, so that a log that cannot be written, or whose path another writer
+ * took meanwhile, fails the run. */
 int ff_float_adm_activate(AVFilterContext *ctx)
 {
     FloatADMContext *s = ctx->priv;
-    char errbuf[256] = "";
+    char errbuf[512] = "";
     int ret = ff_framesync_activate(&s->fs);
 
     if (ret >= 0 && !s->ended && ff_outlink_get_status(ctx->outputs[0])) {
         s->ended = 1;
-        if (s->shared_log && float_adm_log_finish(s->log, errbuf, sizeof(errbuf)) < 0) {
-            av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
-            ret = AVERROR(EIO);
+        if (s->shared_log) {
+            report_pooled(ctx);
+            if (float_adm_log_end(&s->log, errbuf, sizeof(errbuf)) < 0) {
+                av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+                ret = AVERROR(EIO);
+            }
         }
     }
     if (ret < 0 && ret != AVERROR_EOF && ret != FFERROR_NOT_READY && !s->failed)
@@ -295,13 +309,15 @@ int ff_float_adm_activate(AVFilterContext *ctx)
     return ret;
 }
 
-/* The log is closed three ways: the run failed (it says incomplete, so that no
- * reader takes it for finished), the output ended (closed for good), or ffmpeg
- * rebuilds the graph (kept for the next instance). */
+/* The log is closed one of three ways: the run failed (it says incomplete, so
+ * that no reader takes it for finished), the output ended, or ffmpeg freed the
+ * graph without an end, to rebuild it or because -frames has all it wants
+ * (kept for the next instance; one that never comes leaves it to land when the
+ * process exits). */
 static void close_log(AVFilterContext *ctx)
 {
     FloatADMContext *s = ctx->priv;
-    char errbuf[256] = "", reason[128];
+    char errbuf[512] = "", reason[128];
     int ret;
 
     if (!s->shared_log) {
@@ -320,17 +336,26 @@ static void close_log(AVFilterContext *ctx)
         av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
 }
 
+/* A rebuilt instance that failed before it took the log over ends the log its
+ * predecessor kept, as incomplete. */
+static void abandon_kept_log(AVFilterContext *ctx)
+{
+    FloatADMContext *s = ctx->priv;
+    char errbuf[512] = "", reason[160];
+
+    snprintf(reason, sizeof(reason), "the filter graph was rebuilt, and its new float_adm "
+             "failed: %s", av_err2str(s->failed));
+    if (float_adm_log_abandon_released(s->log_path, reason, errbuf, sizeof(errbuf)) < 0)
+        av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+}
+
 av_cold void ff_float_adm_uninit(AVFilterContext *ctx)
 {
     FloatADMContext *s = ctx->priv;
-    FloatAdmPooled pooled;
 
-    for (int i = 0; s->log && i < s->nb_scores; i++) {
-        if (float_adm_log_pooled(s->log, i, &pooled) >= 0)
-            av_log(ctx, AV_LOG_INFO, "%s mean:%.6f min:%.6f max:%.6f harmonic_mean:%.6f\n",
-                   float_adm_output_name(i), pooled.mean, pooled.min, pooled.max,
-                   pooled.harmonic_mean);
-    }
+    report_pooled(ctx);
+    if (!s->log && s->failed && s->log_path)
+        abandon_kept_log(ctx);
     if (s->log)
         close_log(ctx);
     ff_framesync_uninit(&s->fs);

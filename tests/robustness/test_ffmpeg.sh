@@ -288,7 +288,7 @@ assert numbers == sorted(set(numbers)) and numbers[-1] >= 20, numbers
 fi
 # A rebuilt graph whose new instance cannot go on (the main input alone changed
 # size): ffmpeg fails, saying why, before the new instance opens anything; the log
-# the first instance handed on holds its frames, complete.
+# the first instance handed on lands with its frames, saying it is incomplete.
 shrink='scale=w=if(gt(n\,10)\,160\,320):h=240:eval=frame'
 if expect_error "rebuilt instance fails" "must have the same size" \
         -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$shrink" -f lavfi -i "testsrc2=s=320x240:r=25:d=1" \
@@ -298,8 +298,9 @@ if expect_error "rebuilt instance fails" "must have the same size" \
 import json, sys
 log = json.load(open(sys.argv[1]))
 numbers = [f["frameNum"] for f in log["frames"]]
-assert numbers == list(range(len(numbers))) and numbers and "pooled_metrics" in log, sorted(log)
-' failed_rebuild.json || fail "rebuilt instance fails: the log is not the first instance's frames, complete"
+assert numbers == list(range(len(numbers))) and numbers, numbers
+assert "pooled_metrics" not in log and "rebuilt" in log.get("incomplete", ""), sorted(log)
+' failed_rebuild.json || fail "rebuilt instance fails: the log is not the first instance's frames, marked incomplete"
 fi
 # A log on stdout, where a pipe carries it, goes on across the rebuild too.
 tests=$((tests + 1))
@@ -382,7 +383,7 @@ expect_error "log_path is an input" "open in this process" -i input.mkv -f lavfi
     -lavfi "float_adm=log_path=input.mkv" -f null -
 tests=$((tests + 1))
 [ "$(cksum < input.mkv)" = "$sum_before" ] || fail "log_path is an input: the input was changed"
-expect_error "two instances, one log_path" "give each instance a log_path of its own" \
+expect_error "two instances, one log_path" "another writer in this process" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
     -filter_complex "[0]split[d1][d2];[1]split[r1][r2];[d1][r1]float_adm=log_path=same.json[a];[d2][r2]float_adm=log_path=same.json[b]" \
     -map "[a]" -f null - -map "[b]" -f null -
@@ -399,6 +400,89 @@ if expect_ok "-frames:v 4" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
     tests=$((tests + 1))
     logged=$(grep -c '"frameNum"' frames4.json)
     [ "$logged" = 4 ] || [ "$logged" = 5 ] || fail "-frames:v 4: $logged frames logged, wanted 4 or 5"
+fi
+
+# --- Logs whole, one run's ---------------------------------------------------
+
+# A log is written to .NAME.tmp beside its path, locked, and renamed into place at
+# the end (wait_lock, hold_lock: tests/support/shell_harness.sh).
+# Two ffmpeg writing one log at once: the second is refused at its start, naming
+# the first's process, and the log is the first's whole.
+"$ffmpeg" -hide_banner -nostdin -nostats -re -f lavfi -i "$(src 64x48 1.2)" -f lavfi -i "$(src 64x48 1.2)" \
+    -lavfi "float_adm=log_fmt=json:log_path=race.json" -f null - 2>race_err.txt &
+first=$!
+tests=$((tests + 1))
+if ! wait_lock $first .race.json.tmp; then
+    fail "two writers at once: the first ffmpeg holds no lock on .race.json.tmp"
+elif expect_error "two writers at once: the second is refused" "process $first is writing it" \
+        -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=json:log_path=race.json" -f null -; then
+    wait $first || fail "two writers at once: the first failed: $(tail -n 3 race_err.txt)"
+    tests=$((tests + 1))
+    /usr/bin/python3 -c '
+import json, sys
+assert len(json.load(open(sys.argv[1]))["frames"]) == 30
+' race.json || fail "two writers at once: the log is not the first run's 30 frames"
+fi
+wait $first 2>/dev/null
+# Each layout: another run holding the path (its lock) refuses this one, which
+# leaves the earlier log as it was.
+for fmt in json csv xml sub; do
+    ff -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=$fmt:log_path=held.$fmt" \
+        -f null - 2>/dev/null
+    cp held.$fmt held_before.$fmt
+    tests=$((tests + 1))
+    if hold_lock .held.$fmt.tmp; then
+        expect_error "another run holds the $fmt log" "process $holder is writing it" \
+            -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=$fmt:log_path=held.$fmt" -f null -
+        tests=$((tests + 1))
+        cmp -s held.$fmt held_before.$fmt || fail "another run holds the $fmt log: the log changed"
+    else
+        fail "another run holds the $fmt log: flock took no lock"
+    fi
+    kill $holder 2>/dev/null; wait $holder 2>/dev/null
+done
+# A log replaced by a rename: a hard-linked copy of the earlier one keeps it.
+ln -f held.json held_copy.json
+expect_ok "a hard-linked earlier log" -f lavfi -i "$(src 64x48 0.2)" -f lavfi -i "$(src 64x48 0.2)" \
+    -lavfi "float_adm=log_fmt=json:log_path=held.json" -f null -
+tests=$((tests + 1))
+cmp -s held_copy.json held_before.json || fail "a hard-linked earlier log: the copy changed"
+# stdout redirected onto the log (appended to, or overwritten in place) is refused,
+# under the log's name and as -.
+cp held.json held_now.json
+for name in held -; do
+    json=$name csv=$name
+    [ $name = - ] || { json=held.json; csv=held.csv; }
+    tests=$((tests + 1))
+    ff -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=json:log_path=$json" \
+        -f null - >>held.json 2>err.txt && fail "log_path=$json >> the log: exit 0"
+    expect_stderr "log_path=$json >> the log: refused" "stdout is redirected onto a float_adm log already"
+    tests=$((tests + 1))
+    ff -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=csv:log_path=$csv" \
+        -f null - 1<>held.csv 2>err.txt && fail "log_path=$csv 1<> the log: exit 0"
+    expect_stderr "log_path=$csv 1<> the log: refused" "without truncating it (1<>)"
+done
+tests=$((tests + 1))
+cmp -s held.json held_now.json && cmp -s held.csv held_before.csv ||
+    fail "stdout redirected onto a log: the log changed"
+# An output of the same run on the log's name (an image muxer): the output stays,
+# the log is not written, and the run fails, saying so.
+if expect_error "an image output on the log's name" "another program made it" \
+        -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=csv:log_path=x.csv" \
+        -c:v pgm -f image2 -update 1 x.csv; then
+    tests=$((tests + 1))
+    [ "$(head -c 2 x.csv)" = P5 ] && [ ! -e .x.csv.tmp ] || fail "an image output on the log's name: x.csv is not the picture"
+fi
+# -frames:v: ffmpeg frees the graph without an end; the log lands, whole, as the
+# process exits.
+if expect_ok "-frames:v 3, the log" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+        -lavfi "float_adm=log_fmt=json:log_path=limit.json" -frames:v 3 -f null -; then
+    tests=$((tests + 1))
+    /usr/bin/python3 -c '
+import json, sys
+log = json.load(open(sys.argv[1]))
+assert "pooled_metrics" in log and "incomplete" not in log and len(log["frames"]) in (3, 4), log
+' limit.json || fail "-frames:v 3: the log is not whole"
 fi
 
 # --- Options ------------------------------------------------------------------

@@ -395,6 +395,14 @@ TEST_F(LogTest, PooledEqualsHandComputationBitForBit)
     EXPECT_EQ(float_adm_log_close(&l.log, l.err, sizeof(l.err)), 0) << l.err;
 }
 
+/* What a log wrote so far lies in its temporary, .NAME.tmp beside the path: the path
+ * itself gets the whole log when the log closes. */
+std::string temporary_of(const std::string &file)
+{
+    const size_t slash = file.find_last_of('/');
+    return file.substr(0, slash + 1) + "." + file.substr(slash + 1) + ".tmp";
+}
+
 TEST_F(LogTest, FinishThenContinueKeepsOneFileInOrder)
 {
     const std::string file = path("continue.json");
@@ -403,25 +411,28 @@ TEST_F(LogTest, FinishThenContinueKeepsOneFileInOrder)
     log_frames(l, 0, 2);
     ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;
     ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;  /* no-op */
-    testjson::Value doc = testjson::parse(read_file(file));
+    testjson::Value doc = testjson::parse(read_file(temporary_of(file)));
     expect_frames_json(doc, 7, {0, 1});
     expect_pooled_json(doc, 7, {0, 1});
 
     log_frames(l, 2, 2);
     ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;
-    doc = testjson::parse(read_file(file));
+    doc = testjson::parse(read_file(temporary_of(file)));
     expect_frames_json(doc, 7, {0, 1, 2, 3});
     expect_pooled_json(doc, 7, {0, 1, 2, 3});
 
-    log_frames(l, 4, 1);  /* close finishes again */
+    log_frames(l, 4, 1); /* close finishes again, and lands the file */
+    struct stat st;
+    EXPECT_NE(stat(file.c_str(), &st), 0) << "the log is at its path before it closes";
     ASSERT_EQ(float_adm_log_close(&l.log, l.err, sizeof(l.err)), 0) << l.err;
     doc = testjson::parse(read_file(file));
     expect_frames_json(doc, 7, {0, 1, 2, 3, 4});
     expect_pooled_json(doc, 7, {0, 1, 2, 3, 4});
+    EXPECT_NE(stat(temporary_of(file).c_str(), &st), 0) << "the temporary stays";
 }
 
-/* A graph rebuilt mid-stream: the next user of the file takes the log over,
- * numbering and pooling go on, and the file is complete after each user. */
+/* A graph rebuilt mid-stream: the next user of the path takes the log over, and
+ * numbering and pooling go on in the same temporary; the log lands once, at its end. */
 TEST_F(LogTest, SharedLogGoesOnAfterRelease)
 {
     const std::string file = path("shared.json");
@@ -438,7 +449,12 @@ TEST_F(LogTest, SharedLogGoesOnAfterRelease)
     Log a{first};
     log_frames(a, 0, 2);
     ASSERT_EQ(float_adm_log_release(&a.log, 3, err, sizeof(err)), 0) << err;
-    expect_frames_json(testjson::parse(read_file(file)), 7, {0, 1});
+    struct stat st;
+    EXPECT_NE(stat(file.c_str(), &st), 0) << "a released log landed";
+    /* Kept, its temporary still locked: no other writer takes the path meanwhile. */
+    EXPECT_EQ(float_adm_log_open(&busy, file.c_str(), FLOAT_ADM_LOG_CSV, &opts, 576, 324, err,
+                                 sizeof(err)),
+              FLOAT_ADM_ERROR_BUSY);
 
     ASSERT_EQ(float_adm_log_acquire(&second, file.c_str(), FLOAT_ADM_LOG_JSON, &opts, 576, 324,
                                     &next, err, sizeof(err)), 0) << err;
@@ -446,10 +462,41 @@ TEST_F(LogTest, SharedLogGoesOnAfterRelease)
     EXPECT_EQ(next, 3u);
     Log b{second};
     log_frames(b, 3, 2);
-    ASSERT_EQ(float_adm_log_release(&b.log, 5, err, sizeof(err)), 0) << err;
+    ASSERT_EQ(float_adm_log_end(&b.log, err, sizeof(err)), 0) << err;
     const testjson::Value doc = testjson::parse(read_file(file));
     expect_frames_json(doc, 7, {0, 1, 3, 4});
-    EXPECT_EQ(float_adm_log_frame_count(second), 4u);
+    expect_pooled_json(doc, 7, {0, 1, 3, 4});
+}
+
+/* A rebuilt filter that cannot go on ends the log its predecessor released as
+ * incomplete; with none released, nothing is written. */
+TEST_F(LogTest, AReleasedLogIsAbandonedByTheNextUserThatFails)
+{
+    const std::string file = path("rebuilt.json");
+    const FloatAdmOptions opts = options_for(7);
+    char err[512] = "";
+    uint64_t next = 0;
+    EXPECT_EQ(
+        float_adm_log_abandon_released(file.c_str(), "the rebuilt graph failed", err, sizeof(err)),
+        0)
+        << err;
+    struct stat st;
+    EXPECT_NE(stat(file.c_str(), &st), 0);
+    Log a;
+    ASSERT_EQ(float_adm_log_acquire(&a.log, file.c_str(), FLOAT_ADM_LOG_JSON, &opts, 576, 324,
+                                    &next, err, sizeof(err)),
+              0)
+        << err;
+    log_frames(a, 0, 2);
+    ASSERT_EQ(float_adm_log_release(&a.log, 2, err, sizeof(err)), 0) << err;
+    ASSERT_EQ(
+        float_adm_log_abandon_released(file.c_str(), "the rebuilt graph failed", err, sizeof(err)),
+        0)
+        << err;
+    const testjson::Value doc = testjson::parse(read_file(file));
+    expect_frames_json(doc, 7, {0, 1});
+    EXPECT_EQ(doc["incomplete"].text, "the rebuilt graph failed");
+    EXPECT_FALSE(doc.has("pooled_metrics"));
 }
 
 TEST_F(LogTest, FinishThenContinueXmlCsvAndSub)
@@ -532,12 +579,21 @@ TEST_F(LogTest, AFileOpenInTheProcessIsRefusedAndLeftIntact)
     EXPECT_EQ(open_log(l, input, FLOAT_ADM_LOG_JSON), 0) << l.err;
 }
 
+/* One writer a path: the second is refused at its start, naming the process that
+ * writes (here this one), and the first's log lands whole. */
 TEST_F(LogTest, TwoLogsOnOneFileAreRefused)
 {
     const std::string file = path("twice.json");
     Log first, second;
     ASSERT_EQ(open_log(first, file, FLOAT_ADM_LOG_JSON), 0) << first.err;
-    EXPECT_EQ(open_log(second, file, FLOAT_ADM_LOG_CSV), FLOAT_ADM_ERROR_OUTPUT_INPUT);
+    EXPECT_EQ(open_log(second, file, FLOAT_ADM_LOG_CSV), FLOAT_ADM_ERROR_BUSY);
+    EXPECT_NE(std::string(second.err).find(file), std::string::npos) << second.err;
+    EXPECT_NE(std::string(second.err).find("in this process (" + std::to_string(getpid()) + ")"),
+              std::string::npos)
+        << second.err;
+    log_frames(first, 0, 2);
+    ASSERT_EQ(float_adm_log_close(&first.log, first.err, sizeof(first.err)), 0) << first.err;
+    expect_frames_json(testjson::parse(read_file(file)), 7, {0, 1});
 }
 
 TEST_F(LogTest, SkippedFramesAreLoggedNotPooled)
@@ -742,11 +798,11 @@ TEST_F(LogTest, FpsIsFilledInAtEachFinish)
     ASSERT_EQ(open_log(l, file, FLOAT_ADM_LOG_JSON), 0) << l.err;
     log_frames(l, 0, 1);
     /* Before the finish: a placeholder that still parses. */
-    const std::string early = read_file(file);
+    const std::string early = read_file(temporary_of(file));
     EXPECT_NE(early.find("\n  \"fps\": null        ,\n  \"frames\": ["), std::string::npos)
         << early;
     ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;
-    const std::string finished = read_file(file);
+    const std::string finished = read_file(temporary_of(file));
     /* Only the fps changed in what was written: the footer follows. */
     const std::string kept = without_fps(early);
     EXPECT_EQ(without_fps(finished).substr(0, kept.size()), kept);
