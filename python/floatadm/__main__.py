@@ -40,31 +40,31 @@ def _options(pairs):
 
 def _run_files(args):
     """score's files told to the library before anything is read or written: the
-    inputs (those on this machine: ffmpeg may read others), then each output, so that
-    an input, another output's file or stdout twice is refused at once."""
+    inputs (those on this machine: ffmpeg may read others), then each output begun
+    (its temporary made and locked for the run), so that an input, another output's
+    file, stdout twice, or a file another run writes now is refused at once.
+    (files, {"json", "record", "maps", "csv": Output})."""
     from . import _lib
-    from .distributed import spec_path
+    from .distributed import begin_log
     from .results import RunFiles, maps_path
     files = RunFiles()
     for flag, path in (("-r", args.reference), ("-d", args.distorted)):
         if path == "-" or os.path.exists(path):
             files.add_input(path, flag)
+    outputs = {}
     if args.json:
-        target = files.add_output(args.json, _lib.FLOAT_ADM_OUTPUT_LOG, "--json")
-        if target not in (_lib.FLOAT_ADM_TARGET_STDOUT, _lib.FLOAT_ADM_TARGET_DISCARD):
-            files.add_output(spec_path(args.json), _lib.FLOAT_ADM_OUTPUT_SPEC,
-                             "--json's record")
-            if args.maps:
-                files.add_output(maps_path(args.json), _lib.FLOAT_ADM_OUTPUT_MAP, "--maps")
+        outputs["json"], outputs["record"] = begin_log(files, args.json, "--json")
+        if args.maps and outputs["record"] is not None:
+            outputs["maps"] = files.begin_output(maps_path(args.json), _lib.FLOAT_ADM_OUTPUT_MAP,
+                                                 "--maps")
     if args.csv:
-        files.add_output(args.csv, _lib.FLOAT_ADM_OUTPUT_LOG, "--csv")
-    return files
+        outputs["csv"] = files.begin_output(args.csv, _lib.FLOAT_ADM_OUTPUT_LOG, "--csv")
+    return files, outputs
 
 
 def _score(args):
-    from . import score_files, score_video
-    from .results import maps_path
-    from .distributed import FILE_EXTENSIONS, scored_log_record, write_log
+    from . import _lib, score_files, score_video
+    from .distributed import FILE_EXTENSIONS, scored_log_record, write_log_and_record
     if args.inputs:
         raise SystemExit("floatadm: score names its inputs as vmaf does: -r/--reference REF "
                          "-d/--distorted DIS (not %s)" % " ".join(args.inputs))
@@ -80,7 +80,7 @@ def _score(args):
         all(p.lower().endswith(FILE_EXTENSIONS) for p in (args.reference, args.distorted)))
     job = {"reference": args.reference, "distorted": args.distorted, "options": options,
            "kind": "files" if is_files else "video"}
-    files = _run_files(args)
+    files, outputs = _run_files(args)
     # Warnings as the tool's own lines, without a Python source line.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -107,15 +107,17 @@ def _score(args):
                        scale_size=args.scale_size)
     for warning in caught:
         print("floatadm: warning: %s" % warning.message, file=sys.stderr)
+    # Every output written to its temporary, then all of them renamed into place.
     if args.json:
         job.update(name="score", frames=args.frames)
         record = scored_log_record(job, results,
                                    {"start": args.start_frame, "end": args.end_frame})
-        write_log(results, args.json, record)
-        if args.maps:
-            results.save_maps(maps_path(args.json))
+        write_log_and_record(results, outputs["json"], outputs["record"], record)
+        if "maps" in outputs:
+            results.save_maps_to(outputs["maps"])
     if args.csv:
-        results.to_csv(args.csv)
+        results.write_log_to(outputs["csv"], _lib.FLOAT_ADM_LOG_CSV)
+    files.commit()
     # A log on stdout, under any name, has stdout to itself.
     if not args.quiet and not files.stdout_taken:
         print("%6s  %-10s  %-10s  %-10s" % ("frame", "adm2", "aim", "adm3"))

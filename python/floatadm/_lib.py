@@ -222,6 +222,17 @@ _CORE_PROTOTYPES = {
                                                       ctypes.c_int, ctypes.c_char_p,
                                                       ctypes.c_char_p, ctypes.c_size_t]),
     "float_adm_run_files_stdout_taken": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_run_files_begin_output": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,
+                                                        ctypes.c_int, ctypes.c_char_p,
+                                                        _P(ctypes.c_void_p), ctypes.c_char_p,
+                                                        ctypes.c_size_t]),
+    "float_adm_output_fd": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_run_files_commit": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,
+                                                  ctypes.c_size_t]),
+    "float_adm_output_remove_stale": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p,
+                                                     ctypes.c_size_t]),
+    "float_adm_log_set_output": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p,
+                                                ctypes.c_char_p, ctypes.c_size_t]),
 }
 
 _CUDA_PROTOTYPES = {

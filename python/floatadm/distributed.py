@@ -161,7 +161,17 @@ def _files():
 
 
 def _regular_json(path):
-    """The JSON in path where it is a regular file of its own (no link, FIFO or
+    """The JSON in path where it is a regular file of its own (_read_regular), else
+    None."""
+    data = _read_regular(path)
+    try:
+        return parse_json(data, path, "a JSON file") if data is not None else None
+    except ValueError:
+        return None
+
+
+def _read_regular(path):
+    """The bytes of path where it is a regular file of its own (no link, FIFO or
     device is opened to be read: /dev/stdout, a FIFO would block), else None."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
@@ -172,17 +182,23 @@ def _regular_json(path):
         return None
     with os.fdopen(fd, "rb") as f:
         try:
-            return parse_json(f.read(), path, "a JSON file")
-        except (OSError, ValueError):
+            return f.read()
+        except OSError:
             return None
 
 
 def _finished(path):
-    """Whether path holds a finished job's log (written whole by a rename, by a run
-    that did not fail)."""
-    data = _regular_json(path)
+    """The digest (log_digest) of the finished job's log at path (written whole by a
+    rename, by a run that did not fail), else None."""
+    data = _read_regular(path)
+    try:
+        log = parse_json(data, path, "a JSON log") if data is not None else None
+    except ValueError:
+        return None
     # A failed run's log ends "incomplete" (float_adm_log_abandon), without pooled values.
-    return isinstance(data, dict) and "pooled_metrics" in data and "incomplete" not in data
+    if not isinstance(log, dict) or "pooled_metrics" not in log or "incomplete" in log:
+        return None
+    return log_digest(data)
 
 
 def spec_path(log_path):
@@ -231,18 +247,23 @@ def record_changes(old, new):
     if old is None:
         return ["no record of what made it"]
     before = _flatten({k: v for k, v in old.items()
-                       if k not in _FOUND_KEYS + ("float_adm_spec",)})
+                       if k not in _FOUND_KEYS + ("float_adm_spec", "log_sha256")})
     after = _flatten(new)
     return ["%s: %s -> %s" % (key, json.dumps(before.get(key)), json.dumps(after.get(key)))
             for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
 
 
 def _up_to_date(spec, path):
-    """[] where path holds a finished log made from what the job is now; else what
-    changed."""
-    if not _finished(path):
+    """[] where path holds a finished log made from what the job is now, its record
+    the one written with it (the log's digest); else what changed."""
+    digest = _finished(path)
+    if digest is None:
         return None
-    return record_changes(read_record(path), job_record(spec))
+    record = read_record(path)
+    if record is not None and record.get("log_sha256") != digest:
+        return ["the record beside the log was written with another log" if "log_sha256"
+                in record else "the record does not say which log it was written with"]
+    return record_changes(record, job_record(spec))
 
 
 def add_results_to_record(record, results):
@@ -270,38 +291,66 @@ def scored_log_record(job, results, frames=None):
     return record
 
 
+def log_digest(data):
+    """The digest a record keeps of its log's bytes ("log_sha256"), by which a reader
+    knows the log beside it is the one the record was written with."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def begin_log(files, path, label="the log"):
+    """A log and its record begun in a run's files (RunFiles.begin_output: each
+    temporary made and locked, so that another run writing them is refused now):
+    (log, record), the record None where the log goes to stdout or /dev/null."""
+    from . import _lib
+    log = files.begin_output(path, _lib.FLOAT_ADM_OUTPUT_LOG, label)
+    if log.target in (_lib.FLOAT_ADM_TARGET_STDOUT, _lib.FLOAT_ADM_TARGET_DISCARD):
+        return log, None
+    return log, files.begin_output(spec_path(path), _lib.FLOAT_ADM_OUTPUT_SPEC,
+                                   label + "'s record")
+
+
+def write_log_and_record(results, log, spec, record):
+    """The JSON log of results to log and, where spec is given, record to spec, with
+    the log's digest (log_digest) in it: they land together when their run commits."""
+    results.write_log_to(log)
+    if spec is not None:
+        spec.write((json.dumps(dict(record, float_adm_spec=SPEC_VERSION,
+                                    log_sha256=log_digest(log.written())),
+                               indent=2, sort_keys=True) + "\n").encode("utf-8"))
+
+
 def write_log(results, path, record):
     """A log and its record, each where the output policy lets it go (a record is a
-    spec file: it says "float_adm_spec": 1, as the library recognises one): the old
-    record goes first, so that a log is never taken for what made another.  A log
-    written to stdout or /dev/null has no record."""
-    from . import _lib
-    from .results import output_target, write_atomically
+    spec file: it says "float_adm_spec": 1, as the library recognises one), written
+    to their locked temporaries and renamed into place together; the record keeps the
+    log's digest, so that a log is never taken for what made another.  A log written
+    to stdout or /dev/null has no record."""
+    from .results import RunFiles
     inputs = [entry["path"] for entry in record.get("inputs", {}).values()
               if isinstance(entry, dict) and entry.get("path")]
-    if output_target(path, _lib.FLOAT_ADM_OUTPUT_LOG, inputs) in (
-            _lib.FLOAT_ADM_TARGET_STDOUT, _lib.FLOAT_ADM_TARGET_DISCARD):
-        results.to_json(path, inputs)
-        return
-    spec = spec_path(path)
-    if output_target(spec, _lib.FLOAT_ADM_OUTPUT_SPEC, inputs) == _lib.FLOAT_ADM_TARGET_REPLACE:
-        os.unlink(spec)
-    results.to_json(path, inputs)
-    write_atomically(spec, json.dumps(dict(record, float_adm_spec=SPEC_VERSION), indent=2,
-                                      sort_keys=True) + "\n",
-                     _lib.FLOAT_ADM_OUTPUT_SPEC, inputs)
+    with RunFiles() as files:
+        files.add_inputs(inputs)
+        log, spec = begin_log(files, path)
+        write_log_and_record(results, log, spec, record)
+        files.commit()
 
 
 def run_job(spec, path):
-    """The task: score a job and write its log to path atomically, with its record,
-    unless a finished log made from the same is there already.  Returns a small
-    summary (status, frames, pooled adm2)."""
+    """The task: score a job and write its log to path, with its record, unless a
+    finished log made from the same is there already.  The log and record are begun
+    (locked) before scoring and land together at the end: another run writing them is
+    refused at once.  Returns a small summary (status, frames, pooled adm2)."""
+    from .results import RunFiles
     if _up_to_date(spec, path) == []:
         return {"name": spec["name"], "status": "skipped", "path": path}
     record = job_record(spec)  # the inputs as they are when scoring begins
-    results = score_job(spec)
-    add_results_to_record(record, results)
-    write_log(results, path, record)
+    with RunFiles() as files:
+        files.add_inputs([spec["reference"], spec["distorted"]])
+        log, record_output = begin_log(files, path, "job %s's log" % spec["name"])
+        results = score_job(spec)
+        add_results_to_record(record, results)
+        write_log_and_record(results, log, record_output, record)
+        files.commit()
     pooled = results.pooled.get("adm2", {})
     return {"name": spec["name"], "status": "scored", "path": path,
             "frames": len(results.frames), "adm2_mean": pooled.get("mean"),
@@ -309,11 +358,12 @@ def run_job(spec, path):
 
 
 def _remove_stale_temporaries(output_dir, names):
-    """Temporary files of attempts that died before their rename: only those no
-    writer holds (a run writing into the same directory keeps its own)."""
-    from .results import remove_stale_temporaries
-    remove_stale_temporaries(output_dir, [name + suffix for name in names
-                                          for suffix in (".json", SPEC_SUFFIX)])
+    """Temporaries of attempts that died before their rename: only those no writer
+    holds (a run writing into the same directory keeps its own)."""
+    from .results import remove_stale_temporary
+    for name in names:
+        for suffix in (".json", SPEC_SUFFIX):
+            remove_stale_temporary(os.path.join(output_dir, name + suffix))
 
 
 def _wait(futures, progress, label):

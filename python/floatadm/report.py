@@ -39,6 +39,7 @@ import os
 import re
 import stat
 import types
+import warnings
 
 from ._input import InputError, load_json
 from .results import OUTPUT_NAMES, plain_name, pool
@@ -489,6 +490,10 @@ class Log:
         self.version = data.get("version") or ""
         # A failed run's log (float_adm_log_abandon): its frames, and why it ends.
         self.incomplete = data.get("incomplete")
+        if self.incomplete is not None:
+            warnings.warn(LogInDoubt("%s: the run that wrote this log did not end "
+                                     "(incomplete: %s): its values are of the frames it "
+                                     "holds" % (self.source, self.incomplete)), stacklevel=2)
         self.suffix = None
         self.frames, self.names = [], []
         for entry in data["frames"]:
@@ -667,6 +672,12 @@ class ReportError(ValueError):
     and what was expected of it."""
 
 
+class LogInDoubt(UserWarning):
+    """A log drawn with a doubt: its run did not end (it says "incomplete"), or the
+    record beside it was written with another log (left out).  The message names the
+    file and the doubt."""
+
+
 class SkippedFile(UserWarning):
     """Files given as logs that are none (spec files, NAME.spec.json): left out, one
     warning for all of them; .paths names them."""
@@ -736,6 +747,16 @@ def _check_log(path, data):
                  % (number, json.dumps(when)))
 
 
+def _written_with(record, log_path):
+    """Whether record was written with the log now at log_path (its digest)."""
+    from .distributed import log_digest
+    try:
+        with open(log_path, "rb") as f:
+            return record["log_sha256"] == log_digest(f.read())
+    except OSError:
+        return False
+
+
 def _read_record(log_path):
     """The record beside a log (NAME.spec.json), checked, or None where there is none;
     ReportError where it is not a record."""
@@ -749,6 +770,11 @@ def _read_record(log_path):
         raise ReportError("%s: not a spec file (the record beside a log): %s" % (path, what))
     if not isinstance(record, dict):
         fail("an object was expected, not %s" % _kind_of(record))
+    if "log_sha256" in record and not _written_with(record, log_path):
+        warnings.warn(LogInDoubt("%s: left out: it was written with another log than %s "
+                                 "(one run's record beside another's log)"
+                                 % (path, os.fspath(log_path))), stacklevel=3)
+        return None
     for key in ("inputs", "settings", "options"):
         if not isinstance(record.get(key, {}), dict):
             fail("\"%s\" must be an object, not %s" % (key, _kind_of(record[key])))
@@ -1074,7 +1100,6 @@ def _load_one(path, label, used):
 def _leave_out(specs):
     """One SkippedFile warning for the spec files given among the logs, however many
     (a glob over a ladder's logs takes every rung's record)."""
-    import warnings
     if len(specs) == 1:
         text = "%s: a spec file (what made a log), not a log: left out" % specs[0]
     else:

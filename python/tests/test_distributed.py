@@ -429,15 +429,14 @@ def test_temporaries_of_a_live_writer_are_kept(tmp_path):
     """Two catalogue runs into one directory: the cleanup of one removes only the
     temporaries no writer holds (one left by a killed run), never the file the other
     run is writing."""
-    from floatadm import distributed
-    from floatadm.results import _temporary_beside
-    _, lock, live = _temporary_beside(str(tmp_path / "job.json"))
-    try:
-        dead = str(tmp_path / ".job.json.0123456789ab.tmp")
+    from floatadm import _lib, distributed
+    from floatadm.results import RunFiles
+    with RunFiles() as files:
+        files.begin_output(str(tmp_path / "job.json"), _lib.FLOAT_ADM_OUTPUT_LOG)
+        live = str(tmp_path / ".job.json.tmp")
+        dead = str(tmp_path / ".job.spec.json.tmp")
         open(dead, "w").close()
-        other = str(tmp_path / ".jobs.json.0123456789ab.tmp")  # another job's
+        other = str(tmp_path / ".jobs.json.tmp")  # another job's
         open(other, "w").close()
         distributed._remove_stale_temporaries(str(tmp_path), ["job"])
         assert os.path.exists(live) and not os.path.exists(dead) and os.path.exists(other)
-    finally:
-        os.close(lock)
