@@ -309,11 +309,11 @@ int ff_float_adm_activate(AVFilterContext *ctx)
     return ret;
 }
 
-/* The log is closed one of three ways: the run failed (it says incomplete, so
- * that no reader takes it for finished), the output ended, or ffmpeg freed the
- * graph without an end, to rebuild it or because -frames has all it wants
- * (kept for the next instance; one that never comes leaves it to land when the
- * process exits). */
+/* A log still open here (the end of the output landed it) is closed one of two
+ * ways: the run failed (it says incomplete, so that no reader takes it for
+ * finished), or ffmpeg freed the graph without an end, to rebuild it or because
+ * -frames has all it wants (kept for the next instance; one that never comes
+ * leaves it to land when the process exits). */
 static void close_log(AVFilterContext *ctx)
 {
     FloatADMContext *s = ctx->priv;
@@ -327,8 +327,6 @@ static void close_log(AVFilterContext *ctx)
     if (s->failed) {
         snprintf(reason, sizeof(reason), "the filter failed: %s", av_err2str(s->failed));
         ret = float_adm_log_abandon(&s->log, reason, errbuf, sizeof(errbuf));
-    } else if (s->ended) {
-        ret = float_adm_log_end(&s->log, errbuf, sizeof(errbuf));
     } else {
         ret = float_adm_log_release(&s->log, s->frame_index, errbuf, sizeof(errbuf));
     }
