@@ -186,8 +186,21 @@ bool is_null_device(const struct stat &st)
            st.st_rdev == null.st_rdev;
 }
 
+/* Magic numbers that linux/magic.h does not export: the kernel's own, from
+ * ipc/mqueue.c, fs/configfs/mount.c and fs/fuse/control.c. */
+#ifndef MQUEUE_MAGIC
+#define MQUEUE_MAGIC 0x19800202
+#endif
+#ifndef CONFIGFS_MAGIC
+#define CONFIGFS_MAGIC 0x62656570
+#endif
+#ifndef FUSECTL_MAGIC
+#define FUSECTL_MAGIC 0x65735543
+#endif
+
 /* The kernel's file systems, whose "files" are settings and views, never data:
- * /proc/self/comm is a regular file of size 0. */
+ * /proc/self/comm is a regular file of size 0, a name made on mqueue is a message
+ * queue. */
 const char *kernel_file_system(const char *path)
 {
     struct statfs fs;
@@ -203,6 +216,9 @@ const char *kernel_file_system(const char *path)
         {CGROUP_SUPER_MAGIC, "cgroup"},  {CGROUP2_SUPER_MAGIC, "cgroup2"},
         {BINFMTFS_MAGIC, "binfmt_misc"}, {BPF_FS_MAGIC, "bpf"},
         {PSTOREFS_MAGIC, "pstore"},      {EFIVARFS_MAGIC, "efivarfs"},
+        {MQUEUE_MAGIC, "mqueue"},        {CONFIGFS_MAGIC, "configfs"},
+        {FUSECTL_MAGIC, "fusectl"},      {NSFS_MAGIC, "nsfs"},
+        {SELINUX_MAGIC, "selinuxfs"},
     };
     for (const auto &known : kernel) {
         if (static_cast<unsigned long>(fs.f_type) == known.magic)
