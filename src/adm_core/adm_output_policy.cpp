@@ -316,8 +316,8 @@ int adm::check_output(const char *path, FloatAdmOutputKind kind,
     }
     if (adm::open_in_process(*link, -1))
         return refuse(FLOAT_ADM_ERROR_OUTPUT_INPUT, path, kind,
-                      "it is an input of the run: the file is open in this process and "
-                      "would be destroyed",
+                      "the file is open in this process (an input, an output or a log "
+                      "of this run) and would be destroyed",
                       errbuf, errbuf_size);
     if (link->st_size == 0 || is_ours(path, kind))
         return FLOAT_ADM_TARGET_REPLACE;

@@ -84,12 +84,14 @@ TEST_F(OutputPolicy, EachInputIsRefusedAndNamed)
     /* Another name of an input (a hard link) is the input. */
     ASSERT_EQ(link(distorted_.c_str(), path("hard.json").c_str()), 0);
     EXPECT_EQ(check(path("hard.json")), FLOAT_ADM_ERROR_OUTPUT_INPUT);
-    /* A file open in this process is an input the caller did not name. */
+    /* A file open in this process is an input or an output the caller did not name
+     * (an ffmpeg's own output file): the message claims neither. */
     const std::string held = write("held.json", "");
     const int fd = open(held.c_str(), O_RDONLY | O_CLOEXEC);
     ASSERT_GE(fd, 0);
     EXPECT_EQ(check(held), FLOAT_ADM_ERROR_OUTPUT_INPUT);
     EXPECT_NE(err().find("open in this process"), std::string::npos) << err();
+    EXPECT_EQ(err().find("it is an input"), std::string::npos) << err();
     close(fd);
     EXPECT_EQ(check(held), FLOAT_ADM_TARGET_REPLACE);
 }
