@@ -24,12 +24,13 @@
  * scores), bit-exact with libvmaf, computed by libfloatadm.
  */
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <float_adm.h>
 
 #include "config.h"
-#include "libavutil/avstring.h"
 #include "libavutil/cpu.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
@@ -38,7 +39,6 @@
 #include "filters.h"
 #include "formats.h"
 #include "framesync.h"
-#include "video.h"
 #include "vf_float_adm.h"
 
 #define OFFSET(x) offsetof(FloatADMContext, x)
@@ -199,7 +199,6 @@ int ff_float_adm_config_output(AVFilterLink *outlink, const AVPixFmtDescriptor *
     s->fs.in[INPUT_MAIN].after = EXT_STOP;
     outlink->w = mainlink->w;
     outlink->h = mainlink->h;
-    outlink->time_base = mainlink->time_base;
     outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
     ff_filter_link(outlink)->frame_rate = ff_filter_link(mainlink)->frame_rate;
     if ((ret = ff_framesync_configure(&s->fs)) < 0)
@@ -234,12 +233,16 @@ int ff_float_adm_get_pair(FFFrameSync *fs, AVFrame **dist, AVFrame **ref,
     return 0;
 }
 
+/* 17 significant digits, so that the text parses back to the same double, and
+ * no exponent: FATE's refcmp-metadata.awk reads only plain decimals as numbers. */
 static int set_meta(AVDictionary **metadata, const char *name, double value)
 {
-    char key[64], str[32];
+    char key[64], str[384];
 
     snprintf(key, sizeof(key), "lavfi.float_adm.%s", name);
     snprintf(str, sizeof(str), "%.17g", value);
+    if (strchr(str, 'e'))
+        snprintf(str, sizeof(str), "%.*f", FFMAX(0, 16 - (int)floor(log10(fabs(value)))), value);
     return av_dict_set(metadata, key, str, 0);
 }
 

@@ -16,9 +16,11 @@
 # that host's refs into the FFmpeg tree instead; for a host with neither, it
 # sets FLOAT_ADM_RELTOL and the scores are compared within that relative
 # tolerance (tests/fate/corpus/float_adm_reltol.awk).  Values are printed with
-# "%.17g" as the filter prints them, so a ref equals golden bit for bit.
+# as the filter prints them (17 significant digits, no exponent), so a ref equals
+# golden bit for bit.
 
 import json
+import math
 import os
 import sys
 
@@ -32,7 +34,11 @@ RATE = 25  # rawvideo's default frame rate: pts n, time base 1/25
 
 
 def g17(x):
-    return "%.17g" % x
+    """A value as the filter prints it: 17 significant digits, in plain decimals."""
+    text = "%.17g" % x
+    if "e" in text:
+        text = "%.*f" % (max(0, 16 - math.floor(math.log10(abs(x)))), x)
+    return text
 
 
 def ts_time(pts):
@@ -222,7 +228,7 @@ MAK_HEAD = """\
 #
 # The tests read $(TARGET_SAMPLES)/float_adm/<fixture>.{dis,ref}.yuv (the
 # corpus decompressed) and print all 18 outputs of every frame; their refs
-# hold the golden values with %.17g.  Run: make fate-float-adm-corpus SAMPLES=DIR
+# hold the golden values with 17 significant digits.  Run: make fate-float-adm-corpus SAMPLES=DIR
 #
 # The scores belong to the processor's reciprocal estimate (RCPSS), so they are
 # compared bit for bit only where the refs hold this processor's values.  For a

@@ -264,12 +264,22 @@ if expect_ok "25 fps against 50 fps" -f lavfi -i "testsrc2=s=64x48:r=25:d=2" \
     ! grep -i "Parsed_float_adm" err.txt | grep -v "mean:" ||
         fail "25 fps against 50 fps: a warning: $(grep -i Parsed_float_adm err.txt | grep -v mean: | head -2)"
 fi
-# Full range (yuvj) against limited: the scores drop without a word unless
-# warned.  (Tagged ranges of one pixel format are converted by FFmpeg's own
-# negotiation before the filter.)
-expect_ok "colour ranges differ" -f lavfi -i "$(src 64x48 0.2),scale=out_range=pc,format=yuvj420p" \
+# Full range against limited in one pixel format: each input keeps its range, the
+# samples are compared as they are, and the scores drop without a word unless
+# warned.
+expect_ok "colour ranges differ" -f lavfi -i "$(src 64x48 0.2),scale=out_range=pc,format=yuv420p" \
     -f lavfi -i "$(src 64x48 0.2),format=yuv420p" -lavfi float_adm -f null - &&
     expect_stderr "colour ranges differ: warned" "colour ranges differ"
+# A yuvj (full range) main against a yuv reference: two pixel formats, so FFmpeg
+# converts the reference, its range with it, as for psnr: the same picture
+# scores 1, with no warning.
+if expect_ok "yuvj against yuv" -f lavfi -i "$(src 64x48 0.2),scale=out_range=pc,format=yuvj420p" \
+        -f lavfi -i "$(src 64x48 0.2),format=yuv420p" \
+        -lavfi "float_adm,metadata=print:file=yuvj.txt" -f null -; then
+    expect_count "yuvj against yuv: the same picture scores 1" 5 yuvj.txt "adm2=1$"
+    tests=$((tests + 1))
+    ! grep -q "colour ranges differ" err.txt || fail "yuvj against yuv: warned of ranges"
+fi
 
 # --- Logs ---------------------------------------------------------------------
 

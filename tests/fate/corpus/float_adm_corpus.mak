@@ -5,7 +5,7 @@
 #
 # The tests read $(TARGET_SAMPLES)/float_adm/<fixture>.{dis,ref}.yuv (the
 # corpus decompressed) and print all 18 outputs of every frame; their refs
-# hold the golden values with %.17g.  Run: make fate-float-adm-corpus SAMPLES=DIR
+# hold the golden values with 17 significant digits.  Run: make fate-float-adm-corpus SAMPLES=DIR
 #
 # The scores belong to the processor's reciprocal estimate (RCPSS), so they are
 # compared bit for bit only where the refs hold this processor's values.  For a
