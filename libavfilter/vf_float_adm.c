@@ -24,12 +24,13 @@
  * scores), bit-exact with libvmaf, computed by libfloatadm.
  */
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <float_adm.h>
 
 #include "config.h"
-#include "libavutil/avstring.h"
 #include "libavutil/cpu.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
@@ -38,7 +39,6 @@
 #include "filters.h"
 #include "formats.h"
 #include "framesync.h"
-#include "video.h"
 #include "vf_float_adm.h"
 
 #define OFFSET(x) offsetof(FloatADMContext, x)
@@ -96,31 +96,25 @@ static const enum AVPixelFormat pix_fmts[] = {
 #define ff_make_pixel_format_list(fmts) ff_make_format_list((const int *)(fmts))
 #endif
 
-/* The main input's format goes out; the reference may have another chroma
- * layout, as only luma is read.  Each input keeps its own colour range and
- * space: libvmaf reads the samples as they are, and common ones would have
- * FFmpeg convert the reference's. */
+/* One pixel format for both inputs and the output, so that FFmpeg converts a
+ * reference of another format (another depth, another chroma layout) as it does
+ * for psnr.  Each input keeps its own colour range and space: libvmaf reads the
+ * samples as they are, and common ones would have FFmpeg convert the reference's.
+ * The reference's lists are set first: the common ones fill only what is unset. */
 static int query_formats(const AVFilterContext *ctx,
                          AVFilterFormatsConfig **cfg_in,
                          AVFilterFormatsConfig **cfg_out)
 {
-    AVFilterFormats *main_formats = ff_make_pixel_format_list(pix_fmts);
-    AVFilterFormats *main_ranges  = ff_all_color_ranges();
-    AVFilterFormats *main_spaces  = ff_all_color_spaces();
     int ret;
 
-    if ((ret = ff_formats_ref(main_formats, &cfg_in[INPUT_MAIN]->formats)) < 0 ||
-        (ret = ff_formats_ref(main_formats, &cfg_out[0]->formats)) < 0 ||
-        (ret = ff_formats_ref(main_ranges, &cfg_in[INPUT_MAIN]->color_ranges)) < 0 ||
-        (ret = ff_formats_ref(main_ranges, &cfg_out[0]->color_ranges)) < 0 ||
-        (ret = ff_formats_ref(main_spaces, &cfg_in[INPUT_MAIN]->color_spaces)) < 0 ||
-        (ret = ff_formats_ref(main_spaces, &cfg_out[0]->color_spaces)) < 0 ||
-        (ret = ff_formats_ref(ff_make_pixel_format_list(pix_fmts),
-                              &cfg_in[INPUT_REFERENCE]->formats)) < 0 ||
-        (ret = ff_formats_ref(ff_all_color_ranges(),
-                              &cfg_in[INPUT_REFERENCE]->color_ranges)) < 0)
+    if ((ret = ff_formats_ref(ff_all_color_ranges(),
+                              &cfg_in[INPUT_REFERENCE]->color_ranges)) < 0 ||
+        (ret = ff_formats_ref(ff_all_color_spaces(),
+                              &cfg_in[INPUT_REFERENCE]->color_spaces)) < 0 ||
+        (ret = ff_set_common_color_ranges2(ctx, cfg_in, cfg_out, ff_all_color_ranges())) < 0 ||
+        (ret = ff_set_common_color_spaces2(ctx, cfg_in, cfg_out, ff_all_color_spaces())) < 0)
         return ret;
-    return ff_formats_ref(ff_all_color_spaces(), &cfg_in[INPUT_REFERENCE]->color_spaces);
+    return ff_set_common_formats2(ctx, cfg_in, cfg_out, ff_make_pixel_format_list(pix_fmts));
 }
 
 av_cold int ff_float_adm_init(AVFilterContext *ctx, int (*on_event)(FFFrameSync *fs))
@@ -197,9 +191,11 @@ int ff_float_adm_config_output(AVFilterLink *outlink, const AVPixFmtDescriptor *
 
     if ((ret = ff_framesync_init_dualinput(&s->fs, ctx)) < 0)
         return ret;
+    /* The output is the main input's frames: it ends with them, and the rest of
+     * the reference is not read. */
+    s->fs.in[INPUT_MAIN].after = EXT_STOP;
     outlink->w = mainlink->w;
     outlink->h = mainlink->h;
-    outlink->time_base = mainlink->time_base;
     outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
     ff_filter_link(outlink)->frame_rate = ff_filter_link(mainlink)->frame_rate;
     if ((ret = ff_framesync_configure(&s->fs)) < 0)
@@ -217,12 +213,6 @@ int ff_float_adm_get_pair(FFFrameSync *fs, AVFrame **dist, AVFrame **ref,
 
     if (ret < 0)
         return ret;
-    /* The main input has ended and framesync repeats its last frame beside each
-     * later reference frame: that frame has left already. */
-    if (*dist && !fs->in[INPUT_MAIN].sync) {
-        av_frame_free(dist);
-        return 0;
-    }
     for (int i = 0; *dist && i < NB_INPUTS; i++) {
         const AVFrame *frame = i == INPUT_MAIN ? *dist : *ref;
 
@@ -240,12 +230,16 @@ int ff_float_adm_get_pair(FFFrameSync *fs, AVFrame **dist, AVFrame **ref,
     return 0;
 }
 
+/* 17 significant digits, so that the text parses back to the same double, and
+ * no exponent: FATE's refcmp-metadata.awk reads only plain decimals as numbers. */
 static int set_meta(AVDictionary **metadata, const char *name, double value)
 {
-    char key[64], str[32];
+    char key[64], str[384];
 
     snprintf(key, sizeof(key), "lavfi.float_adm.%s", name);
     snprintf(str, sizeof(str), "%.17g", value);
+    if (strchr(str, 'e'))
+        snprintf(str, sizeof(str), "%.*f", FFMAX(0, 16 - (int)floor(log10(fabs(value)))), value);
     return av_dict_set(metadata, key, str, 0);
 }
 

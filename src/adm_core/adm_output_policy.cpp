@@ -187,8 +187,21 @@ bool is_null_device(const struct stat &st)
            st.st_rdev == null.st_rdev;
 }
 
+/* Magic numbers that linux/magic.h does not export: the kernel's own, from
+ * ipc/mqueue.c, fs/configfs/mount.c and fs/fuse/control.c. */
+#ifndef MQUEUE_MAGIC
+#define MQUEUE_MAGIC 0x19800202
+#endif
+#ifndef CONFIGFS_MAGIC
+#define CONFIGFS_MAGIC 0x62656570
+#endif
+#ifndef FUSECTL_MAGIC
+#define FUSECTL_MAGIC 0x65735543
+#endif
+
 /* The kernel's file systems, whose "files" are settings and views, never data:
- * /proc/self/comm is a regular file of size 0. */
+ * /proc/self/comm is a regular file of size 0, a name made on mqueue is a message
+ * queue. */
 const char *kernel_file_system(const char *path)
 {
     struct statfs fs;
@@ -204,6 +217,9 @@ const char *kernel_file_system(const char *path)
         {CGROUP_SUPER_MAGIC, "cgroup"},  {CGROUP2_SUPER_MAGIC, "cgroup2"},
         {BINFMTFS_MAGIC, "binfmt_misc"}, {BPF_FS_MAGIC, "bpf"},
         {PSTOREFS_MAGIC, "pstore"},      {EFIVARFS_MAGIC, "efivarfs"},
+        {MQUEUE_MAGIC, "mqueue"},        {CONFIGFS_MAGIC, "configfs"},
+        {FUSECTL_MAGIC, "fusectl"},      {NSFS_MAGIC, "nsfs"},
+        {SELINUX_MAGIC, "selinuxfs"},
     };
     for (const auto &known : kernel) {
         if (static_cast<unsigned long>(fs.f_type) == known.magic)
@@ -340,8 +356,8 @@ int adm::check_output(const char *path, FloatAdmOutputKind kind,
     }
     if (adm::open_in_process(*link, -1))
         return refuse(FLOAT_ADM_ERROR_OUTPUT_INPUT, path, kind,
-                      "it is an input of the run: the file is open in this process and "
-                      "would be destroyed",
+                      "the file is open in this process (an input, an output or a log "
+                      "of this run) and would be destroyed",
                       errbuf, errbuf_size);
     if (link->st_size == 0 || is_ours(path, kind))
         return FLOAT_ADM_TARGET_REPLACE;

@@ -73,8 +73,24 @@ expect_stderr() {
 
 expect_error "sizes differ" "must have the same size and bit depth" \
     -f lavfi -i "$(src 64x48)" -f lavfi -i "$(src 80x48)" -lavfi float_adm -f null -
-expect_error "depths differ" "the reference (second) 64x48 yuv420p10le" \
-    -f lavfi -i "$(src)" -f lavfi -i "$(src),format=yuv420p10le" -lavfi float_adm -f null -
+# Two formats (an 8-bit main, a 10-bit reference): FFmpeg converts one input to
+# the other's format as it does for psnr, here the reference to the main's.
+for flt in float_adm psnr; do
+    expect_ok "depths differ: $flt" -v verbose -f lavfi -i "$(src)" \
+        -f lavfi -i "$(src),format=yuv420p10le" -lavfi "$flt" -f null -
+    grep -o 'fmt:yuv420p10le .*-> .*fmt:[a-z0-9]*' err.txt | sed 's/.*fmt:/fmt:/' > "conversion.$flt"
+done
+tests=$((tests + 1))
+[ -s conversion.psnr ] && cmp -s conversion.psnr conversion.float_adm ||
+    fail "depths differ: float_adm converts to $(cat conversion.float_adm), psnr to $(cat conversion.psnr)"
+expect_ok "depths differ: scores" -f lavfi -i "$(src)" -f lavfi -i "$(src),format=yuv420p10le" \
+    -lavfi "float_adm,metadata=print:file=mixed.txt" -f null -
+expect_ok "depths differ: converted by hand" -f lavfi -i "$(src)" \
+    -f lavfi -i "$(src),format=yuv420p10le,scale,format=yuv420p" \
+    -lavfi "float_adm,metadata=print:file=by_hand.txt" -f null -
+tests=$((tests + 1))
+grep -q adm2= mixed.txt && cmp -s mixed.txt by_hand.txt ||
+    fail "depths differ: the scores differ from the reference converted by hand"
 expect_error "below 17x17" "too small" \
     -f lavfi -i "$(src 16x48)" -f lavfi -i "$(src 16x48)" -lavfi float_adm -f null -
 
@@ -248,12 +264,22 @@ if expect_ok "25 fps against 50 fps" -f lavfi -i "testsrc2=s=64x48:r=25:d=2" \
     ! grep -i "Parsed_float_adm" err.txt | grep -v "mean:" ||
         fail "25 fps against 50 fps: a warning: $(grep -i Parsed_float_adm err.txt | grep -v mean: | head -2)"
 fi
-# Full range (yuvj) against limited: the scores drop without a word unless
-# warned.  (Tagged ranges of one pixel format are converted by FFmpeg's own
-# negotiation before the filter.)
-expect_ok "colour ranges differ" -f lavfi -i "$(src 64x48 0.2),scale=out_range=pc,format=yuvj420p" \
+# Full range against limited in one pixel format: each input keeps its range, the
+# samples are compared as they are, and the scores drop without a word unless
+# warned.
+expect_ok "colour ranges differ" -f lavfi -i "$(src 64x48 0.2),scale=out_range=pc,format=yuv420p" \
     -f lavfi -i "$(src 64x48 0.2),format=yuv420p" -lavfi float_adm -f null - &&
     expect_stderr "colour ranges differ: warned" "colour ranges differ"
+# A yuvj (full range) main against a yuv reference: two pixel formats, so FFmpeg
+# converts the reference, its range with it, as for psnr: the same picture
+# scores 1, with no warning.
+if expect_ok "yuvj against yuv" -f lavfi -i "$(src 64x48 0.2),scale=out_range=pc,format=yuvj420p" \
+        -f lavfi -i "$(src 64x48 0.2),format=yuv420p" \
+        -lavfi "float_adm,metadata=print:file=yuvj.txt" -f null -; then
+    expect_count "yuvj against yuv: the same picture scores 1" 5 yuvj.txt "adm2=1$"
+    tests=$((tests + 1))
+    ! grep -q "colour ranges differ" err.txt || fail "yuvj against yuv: warned of ranges"
+fi
 
 # --- Logs ---------------------------------------------------------------------
 
