@@ -83,7 +83,7 @@ _JOB_KEYS = ("reference", "distorted", "name", "kind", "width", "height", "pix_f
 _RECORDED_KEYS = ("kind", "width", "height", "pix_fmt", "frames", "backend", "ffmpeg",
                   "reference_args", "distorted_args", "scale", "scale_size", "beside")
 # A record's members besides what made the log: the frames asked for, what the run found.
-_FOUND_KEYS = ("scaled", "resolution", "frames", "beside_pooled", "stream")
+_FOUND_KEYS = ("scaled", "resolution", "frames", "beside_pooled", "beside_frames", "stream")
 SPEC_SUFFIX = ".spec.json"
 # The member that makes a JSON file a spec file of this project (the library's
 # output policy recognises it by "float_adm_spec": 1).
@@ -204,9 +204,13 @@ def job_record(spec):
             inputs[key] = {"path": spec[key], "size": st.st_size, "mtime_ns": st.st_mtime_ns}
         except OSError:
             inputs[key] = {"path": spec[key]}
+    settings = {k: spec[k] for k in _RECORDED_KEYS if k in spec}
+    if spec.get("beside"):
+        # How the metrics beside were paired: a log of another rule is scored again.
+        from .video import PAIRING
+        settings["beside_pairing"] = PAIRING
     record = {"inputs": inputs, "options": options_dict(make_options(spec["options"])),
-              "settings": {k: spec[k] for k in _RECORDED_KEYS if k in spec},
-              "library": version()}
+              "settings": settings, "library": version()}
     return json.loads(json.dumps(record, default=str))  # as read back: lists, not tuples
 
 
@@ -245,19 +249,30 @@ def _up_to_date(spec, path):
     return record_changes(read_record(path), job_record(spec))
 
 
+def _finite(value):
+    return value if value is not None and math.isfinite(value) else None
+
+
 def add_results_to_record(record, results):
     """What scoring found out to a job's record: the size scored, the scaling done,
-    the pooled values of the metrics measured beside float_adm (null where one is not
-    finite: PSNR of a frame identical to its reference)."""
+    and of the metrics measured beside float_adm, on the frames it scored, each frame's
+    values (beside_frames: [{"frame": N, METRIC: value, ...}, ...]) and their pooled
+    values (beside_pooled), each null where it is not finite (PSNR of a frame
+    identical to its reference)."""
     from .results import pool
     if results.width and results.height:
         record["resolution"] = [results.width, results.height]
     if getattr(results, "scale", None):
         record["scaled"] = results.scale
-    if getattr(results, "beside", None):
+    beside = getattr(results, "beside", None)
+    if beside:
         record["beside_pooled"] = {
-            name: {k: v if math.isfinite(v) else None for k, v in pool(values).items()}
-            for name, values in results.beside.items() if values}
+            name: {k: _finite(v) for k, v in pool(measured).items()}
+            for name, measured in ((name, [v for v in values if v is not None])
+                                   for name, values in beside.items()) if measured}
+        record["beside_frames"] = [
+            {"frame": f["frame"], **{name: _finite(values[i]) for name, values in beside.items()}}
+            for i, f in enumerate(results.frames) if "skipped" not in f]
 
 
 def scored_log_record(job, results, frames=None):

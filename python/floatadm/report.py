@@ -13,7 +13,8 @@
 
 It reads float_adm's JSON logs and libvmaf's own (vmaf, integer_adm2, vif,
 motion, ... and float_adm's features under their libvmaf names), so that float
-ADM can be charted beside VMAF runs.  First, what was compared: each log's
+ADM can be charted beside VMAF runs, and the metrics a record beside a log keeps
+of the frames it scored (beside_frames: a ladder's PSNR, SSIM and VMAF).  First, what was compared: each log's
 options (from its metric names' suffixes), resolution, frame count, and where a
 record lies beside the log (NAME.spec.json) its inputs with their size and
 bitrate and the scaling done.  Then one tab per metric any log holds (adm2
@@ -509,8 +510,28 @@ class Log:
             self.frames.append(row)
         self.frames.sort(key=lambda f: f["frame"])
         self.record = _read_record(path)
+        self._add_beside(path)
         self.maps, self.lost = _read_maps(path, len(self.frames), self.record)
         self._pooled = None
+
+    def _add_beside(self, path):
+        """The values of the metrics measured beside float_adm on the frames it scored
+        (a ladder's rungs: PSNR, SSIM, VMAF), where the record keeps them, as the log's
+        own metrics."""
+        frames, own = {f["frame"]: f for f in self.frames}, set(self.names)
+        for entry in (self.record or {}).get("beside_frames", ()):
+            row = frames.get(entry["frame"])
+            if row is None or "skipped" in row:
+                raise ReportError("%s: its record holds values of frame %d, which the log "
+                                  "has not scored" % (os.fspath(path), entry["frame"]))
+            for name, value in entry.items():
+                if name in own:
+                    raise ReportError("%s: its record holds values of %s, a metric of the "
+                                      "log itself" % (os.fspath(path), name))
+                if name != "frame":
+                    row[name] = math.nan if value is None else float(value)
+                    if name not in self.names:
+                        self.names.append(name)
 
     @property
     def scored(self):
@@ -769,6 +790,17 @@ def _read_record(log_path):
         fail("\"resolution\" must be [width, height], not %s" % json.dumps(size))
     if not isinstance(record.get("scaled", {}) or {}, dict):
         fail("\"scaled\" must be an object, not %s" % _kind_of(record["scaled"]))
+    beside = record.get("beside_frames", [])
+    if not isinstance(beside, list):
+        fail("\"beside_frames\" must be a list, not %s" % _kind_of(beside))
+    for i, entry in enumerate(beside):
+        number = entry.get("frame") if isinstance(entry, dict) else None
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            fail("beside_frames[%d] must be an object with a whole \"frame\" from 0" % i)
+        for name, value in entry.items():
+            if name != "frame" and value is not None and not _number(value):
+                fail("beside_frames[%d]: %s must be a number or null, not %s"
+                     % (i, json.dumps(name), _kind_of(value)))
     return record
 
 

@@ -21,8 +21,9 @@ quoted by FFmpeg's two levels of filtergraph escaping.  The CPU scores with the
 float_adm filter; backend="cuda" uploads both inputs (hwupload_cuda) and scores
 with float_adm_cuda, to the same bits (scoring_graph).
 
-Frames are paired by the nearest timestamp (PAIRING, given to the filter: its
-default pairs each frame with the last reference frame not after it).  A frame
+Frames are paired by the nearest timestamp (PAIRING, given to the filter and to
+every filter measuring beside it: framesync's default pairs each frame with the
+last reference frame not after it).  A frame
 range [S, E) cuts the distorted input by frame number (trim, never a seek: a seek
 lands where the demuxer can) and leaves the reference whole, so that the filter
 pairs each distorted frame with the reference frame nearest in time exactly as a
@@ -87,8 +88,14 @@ FILTERS = {"cpu": "float_adm", "cuda": "float_adm_cuda"}
 # How the filter pairs the inputs, given on every run: each distorted frame with the
 # reference frame nearest in time.  framesync's default (the last reference frame not
 # after it) takes the frame before where two inputs' timestamps are rounded apart (a
-# 23.976 fps Matroska's milliseconds against a y4m's 1001/24000 s).
+# 23.976 fps Matroska's milliseconds against a y4m's 1001/24000 s).  The filters that
+# measure beside float_adm are given the same option: framesync pairs by the two
+# inputs' timestamps alone, so one rule on the same frames gives the same pairs.
 PAIRING = "ts_sync_mode=nearest"
+# The filter's reason for a distorted frame with no reference frame to be paired with
+# (a later start): the filters beside pass such a frame unmeasured, and libvmaf's log
+# numbers its frames without it.
+UNPAIRED = "no reference frame"
 
 
 def _filter_help(path, name="float_adm"):
@@ -593,8 +600,11 @@ def frame_metadata(path):
 
 
 def _beside_values(work, beside, frames):
-    """{metric: [value of each of frames' numbers that has one]} of the filters beside
-    float_adm: their metadata (work/FILTER.txt), libvmaf's log (work/libvmaf.json)."""
+    """{metric: [its value of each of frames]} of the filters beside float_adm (their
+    metadata, work/FILTER.txt; libvmaf's log, work/libvmaf.json), on exactly the pairs
+    float_adm scored: None for a frame it left unscored.  frames: float_adm's log's, the
+    filters' numbers.  A frame float_adm scored that a filter gave no value: FFmpegError
+    (the two did not pair alike)."""
     values = {}
     for name in beside:
         if name == "libvmaf":
@@ -603,13 +613,25 @@ def _beside_values(work, beside, frames):
             except (OSError, ValueError):
                 log = None
             frames_logged = log.get("frames") if isinstance(log, dict) else None
-            per_frame = {f.get("frameNum"): f.get("metrics", {})
-                         for f in frames_logged or [] if isinstance(f, dict)}
+            # libvmaf numbers the frames it measured: those paired with a reference frame.
+            paired = [f["frame"] for f in frames if f.get("skipped") != UNPAIRED]
+            per_frame = {paired[f["frameNum"]]: f.get("metrics", {})
+                         for f in frames_logged or [] if isinstance(f, dict) and
+                         isinstance(f.get("frameNum"), int) and 0 <= f["frameNum"] < len(paired)}
         else:
             per_frame = frame_metadata(os.path.join(work, name + ".txt"))
         for metric, key in BESIDE[name].items():
-            values[metric] = [per_frame[n][key] for n in frames
-                              if key in per_frame.get(n, {})]
+            column = []
+            for f in frames:
+                value = per_frame.get(f["frame"], {}).get(key)
+                if "skipped" in f:
+                    value = None
+                elif not isinstance(value, (int, float)):
+                    raise FFmpegError("the %s filter gave frame %d no %s, though float_adm "
+                                      "scored it: the two did not measure the same pairs"
+                                      % (name, f["frame"], metric))
+                column.append(value)
+            values[metric] = column
     return values
 
 
@@ -739,10 +761,11 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     it the sizes must agree.  map=True: every frame's map too, as Results.maps
     (the filter's map_path files in the private directory).  beside: FFmpeg's
     filters of BESIDE ("psnr", "ssim", "libvmaf") run on the same decoded, scaled
-    frames as float_adm (both inputs split in the graph): their values of each frame
-    as Results.beside, {"psnr_y": [...], ...} in frame order (beside_filters() says
-    which ffmpeg has).  stop: a
-    threading.Event that, set from another thread, stops ffmpeg (FFmpegError).
+    frames as float_adm (both inputs split in the graph), each paired as float_adm
+    pairs (PAIRING): their values as Results.beside, {"psnr_y": [...], ...}, one for
+    each of Results.frames, None for a frame float_adm left unscored
+    (beside_filters() says which ffmpeg has).  stop: a threading.Event that, set
+    from another thread, stops ffmpeg (FFmpegError).
     **options: float_adm's, by libvmaf name or alias, checked by the library first.
     """
     ffmpeg = find_ffmpeg(ffmpeg)
@@ -757,6 +780,12 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     if lacking:
         raise FFmpegError("beside=%s: %s has no %s filter" % (list(beside), ffmpeg,
                                                               " or ".join(lacking)))
+    option = PAIRING.partition("=")[0]
+    unpaired = [name for name in beside if not has_filter_option(ffmpeg, option, name)]
+    if unpaired:
+        raise FFmpegError("beside=%s: the %s filter of %s has no %s option, by which it would "
+                          "measure the pairs float_adm scores" % (
+                              list(beside), " and ".join(unpaired), ffmpeg, option))
     if map and not has_filter_option(ffmpeg, "map_path", FILTERS[backend]):
         on_cpu = backend == "cuda" and has_filter_option(ffmpeg, "map_path")
         raise FFmpegError("map=True: the %s filter of %s has no map_path option (%s)" % (
@@ -825,9 +854,10 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         graph += ",metadata=mode=print:file=" + filter_value(meta)
         for n, name in enumerate(beside, 1):
             graph += ";[d%d][r%d]" % (n, n) + (
-                "libvmaf=log_fmt=json:log_path=" + filter_value(os.path.join(work, "libvmaf.json"))
+                "libvmaf=%s:log_fmt=json:log_path=%s" % (PAIRING, filter_value(
+                    os.path.join(work, "libvmaf.json")))
                 if name == "libvmaf" else
-                "%s,metadata=mode=print:file=%s" % (name, filter_value(
+                "%s=%s,metadata=mode=print:file=%s" % (name, PAIRING, filter_value(
                     os.path.join(work, name + ".txt"))))
         command = [ffmpeg, "-hide_banner", "-nostdin", "-nostats", "-loglevel", "warning",
                    *dis_args, "-i", dis_url, *ref_args, "-i", ref_url,
@@ -851,18 +881,15 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         raw = Results.from_json(log)
         times = frame_times(meta)
         maps = _read_maps(os.path.join(work, "maps"), raw.frames, end, start) if map else None
-        # ffmpeg stops after end - start frames; the filters may have measured more.
-        beside_values = _beside_values(work, beside, sorted(
-            f["frame"] for f in raw.frames if end is None or f["frame"] < end - start))
-
-    frames = []
-    for f in raw.frames:
-        local = f["frame"]
         # ffmpeg stops after end - start frames; the filter's log may hold one more
         # (it logs each frame it passes on, as psnr's stats_file does), which
         # belongs to the next range.
-        if end is not None and local >= end - start:
-            continue
+        kept = [f for f in raw.frames if end is None or f["frame"] < end - start]
+        beside_values = _beside_values(work, beside, kept)
+
+    frames = []
+    for f in kept:
+        local = f["frame"]
         f = dict(f, frame=local + start)
         if times.get(local) is not None:
             f["timestamp"] = times[local]

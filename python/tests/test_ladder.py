@@ -546,6 +546,155 @@ def test_psnr_and_ssim_measure_the_frames_float_adm_scores(ffmpeg, ladders, tmp_
             assert beside.beside[metric] == [frames[n][key] for n in range(15)]
 
 
+# Rungs in each container at the common frame rates, and a variable frame rate: a
+# source's frame i is at i / rate (y4m, exact), a Matroska or WebM rung's at i / rate
+# rounded to the millisecond, an MP4 rung's on a tick of 1 / rate.  The VFR source
+# changes from 60 to 20 fps (Matroska: milliseconds), which MP4 rungs keep on a tick
+# of 1/60 s.
+PAIRING_RATES = {"23.976": "24000/1001", "24": "24", "29.97": "30000/1001",
+                 "59.94": "60000/1001", "vfr": None}
+PAIRING_CONTAINERS = {"mkv": ["-c:v", "mpeg2video", "-q:v", "12", "-bf", "2"],
+                      "mp4": ["-c:v", "mpeg2video", "-q:v", "12", "-bf", "2"],
+                      "webm": ["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8",
+                               "-b:v", "60k"]}
+PAIRING_CASES = [(rate, ext) for rate in PAIRING_RATES for ext in PAIRING_CONTAINERS]
+
+
+@pytest.fixture(scope="module")
+def pairing_clips(ffmpeg, tmp_path_factory):
+    """{(rate, container): (source, rung)}: 12 frames of testsrc2 at 128x72, each source
+    encoded at 96x54 (B-frames in MPEG-2, so that frames are reordered) into each
+    container."""
+    encoders = subprocess.run([ffmpeg, "-hide_banner", "-encoders"], capture_output=True,
+                              text=True).stdout
+    if " libvpx " not in encoders or " mpeg2video " not in encoders:
+        pytest.skip("this ffmpeg lacks the libvpx or mpeg2video encoder")
+    work = tmp_path_factory.mktemp("pairing")
+    run = [ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y"]
+    clips = {}
+    for name, rate in PAIRING_RATES.items():
+        if rate:
+            source = str(work / ("source_%s.y4m" % name))
+            subprocess.run(run + ["-f", "lavfi", "-i", "testsrc2=s=128x72:r=" + rate,
+                                  "-frames:v", "12", "-pix_fmt", "yuv420p", source], check=True)
+        else:
+            source = str(work / "source_vfr.mkv")
+            subprocess.run(run + ["-f", "lavfi", "-i", "testsrc2=s=128x72:r=60", "-vf",
+                                  "select='lt(n\\,8)+eq(mod(n\\,3)\\,0)'", "-fps_mode",
+                                  "passthrough", "-frames:v", "12", "-c:v", "ffv1", source],
+                           check=True)
+        for ext, codec in PAIRING_CONTAINERS.items():
+            rung = str(work / ("rung_%s.%s" % (name, ext)))
+            subprocess.run(run + ["-i", source, "-vf", "scale=96:54", *codec, rung], check=True)
+            clips[(name, ext)] = (source, rung)
+    return clips
+
+
+def index_paired(ffmpeg, source, rung, filters, work):
+    """float_adm's frames and each filter's per-frame values ({metric: [...]}) of the
+    rung's frame i against the source's frame i, as decoded: both inputs' timestamps
+    replaced by their frame numbers (setpts=N/TB: frame i at i seconds), so that every
+    pairing rule pairs them by index, in the graph score_video builds otherwise (the
+    rung scaled as a ladder scales it, then split to each filter)."""
+    from floatadm.results import Results
+    from floatadm.video import BESIDE, scale_filter
+    scaled = scale_filter({"scaler": "bicubic", "width": 128, "height": 72})
+    n = len(filters) + 1
+    graph = "[0:v]%s,setpts=N/TB,split=%d%s;[1:v]setpts=N/TB,split=%d%s;" % (
+        scaled, n, "".join("[d%d]" % i for i in range(n)), n,
+        "".join("[r%d]" % i for i in range(n)))
+    graph += "[d0][r0]float_adm=log_fmt=json:log_path=%s" % (work / "adm.json")
+    for i, name in enumerate(filters, 1):
+        graph += ";[d%d][r%d]" % (i, i) + (
+            "libvmaf=log_fmt=json:log_path=%s" % (work / "vmaf.json") if name == "libvmaf"
+            else "%s,metadata=mode=print:file=%s" % (name, work / (name + ".txt")))
+    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-i", rung,
+                    "-i", source, "-filter_complex", graph, "-f", "null", "-"], check=True)
+    values = {}
+    for name in filters:
+        if name == "libvmaf":
+            frames = json.loads((work / "vmaf.json").read_text())["frames"]
+            per_frame = {f["frameNum"]: f["metrics"] for f in frames}
+        else:
+            per_frame = frame_metadata(str(work / (name + ".txt")))
+        for metric, key in BESIDE[name].items():
+            values[metric] = [per_frame[i][key] for i in sorted(per_frame)]
+    return Results.from_json(str(work / "adm.json")), values
+
+
+@pytest.mark.parametrize("rate,container", PAIRING_CASES)
+def test_every_metric_measures_the_pairs_float_adm_scores(ffmpeg, pairing_clips, tmp_path,
+                                                          rate, container):
+    """A rung against its source, each frame of every metric beside float_adm the value
+    FFmpeg's own filter gives the rung's frame i against the source's frame i, and
+    float_adm's scores those of frame i against frame i: the nearest-in-time pairing
+    is the pairing by index, for every container's rounding and a variable frame
+    rate (where the rung keeps its source's times, which a rung of as many frames
+    does)."""
+    source, rung = pairing_clips[(rate, container)]
+    filters = [f for f in ("psnr", "ssim") if f in beside_filters(ffmpeg)[0]]
+    assert filters == ["psnr", "ssim"]
+    scored = score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic",
+                         beside=filters)
+    adm, expected = index_paired(ffmpeg, source, rung, filters, tmp_path)
+    assert len(scored.frames) == len(adm.frames) == 12
+    assert [{k: v for k, v in f.items() if k != "timestamp"} for f in scored.frames] == \
+        adm.frames
+    for metric, values in expected.items():
+        assert len(values) == 12
+        assert scored.beside[metric] == values, metric
+
+
+@pytest.mark.parametrize("rate,container", PAIRING_CASES)
+def test_vmaf_measures_the_pairs_float_adm_scores(ffmpeg, pairing_clips, tmp_path, rate,
+                                                  container):
+    """As above, VMAF: libvmaf's value of each frame that of the rung's frame i against
+    the source's frame i."""
+    if "libvmaf" not in beside_filters(ffmpeg)[0]:
+        pytest.skip("%s has no libvmaf filter (the project's ffmpeg has it where libvmaf-dev "
+                    "was installed when it was configured): VMAF's pairing is not checked "
+                    "here" % ffmpeg)
+    source, rung = pairing_clips[(rate, container)]
+    scored = score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic",
+                         beside=["libvmaf"])
+    _, expected = index_paired(ffmpeg, source, rung, ["libvmaf"], tmp_path)
+    assert scored.beside["vmaf"] == expected["vmaf"] and len(expected["vmaf"]) == 12
+
+
+def test_each_rungs_record_keeps_every_metrics_frames(ffmpeg, pairing_clips, tmp_path):
+    """A ladder's rung keeps, in its log's record, the value of every metric beside
+    float_adm for each frame float_adm scored, that of frame i against frame i; the
+    table's means are theirs, the report charts them beside ADM, and a log whose record
+    does not say its metrics were paired so is scored again."""
+    from floatadm.report import load
+    from floatadm.results import pool
+    rungs = [ladder._rung(source, container, rung, rate)
+             for (rate, container), (source, rung) in pairing_clips.items()]
+    rows = ladder.score_ladder(rungs, log_dir=str(tmp_path / "logs"), ffmpeg=ffmpeg,
+                               beside=["psnr", "ssim"])
+    assert len(rows) == len(PAIRING_CASES)
+    for row in rows:
+        _, expected = index_paired(ffmpeg, row["source"], row["file"], ["psnr", "ssim"],
+                                   tmp_path)
+        kept = distributed.read_record(row["log"])["beside_frames"]
+        assert [f["frame"] for f in kept] == list(range(12))
+        for metric, values in expected.items():
+            assert [f[metric] for f in kept] == values, (row["file"], metric)
+            assert row[metric + "_mean"] == pool(values)["mean"]
+        (log,) = load([row["log"]])
+        assert log.values("psnr_y") == expected["psnr_y"] and "adm2" in log.names
+    # A log whose record predates the pairing of the metrics beside: scored again.
+    log = rows[0]["log"]
+    record = distributed.read_record(log)
+    del record["settings"]["beside_pairing"], record["beside_frames"]
+    with open(distributed.spec_path(log), "w", encoding="utf-8") as f:
+        json.dump(record, f)
+    again = ladder.score_ladder(rungs, log_dir=str(tmp_path / "logs"), ffmpeg=ffmpeg,
+                                beside=["psnr", "ssim"])
+    assert [r["label"] for r in again if not r["reused"]] == [rows[0]["label"]]
+    assert "beside_frames" in distributed.read_record(log)
+
+
 def test_a_stopped_rung_ends_its_ffmpeg(ffmpeg, ladders):
     """stop set (a failed rung beside it, Ctrl-C): ffmpeg is ended, score_video says so."""
     work, _ = ladders
