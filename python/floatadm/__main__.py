@@ -233,31 +233,34 @@ def _ladder(args):
             "source", "ladder", "rung", "size", "kbit/s", "frames", metric + " mean", *beside,
             "hull", "log"))
         for r in rows:
-            print(("%-16s %-12s %-20s %-9s %9.1f %6d %11.6f" + " %9s" * len(beside) +
+            print(("%-16s %-12s %-20s %-9s %9.1f %6d %11s" + " %9s" * len(beside) +
                    " %-4s %s") % (
                 names[r["source"]][-16:], r["ladder"][:12], r["label"][:20],
                 "%dx%d" % (r["width"], r["height"]), r["bitrate_kbps"], r["frames"],
-                r[metric + "_mean"],
+                "-" if r[metric + "_mean"] is None else "%.6f" % r[metric + "_mean"],
                 *("-" if r[m + "_mean"] is None else "%.4f" % r[m + "_mean"] for m in beside),
                 "yes" if r["on_hull"] else "", "reused" if r["reused"] else "scored"))
+        for r in rows:
+            for column, why in r.get("not_taken", {}).items():
+                print("  %s %s %s: %s not taken: %s" % (
+                    names[r["source"]], r["ladder"], r["label"],
+                    column.replace("_mean", " mean"), why))
         print("Recommended ladders: each ladder's rungs on its convex hull of bitrate "
               "against %s mean, in rising bitrate" % metric)
         for title in ladder.titles(rows):
             for d in title["ladders"]:
                 print("  %s, %s: %s" % (names[title["source"]], d["ladder"], ", ".join(
                     "%s (%.0f kbit/s)" % (p["label"], p["bitrate_kbps"]) for p in d["hull"])))
-    failed = False
 
     def figure(value, text):
         return "not taken" if value is None else text % value
+    failed = False
     for comparison in comparisons:
-        for s in comparison["sources"]:
-            for error in s.get("errors", []):
-                print("floatadm: %s" % error, file=sys.stderr)
-                failed = True
-        for source in comparison["sources_lacking_a_ladder"]:
-            print("floatadm: %s: not compared, one of the two ladders has no rung of it"
-                  % names[source], file=sys.stderr)
+        # Every figure not taken, with why, on stderr whatever --quiet says: the exit
+        # status is 1 then.
+        for line in comparison["figures_not_taken"]:
+            print("floatadm: %s" % line, file=sys.stderr)
+            failed = True
         if args.quiet:
             continue
         print("BD %s against %s (BD-rate < 0: %s needs fewer bits for the same quality):"
@@ -267,11 +270,15 @@ def _ladder(args):
                 print("  %-11s %-16s BD-rate %9s  BD-quality %11s  hull points %d, %d" % (
                     m, names[s["source"]][-16:], figure(s["bd_rate_percent"], "%+.2f %%"),
                     figure(s["bd_quality"], "%+.6g"), *s["hull_points"]))
-        taken = [s for s in comparison["sources"] if s["bd_rate_percent"] is not None]
-        print("BD-rate %s against %s, mean over %d source(s): %s" % (
-            comparison["test"], comparison["anchor"], len(taken), ", ".join(
-                "%s %s" % (m, figure(c["bd_rate_percent"], "%+.2f %%"))
-                for m, c in comparison["by_metric"].items())))
+                for key, why in s.get("not_taken", {}).items():
+                    print("      %s not taken: %s" % (ladder.FIGURES[key], why))
+        print("BD-rate %s against %s, mean over the sources where it was taken:"
+              % (comparison["test"], comparison["anchor"]))
+        for m, c in comparison["by_metric"].items():
+            print("  %-11s %9s  %s" % (
+                m, figure(c["bd_rate_percent"], "%+.2f %%"),
+                c["not_taken"]["bd_rate_percent"] if c["bd_rate_percent"] is None else
+                "over " + ladder.mean_over(c, "bd_rate_percent", names)))
         for note in comparison["notes"]:
             print("note: %s" % note)
     if not args.quiet:
@@ -371,7 +378,12 @@ def main(argv=None):
                          "float_adm where ffmpeg has their filters, each ladder's convex hull; "
                          "a rung whose log is up to date is not scored again; with --compare, "
                          "BD-rate and BD-quality of one ladder against another "
-                         "(docs/ladder.md).")
+                         "(docs/ladder.md).",
+                         epilog="Exit status: 0 where every figure of every --compare was "
+                         "taken; 1 where any was not (by any metric, for a source or a "
+                         "mean, or a source one ladder lacks), each named with why on "
+                         "stderr and the tables written all the same; 1 also where the "
+                         "ladder cannot be scored (nothing written).")
     lad.add_argument("manifest", nargs="?", metavar="MANIFEST.csv",
                      help="rungs as CSV: source,ladder,file[,label] (paths relative to it)")
     lad.add_argument("--source", help="one source, with its ladders as --ladder")

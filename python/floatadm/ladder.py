@@ -420,6 +420,8 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
                 row["%s_%s" % (results.feature_names[name], pool)] = pooled[pool]
         for m in measured:
             row[m + "_mean"] = record.get("beside_pooled", {}).get(m, {}).get("mean")
+            if row[m + "_mean"] is None:
+                row.setdefault("not_taken", {})[m + "_mean"] = _no_mean(record, m)
         if logs[i] is not None:
             row.update(log=logs[i], reused=reused)
         rows.append(row)
@@ -432,6 +434,19 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
                 if r["source"] == source and r["ladder"] == ladder:
                     r["on_hull"] = (r["bitrate_kbps"], r[named + "_mean"]) in hull
     return rows
+
+
+def _no_mean(record, metric):
+    """Why a rung's record holds no mean of a metric beside: the frames where its value
+    is not finite."""
+    frames = record.get("beside_frames", [])
+    bad = [f["frame"] for f in frames if metric in f and f[metric] is None]
+    if not bad:
+        return "not measured"
+    return "%s is not finite in %d of the %d frames scored (the first: frame %d)%s" % (
+        metric, len(bad), len(frames), bad[0],
+        "; PSNR is infinite where a frame equals its source" if metric.startswith("psnr")
+        else "")
 
 
 def default_jobs():
@@ -498,39 +513,63 @@ def check_comparison(rungs, anchor, test, metric):
         raise LadderError("--compare %s %s: a ladder against itself" % (anchor, test))
 
 
+# The figures of a comparison, as the console, the page and the notes name them.
+FIGURES = {"bd_rate_percent": "BD-rate", "bd_quality": "BD-quality"}
+
+
+def _without_value(rows, source, ladder, metric):
+    """The labels of a ladder's rungs of a source that have no finite mean of metric."""
+    return [r["label"] for r in rows if r["source"] == source and r["ladder"] == ladder and
+            not (r.get(metric + "_mean") is not None and math.isfinite(r[metric + "_mean"]))]
+
+
 def compare(rows, anchor, test, metric="adm2"):
     """BD-rate (percent) and BD-quality of ladder test against ladder anchor for each
     source both have, each over the two ladders' convex hulls in (bitrate, metric's
-    mean), and their means over the sources where each could be taken.  A figure that
-    cannot be taken (curves that do not overlap) is an "error" in its place; sources
-    that one ladder lacks are listed apart."""
+    mean), and their means over the sources where each could be taken ("mean_over":
+    those sources, by figure).  A figure that cannot be taken (curves that do not
+    overlap, a hull of one point) is None, with why in its place's "not_taken"
+    ({figure: why}), for a source and for a mean; sources that one ladder lacks are
+    listed apart."""
     check_comparison(rows, anchor, test, metric)
     names = source_names(rows)
     per_source, lacking = [], []
     for source in sorted({r["source"] for r in rows}):
-        a, t = _points(rows, source, anchor, metric), _points(rows, source, test, metric)
-        if not a or not t:
+        if not all(any(r["source"] == source and r["ladder"] == ladder for r in rows)
+                   for ladder in (anchor, test)):
             lacking.append(source)
             continue
-        ha, ht = convex_hull(a), convex_hull(t)
+        ha = convex_hull(_points(rows, source, anchor, metric))
+        ht = convex_hull(_points(rows, source, test, metric))
         label = ("%s (%s)" % (anchor, names[source]), "%s (%s)" % (test, names[source]))
-        low, high = max(ha[0][1], ht[0][1]), min(ha[-1][1], ht[-1][1])
+        low, high = (max(ha[0][1], ht[0][1]), min(ha[-1][1], ht[-1][1])) if ha and ht \
+            else (0, 0)
         entry = {"source": source, "hull_points": [len(ha), len(ht)],
                  "quality_range": [low, high] if high > low else None,
-                 "narrow": high - low < NARROW * SCALES.get(metric, 1.0)}
+                 "narrow": high > low and high - low < NARROW * SCALES.get(metric, 1.0)}
+        left_out = ["%d rung(s) of %s without a finite %s mean (%s)" % (
+            len(labels), ladder, metric, ", ".join(labels))
+            for ladder in (anchor, test)
+            for labels in [_without_value(rows, source, ladder, metric)] if labels]
         for key, figure, scale in (("bd_rate_percent", bd_rate, 100),
                                    ("bd_quality", bd_quality, 1)):
             try:
                 entry[key] = scale * figure(ha, ht, label)
             except LadderError as error:
                 entry[key] = None
-                entry.setdefault("errors", []).append(str(error))
+                entry.setdefault("not_taken", {})[key] = "; ".join(
+                    [str(error)] + ["left out: " + text for text in left_out])
         per_source.append(entry)
     result = {"anchor": anchor, "test": test, "metric": metric, "sources": per_source,
-              "sources_lacking_a_ladder": lacking}
-    for key in ("bd_rate_percent", "bd_quality"):
-        taken = [s[key] for s in per_source if s[key] is not None]
-        result[key] = sum(taken) / len(taken) if taken else None
+              "sources_lacking_a_ladder": lacking, "mean_over": {}}
+    for key in FIGURES:
+        taken = [s for s in per_source if s[key] is not None]
+        result[key] = sum(s[key] for s in taken) / len(taken) if taken else None
+        result["mean_over"][key] = [s["source"] for s in taken]
+        if not taken:
+            result.setdefault("not_taken", {})[key] = (
+                "no source has rungs of both ladders" if not per_source else
+                "taken for none of the %d source(s) compared" % len(per_source))
     return result
 
 
@@ -572,19 +611,59 @@ def bd_metrics(rows, metric):
     return [metric] + [m for m in adm2 + beside if m != metric]
 
 
+def not_taken(comparison, rows):
+    """Every figure of a comparison (compare_all's) that was not taken, each a line
+    that names it and says why: by metric, each source's and the means, then the
+    sources that one of the two ladders lacks."""
+    names = source_names(rows)
+    pair = "%s against %s" % (comparison["test"], comparison["anchor"])
+    lines = []
+    by_metric = comparison.get("by_metric") or {comparison["metric"]: comparison}
+    for m, c in by_metric.items():
+        for s in c["sources"]:
+            lines += ["%s by %s, %s: %s not taken: %s" % (pair, m, names[s["source"]],
+                                                          FIGURES[key], why)
+                      for key, why in s.get("not_taken", {}).items()]
+        lines += ["%s by %s, mean over the sources: %s not taken: %s" % (pair, m,
+                                                                         FIGURES[key], why)
+                  for key, why in c.get("not_taken", {}).items()]
+    for source in comparison["sources_lacking_a_ladder"]:
+        missing = [ladder for ladder in (comparison["anchor"], comparison["test"])
+                   if not any(r["source"] == source and r["ladder"] == ladder for r in rows)]
+        lines.append("%s, %s: not compared, ladder %s has no rung of it"
+                     % (pair, names[source], " and ".join(missing)))
+    return lines
+
+
+def mean_over(figures, key, names):
+    """Which sources a mean of figures (a compare()'s, or one metric's of by_metric)
+    is over: "2 of 2 sources", "1 of 2 sources: a.y4m, not b.y4m"."""
+    compared = [s["source"] for s in figures["sources"]]
+    over = figures["mean_over"][key]
+    text = "%d of %d source%s" % (len(over), len(compared), "" if len(compared) == 1 else "s")
+    if over and len(over) < len(compared):
+        text += ": %s, not %s" % (", ".join(names[s] for s in over),
+                                  ", ".join(names[s] for s in compared if s not in over))
+    return text
+
+
 def compare_all(rows, pairs, metric):
     """compare() of each pair, by metric, with "by_metric": each of bd_metrics()'s
-    BD figures, and "notes": in plain words, where two metrics disagree in the sign of
-    a BD-rate, and where a figure rests on a quality range narrower than NARROW of its
-    metric's scale."""
+    BD figures, the sources each mean is over and why a figure was not taken;
+    "figures_not_taken": every figure not taken, a line each (not_taken()); and
+    "notes": in plain words, where two metrics disagree in the sign of a BD-rate (for
+    the means, of the metrics whose means are over every source compared), and where
+    a figure rests on a quality range narrower than NARROW of its metric's scale."""
     names = source_names(rows)
     comparisons = []
     for anchor, test in pairs:
         result = compare(rows, anchor, test, metric)
         by_metric = {m: compare(rows, anchor, test, m) for m in bd_metrics(rows, metric)}
         result["by_metric"] = {m: {k: c[k] for k in ("sources", "bd_rate_percent",
-                                                     "bd_quality")}
+                                                     "bd_quality", "mean_over", "not_taken")
+                                   if k in c}
                                for m, c in by_metric.items()}
+        result["figures_not_taken"] = not_taken(result, rows)
         notes = []
         for m, c in by_metric.items():
             for s in c["sources"]:
@@ -599,8 +678,10 @@ def compare_all(rows, pairs, metric):
         where = [(names[s["source"]], {m: c["sources"][n]["bd_rate_percent"]
                                        for m, c in by_metric.items()})
                  for n, s in enumerate(result["sources"])]
-        where.append(("mean over the sources", {m: c["bd_rate_percent"]
-                                                 for m, c in by_metric.items()}))
+        compared = [s["source"] for s in result["sources"]]
+        where.append(("mean over the sources", {
+            m: c["bd_rate_percent"] for m, c in by_metric.items()
+            if c["mean_over"]["bd_rate_percent"] == compared}))
         for place, rates in where:
             fewer = ["%s %+.2f %%" % (m, v) for m, v in rates.items() if v is not None and v < 0]
             more = ["%s %+.2f %%" % (m, v) for m, v in rates.items() if v is not None and v > 0]
@@ -645,8 +726,8 @@ def _columns(rows):
     """RUNG_COLUMNS, then the pooled ones of every row, in the order first met."""
     extra = []
     for row in rows:
-        extra += [k for k in row if k not in RUNG_COLUMNS and k not in ("log", "reused") and
-                  k not in extra]
+        extra += [k for k in row if k not in RUNG_COLUMNS and
+                  k not in ("log", "reused", "not_taken") and k not in extra]
     return list(RUNG_COLUMNS) + extra
 
 
@@ -923,9 +1004,6 @@ def table_html(rows, comparisons, metric, scale, directory="."):
         return '<a href="%s">%s</a>' % (e(urllib.parse.quote(link.replace(os.sep, "/"))),
                                         e(r["label"]))
 
-    def figure(value, text):
-        return "–" if value is None else text % value
-
     out = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
            '<meta name="generator" content="float_adm report">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -948,30 +1026,40 @@ def table_html(rows, comparisons, metric, scale, directory="."):
            "%s, float_adm's options: %s; bitrate: the rung's whole video stream. Curves "
            "join each ladder's convex hull; hollow points lie off it.</p>"
            % (e(str(scale)), e(_one(rows, "options") or "libvmaf's defaults"))]
+    def taken(place, key, text):
+        """A figure's cell: its value, else "not taken" with why on hover."""
+        if place.get(key) is not None:
+            return "<td>%s</td>" % (text % place[key])
+        why = place.get("not_taken", {}).get(key, "")
+        return '<td class=err title="%s">not taken</td>' % e(why)
+
     for comparison in comparisons or ():
         out.append("<h2>BD figures, %s against %s (%s)</h2><div class=scroll><table>"
                    "<tr><th class=t>source</th><th>BD-rate</th><th>BD-%s</th>"
                    "<th>hull points</th></tr>"
                    % (e(comparison["test"]), e(comparison["anchor"]), e(metric), e(metric)))
         for s in comparison["sources"]:
-            out.append("<tr><td class=t>%s</td><td>%s</td><td>%s</td><td>%d, %d</td></tr>"
-                       % (e(names[s["source"]]), figure(s["bd_rate_percent"], "%+.2f %%"),
-                          figure(s["bd_quality"], "%+.5f"), *s["hull_points"]))
-        out.append("<tr><th class=t>mean</th><th>%s</th><th>%s</th><th></th></tr></table></div>"
-                   % (figure(comparison["bd_rate_percent"], "%+.2f %%"),
-                      figure(comparison["bd_quality"], "%+.5f")))
-        for s in comparison["sources"]:
-            for error in s.get("errors", []):
-                out.append('<p class=err>%s</p>' % e(error))
-        for source in comparison["sources_lacking_a_ladder"]:
-            out.append("<p>%s: not compared, one of the two ladders has no rung of it.</p>"
-                       % e(names[source]))
+            out.append("<tr><td class=t>%s</td>%s%s<td>%d, %d</td></tr>"
+                       % (e(names[s["source"]]), taken(s, "bd_rate_percent", "%+.2f %%"),
+                          taken(s, "bd_quality", "%+.5f"), *s["hull_points"]))
+        out.append("<tr><th class=t>mean</th>%s%s<th></th></tr>"
+                   "<tr><td class=t>mean over</td><td>%s</td><td>%s</td><td></td></tr>"
+                   "</table></div>"
+                   % (taken(comparison, "bd_rate_percent", "%+.2f %%"),
+                      taken(comparison, "bd_quality", "%+.5f"),
+                      e(mean_over(comparison, "bd_rate_percent", names)),
+                      e(mean_over(comparison, "bd_quality", names))))
         out.append("<div class=scroll><table><tr><th class=t>metric</th><th>BD-rate, mean"
-                   "</th><th>BD-quality, mean</th></tr>%s</table></div>" % "".join(
-                       "<tr><td class=t>%s</td><td>%s</td><td>%s</td></tr>"
-                       % (e(m), figure(c["bd_rate_percent"], "%+.2f %%"),
-                          figure(c["bd_quality"], "%+.5g"))
+                   "</th><th class=t>over</th><th>BD-quality, mean</th><th class=t>over</th>"
+                   "</tr>%s</table></div>" % "".join(
+                       "<tr><td class=t>%s</td>%s<td class=t>%s</td>%s<td class=t>%s</td></tr>"
+                       % (e(m), taken(c, "bd_rate_percent", "%+.2f %%"),
+                          e(mean_over(c, "bd_rate_percent", names)),
+                          taken(c, "bd_quality", "%+.5g"),
+                          e(mean_over(c, "bd_quality", names)))
                        for m, c in comparison.get("by_metric", {}).items()))
+        for line in not_taken(comparison, rows):
+            out.append("<p class=err>%s</p>" % e(line))
         for note in comparison.get("notes", ()):
             out.append("<p>Note: %s.</p>" % e(note))
     for source in sorted({r["source"] for r in rows}):
@@ -989,9 +1077,13 @@ def table_html(rows, comparisons, metric, scale, directory="."):
                        % (e(r["ladder"]), rung(r), e(str(r["codec"])), r["width"],
                           r["height"], r["frames"], r["bitrate_kbps"], r[metric + "_mean"],
                           r.get(aim, float("nan")),
-                          "".join("<td>%s</td>" % figure(r.get(m + "_mean"), "%.4f")
-                                  for m in beside), "yes" if r.get("on_hull") else ""))
+                          "".join(taken(r, m + "_mean", "%.4f") for m in beside),
+                          "yes" if r.get("on_hull") else ""))
         out.append("</table></div>")
+        for r in (r for r in rows if r["source"] == source):
+            for column, why in r.get("not_taken", {}).items():
+                out.append("<p>%s, %s: %s not taken: %s.</p>" % (
+                    e(r["ladder"]), e(r["label"]), e(column.replace("_mean", " mean")), e(why)))
     out.append("</body></html>\n")
     return "\n".join(out)
 

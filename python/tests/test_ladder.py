@@ -136,7 +136,8 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     assert main(["ladder", manifest, "-o", out, "--compare", "mpeg2", "vp8", "--ffmpeg", ffmpeg,
                  "--no-progress"]) == 0
     printed = capsys.readouterr()
-    assert "BD-rate vp8 against mpeg2, mean over 2 source(s): adm2 " in printed.out
+    assert "BD-rate vp8 against mpeg2, mean over the sources where it was taken:\n" \
+        "  adm2 " in printed.out
     with open(os.path.join(out, "ladder.json"), encoding="utf-8") as f:
         table = json.load(f)
     rungs = table["rungs"]
@@ -453,12 +454,87 @@ def test_a_bd_figure_that_cannot_be_taken_leaves_the_others():
                       "adm2_mean": q} for r, q in points]
     result = ladder.compare(rows, "A", "B")
     s1, s2 = result["sources"]
-    assert s1["bd_rate_percent"] < 0 and s1["bd_quality"] > 0 and "errors" not in s1
+    assert s1["bd_rate_percent"] < 0 and s1["bd_quality"] > 0 and "not_taken" not in s1
     assert s2["bd_rate_percent"] is None and s2["bd_quality"] is None
-    assert any("do not overlap in bitrate (100..200 against 1000..2000)" in e
-               for e in s2["errors"])
+    assert "do not overlap in quality" in s2["not_taken"]["bd_rate_percent"]
+    assert "do not overlap in bitrate (100..200 against 1000..2000)" in \
+        s2["not_taken"]["bd_quality"]
     assert result["bd_rate_percent"] == s1["bd_rate_percent"]
+    assert result["mean_over"] == {"bd_rate_percent": ["s1"], "bd_quality": ["s1"]}
+    assert "not_taken" not in result
     assert result["sources_lacking_a_ladder"] == ["s3"]
+    assert ladder.not_taken(result, rows)[-1] == \
+        "B against A, s3: not compared, ladder B has no rung of it"
+    # Where no source's figure is taken, the mean says so.
+    none = ladder.compare([r for r in rows if r["source"] != "s1"], "A", "B")
+    assert none["bd_rate_percent"] is None and none["mean_over"]["bd_rate_percent"] == []
+    assert none["not_taken"]["bd_rate_percent"] == "taken for none of the 1 source(s) compared"
+
+
+def test_each_mean_says_its_sources_and_each_figure_not_taken_says_why(ffmpeg, ladders,
+                                                                       tmp_path, capsys):
+    """A rung identical to its source (FFV1: PSNR infinite in every frame) leaves vp8
+    one rung of source1 with a PSNR: its PSNR BD figures there are not taken, adm2's
+    are.  Console, stderr, ladder.json and the page say which sources each mean is
+    over and why each figure, and the rung's PSNR mean, was not taken; the command
+    exits 1, as wherever a figure of a comparison is not taken."""
+    work, _ = ladders
+    lossless = tmp_path / "lossless.mkv"
+    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-i",
+                    str(work / "source1.y4m"), "-c:v", "ffv1", str(lossless)], check=True)
+    manifest = tmp_path / "rungs.csv"
+    with open(manifest, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["source", "ladder", "file"])
+        for n, name, ext in ((0, "mpeg2", "mkv"), (0, "vp8", "webm"), (1, "mpeg2", "mkv")):
+            for size in ("320x180", "160x90"):
+                for kbps in (100, 250, 600):
+                    writer.writerow([work / ("source%d.y4m" % n), name,
+                                     work / ("s%d_%s_%s_%d.%s" % (n, name, size, kbps, ext))])
+        writer.writerow([work / "source1.y4m", "vp8", work / "s1_vp8_320x180_250.webm"])
+        writer.writerow([work / "source1.y4m", "vp8", lossless])
+    out = tmp_path / "out"
+    assert main(["ladder", str(manifest), "-o", str(out), "--compare", "mpeg2", "vp8",
+                 "--ffmpeg", ffmpeg, "--no-progress"]) == 1
+    printed = capsys.readouterr()
+    why = ("vp8 (source1.y4m): 1 point(s); a BD figure needs at least 2 (4 is usual); left "
+           "out: 1 rung(s) of vp8 without a finite psnr_y mean (lossless)")
+    assert "BD-rate vp8 against mpeg2, mean over the sources where it was taken:\n" \
+        in printed.out
+    assert re.search(r"^  adm2 +[-+]\d+\.\d\d % +over 2 of 2 sources$", printed.out, re.M)
+    assert re.search(r"^  psnr_y +[-+]\d+\.\d\d % +over 1 of 2 sources: source0\.y4m, not "
+                     r"source1\.y4m$", printed.out, re.M)
+    assert "      BD-rate not taken: " + why in printed.out
+    assert "floatadm: vp8 against mpeg2 by psnr_y, source1.y4m: BD-rate not taken: " + why \
+        in printed.err
+    assert "floatadm: vp8 against mpeg2 by psnr_y, source1.y4m: BD-quality not taken: vp8 " \
+        "(source1.y4m): 1 point(s)" in printed.err
+    assert "mean over 2 source(s)" not in printed.out
+    rung_why = "psnr_y mean not taken: psnr_y is not finite in 15 of the 15 frames scored " \
+        "(the first: frame 0); PSNR is infinite where a frame equals its source"
+    assert "source1.y4m vp8 lossless: " + rung_why in printed.out
+    table = json.loads((out / "ladder.json").read_text())
+    (comparison,) = table["comparisons"]
+    sources = sorted({r["source"] for r in table["rungs"]})
+    assert comparison["by_metric"]["adm2"]["mean_over"]["bd_rate_percent"] == sources
+    psnr = comparison["by_metric"]["psnr_y"]
+    assert psnr["mean_over"]["bd_rate_percent"] == sources[:1]
+    assert psnr["sources"][1]["not_taken"]["bd_rate_percent"] == why
+    assert "vp8 against mpeg2 by psnr_y, source1.y4m: BD-rate not taken: " + why in \
+        comparison["figures_not_taken"]
+    (lossless_row,) = [r for r in table["rungs"] if r["label"] == "lossless"]
+    assert lossless_row["psnr_y_mean"] is None and \
+        lossless_row["not_taken"]["psnr_y_mean"] == rung_why[len("psnr_y mean not taken: "):]
+    page = (out / "ladder.html").read_text()
+    assert html.escape("1 of 2 sources: source0.y4m, not source1.y4m") in page
+    assert html.escape("vp8 against mpeg2 by psnr_y, source1.y4m: BD-rate not taken: " + why) \
+        in page
+    assert html.escape("vp8, lossless: " + rung_why) in page
+    # The rule is the one --help states.
+    with pytest.raises(SystemExit):
+        main(["ladder", "--help"])
+    assert "Exit status: 0 where every figure of every --compare was taken; 1 where any " \
+        "was not" in " ".join(capsys.readouterr().out.split())
 
 
 def test_manifest_as_spreadsheets_save_it(tmp_path):
