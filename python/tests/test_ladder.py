@@ -737,6 +737,20 @@ def test_vmaf_measures_the_pairs_float_adm_scores(ffmpeg, pairing_clips, tmp_pat
     assert scored.beside["vmaf"] == expected["vmaf"] and len(expected["vmaf"]) == 12
 
 
+def test_a_filter_beside_that_cannot_pair_as_float_adm_is_refused(ffmpeg, pairing_clips,
+                                                                  monkeypatch):
+    """A filter beside whose framesync has no ts_sync_mode (an older FFmpeg) would pair
+    by its default: refused, naming it, before ffmpeg runs."""
+    from floatadm import video
+    help_text = video._filter_help(ffmpeg, "ssim")
+    monkeypatch.setitem(video._checked, (ffmpeg, "ssim"),
+                        re.sub(r"^ +ts_sync_mode .*$", "", help_text, flags=re.M))
+    source, rung = pairing_clips[("24", "mkv")]
+    with pytest.raises(FFmpegError, match="the ssim filter of .* has no ts_sync_mode option"):
+        score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic",
+                    beside=["psnr", "ssim"])
+
+
 def test_each_rungs_record_keeps_every_metrics_frames(ffmpeg, pairing_clips, tmp_path):
     """A ladder's rung keeps, in its log's record, the value of every metric beside
     float_adm for each frame float_adm scored, that of frame i against frame i; the
