@@ -602,9 +602,9 @@ def frame_metadata(path):
 def _beside_values(work, beside, frames):
     """{metric: [its value of each of frames]} of the filters beside float_adm (their
     metadata, work/FILTER.txt; libvmaf's log, work/libvmaf.json), on exactly the pairs
-    float_adm scored: None for a frame it left unscored.  frames: float_adm's log's, the
-    filters' numbers.  A frame float_adm scored that a filter gave no value: FFmpegError
-    (the two did not pair alike)."""
+    float_adm scored: None for a frame it left unscored.  frames: float_adm's log's,
+    numbered from 0 as the filters number theirs.  A frame float_adm scored that a
+    filter gave no value: FFmpegError (the two did not pair alike)."""
     values = {}
     for name in beside:
         if name == "libvmaf":
