@@ -23,6 +23,8 @@ import sys
 import time
 import warnings
 
+from ._names import shown
+
 
 # What the commands import beyond the standard library, and Debian's package of it.
 DEBIAN_PACKAGES = {"numpy": "python3-numpy", "distributed": "python3-distributed"}
@@ -142,7 +144,8 @@ def _report(args):
     skipped = sum(len(w.message.paths) for w in caught if issubclass(w.category, SkippedFile))
     if not args.quiet:
         logs = len(args.logs) - skipped
-        print("floatadm: wrote %s (%d log%s)" % (args.output, logs, "" if logs == 1 else "s"),
+        print("floatadm: wrote %s (%d log%s)" % (shown(args.output), logs,
+                                                 "" if logs == 1 else "s"),
               file=sys.stderr if args.output == "-" else sys.stdout)
     return 0
 
@@ -279,7 +282,7 @@ def _ladder(args):
         print("floatadm: %d rung(s) in %.1f s: %d scored, %d reused (their logs were made "
               "from the same files, options and scaler)" % (
                   len(rows), time.monotonic() - began, len(rows) - reused, reused))
-        print("floatadm: wrote %s" % ", ".join(paths.values()))
+        print("floatadm: wrote %s" % ", ".join(shown(p) for p in paths.values()))
     return 1 if failed else 0
 
 

@@ -45,6 +45,7 @@ import stat
 import warnings
 
 from ._input import parse_json
+from ._names import shown
 from .results import Results
 
 FILE_EXTENSIONS = (".yuv", ".y4m", ".raw")
@@ -138,7 +139,7 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False):
     if spec["kind"] == "files":
         if spec.get("scale") or spec.get("scale_size") or spec.get("beside"):
             raise ValueError("job %s: scaling and metrics beside need kind \"video\" "
-                             "(ffmpeg's filters)" % spec["name"])
+                             "(ffmpeg's filters)" % shown(spec["name"]))
         return _files().score_files(
             reference=spec["reference"], distorted=spec["distorted"], width=spec.get("width"),
             height=spec.get("height"), pix_fmt=spec.get("pix_fmt"), frames=spec.get("frames"),
@@ -378,7 +379,7 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
     names = [spec["name"] for spec in specs]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise ValueError("job names must differ: %s" % ", ".join(duplicates))
+        raise ValueError("job names must differ: %s" % ", ".join(map(shown, duplicates)))
     _register_files(specs, output_dir, jobs_file)
     summaries = [None] * len(specs)
     futures, where, changes = [], [], {}

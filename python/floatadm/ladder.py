@@ -25,10 +25,10 @@ import re
 import sys
 import threading
 import time
-import urllib.parse
 
 from . import _lib
 from ._input import InputError, read_text
+from ._names import shown, url_path
 from .report import _nice_ticks, _tick_text, _wrap_name
 from .results import RunFiles, feature_names_for, output_target, plain_name, write_output
 from .video import (BESIDE, DEFAULT_SCALER, FFmpegError, beside_filters, filter_options,
@@ -200,12 +200,13 @@ def read_manifest(path):
         header = [c.strip().lower() for c in next(reader, [])]
         if not set(MANIFEST_COLUMNS) <= set(header):
             raise LadderError("%s: its first line must name the columns source, ladder, file "
-                              "(and label), not %s" % (path, ",".join(header) or "nothing"))
+                              "(and label), not %s" % (shown(path),
+                                                       shown(",".join(header)) or "nothing"))
         rungs = []
         for row in reader:
             if not any(c.strip() for c in row):
                 continue
-            where = "%s, line %d" % (path, reader.line_num)
+            where = "%s, line %d" % (shown(path), reader.line_num)
             if len(row) > len(header):
                 raise LadderError("%s: %d fields for %d columns (a ',' in a name must be "
                                   "quoted)" % (where, len(row), len(header)))
@@ -218,7 +219,7 @@ def read_manifest(path):
     except csv.Error as error:  # a NUL byte, a field past csv's size limit
         raise InputError("%s, line %d" % (path, reader.line_num), MANIFEST, error) from None
     if not rungs:
-        raise LadderError("%s: no rungs, only the line naming the columns" % path)
+        raise LadderError("%s: no rungs, only the line naming the columns" % shown(path))
     return rungs
 
 
@@ -232,20 +233,23 @@ def rungs_of(source, ladders):
             found = [pattern] if os.path.exists(pattern) or not glob.has_magic(pattern) \
                 else sorted(glob.glob(pattern))
             if not found:
-                raise LadderError("ladder %s: %s matches no file" % (name, pattern))
+                raise LadderError("ladder %s: %s matches no file" % (shown(name), shown(pattern)))
             files += found
         rungs += [_rung(source, name, f, "") for f in files]
     return rungs
 
 
 def _rung(source, ladder, path, label):
+    """A rung: its source and file as paths, its ladder's name and its label as
+    names are shown (shown(): one printable line, in every table and page)."""
+    ladder = shown(ladder)
     for what, p in (("source", source), ("encode", path)):
         if not os.path.isfile(p):
-            raise LadderError("ladder %s: the %s %s is not a file" % (ladder, what, p))
+            raise LadderError("ladder %s: the %s %s is not a file" % (ladder, what, shown(p)))
     if os.path.samefile(source, path):
         raise LadderError("ladder %s: %s is its source itself, not an encode of it"
-                          % (ladder, path))
-    label = label or os.path.splitext(os.path.basename(path))[0]
+                          % (ladder, shown(path)))
+    label = shown(label or os.path.splitext(os.path.basename(path))[0])
     return {"source": os.path.abspath(source), "ladder": ladder, "label": label,
             "file": os.path.abspath(path)}
 
@@ -258,13 +262,13 @@ def _file_name(text):
 
 def source_names(rungs):
     """Each source's name in tables and plots: its file name, or where two sources
-    share one, its path."""
+    share one, its path; as names are shown (shown())."""
     sources = sorted({r["source"] for r in rungs})
     names = {}
     for source in sources:
         base = os.path.basename(source)
         clash = sum(os.path.basename(s) == base for s in sources) > 1
-        names[source] = os.path.relpath(source) if clash else base
+        names[source] = shown(os.path.relpath(source) if clash else base)
     return names
 
 
@@ -292,7 +296,7 @@ def _check_labels(rungs):
         if key in seen:
             raise LadderError("ladder %s has two rungs labelled %s for %s: give each its own "
                               "label (a manifest's label column)"
-                              % (rung["ladder"], rung["label"], rung["source"]))
+                              % (rung["ladder"], rung["label"], shown(rung["source"])))
         seen.add(key)
 
 
@@ -317,8 +321,9 @@ def check_rungs(rungs, ffmpeg=None):
         if have is None or want is None or have != want:
             raise LadderError("%s holds %s frames, its source %s %s: a rung must encode the "
                               "whole source, frame for frame"
-                              % (rung["file"], have if have is not None else "uncounted",
-                                 rung["source"], want if want is not None else "uncounted"))
+                              % (shown(rung["file"]), have if have is not None else "uncounted",
+                                 shown(rung["source"]),
+                                 want if want is not None else "uncounted"))
     return streams
 
 
@@ -350,7 +355,7 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     named = metric_name(metric, options)
     if metric in BESIDE_METRICS and metric not in measured:
         raise LadderError("--metric %s: not measured, %s has no %s filter" % (
-            metric, ffmpeg, next(f for f in BESIDE if metric in BESIDE[f])))
+            shown(metric), shown(ffmpeg), next(f for f in BESIDE if metric in BESIDE[f])))
     given = options_text(options)
     logs = log_paths(rungs, log_dir) if log_dir is not None else [None] * len(rungs)
     for rung, path in zip(rungs, logs):
@@ -371,14 +376,14 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     todo = [i for i in range(len(rungs)) if i not in done]
     streams = check_rungs([rungs[i] for i in todo], ffmpeg) if todo else {}
     names = source_names(rungs)
-    shown, count = _progress_stream(progress), [0]
+    told_to, count = _progress_stream(progress), [0]
 
     def told(i, what):
         count[0] += 1
-        if shown:
+        if told_to:
             print("rung %d/%d %s %s %s: %s" % (count[0], len(rungs), names[rungs[i]["source"]],
                                                rungs[i]["ladder"], rungs[i]["label"], what),
-                  file=shown, flush=True)
+                  file=told_to, flush=True)
     for i in sorted(done):
         told(i, "reused, its log is up to date")
 
@@ -485,17 +490,18 @@ def check_comparison(rungs, anchor, test, metric):
     metric that grows with quality."""
     if not _rises(metric):
         raise LadderError("--metric %s: the plots and BD figures take a metric that grows "
-                          "with quality: %s" % (metric, ", ".join(QUALITY_OUTPUTS +
+                          "with quality: %s" % (shown(metric), ", ".join(QUALITY_OUTPUTS +
                                                                   BESIDE_METRICS)))
     if anchor is None:
         return
     names = {r["ladder"] for r in rungs}
     for ladder in (anchor, test):
         if ladder not in names:
-            raise LadderError("no ladder %s: the ladders are %s" % (ladder,
+            raise LadderError("no ladder %s: the ladders are %s" % (shown(ladder),
                                                                     ", ".join(sorted(names))))
     if anchor == test:
-        raise LadderError("--compare %s %s: a ladder against itself" % (anchor, test))
+        raise LadderError("--compare %s %s: a ladder against itself" % (shown(anchor),
+                                                                       shown(test)))
 
 
 def compare(rows, anchor, test, metric="adm2"):
@@ -656,7 +662,8 @@ def table_csv(rows):
     columns = _columns(rows)
     writer.writerow(columns)
     for row in rows:
-        writer.writerow(["%.17g" % row[c] if isinstance(row.get(c), float) else row.get(c)
+        writer.writerow(["%.17g" % row[c] if isinstance(row.get(c), float) else
+                         shown(row[c]) if c in ("source", "file") else row.get(c)
                          for c in columns])
     return out.getvalue()
 
@@ -920,8 +927,7 @@ def table_html(rows, comparisons, metric, scale, directory="."):
         if not r.get("log"):
             return e(r["label"])
         link = os.path.relpath(os.path.abspath(r["log"]), os.path.abspath(directory))
-        return '<a href="%s">%s</a>' % (e(urllib.parse.quote(link.replace(os.sep, "/"))),
-                                        e(r["label"]))
+        return '<a href="%s">%s</a>' % (e(url_path(link)), e(r["label"]))
 
     def figure(value, text):
         return "–" if value is None else text % value
@@ -1035,10 +1041,10 @@ def write_tables(directory, rows, comparisons=(), metric=None, scale=None):
     scale = scale or _one(rows, "scale")
     inputs = check_outputs(directory, rows)
     paths = {name: os.path.join(directory, name) for name, _ in TABLES}
-    write_output(paths["ladder.json"], _lib.FLOAT_ADM_OUTPUT_TABLE,
-                 table_json(rows, comparisons).encode(), inputs)
-    write_output(paths["ladder.csv"], _lib.FLOAT_ADM_OUTPUT_TABLE,
-                 table_csv(rows).encode(), inputs)
-    write_output(paths["ladder.html"], _lib.FLOAT_ADM_OUTPUT_REPORT,
-                 table_html(rows, comparisons, metric, scale, directory).encode(), inputs)
+    # All three made before the first is written: none is left beside an earlier run's.
+    data = {"ladder.json": table_json(rows, comparisons).encode(),
+            "ladder.csv": table_csv(rows).encode(),
+            "ladder.html": table_html(rows, comparisons, metric, scale, directory).encode()}
+    for name, kind in TABLES:
+        write_output(paths[name], kind, data[name], inputs)
     return paths

@@ -30,6 +30,7 @@ import stat
 import sys
 
 from . import _lib
+from ._names import shown
 
 POOL_NAMES = ("min", "max", "mean", "harmonic_mean")
 _ERRBUF = 512
@@ -123,8 +124,8 @@ def output_target(path, kind, inputs=()):
     target = _lib.core().float_adm_output_check(os.fsencode(os.fspath(path)), kind, array,
                                                 len(names), errbuf, _ERRBUF)
     if target < 0:
-        raise OutputRefused(_lib.text(errbuf.value) or "%s: %s" % (
-            os.fspath(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
+        raise OutputRefused(_lib.message(errbuf.value) or "%s: %s" % (
+            shown(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
     return target
 
 
@@ -155,8 +156,8 @@ class RunFiles:
         err = _lib.core().float_adm_run_files_add_input(
             self._files, os.fsencode(os.fspath(path)), self._label(label), errbuf, _ERRBUF)
         if err < 0:
-            raise OutputRefused(_lib.text(errbuf.value) or "%s: %s" % (
-                os.fspath(path), _lib.text(_lib.core().float_adm_strerror(err))), err)
+            raise OutputRefused(_lib.message(errbuf.value) or "%s: %s" % (
+                shown(path), _lib.text(_lib.core().float_adm_strerror(err))), err)
 
     def add_output(self, path, kind, label=None):
         """Registers an output of kind (_lib.FLOAT_ADM_OUTPUT_*): its target
@@ -166,8 +167,8 @@ class RunFiles:
             self._files, os.fsencode(os.fspath(path)), kind, self._label(label), errbuf,
             _ERRBUF)
         if target < 0:
-            raise OutputRefused(_lib.text(errbuf.value) or "%s: %s" % (
-                os.fspath(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
+            raise OutputRefused(_lib.message(errbuf.value) or "%s: %s" % (
+                shown(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
         return target
 
     @property
@@ -245,7 +246,7 @@ def _replacing(path, kind, inputs=()):
         yield tmp
         if output_target(path, kind, inputs) not in (_lib.FLOAT_ADM_TARGET_NEW,
                                                       _lib.FLOAT_ADM_TARGET_REPLACE):
-            raise OutputRefused("%s changed while it was written" % os.fspath(path),
+            raise OutputRefused("%s changed while it was written" % shown(path),
                                 -errno.EEXIST)
         os.replace(tmp, path)
     finally:
@@ -417,7 +418,7 @@ class Results:
                                      ctypes.byref(opts), self.width or 0, self.height or 0,
                                      errbuf, _ERRBUF)
         if err < 0:
-            raise Error("%s: %s" % (os.fspath(name), _lib.text(errbuf.value)), err)
+            raise Error("%s: %s" % (shown(name), _lib.message(errbuf.value)), err)
         try:
             fps = self.fps
             lib.float_adm_log_set_fps(log, fps if fps is not None else math.nan)
@@ -434,11 +435,11 @@ class Results:
                                                      f.get("timestamp", math.nan),
                                                      ctypes.byref(scores), errbuf, _ERRBUF)
                 if err < 0:
-                    raise Error(_lib.text(errbuf.value), err)
+                    raise Error(_lib.message(errbuf.value), err)
         finally:
             closed = lib.float_adm_log_close(ctypes.byref(log), errbuf, _ERRBUF)
         if closed < 0:
-            raise Error(_lib.text(errbuf.value), closed)
+            raise Error(_lib.message(errbuf.value), closed)
 
     def _log_text(self, log_format):
         import tempfile

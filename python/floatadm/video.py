@@ -52,6 +52,7 @@ import warnings
 import numpy as np
 
 from ._input import load_json
+from ._names import shown
 from ._progress import ProgressBar
 from .results import Results
 from .scorer import (BACKENDS, cuda_device_count, make_options, options as option_table,
@@ -167,7 +168,7 @@ def find_ffmpeg(ffmpeg=None):
     if ffmpeg is not None:
         path = shutil.which(ffmpeg) or ffmpeg
         if not _has_filter(path):
-            raise FFmpegError("%s: not an ffmpeg with the float_adm filter" % ffmpeg)
+            raise FFmpegError("%s: not an ffmpeg with the float_adm filter" % shown(ffmpeg))
         return path
     for path in _candidates():
         if os.access(path, os.X_OK) and _has_filter(path):
@@ -236,7 +237,7 @@ def check_backend(ffmpeg, backend, map=False):
     if backend == "cuda" and not _has_cuda_filters(ffmpeg):
         raise FFmpegError("backend='cuda': %s has no %s and hwupload_cuda filters (an "
                           "ffmpeg built with the CUDA backend and FFmpeg's CUDA hwcontext "
-                          "has them)" % (ffmpeg, FILTERS["cuda"]))
+                          "has them)" % (shown(ffmpeg), FILTERS["cuda"]))
     return backend
 
 
@@ -275,7 +276,7 @@ def input_url(path):
         # ffprobe reads it, then ffmpeg again: a pipe gives its bytes to the first.
         raise FFmpegError("%s is a pipe, FIFO or device: a video is read more than once "
                           "(probed, then scored), which a stream cannot give; save it to a "
-                          "file first" % text)
+                          "file first" % shown(text))
     return "file:" + os.path.abspath(text)
 
 
@@ -379,7 +380,7 @@ def probe_stream(ffmpeg, path):
             pass
     if not isinstance(stream.get("width"), int) or start is None or end <= start:
         raise FFmpegError("%s: ffprobe finds no video stream with timed packets to take "
-                          "its bitrate from" % os.fspath(path))
+                          "its bitrate from" % shown(path))
     return {"codec": stream.get("codec_name", "?"), "width": stream["width"],
             "height": stream["height"], "bitrate": 8 * size / (end - start)}
 
@@ -395,8 +396,8 @@ def _warn_if_swapped(distorted_size, reference_size, reference, distorted):
     if distorted_size and distorted_size[0] * distorted_size[1] > \
             reference_size[0] * reference_size[1]:
         warnings.warn("the distorted %s (%dx%d) is larger than the reference %s (%dx%d) and "
-                      "is scaled down to it: %s" % (os.fspath(distorted), distorted_size[0],
-                                                    distorted_size[1], os.fspath(reference),
+                      "is scaled down to it: %s" % (shown(distorted), distorted_size[0],
+                                                    distorted_size[1], shown(reference),
                                                     reference_size[0], reference_size[1],
                                                     _SWAPPED),
                       stacklevel=4)
@@ -650,7 +651,7 @@ def _run_ffmpeg(command, bar, stop=None):
         try:
             for line in process.stdout:
                 if stop is not None and stop.is_set():
-                    raise FFmpegError("stopped: %s" % " ".join(command))
+                    raise FFmpegError("stopped: %s" % " ".join(shown(arg) for arg in command))
                 if line.startswith("frame="):
                     value = line[6:].strip()
                     if value.isdigit():
@@ -679,7 +680,7 @@ def _read_pfm(path):
             columns, rows = int(size[0]), int(size[1])
             if columns * rows * 4 == len(parts[3]):
                 return np.frombuffer(parts[3], "<f4").reshape(rows, columns)[::-1].copy()
-    raise FFmpegError("%s: not a map as the float_adm filter writes it" % path)
+    raise FFmpegError("%s: not a map as the float_adm filter writes it" % shown(path))
 
 
 def _read_maps(directory, frames, end, start):
@@ -755,12 +756,12 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     beside = tuple(beside)
     lacking = [name for name in beside if name not in beside_filters(ffmpeg)[0]]
     if lacking:
-        raise FFmpegError("beside=%s: %s has no %s filter" % (list(beside), ffmpeg,
+        raise FFmpegError("beside=%s: %s has no %s filter" % (list(beside), shown(ffmpeg),
                                                               " or ".join(lacking)))
     if map and not has_filter_option(ffmpeg, "map_path", FILTERS[backend]):
         on_cpu = backend == "cuda" and has_filter_option(ffmpeg, "map_path")
         raise FFmpegError("map=True: the %s filter of %s has no map_path option (%s)" % (
-            FILTERS[backend], ffmpeg, "float_adm has it: backend='cpu'" if on_cpu else
+            FILTERS[backend], shown(ffmpeg), "float_adm has it: backend='cpu'" if on_cpu else
             "an older build, or not the project's: build the project's ffmpeg"))
     scaler = _scaler(scale)
     if scale_size is not None and scaler is None:
@@ -773,7 +774,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         target = _size(scale_size) if scale_size is not None else \
             _probe_size(ffmpeg, ref_url, ref_args)
         if target is None:
-            raise FFmpegError("%s: its size is unknown: give scale_size=WxH" % reference)
+            raise FFmpegError("%s: its size is unknown: give scale_size=WxH" % shown(reference))
         scaling = {"scaler": scaler, "width": target[0], "height": target[1],
                    "inputs": "both" if scale_size is not None else "distorted"}
         scored_size = target
@@ -869,7 +870,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         frames.append(f)
     if end is not None and len(frames) != end - start:
         raise FFmpegError("frames [%d, %d) asked for, but %s holds %d from frame %d on"
-                          % (start, end, distorted, len(frames), start))
+                          % (start, end, shown(distorted), len(frames), start))
     width, height = scored_size or (None, None)
     results = Results(frames, names=raw.names, options=held, width=width, height=height,
                       elapsed=elapsed, feature_names=raw.feature_names, version=raw.version,

@@ -700,3 +700,50 @@ def test_rungs_are_listed_by_size_and_rate_with_their_progress(ffmpeg, ladders, 
                           printed.err, re.M)
     assert [int(n) for n, _ in progress] == list(range(1, 7))
     assert sorted(label for _, label in progress) == sorted(order)
+
+
+@pytest.fixture(scope="module")
+def small_title(ffmpeg, tmp_path_factory):
+    """A 25-frame source at 25 fps and an encode of it."""
+    work = tmp_path_factory.mktemp("small")
+    make = [ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i"]
+    source = str(work / "source.y4m")
+    subprocess.run(make + ["testsrc2=s=64x64:r=25:d=1", "-pix_fmt", "yuv420p", source],
+                   check=True)
+    rung = str(work / "rung.mkv")
+    subprocess.run(make + ["testsrc2=s=64x64:r=25:d=1", "-c:v", "mpeg2video", "-q:v", "10",
+                           rung], check=True)
+    return work, source, rung
+
+
+def test_names_that_are_not_utf8_are_written_everywhere(ffmpeg, small_title, tmp_path, capsys):
+    """A rung whose file name is not UTF-8: the ladder writes its three tables whole
+    over an earlier run's (the name as Python holds it in JSON, shown with \\xff in
+    the CSV and the page, the page's link to its log the log's bytes), and the report
+    draws its log."""
+    _, source, rung = small_title
+    odd = os.path.join(os.fsencode(str(tmp_path)), b"\xff.mkv")
+    with open(rung, "rb") as src, open(odd, "wb") as dst:
+        dst.write(src.read())
+    out = tmp_path / "out"
+    command = ["ladder", "--source", source, "--ladder", "a=%s" % rung, "-o", str(out),
+               "--ffmpeg", ffmpeg, "--quiet", "--no-progress"]
+    assert main(command) == 0
+    earlier = {name: (out / name).read_bytes() for name in ("ladder.csv", "ladder.html")}
+    command[4] = "a=%s,%s" % (rung, os.fsdecode(odd))
+    assert main(command) == 0, capsys.readouterr().err
+    table = json.loads((out / "ladder.json").read_text(encoding="ascii"))
+    assert {r["file"] for r in table["rungs"]} == {rung, os.fsdecode(odd)}
+    text = (out / "ladder.csv").read_text(encoding="utf-8")
+    assert ",'\\xff','%s/\\xff.mkv'," % tmp_path in text
+    page = (out / "ladder.html").read_text(encoding="utf-8")
+    assert all((out / name).read_bytes() != earlier[name] for name in earlier)
+    links = re.findall(r'<a href="([^"]*)">([^<]*)</a>', page)
+    assert sorted(text for _, text in links) == ["&#x27;\\xff&#x27;", "rung"]
+    for link, _ in links:
+        assert os.path.isfile(os.path.join(os.fsencode(str(out)),
+                                           urllib.parse.unquote_to_bytes(link)))
+    log = next(os.path.join(os.fsencode(str(out)), urllib.parse.unquote_to_bytes(link))
+               for link, text in links if text != "rung")
+    assert main(["report", os.fsdecode(log), "-o", str(tmp_path / "r.html"), "--quiet"]) == 0
+    assert "\\xff.mkv" in (tmp_path / "r.html").read_text(encoding="utf-8")
