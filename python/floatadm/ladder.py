@@ -193,7 +193,8 @@ def read_manifest(path):
     """The rungs of a CSV manifest: a first line naming the columns source, ladder,
     file and an optional label (in any case and order; the label defaults to the
     file's name without its extension), then a rung a line; relative paths are the
-    manifest's directory's.  A file that is not UTF-8 CSV: InputError naming it."""
+    manifest's directory's.  A column named twice is refused, naming it.  A file
+    that is not UTF-8 CSV: InputError naming it."""
     base = os.path.dirname(os.path.abspath(path))
     reader = csv.reader(io.StringIO(read_text(path, MANIFEST, "utf-8-sig"), newline=""))
     try:
@@ -202,6 +203,10 @@ def read_manifest(path):
             raise LadderError("%s: its first line must name the columns source, ladder, file "
                               "(and label), not %s" % (shown(path),
                                                        shown(",".join(header)) or "nothing"))
+        twice = sorted({c for c in header if header.count(c) > 1})
+        if twice:
+            raise LadderError("%s: its first line names %s more than once: which one counts "
+                              "is not said" % (shown(path), ", ".join(map(shown, twice))))
         rungs = []
         for row in reader:
             if not any(c.strip() for c in row):

@@ -716,6 +716,21 @@ def small_title(ffmpeg, tmp_path_factory):
     return work, source, rung
 
 
+def test_a_column_named_twice_is_refused(tmp_path, capsys):
+    """A manifest naming a column twice (in any case) is refused, naming it, rather
+    than one of the two taken."""
+    (tmp_path / "src.y4m").write_bytes(b"x")
+    (tmp_path / "r1.webm").write_bytes(b"x")
+    manifest = tmp_path / "rungs.csv"
+    manifest.write_text("source,ladder,file,label,File\nsrc.y4m,vp8,r1.webm,a,r2.webm\n")
+    with pytest.raises(ladder.LadderError, match=r"rungs.csv: its first line names file "
+                                                 r"more than once"):
+        ladder.read_manifest(str(manifest))
+    assert main(["ladder", str(manifest), "-o", str(tmp_path / "out"), "--quiet"]) == 1
+    assert capsys.readouterr().err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
 def test_names_that_are_not_utf8_are_written_everywhere(ffmpeg, small_title, tmp_path, capsys):
     """A rung whose file name is not UTF-8: the ladder writes its three tables whole
     over an earlier run's (the name as Python holds it in JSON, shown with \\xff in
