@@ -21,7 +21,6 @@ import io
 import json
 import math
 import os
-import re
 import sys
 import threading
 import time
@@ -259,10 +258,24 @@ def _rung(source, ladder, path, label):
             "file": os.path.abspath(path)}
 
 
-def _file_name(text):
-    """A name as a file name: letters, digits, '.', '-' and '_' kept, the rest '_'."""
-    name = re.sub(r"[^A-Za-z0-9._-]", "_", text).lstrip(".")
-    return name or "_"
+_KEPT_IN_FILE_NAMES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                 b"0123456789-_.")
+
+
+def file_name(name):
+    """A name (a rung's label, a ladder's, a source's) as one file name, the same in
+    every run and never another name's: ASCII letters, digits, '-', '_' and '.' kept,
+    every other byte of its UTF-8 (of a file name that is not UTF-8, its own bytes)
+    as %XX, '%' included; a '.' first (a hidden file, "..") and the '.' of ".spec" at
+    its end (a label's log would be another label's record, NAME.spec.json) as %2E;
+    "" as "%".  Decoding %XX gives the name back, so two names never meet."""
+    data = os.fsencode(name)
+    text = "".join(chr(b) if b in _KEPT_IN_FILE_NAMES else "%%%02X" % b for b in data)
+    if text.startswith("."):
+        text = "%2E" + text[1:]
+    if text.endswith(".spec"):
+        text = text[:-len(".spec")] + "%2Espec"
+    return text or "%"
 
 
 def source_names(rungs):
@@ -278,20 +291,12 @@ def source_names(rungs):
 
 
 def log_paths(rungs, log_dir):
-    """Each rung's log, log_dir/SOURCE/LADDER/LABEL.json, names made file names and
-    kept apart ("-2", "-3" where two would meet), records included: a rung labelled
-    "a.spec" does not log into the record of rung "a" (a.spec.json)."""
-    from .distributed import spec_path
-    names, used, paths = source_names(rungs), set(), []
-    for rung in rungs:
-        stem = os.path.join(log_dir, _file_name(names[rung["source"]]), _file_name(rung["ladder"]),
-                            _file_name(rung["label"]))
-        path, n = stem + ".json", 2
-        while path in used or spec_path(path) in used:
-            path, n = "%s-%d.json" % (stem, n), n + 1
-        used.update((path, spec_path(path)))
-        paths.append(path)
-    return paths
+    """Each rung's log, log_dir/SOURCE/LADDER/LABEL.json, each part file_name() of
+    the source's name (source_names), the ladder's and the label: never the same file
+    for two rungs, nor one rung's log another's record (LABEL.spec.json)."""
+    names = source_names(rungs)
+    return [os.path.join(log_dir, file_name(names[rung["source"]]), file_name(rung["ladder"]),
+                         file_name(rung["label"]) + ".json") for rung in rungs]
 
 
 def _check_labels(rungs):

@@ -731,6 +731,27 @@ def test_a_column_named_twice_is_refused(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+def test_log_names_are_one_label_each_whatever_the_others(tmp_path):
+    """Each label's log has a name of its own, the same whichever other rungs there
+    are: "x y", "x_y" and "x_y-2" never meet, "x_y-2" logs to x_y-2.json with or
+    without the others; the names decode back to the labels."""
+    (tmp_path / "source.y4m").write_bytes(b"x")
+    (tmp_path / "r.webm").write_bytes(b"x")
+
+    def logs(labels):
+        rungs = [ladder._rung(str(tmp_path / "source.y4m"), "vp9", str(tmp_path / "r.webm"),
+                              label) for label in labels]
+        return [os.path.basename(p) for p in ladder.log_paths(rungs, "logs")]
+    labels = ["x y", "x_y", "x_y-2", "x%20y", ".hidden", "a.spec", "a", "é"]
+    names = logs(labels)
+    assert names == ["x%20y.json", "x_y.json", "x_y-2.json", "x%2520y.json", "%2Ehidden.json",
+                     "a%2Espec.json", "a.json", "%C3%A9.json"]
+    assert logs(["x_y-2"]) == ["x_y-2.json"] and logs(["x_y-2", "x y"])[0] == "x_y-2.json"
+    assert [urllib.parse.unquote(n[:-len(".json")]) for n in names] == labels
+    records = {distributed.spec_path(n) for n in names}
+    assert not records & set(names)
+
+
 def test_names_that_are_not_utf8_are_written_everywhere(ffmpeg, small_title, tmp_path, capsys):
     """A rung whose file name is not UTF-8: the ladder writes its three tables whole
     over an earlier run's (the name as Python holds it in JSON, shown with \\xff in
