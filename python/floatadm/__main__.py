@@ -104,7 +104,8 @@ def _score(args):
                                   start_frame=args.start_frame, end_frame=end,
                                   backend=args.backend, threads=args.threads if args.threads > 1
                                   else None, progress=args.progress, scale=args.scale,
-                                  scale_size=args.scale_size, map=args.maps, **options)
+                                  scale_size=args.scale_size, map=args.maps,
+                                  accept_doubtful_pairs=args.accept_doubtful_pairs, **options)
             job.update(backend=args.backend, ffmpeg=args.ffmpeg, scale=args.scale,
                        scale_size=args.scale_size)
     for warning in caught:
@@ -154,6 +155,7 @@ def _catalogue(args):
     from distributed import Client, LocalCluster
     from ._input import load_json
     from .distributed import RescoreWarning, score_catalogue
+    from .video import doubts_text
     jobs = load_json(args.jobs, "a JSON list of jobs")
     cluster = None
     if args.scheduler:
@@ -169,7 +171,8 @@ def _catalogue(args):
             warnings.simplefilter("ignore", RescoreWarning)
             summaries = score_catalogue(jobs, client, args.output_dir,
                                         retries=args.retries, raise_errors=False,
-                                        progress=args.progress, jobs_file=args.jobs)
+                                        progress=args.progress, jobs_file=args.jobs,
+                                        accept_doubtful_pairs=args.accept_doubtful_pairs)
         elapsed = time.monotonic() - began
     finally:
         client.close()
@@ -184,9 +187,13 @@ def _catalogue(args):
     for s in summaries:
         if s.get("changed"):
             print("floatadm: %s scored again, its log was made from something else: %s"
-                  % (s["name"], "; ".join(s["changed"])), file=sys.stderr)
+                  % (shown(s["name"]), "; ".join(s["changed"])), file=sys.stderr)
+    for s in scored:
+        if s.get("doubtful_pairs"):
+            print("floatadm: warning: %s: pairs in doubt, scored as asked: %s"
+                  % (shown(s["name"]), doubts_text(s["doubtful_pairs"])), file=sys.stderr)
     for s in failed:
-        print("  %s: %s" % (s["name"], s["error"]), file=sys.stderr)
+        print("  %s: %s" % (shown(s["name"]), s["error"]), file=sys.stderr)
     return 1 if failed else 0
 
 
@@ -222,11 +229,19 @@ def _ladder(args):
     present, lacking = beside_filters(ffmpeg)
     for name in lacking:
         print("floatadm: %s has no %s filter: the tables leave %s out"
-              % (ffmpeg, name, ", ".join(BESIDE[name])), file=sys.stderr)
+              % (shown(ffmpeg), name, ", ".join(BESIDE[name])), file=sys.stderr)
     began = time.monotonic()
-    rows = ladder.score_ladder(rungs, log_dir=log_dir, ffmpeg=ffmpeg, scale=args.scale,
-                               progress=args.progress, metric=args.metric, jobs=args.jobs,
-                               beside=present, **options)
+    # Warnings (of every rung's thread) as the tool's own lines, those before a failure too.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            rows = ladder.score_ladder(
+                rungs, log_dir=log_dir, ffmpeg=ffmpeg, scale=args.scale, progress=args.progress,
+                metric=args.metric, jobs=args.jobs, beside=present,
+                accept_doubtful_pairs=args.accept_doubtful_pairs, **options)
+        finally:
+            for warning in caught:
+                print("floatadm: warning: %s" % warning.message, file=sys.stderr)
     comparisons = ladder.compare_all(rows, pairs, metric)
     paths = ladder.write_tables(args.output_dir, rows, comparisons)
     names = ladder.source_names(rows)
@@ -294,6 +309,14 @@ def _progress_flags(parser):
                        help="no progress bar")
 
 
+def _accept_flag(parser, which=""):
+    parser.add_argument("--accept-doubtful-pairs", action="store_true",
+                        help=which + "keep the scores where the float_adm filter pairs frames "
+                        "in doubt (a frame scored again, pairs more than half a frame apart, "
+                        "an input that ended early), with a warning and the doubts in the "
+                        "log's record; without it such a run fails")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python3 -m floatadm",
                                      description="Netflix VMAF's float ADM, bit-exact.")
@@ -327,6 +350,7 @@ def main(argv=None):
                        "lanczos, spline, ...)")
     score.add_argument("--scale-size", metavar="WxH",
                        help="videos: scale both inputs to WxH (with --scale's scaler)")
+    _accept_flag(score, "videos: ")
     score.add_argument("--json", help="write libvmaf's JSON layout here")
     score.add_argument("--maps", action="store_true",
                        help="with --json OUT, write each frame's map "
@@ -361,6 +385,7 @@ def main(argv=None):
     catalogue.add_argument("--workers", type=int, default=2,
                            help="without --scheduler: local worker processes [2]")
     catalogue.add_argument("--retries", type=int, default=2)
+    _accept_flag(catalogue, "video jobs: ")
     catalogue.add_argument("-q", "--quiet", action="store_true")
     _progress_flags(catalogue)
     catalogue.set_defaults(run=_catalogue, needs=("numpy", "distributed"))
@@ -395,6 +420,7 @@ def main(argv=None):
                      help="ffmpeg's scaler that brings each rung to its source's size "
                      "[bicubic]")
     lad.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter")
+    _accept_flag(lad)
     lad.add_argument("--option", action="append", metavar="NAME=VALUE",
                      help="a float_adm option by libvmaf name or alias; repeatable")
     lad.add_argument("-q", "--quiet", action="store_true")

@@ -338,7 +338,8 @@ def check_rungs(rungs, ffmpeg=None):
 
 
 def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progress=None,
-                 metric="adm2", jobs=None, beside=None, **options):
+                 metric="adm2", jobs=None, beside=None, accept_doubtful_pairs=False,
+                 **options):
     """Scores every rung against its source (score_video, the rung scaled to the
     source's size by scale) and returns the table's rows, by source, ladder, size and
     bitrate: the rung, its codec, size, frames scored, the bitrate of its whole video
@@ -354,7 +355,10 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     same options, scaler, metrics beside, ffmpeg and library is not scored again but
     read back (its row's "reused").  jobs: rungs scored at once (None: one per core),
     each in its own ffmpeg, the same bits as one at a time.  progress: a line
-    "rung i/N NAME" on stderr as each is done (None: when stderr is a terminal)."""
+    "rung i/N NAME" on stderr as each is done (None: when stderr is a terminal).
+    accept_doubtful_pairs: a rung whose pairs the filter says are in doubt is kept,
+    the doubts in its record (score_video's); by default that is a
+    DoubtfulPairsError, and a log whose record lists doubts is not reused."""
     from .distributed import (_up_to_date, add_results_to_record, job_record, normalise_job,
                               read_record, spec_path, write_log)
     from .results import Results
@@ -381,7 +385,8 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     done = {}  # rung: (Results, record, reused)
     for i, path in enumerate(logs):
         record = read_record(path) if path is not None else None
-        if record is not None and "stream" in record and _up_to_date(specs[i], path) == []:
+        if record is not None and "stream" in record and _up_to_date(specs[i], path) == [] \
+                and (accept_doubtful_pairs or not record.get("doubtful_pairs")):
             done[i] = (Results.from_json(path), record, True)
     todo = [i for i in range(len(rungs)) if i not in done]
     streams = check_rungs([rungs[i] for i in todo], ffmpeg) if todo else {}
@@ -401,7 +406,8 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
         rung, began = rungs[i], time.monotonic()
         record = job_record(specs[i])  # the inputs as they are when scoring begins
         results = score_video(reference=rung["source"], distorted=rung["file"], ffmpeg=ffmpeg,
-                              scale=scale, progress=False, beside=beside, stop=stop, **options)
+                              scale=scale, progress=False, beside=beside, stop=stop,
+                              accept_doubtful_pairs=accept_doubtful_pairs, **options)
         add_results_to_record(record, results)
         record["stream"] = streams[rung["file"]]
         if logs[i] is not None:

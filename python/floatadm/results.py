@@ -303,6 +303,9 @@ class Results:
         (frames, rows, columns) float32 array, each block's lost detail D - N
         (FrameMap.lost), by which a block's share of its frame's lost detail is
         known; else None (score_video's maps, the filter's files, hold the loss alone).
+    .doubtful_pairs: the pairs in doubt that score_video scored as asked
+        (accept_doubtful_pairs=True): per kind, how many and from which frame
+        (video.pair_doubts); [] where none.
     """
 
     def __init__(self, frames, names=None, options=None, width=None, height=None,
@@ -345,6 +348,7 @@ class Results:
         if feature_names is None:
             feature_names = feature_names_for(self.names, self.options)
         self.feature_names = dict(feature_names)
+        self.doubtful_pairs = []
         self._pooled = None
 
     def __len__(self):
@@ -518,10 +522,12 @@ class Results:
             maps = np.concatenate([p.maps for p in parts])
             if all(p.lost is not None for p in parts):
                 lost = np.concatenate([p.lost for p in parts])
-        return cls(frames, names=first.names, options=first.options, width=first.width,
-                   height=first.height, elapsed=elapsed, feature_names=first.feature_names,
-                   version=first.version, maps=maps, lost=lost,
-                   inputs=sorted({p for part in parts for p in part.inputs}))
+        merged = cls(frames, names=first.names, options=first.options, width=first.width,
+                     height=first.height, elapsed=elapsed, feature_names=first.feature_names,
+                     version=first.version, maps=maps, lost=lost,
+                     inputs=sorted({p for part in parts for p in part.inputs}))
+        merged.doubtful_pairs = [d for p in parts for d in p.doubtful_pairs]
+        return merged
 
     def save_maps(self, path, inputs=()):
         """The maps and their frame numbers as a numpy .npz file (arrays "frames",

@@ -704,7 +704,8 @@ def test_rungs_are_listed_by_size_and_rate_with_their_progress(ffmpeg, ladders, 
 
 @pytest.fixture(scope="module")
 def small_title(ffmpeg, tmp_path_factory):
-    """A 25-frame source at 25 fps and an encode of it."""
+    """A 25-frame source at 25 fps, an encode of it, and 25 frames of it at 50 fps (as
+    many frames as the source, half its duration)."""
     work = tmp_path_factory.mktemp("small")
     make = [ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i"]
     source = str(work / "source.y4m")
@@ -713,7 +714,34 @@ def small_title(ffmpeg, tmp_path_factory):
     rung = str(work / "rung.mkv")
     subprocess.run(make + ["testsrc2=s=64x64:r=25:d=1", "-c:v", "mpeg2video", "-q:v", "10",
                            rung], check=True)
-    return work, source, rung
+    fast = str(work / "fast.mkv")
+    subprocess.run(make + ["testsrc2=s=64x64:r=50:d=0.5", "-c:v", "mpeg2video", "-q:v", "10",
+                           fast], check=True)
+    return work, source, rung, fast
+
+
+def test_a_rung_paired_in_doubt_fails_unless_accepted(ffmpeg, small_title, tmp_path, capsys):
+    """A rung of as many frames as its source at twice its rate passes the frame count,
+    but the filter pairs its frames in doubt: the ladder fails naming it; accepted, the
+    rung's record keeps the doubts, and a later run that does not accept them scores
+    it again rather than reuse its log (and fails)."""
+    _, source, rung, fast = small_title
+    out = tmp_path / "out"
+    command = ["ladder", "--source", source, "--ladder", "a=%s,%s" % (rung, fast), "-o",
+               str(out), "--ffmpeg", ffmpeg, "--quiet", "--no-progress"]
+    assert main(command) == 1
+    err = capsys.readouterr().err
+    assert "the distorted %s against the reference %s, pairs in doubt: " % (fast, source) in err
+    assert "--accept-doubtful-pairs" in err and not (out / "ladder.json").exists()
+    assert main(command + ["--accept-doubtful-pairs"]) == 0
+    assert "floatadm: warning: the distorted %s against the reference %s, pairs in doubt: " % (
+        fast, source) in capsys.readouterr().err
+    record = json.loads((out / "logs" / "source.y4m" / "a" / "fast.spec.json").read_text())
+    assert {d["kind"] for d in record["doubtful_pairs"]} >= {"apart", "reference_repeated"}
+    assert "doubtful_pairs" not in json.loads(
+        (out / "logs" / "source.y4m" / "a" / "rung.spec.json").read_text())
+    assert main(command) == 1
+    assert "pairs in doubt" in capsys.readouterr().err
 
 
 def test_a_column_named_twice_is_refused(tmp_path, capsys):
@@ -757,7 +785,7 @@ def test_names_that_are_not_utf8_are_written_everywhere(ffmpeg, small_title, tmp
     over an earlier run's (the name as Python holds it in JSON, shown with \\xff in
     the CSV and the page, the page's link to its log the log's bytes), and the report
     draws its log."""
-    _, source, rung = small_title
+    _, source, rung, _ = small_title
     odd = os.path.join(os.fsencode(str(tmp_path)), b"\xff.mkv")
     with open(rung, "rb") as src, open(odd, "wb") as dst:
         dst.write(src.read())
