@@ -243,12 +243,16 @@ def record_changes(old, new):
             for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
 
 
-def _up_to_date(spec, path):
-    """[] where path holds a finished log made from what the job is now; else what
-    changed."""
+def _up_to_date(spec, path, accept_doubtful_pairs):
+    """[] where path holds a finished log made from what the job is now, its pairs
+    in doubt (if any) accepted now too; else what changed."""
     if not _finished(path):
         return None
-    return record_changes(read_record(path), job_record(spec))
+    record = read_record(path)
+    changes = record_changes(record, job_record(spec))
+    if not changes and not accept_doubtful_pairs and record.get("doubtful_pairs"):
+        return ["doubtful_pairs: accepted when the log was made, not now"]
+    return changes
 
 
 def add_results_to_record(record, results):
@@ -305,7 +309,7 @@ def run_job(spec, path, accept_doubtful_pairs=False):
     """The task: score a job and write its log to path atomically, with its record,
     unless a finished log made from the same is there already.  Returns a small
     summary (status, frames, pooled adm2, the pairs in doubt accepted)."""
-    if _up_to_date(spec, path) == []:
+    if _up_to_date(spec, path, accept_doubtful_pairs) == []:
         return {"name": spec["name"], "status": "skipped", "path": path}
     from .video import DoubtfulPairsError
     record = job_record(spec)  # the inputs as they are when scoring begins
@@ -384,7 +388,8 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
     (the others are finished all the same).  jobs_file: the file the jobs were read
     from, an input too.  accept_doubtful_pairs: a video job whose pairs the filter
     says are in doubt is scored all the same, the doubts in its record and summary
-    (score_video's); by default it fails at once (the same inputs give the same
+    (score_video's), and a log whose record lists doubts is up to date; by default
+    such a log is scored again, and the job fails at once (the same inputs give the same
     doubts: no retry), its summary's error a DoubtfulPairsError's.  Every job's
     inputs and every log and record are told to the library as one run's (RunFiles)
     before any job is submitted: a log that would be an input, or another job's log
@@ -402,7 +407,7 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
     futures, where, changes = [], [], {}
     for i, spec in enumerate(specs):
         path = os.path.join(output_dir, spec["name"] + ".json")
-        changed = _up_to_date(spec, path)
+        changed = _up_to_date(spec, path, accept_doubtful_pairs)
         if changed == []:
             summaries[i] = {"name": spec["name"], "status": "skipped", "path": path}
             continue

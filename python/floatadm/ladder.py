@@ -385,8 +385,8 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     done = {}  # rung: (Results, record, reused)
     for i, path in enumerate(logs):
         record = read_record(path) if path is not None else None
-        if record is not None and "stream" in record and _up_to_date(specs[i], path) == [] \
-                and (accept_doubtful_pairs or not record.get("doubtful_pairs")):
+        if record is not None and "stream" in record and \
+                _up_to_date(specs[i], path, accept_doubtful_pairs) == []:
             done[i] = (Results.from_json(path), record, True)
     todo = [i for i in range(len(rungs)) if i not in done]
     streams = check_rungs([rungs[i] for i in todo], ffmpeg) if todo else {}

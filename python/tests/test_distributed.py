@@ -441,7 +441,8 @@ def test_failed_jobs_are_reported_after_the_others(client, pair, tmp_path, capsy
 def test_a_job_paired_in_doubt_fails_unless_accepted(client, ffmpeg, tmp_path, capsys):
     """A video job whose reference ends early: failed at once (no retry: the same
     inputs give the same doubts), naming the doubts, no log written; accepted, scored
-    with the doubts in its record and summary, which the command line says."""
+    with the doubts in its record and summary, which the command line says; its log
+    reused only while its doubts are accepted."""
     ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.4)
     dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, seconds=1, lossy=True)
     jobs = [{"name": "cut", "reference": ref, "distorted": dis}]
@@ -467,6 +468,12 @@ def test_a_job_paired_in_doubt_fails_unless_accepted(client, ffmpeg, tmp_path, c
                  client.scheduler.address, "--no-progress", "--accept-doubtful-pairs"]) == 0
     assert "floatadm: warning: again: pairs in doubt, scored as asked: " in \
         capsys.readouterr().err
+    # Its log is up to date only while its doubts are accepted.
+    (summary,) = score_catalogue(jobs, client, out, progress=False, accept_doubtful_pairs=True)
+    assert summary["status"] == "skipped"
+    with pytest.warns(floatadm.distributed.RescoreWarning, match="doubtful_pairs: accepted"):
+        (summary,) = score_catalogue(jobs, client, out, progress=False, raise_errors=False)
+    assert summary["status"] == "failed"
 
 
 def test_temporaries_of_a_live_writer_are_kept(tmp_path):
