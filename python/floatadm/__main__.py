@@ -23,6 +23,8 @@ import sys
 import time
 import warnings
 
+from ._names import shown
+
 
 # What the commands import beyond the standard library, and Debian's package of it.
 DEBIAN_PACKAGES = {"numpy": "python3-numpy", "distributed": "python3-distributed"}
@@ -102,7 +104,8 @@ def _score(args):
                                   start_frame=args.start_frame, end_frame=end,
                                   backend=args.backend, threads=args.threads if args.threads > 1
                                   else None, progress=args.progress, scale=args.scale,
-                                  scale_size=args.scale_size, map=args.maps, **options)
+                                  scale_size=args.scale_size, map=args.maps,
+                                  accept_doubtful_pairs=args.accept_doubtful_pairs, **options)
             job.update(backend=args.backend, ffmpeg=args.ffmpeg, scale=args.scale,
                        scale_size=args.scale_size)
     for warning in caught:
@@ -142,7 +145,8 @@ def _report(args):
     skipped = sum(len(w.message.paths) for w in caught if issubclass(w.category, SkippedFile))
     if not args.quiet:
         logs = len(args.logs) - skipped
-        print("floatadm: wrote %s (%d log%s)" % (args.output, logs, "" if logs == 1 else "s"),
+        print("floatadm: wrote %s (%d log%s)" % (shown(args.output), logs,
+                                                 "" if logs == 1 else "s"),
               file=sys.stderr if args.output == "-" else sys.stdout)
     return 0
 
@@ -151,6 +155,7 @@ def _catalogue(args):
     from distributed import Client, LocalCluster
     from ._input import load_json
     from .distributed import RescoreWarning, score_catalogue
+    from .video import doubts_text
     jobs = load_json(args.jobs, "a JSON list of jobs")
     cluster = None
     if args.scheduler:
@@ -166,7 +171,8 @@ def _catalogue(args):
             warnings.simplefilter("ignore", RescoreWarning)
             summaries = score_catalogue(jobs, client, args.output_dir,
                                         retries=args.retries, raise_errors=False,
-                                        progress=args.progress, jobs_file=args.jobs)
+                                        progress=args.progress, jobs_file=args.jobs,
+                                        accept_doubtful_pairs=args.accept_doubtful_pairs)
         elapsed = time.monotonic() - began
     finally:
         client.close()
@@ -181,9 +187,13 @@ def _catalogue(args):
     for s in summaries:
         if s.get("changed"):
             print("floatadm: %s scored again, its log was made from something else: %s"
-                  % (s["name"], "; ".join(s["changed"])), file=sys.stderr)
+                  % (shown(s["name"]), "; ".join(s["changed"])), file=sys.stderr)
+    for s in scored:
+        if s.get("doubtful_pairs"):
+            print("floatadm: warning: %s: pairs in doubt, scored as asked: %s"
+                  % (shown(s["name"]), doubts_text(s["doubtful_pairs"])), file=sys.stderr)
     for s in failed:
-        print("  %s: %s" % (s["name"], s["error"]), file=sys.stderr)
+        print("  %s: %s" % (shown(s["name"]), s["error"]), file=sys.stderr)
     return 1 if failed else 0
 
 
@@ -219,11 +229,19 @@ def _ladder(args):
     present, lacking = beside_filters(ffmpeg)
     for name in lacking:
         print("floatadm: %s has no %s filter: the tables leave %s out"
-              % (ffmpeg, name, ", ".join(BESIDE[name])), file=sys.stderr)
+              % (shown(ffmpeg), name, ", ".join(BESIDE[name])), file=sys.stderr)
     began = time.monotonic()
-    rows = ladder.score_ladder(rungs, log_dir=log_dir, ffmpeg=ffmpeg, scale=args.scale,
-                               progress=args.progress, metric=args.metric, jobs=args.jobs,
-                               beside=present, **options)
+    # Warnings (of every rung's thread) as the tool's own lines, those before a failure too.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            rows = ladder.score_ladder(
+                rungs, log_dir=log_dir, ffmpeg=ffmpeg, scale=args.scale, progress=args.progress,
+                metric=args.metric, jobs=args.jobs, beside=present,
+                accept_doubtful_pairs=args.accept_doubtful_pairs, **options)
+        finally:
+            for warning in caught:
+                print("floatadm: warning: %s" % warning.message, file=sys.stderr)
     comparisons = ladder.compare_all(rows, pairs, metric)
     paths = ladder.write_tables(args.output_dir, rows, comparisons)
     names = ladder.source_names(rows)
@@ -286,7 +304,7 @@ def _ladder(args):
         print("floatadm: %d rung(s) in %.1f s: %d scored, %d reused (their logs were made "
               "from the same files, options and scaler)" % (
                   len(rows), time.monotonic() - began, len(rows) - reused, reused))
-        print("floatadm: wrote %s" % ", ".join(paths.values()))
+        print("floatadm: wrote %s" % ", ".join(shown(p) for p in paths.values()))
     return 1 if failed else 0
 
 
@@ -296,6 +314,14 @@ def _progress_flags(parser):
                        help="draw the progress bar on stderr [when stderr is a terminal]")
     group.add_argument("--no-progress", action="store_false", dest="progress",
                        help="no progress bar")
+
+
+def _accept_flag(parser, which=""):
+    parser.add_argument("--accept-doubtful-pairs", action="store_true",
+                        help=which + "keep the scores where the float_adm filter pairs frames "
+                        "in doubt (a frame scored again, pairs more than half a frame apart, "
+                        "an input that ended early), with a warning and the doubts in the "
+                        "log's record; without it such a run fails")
 
 
 def main(argv=None):
@@ -331,6 +357,7 @@ def main(argv=None):
                        "lanczos, spline, ...)")
     score.add_argument("--scale-size", metavar="WxH",
                        help="videos: scale both inputs to WxH (with --scale's scaler)")
+    _accept_flag(score, "videos: ")
     score.add_argument("--json", help="write libvmaf's JSON layout here")
     score.add_argument("--maps", action="store_true",
                        help="with --json OUT, write each frame's map "
@@ -365,6 +392,7 @@ def main(argv=None):
     catalogue.add_argument("--workers", type=int, default=2,
                            help="without --scheduler: local worker processes [2]")
     catalogue.add_argument("--retries", type=int, default=2)
+    _accept_flag(catalogue, "video jobs: ")
     catalogue.add_argument("-q", "--quiet", action="store_true")
     _progress_flags(catalogue)
     catalogue.set_defaults(run=_catalogue, needs=("numpy", "distributed"))
@@ -404,6 +432,7 @@ def main(argv=None):
                      help="ffmpeg's scaler that brings each rung to its source's size "
                      "[bicubic]")
     lad.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter")
+    _accept_flag(lad)
     lad.add_argument("--option", action="append", metavar="NAME=VALUE",
                      help="a float_adm option by libvmaf name or alias; repeatable")
     lad.add_argument("-q", "--quiet", action="store_true")
