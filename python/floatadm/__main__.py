@@ -23,6 +23,8 @@ import sys
 import time
 import warnings
 
+from ._names import shown
+
 
 # What the commands import beyond the standard library, and Debian's package of it.
 DEBIAN_PACKAGES = {"numpy": "python3-numpy", "distributed": "python3-distributed"}
@@ -102,7 +104,8 @@ def _score(args):
                                   start_frame=args.start_frame, end_frame=end,
                                   backend=args.backend, threads=args.threads if args.threads > 1
                                   else None, progress=args.progress, scale=args.scale,
-                                  scale_size=args.scale_size, map=args.maps, **options)
+                                  scale_size=args.scale_size, map=args.maps,
+                                  accept_doubtful_pairs=args.accept_doubtful_pairs, **options)
             job.update(backend=args.backend, ffmpeg=args.ffmpeg, scale=args.scale,
                        scale_size=args.scale_size)
     for warning in caught:
@@ -144,7 +147,8 @@ def _report(args):
     skipped = sum(len(w.message.paths) for w in caught if issubclass(w.category, SkippedFile))
     if not args.quiet:
         logs = len(args.logs) - skipped
-        print("floatadm: wrote %s (%d log%s)" % (args.output, logs, "" if logs == 1 else "s"),
+        print("floatadm: wrote %s (%d log%s)" % (shown(args.output), logs,
+                                                 "" if logs == 1 else "s"),
               file=sys.stderr if args.output == "-" else sys.stdout)
     return 0
 
@@ -153,6 +157,7 @@ def _catalogue(args):
     from distributed import Client, LocalCluster
     from ._input import load_json
     from .distributed import RescoreWarning, score_catalogue
+    from .video import doubts_text
     jobs = load_json(args.jobs, "a JSON list of jobs")
     cluster = None
     if args.scheduler:
@@ -168,7 +173,8 @@ def _catalogue(args):
             warnings.simplefilter("ignore", RescoreWarning)
             summaries = score_catalogue(jobs, client, args.output_dir,
                                         retries=args.retries, raise_errors=False,
-                                        progress=args.progress, jobs_file=args.jobs)
+                                        progress=args.progress, jobs_file=args.jobs,
+                                        accept_doubtful_pairs=args.accept_doubtful_pairs)
         elapsed = time.monotonic() - began
     finally:
         client.close()
@@ -183,9 +189,13 @@ def _catalogue(args):
     for s in summaries:
         if s.get("changed"):
             print("floatadm: %s scored again, its log was made from something else: %s"
-                  % (s["name"], "; ".join(s["changed"])), file=sys.stderr)
+                  % (shown(s["name"]), "; ".join(s["changed"])), file=sys.stderr)
+    for s in scored:
+        if s.get("doubtful_pairs"):
+            print("floatadm: warning: %s: pairs in doubt, scored as asked: %s"
+                  % (shown(s["name"]), doubts_text(s["doubtful_pairs"])), file=sys.stderr)
     for s in failed:
-        print("  %s: %s" % (s["name"], s["error"]), file=sys.stderr)
+        print("  %s: %s" % (shown(s["name"]), s["error"]), file=sys.stderr)
     return 1 if failed else 0
 
 
@@ -221,11 +231,19 @@ def _ladder(args):
     present, lacking = beside_filters(ffmpeg)
     for name in lacking:
         print("floatadm: %s has no %s filter: the tables leave %s out"
-              % (ffmpeg, name, ", ".join(BESIDE[name])), file=sys.stderr)
+              % (shown(ffmpeg), name, ", ".join(BESIDE[name])), file=sys.stderr)
     began = time.monotonic()
-    rows = ladder.score_ladder(rungs, log_dir=log_dir, ffmpeg=ffmpeg, scale=args.scale,
-                               progress=args.progress, metric=args.metric, jobs=args.jobs,
-                               beside=present, **options)
+    # Warnings (of every rung's thread) as the tool's own lines, those before a failure too.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            rows = ladder.score_ladder(
+                rungs, log_dir=log_dir, ffmpeg=ffmpeg, scale=args.scale, progress=args.progress,
+                metric=args.metric, jobs=args.jobs, beside=present,
+                accept_doubtful_pairs=args.accept_doubtful_pairs, **options)
+        finally:
+            for warning in caught:
+                print("floatadm: warning: %s" % warning.message, file=sys.stderr)
     comparisons = ladder.compare_all(rows, pairs, metric)
     paths = ladder.write_tables(args.output_dir, rows, comparisons)
     names = ladder.source_names(rows)
@@ -235,31 +253,34 @@ def _ladder(args):
             "source", "ladder", "rung", "size", "kbit/s", "frames", metric + " mean", *beside,
             "hull", "log"))
         for r in rows:
-            print(("%-16s %-12s %-20s %-9s %9.1f %6d %11.6f" + " %9s" * len(beside) +
+            print(("%-16s %-12s %-20s %-9s %9.1f %6d %11s" + " %9s" * len(beside) +
                    " %-4s %s") % (
                 names[r["source"]][-16:], r["ladder"][:12], r["label"][:20],
                 "%dx%d" % (r["width"], r["height"]), r["bitrate_kbps"], r["frames"],
-                r[metric + "_mean"],
+                "-" if r[metric + "_mean"] is None else "%.6f" % r[metric + "_mean"],
                 *("-" if r[m + "_mean"] is None else "%.4f" % r[m + "_mean"] for m in beside),
                 "yes" if r["on_hull"] else "", "reused" if r["reused"] else "scored"))
+        for r in rows:
+            for column, why in r.get("not_taken", {}).items():
+                print("  %s %s %s: %s not taken: %s" % (
+                    names[r["source"]], r["ladder"], r["label"],
+                    column.replace("_mean", " mean"), why))
         print("Recommended ladders: each ladder's rungs on its convex hull of bitrate "
               "against %s mean, in rising bitrate" % metric)
         for title in ladder.titles(rows):
             for d in title["ladders"]:
                 print("  %s, %s: %s" % (names[title["source"]], d["ladder"], ", ".join(
                     "%s (%.0f kbit/s)" % (p["label"], p["bitrate_kbps"]) for p in d["hull"])))
-    failed = False
 
     def figure(value, text):
         return "not taken" if value is None else text % value
+    failed = False
     for comparison in comparisons:
-        for s in comparison["sources"]:
-            for error in s.get("errors", []):
-                print("floatadm: %s" % error, file=sys.stderr)
-                failed = True
-        for source in comparison["sources_lacking_a_ladder"]:
-            print("floatadm: %s: not compared, one of the two ladders has no rung of it"
-                  % names[source], file=sys.stderr)
+        # Every figure not taken, with why, on stderr whatever --quiet says: the exit
+        # status is 1 then.
+        for line in comparison["figures_not_taken"]:
+            print("floatadm: %s" % line, file=sys.stderr)
+            failed = True
         if args.quiet:
             continue
         print("BD %s against %s (BD-rate < 0: %s needs fewer bits for the same quality):"
@@ -269,11 +290,15 @@ def _ladder(args):
                 print("  %-11s %-16s BD-rate %9s  BD-quality %11s  hull points %d, %d" % (
                     m, names[s["source"]][-16:], figure(s["bd_rate_percent"], "%+.2f %%"),
                     figure(s["bd_quality"], "%+.6g"), *s["hull_points"]))
-        taken = [s for s in comparison["sources"] if s["bd_rate_percent"] is not None]
-        print("BD-rate %s against %s, mean over %d source(s): %s" % (
-            comparison["test"], comparison["anchor"], len(taken), ", ".join(
-                "%s %s" % (m, figure(c["bd_rate_percent"], "%+.2f %%"))
-                for m, c in comparison["by_metric"].items())))
+                for key, why in s.get("not_taken", {}).items():
+                    print("      %s not taken: %s" % (ladder.FIGURES[key], why))
+        print("BD-rate %s against %s, mean over the sources where it was taken:"
+              % (comparison["test"], comparison["anchor"]))
+        for m, c in comparison["by_metric"].items():
+            print("  %-11s %9s  %s" % (
+                m, figure(c["bd_rate_percent"], "%+.2f %%"),
+                c["not_taken"]["bd_rate_percent"] if c["bd_rate_percent"] is None else
+                "over " + ladder.mean_over(c, "bd_rate_percent", names)))
         for note in comparison["notes"]:
             print("note: %s" % note)
     if not args.quiet:
@@ -281,7 +306,7 @@ def _ladder(args):
         print("floatadm: %d rung(s) in %.1f s: %d scored, %d reused (their logs were made "
               "from the same files, options and scaler)" % (
                   len(rows), time.monotonic() - began, len(rows) - reused, reused))
-        print("floatadm: wrote %s" % ", ".join(paths.values()))
+        print("floatadm: wrote %s" % ", ".join(shown(p) for p in paths.values()))
     return 1 if failed else 0
 
 
@@ -291,6 +316,14 @@ def _progress_flags(parser):
                        help="draw the progress bar on stderr [when stderr is a terminal]")
     group.add_argument("--no-progress", action="store_false", dest="progress",
                        help="no progress bar")
+
+
+def _accept_flag(parser, which=""):
+    parser.add_argument("--accept-doubtful-pairs", action="store_true",
+                        help=which + "keep the scores where the float_adm filter pairs frames "
+                        "in doubt (a frame scored again, pairs more than half a frame apart, "
+                        "an input that ended early), with a warning and the doubts in the "
+                        "log's record; without it such a run fails")
 
 
 def main(argv=None):
@@ -326,6 +359,7 @@ def main(argv=None):
                        "lanczos, spline, ...)")
     score.add_argument("--scale-size", metavar="WxH",
                        help="videos: scale both inputs to WxH (with --scale's scaler)")
+    _accept_flag(score, "videos: ")
     score.add_argument("--json", help="write libvmaf's JSON layout here")
     score.add_argument("--maps", action="store_true",
                        help="with --json OUT, write each frame's map "
@@ -360,6 +394,7 @@ def main(argv=None):
     catalogue.add_argument("--workers", type=int, default=2,
                            help="without --scheduler: local worker processes [2]")
     catalogue.add_argument("--retries", type=int, default=2)
+    _accept_flag(catalogue, "video jobs: ")
     catalogue.add_argument("-q", "--quiet", action="store_true")
     _progress_flags(catalogue)
     catalogue.set_defaults(run=_catalogue, needs=("numpy", "distributed"))
@@ -373,7 +408,12 @@ def main(argv=None):
                          "float_adm where ffmpeg has their filters, each ladder's convex hull; "
                          "a rung whose log is up to date is not scored again; with --compare, "
                          "BD-rate and BD-quality of one ladder against another "
-                         "(docs/ladder.md).")
+                         "(docs/ladder.md).",
+                         epilog="Exit status: 0 where every figure of every --compare was "
+                         "taken; 1 where any was not (by any metric, for a source or a "
+                         "mean, or a source one ladder lacks), each named with why on "
+                         "stderr and the tables written all the same; 1 also where the "
+                         "ladder cannot be scored (nothing written).")
     lad.add_argument("manifest", nargs="?", metavar="MANIFEST.csv",
                      help="rungs as CSV: source,ladder,file[,label] (paths relative to it)")
     lad.add_argument("--source", help="one source, with its ladders as --ladder")
@@ -394,6 +434,7 @@ def main(argv=None):
                      help="ffmpeg's scaler that brings each rung to its source's size "
                      "[bicubic]")
     lad.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter")
+    _accept_flag(lad)
     lad.add_argument("--option", action="append", metavar="NAME=VALUE",
                      help="a float_adm option by libvmaf name or alias; repeatable")
     lad.add_argument("-q", "--quiet", action="store_true")

@@ -29,6 +29,8 @@ import glob
 import os
 import threading
 
+from ._names import one_line
+
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 FLOAT_ADM_NUM_OUTPUTS = 7
@@ -385,3 +387,9 @@ def cuda_error():
 def text(value):
     """A C string from the library as str."""
     return value.decode("utf-8", "replace") if value is not None else None
+
+
+def message(value):
+    """A message from the library (an error buffer's, a warning's) as str, one line
+    however the paths it names are spelt (_names.one_line)."""
+    return one_line(os.fsdecode(value)) if value is not None else None

@@ -26,6 +26,7 @@ import warnings
 import numpy as np
 
 from . import _lib
+from ._names import shown
 from .results import Results, RunFiles
 from .scorer import Scorer, SwapCheck, named_inputs, warn_swapped
 
@@ -69,7 +70,7 @@ class Geometry:
         errbuf = ctypes.create_string_buffer(_ERRBUF)
         if _lib.core().float_adm_frame_format(ctypes.byref(self.format), width, height,
                                               str(pix_fmt).encode(), errbuf, _ERRBUF) < 0:
-            raise FileError(_lib.text(errbuf.value))
+            raise FileError(_lib.message(errbuf.value))
         self.width, self.height, self.pix_fmt = width, height, str(pix_fmt)
         self.bit_depth = self.format.bit_depth
         self.sample_bytes = 2 if self.bit_depth > 8 else 1
@@ -91,6 +92,7 @@ class VideoFile:
 
     def __init__(self, path):
         self.path = os.fspath(path)
+        self.name = shown(self.path)  # the path as messages name it
         try:
             is_pipe = self.path == "-" or stat.S_ISFIFO(os.stat(self.path).st_mode)
         except OSError:
@@ -98,13 +100,13 @@ class VideoFile:
         if is_pipe:
             raise FileError("%s: a pipe: frames are read here by number, from regular files "
                             "(float_adm_score reads y4m or raw frames from a pipe or stdin)"
-                            % self.path)
+                            % self.name)
         lib = _lib.core()
         self._reader = ctypes.c_void_p()
         errbuf = ctypes.create_string_buffer(_ERRBUF)
         if lib.float_adm_reader_open(ctypes.byref(self._reader), os.fsencode(self.path),
                                      errbuf, _ERRBUF) < 0:
-            raise FileError(_lib.text(errbuf.value))
+            raise FileError(_lib.message(errbuf.value))
         header = _lib.FloatAdmFrameFormat()
         num, den = ctypes.c_int(), ctypes.c_int()
         self.is_y4m = lib.float_adm_reader_header(self._reader, ctypes.byref(header),
@@ -118,7 +120,7 @@ class VideoFile:
                 self.frame_rate = num.value / den.value
         warning = lib.float_adm_reader_warning(self._reader)
         if warning:
-            warnings.warn(_lib.text(warning), stacklevel=2)
+            warnings.warn(_lib.message(warning), stacklevel=2)
         self.geometry = None
         self.frame_count = 0
         self.incomplete = None
@@ -129,23 +131,23 @@ class VideoFile:
         errbuf = ctypes.create_string_buffer(_ERRBUF)
         if lib.float_adm_reader_start(self._reader, ctypes.byref(geometry.format), errbuf,
                                       _ERRBUF) < 0:
-            raise FileError(_lib.text(errbuf.value))
+            raise FileError(_lib.message(errbuf.value))
         self.geometry = geometry
         self.frame_count = lib.float_adm_reader_frame_count(self._reader)
         if lib.float_adm_reader_incomplete(self._reader, errbuf, _ERRBUF):
-            self.incomplete = "%s: %s" % (self.path, _lib.text(errbuf.value))
+            self.incomplete = "%s: %s" % (self.name, _lib.message(errbuf.value))
 
     def read_luma(self, index):
         """Frame index's luma as a (height, width) uint8 or uint16 array."""
         g = self.geometry
         if not 0 <= index < self.frame_count:
-            raise IndexError("%s: frame %d of %d" % (self.path, index, self.frame_count))
+            raise IndexError("%s: frame %d of %d" % (self.name, index, self.frame_count))
         dtype = np.uint8 if g.sample_bytes == 1 else np.dtype("<u2")
         luma = np.empty((g.height, g.width), dtype)
         errbuf = ctypes.create_string_buffer(_ERRBUF)
         if _lib.core().float_adm_reader_read_luma(self._reader, index, luma.ctypes.data,
                                                   errbuf, _ERRBUF) < 0:
-            raise FileError(_lib.text(errbuf.value))
+            raise FileError(_lib.message(errbuf.value))
         return luma
 
     def close(self):
@@ -176,16 +178,16 @@ def resolve_geometry(reference, distorted, width=None, height=None, pix_fmt=None
         for flag, given, own in (("width", width, h.width), ("height", height, h.height)):
             if given and int(given) != own:
                 raise FileError("%s: the y4m header says %s, but %s says %s"
-                                % (video.path, h.describe(), flag, given))
+                                % (video.name, h.describe(), flag, given))
         if pix_fmt and (pix_fmt not in pixel_formats() or not _same_layout(pix_fmt, h.pix_fmt)):
             raise FileError("%s: the y4m header says %s, but pix_fmt says %s"
-                            % (video.path, h.describe(), pix_fmt))
+                            % (video.name, h.describe(), pix_fmt))
         if y4m is not None:
             first = y4m.header
             if (h.width, h.height) != (first.width, first.height) or \
                     not _same_layout(h.pix_fmt, first.pix_fmt):
                 raise FileError("reference and distorted differ: %s is %s but %s is %s"
-                                % (y4m.path, first.describe(), video.path, h.describe()))
+                                % (y4m.name, first.describe(), video.name, h.describe()))
         y4m = video
     if y4m is not None:
         return y4m.header
@@ -193,7 +195,7 @@ def resolve_geometry(reference, distorted, width=None, height=None, pix_fmt=None
                if not v]
     if missing:
         raise FileError("missing %s: raw YUV input (%s) has no header to say the frame size "
-                        "and pixel format" % (", ".join(missing), reference.path))
+                        "and pixel format" % (", ".join(missing), reference.name))
     return Geometry(width, height, pix_fmt)
 
 
@@ -231,8 +233,8 @@ def frame_count(reference, distorted, width=None, height=None, pix_fmt=None):
                 raise FileError(video.incomplete)
         if ref.frame_count != dis.frame_count:
             raise FileError("reference and distorted differ: %s holds %d frames of %s but "
-                            "%s holds %d" % (ref.path, ref.frame_count, geometry.describe(),
-                                             dis.path, dis.frame_count))
+                            "%s holds %d" % (ref.name, ref.frame_count, geometry.describe(),
+                                             dis.name, dis.frame_count))
         return ref.frame_count
 
 
@@ -266,14 +268,14 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
             warnings.warn("the reference %s is %g fps and the distorted %s %g fps; they are "
                           "scored frame by frame, frame n against frame n, which pairs "
                           "different moments unless the frames correspond one to one"
-                          % (ref.path, ref.frame_rate, dis.path, dis.frame_rate),
+                          % (ref.name, ref.frame_rate, dis.name, dis.frame_rate),
                           stacklevel=3)
         if frames is not None:
             frames = int(frames)
             for video in (ref, dis):
                 if frames > video.frame_count:
                     raise FileError("%s: frames=%d, but the file holds %d frames of %s"
-                                    % (video.path, frames, video.frame_count,
+                                    % (video.name, frames, video.frame_count,
                                        geometry.describe()))
             total = frames
         elif ref.incomplete or dis.incomplete:
@@ -282,7 +284,7 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
         elif ref.frame_count != dis.frame_count:
             raise FileError("reference and distorted differ: %s holds %d frames of %s but "
                             "%s holds %d (frames=N scores the first N)"
-                            % (ref.path, ref.frame_count, geometry.describe(), dis.path,
+                            % (ref.name, ref.frame_count, geometry.describe(), dis.name,
                                dis.frame_count))
         else:
             total = ref.frame_count

@@ -21,14 +21,13 @@ import io
 import json
 import math
 import os
-import re
 import sys
 import threading
 import time
-import urllib.parse
 
 from . import _lib
 from ._input import InputError, read_text
+from ._names import shown, url_path
 from .report import _nice_ticks, _tick_text, _wrap_name
 from .results import RunFiles, feature_names_for, output_target, plain_name, write_output
 from .video import (BESIDE, DEFAULT_SCALER, FFmpegError, beside_filters, filter_options,
@@ -193,19 +192,25 @@ def read_manifest(path):
     """The rungs of a CSV manifest: a first line naming the columns source, ladder,
     file and an optional label (in any case and order; the label defaults to the
     file's name without its extension), then a rung a line; relative paths are the
-    manifest's directory's.  A file that is not UTF-8 CSV: InputError naming it."""
+    manifest's directory's.  A column named twice is refused, naming it.  A file
+    that is not UTF-8 CSV: InputError naming it."""
     base = os.path.dirname(os.path.abspath(path))
     reader = csv.reader(io.StringIO(read_text(path, MANIFEST, "utf-8-sig"), newline=""))
     try:
         header = [c.strip().lower() for c in next(reader, [])]
         if not set(MANIFEST_COLUMNS) <= set(header):
             raise LadderError("%s: its first line must name the columns source, ladder, file "
-                              "(and label), not %s" % (path, ",".join(header) or "nothing"))
+                              "(and label), not %s" % (shown(path),
+                                                       shown(",".join(header)) or "nothing"))
+        twice = sorted({c for c in header if header.count(c) > 1})
+        if twice:
+            raise LadderError("%s: its first line names %s more than once: which one counts "
+                              "is not said" % (shown(path), ", ".join(map(shown, twice))))
         rungs = []
         for row in reader:
             if not any(c.strip() for c in row):
                 continue
-            where = "%s, line %d" % (path, reader.line_num)
+            where = "%s, line %d" % (shown(path), reader.line_num)
             if len(row) > len(header):
                 raise LadderError("%s: %d fields for %d columns (a ',' in a name must be "
                                   "quoted)" % (where, len(row), len(header)))
@@ -218,7 +223,7 @@ def read_manifest(path):
     except csv.Error as error:  # a NUL byte, a field past csv's size limit
         raise InputError("%s, line %d" % (path, reader.line_num), MANIFEST, error) from None
     if not rungs:
-        raise LadderError("%s: no rungs, only the line naming the columns" % path)
+        raise LadderError("%s: no rungs, only the line naming the columns" % shown(path))
     return rungs
 
 
@@ -232,57 +237,66 @@ def rungs_of(source, ladders):
             found = [pattern] if os.path.exists(pattern) or not glob.has_magic(pattern) \
                 else sorted(glob.glob(pattern))
             if not found:
-                raise LadderError("ladder %s: %s matches no file" % (name, pattern))
+                raise LadderError("ladder %s: %s matches no file" % (shown(name), shown(pattern)))
             files += found
         rungs += [_rung(source, name, f, "") for f in files]
     return rungs
 
 
 def _rung(source, ladder, path, label):
+    """A rung: its source and file as paths, its ladder's name and its label as
+    names are shown (shown(): one printable line, in every table and page)."""
+    ladder = shown(ladder)
     for what, p in (("source", source), ("encode", path)):
         if not os.path.isfile(p):
-            raise LadderError("ladder %s: the %s %s is not a file" % (ladder, what, p))
+            raise LadderError("ladder %s: the %s %s is not a file" % (ladder, what, shown(p)))
     if os.path.samefile(source, path):
         raise LadderError("ladder %s: %s is its source itself, not an encode of it"
-                          % (ladder, path))
-    label = label or os.path.splitext(os.path.basename(path))[0]
+                          % (ladder, shown(path)))
+    label = shown(label or os.path.splitext(os.path.basename(path))[0])
     return {"source": os.path.abspath(source), "ladder": ladder, "label": label,
             "file": os.path.abspath(path)}
 
 
-def _file_name(text):
-    """A name as a file name: letters, digits, '.', '-' and '_' kept, the rest '_'."""
-    name = re.sub(r"[^A-Za-z0-9._-]", "_", text).lstrip(".")
-    return name or "_"
+_KEPT_IN_FILE_NAMES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                 b"0123456789-_.")
+
+
+def file_name(name):
+    """A name (a rung's label, a ladder's, a source's) as one file name, the same in
+    every run and never another name's: ASCII letters, digits, '-', '_' and '.' kept,
+    every other byte of its UTF-8 (of a file name that is not UTF-8, its own bytes)
+    as %XX, '%' included; a '.' first (a hidden file, "..") and the '.' of ".spec" at
+    its end (a label's log would be another label's record, NAME.spec.json) as %2E;
+    "" as "%".  Decoding %XX gives the name back, so two names never meet."""
+    data = os.fsencode(name)
+    text = "".join(chr(b) if b in _KEPT_IN_FILE_NAMES else "%%%02X" % b for b in data)
+    if text.startswith("."):
+        text = "%2E" + text[1:]
+    if text.endswith(".spec"):
+        text = text[:-len(".spec")] + "%2Espec"
+    return text or "%"
 
 
 def source_names(rungs):
     """Each source's name in tables and plots: its file name, or where two sources
-    share one, its path."""
+    share one, its path; as names are shown (shown())."""
     sources = sorted({r["source"] for r in rungs})
     names = {}
     for source in sources:
         base = os.path.basename(source)
         clash = sum(os.path.basename(s) == base for s in sources) > 1
-        names[source] = os.path.relpath(source) if clash else base
+        names[source] = shown(os.path.relpath(source) if clash else base)
     return names
 
 
 def log_paths(rungs, log_dir):
-    """Each rung's log, log_dir/SOURCE/LADDER/LABEL.json, names made file names and
-    kept apart ("-2", "-3" where two would meet), records included: a rung labelled
-    "a.spec" does not log into the record of rung "a" (a.spec.json)."""
-    from .distributed import spec_path
-    names, used, paths = source_names(rungs), set(), []
-    for rung in rungs:
-        stem = os.path.join(log_dir, _file_name(names[rung["source"]]), _file_name(rung["ladder"]),
-                            _file_name(rung["label"]))
-        path, n = stem + ".json", 2
-        while path in used or spec_path(path) in used:
-            path, n = "%s-%d.json" % (stem, n), n + 1
-        used.update((path, spec_path(path)))
-        paths.append(path)
-    return paths
+    """Each rung's log, log_dir/SOURCE/LADDER/LABEL.json, each part file_name() of
+    the source's name (source_names), the ladder's and the label: never the same file
+    for two rungs, nor one rung's log another's record (LABEL.spec.json)."""
+    names = source_names(rungs)
+    return [os.path.join(log_dir, file_name(names[rung["source"]]), file_name(rung["ladder"]),
+                         file_name(rung["label"]) + ".json") for rung in rungs]
 
 
 def _check_labels(rungs):
@@ -292,7 +306,7 @@ def _check_labels(rungs):
         if key in seen:
             raise LadderError("ladder %s has two rungs labelled %s for %s: give each its own "
                               "label (a manifest's label column)"
-                              % (rung["ladder"], rung["label"], rung["source"]))
+                              % (rung["ladder"], rung["label"], shown(rung["source"])))
         seen.add(key)
 
 
@@ -317,13 +331,15 @@ def check_rungs(rungs, ffmpeg=None):
         if have is None or want is None or have != want:
             raise LadderError("%s holds %s frames, its source %s %s: a rung must encode the "
                               "whole source, frame for frame"
-                              % (rung["file"], have if have is not None else "uncounted",
-                                 rung["source"], want if want is not None else "uncounted"))
+                              % (shown(rung["file"]), have if have is not None else "uncounted",
+                                 shown(rung["source"]),
+                                 want if want is not None else "uncounted"))
     return streams
 
 
 def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progress=None,
-                 metric="adm2", jobs=None, beside=None, **options):
+                 metric="adm2", jobs=None, beside=None, accept_doubtful_pairs=False,
+                 **options):
     """Scores every rung against its source (score_video, the rung scaled to the
     source's size by scale) and returns the table's rows, by source, ladder, size and
     bitrate: the rung, its codec, size, frames scored, the bitrate of its whole video
@@ -339,7 +355,10 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     same options, scaler, metrics beside, ffmpeg and library is not scored again but
     read back (its row's "reused").  jobs: rungs scored at once (None: one per core),
     each in its own ffmpeg, the same bits as one at a time.  progress: a line
-    "rung i/N NAME" on stderr as each is done (None: when stderr is a terminal)."""
+    "rung i/N NAME" on stderr as each is done (None: when stderr is a terminal).
+    accept_doubtful_pairs: a rung whose pairs the filter says are in doubt is kept,
+    the doubts in its record (score_video's); by default that is a
+    DoubtfulPairsError, and a log whose record lists doubts is not reused."""
     from .distributed import (_up_to_date, add_results_to_record, job_record, normalise_job,
                               read_record, spec_path, write_log)
     from .results import Results
@@ -350,7 +369,7 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     named = metric_name(metric, options)
     if metric in BESIDE_METRICS and metric not in measured:
         raise LadderError("--metric %s: not measured, %s has no %s filter" % (
-            metric, ffmpeg, next(f for f in BESIDE if metric in BESIDE[f])))
+            shown(metric), shown(ffmpeg), next(f for f in BESIDE if metric in BESIDE[f])))
     given = options_text(options)
     logs = log_paths(rungs, log_dir) if log_dir is not None else [None] * len(rungs)
     for rung, path in zip(rungs, logs):
@@ -366,19 +385,20 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     done = {}  # rung: (Results, record, reused)
     for i, path in enumerate(logs):
         record = read_record(path) if path is not None else None
-        if record is not None and "stream" in record and _up_to_date(specs[i], path) == []:
+        if record is not None and "stream" in record and \
+                _up_to_date(specs[i], path, accept_doubtful_pairs) == []:
             done[i] = (Results.from_json(path), record, True)
     todo = [i for i in range(len(rungs)) if i not in done]
     streams = check_rungs([rungs[i] for i in todo], ffmpeg) if todo else {}
     names = source_names(rungs)
-    shown, count = _progress_stream(progress), [0]
+    told_to, count = _progress_stream(progress), [0]
 
     def told(i, what):
         count[0] += 1
-        if shown:
+        if told_to:
             print("rung %d/%d %s %s %s: %s" % (count[0], len(rungs), names[rungs[i]["source"]],
                                                rungs[i]["ladder"], rungs[i]["label"], what),
-                  file=shown, flush=True)
+                  file=told_to, flush=True)
     for i in sorted(done):
         told(i, "reused, its log is up to date")
 
@@ -386,7 +406,8 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
         rung, began = rungs[i], time.monotonic()
         record = job_record(specs[i])  # the inputs as they are when scoring begins
         results = score_video(reference=rung["source"], distorted=rung["file"], ffmpeg=ffmpeg,
-                              scale=scale, progress=False, beside=beside, stop=stop, **options)
+                              scale=scale, progress=False, beside=beside, stop=stop,
+                              accept_doubtful_pairs=accept_doubtful_pairs, **options)
         add_results_to_record(record, results)
         record["stream"] = streams[rung["file"]]
         if logs[i] is not None:
@@ -420,6 +441,8 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
                 row["%s_%s" % (results.feature_names[name], pool)] = pooled[pool]
         for m in measured:
             row[m + "_mean"] = record.get("beside_pooled", {}).get(m, {}).get("mean")
+            if row[m + "_mean"] is None:
+                row.setdefault("not_taken", {})[m + "_mean"] = _no_mean(record, m)
         if logs[i] is not None:
             row.update(log=logs[i], reused=reused)
         rows.append(row)
@@ -432,6 +455,19 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
                 if r["source"] == source and r["ladder"] == ladder:
                     r["on_hull"] = (r["bitrate_kbps"], r[named + "_mean"]) in hull
     return rows
+
+
+def _no_mean(record, metric):
+    """Why a rung's record holds no mean of a metric beside: the frames where its value
+    is not finite."""
+    frames = record.get("beside_frames", [])
+    bad = [f["frame"] for f in frames if metric in f and f[metric] is None]
+    if not bad:
+        return "not measured"
+    return "%s is not finite in %d of the %d frames scored (the first: frame %d)%s" % (
+        metric, len(bad), len(frames), bad[0],
+        "; PSNR is infinite where a frame equals its source" if metric.startswith("psnr")
+        else "")
 
 
 def default_jobs():
@@ -485,52 +521,77 @@ def check_comparison(rungs, anchor, test, metric):
     metric that grows with quality."""
     if not _rises(metric):
         raise LadderError("--metric %s: the plots and BD figures take a metric that grows "
-                          "with quality: %s" % (metric, ", ".join(QUALITY_OUTPUTS +
+                          "with quality: %s" % (shown(metric), ", ".join(QUALITY_OUTPUTS +
                                                                   BESIDE_METRICS)))
     if anchor is None:
         return
     names = {r["ladder"] for r in rungs}
     for ladder in (anchor, test):
         if ladder not in names:
-            raise LadderError("no ladder %s: the ladders are %s" % (ladder,
+            raise LadderError("no ladder %s: the ladders are %s" % (shown(ladder),
                                                                     ", ".join(sorted(names))))
     if anchor == test:
-        raise LadderError("--compare %s %s: a ladder against itself" % (anchor, test))
+        raise LadderError("--compare %s %s: a ladder against itself" % (shown(anchor),
+                                                                       shown(test)))
+
+
+# The figures of a comparison, as the console, the page and the notes name them.
+FIGURES = {"bd_rate_percent": "BD-rate", "bd_quality": "BD-quality"}
+
+
+def _without_value(rows, source, ladder, metric):
+    """The labels of a ladder's rungs of a source that have no finite mean of metric."""
+    return [r["label"] for r in rows if r["source"] == source and r["ladder"] == ladder and
+            not (r.get(metric + "_mean") is not None and math.isfinite(r[metric + "_mean"]))]
 
 
 def compare(rows, anchor, test, metric="adm2"):
     """BD-rate (percent) and BD-quality of ladder test against ladder anchor for each
     source both have, each over the two ladders' convex hulls in (bitrate, metric's
-    mean), and their means over the sources where each could be taken.  A figure that
-    cannot be taken (curves that do not overlap) is an "error" in its place; sources
-    that one ladder lacks are listed apart."""
+    mean), and their means over the sources where each could be taken ("mean_over":
+    those sources, by figure).  A figure that cannot be taken (curves that do not
+    overlap, a hull of one point) is None, with why in its place's "not_taken"
+    ({figure: why}), for a source and for a mean; sources that one ladder lacks are
+    listed apart."""
     check_comparison(rows, anchor, test, metric)
     names = source_names(rows)
     per_source, lacking = [], []
     for source in sorted({r["source"] for r in rows}):
-        a, t = _points(rows, source, anchor, metric), _points(rows, source, test, metric)
-        if not a or not t:
+        if not all(any(r["source"] == source and r["ladder"] == ladder for r in rows)
+                   for ladder in (anchor, test)):
             lacking.append(source)
             continue
-        ha, ht = convex_hull(a), convex_hull(t)
+        ha = convex_hull(_points(rows, source, anchor, metric))
+        ht = convex_hull(_points(rows, source, test, metric))
         label = ("%s (%s)" % (anchor, names[source]), "%s (%s)" % (test, names[source]))
-        low, high = max(ha[0][1], ht[0][1]), min(ha[-1][1], ht[-1][1])
+        low, high = (max(ha[0][1], ht[0][1]), min(ha[-1][1], ht[-1][1])) if ha and ht \
+            else (0, 0)
         entry = {"source": source, "hull_points": [len(ha), len(ht)],
                  "quality_range": [low, high] if high > low else None,
-                 "narrow": high - low < NARROW * SCALES.get(metric, 1.0)}
+                 "narrow": high > low and high - low < NARROW * SCALES.get(metric, 1.0)}
+        left_out = ["%d rung(s) of %s without a finite %s mean (%s)" % (
+            len(labels), ladder, metric, ", ".join(labels))
+            for ladder in (anchor, test)
+            for labels in [_without_value(rows, source, ladder, metric)] if labels]
         for key, figure, scale in (("bd_rate_percent", bd_rate, 100),
                                    ("bd_quality", bd_quality, 1)):
             try:
                 entry[key] = scale * figure(ha, ht, label)
             except LadderError as error:
                 entry[key] = None
-                entry.setdefault("errors", []).append(str(error))
+                entry.setdefault("not_taken", {})[key] = "; ".join(
+                    [str(error)] + ["left out: " + text for text in left_out])
         per_source.append(entry)
     result = {"anchor": anchor, "test": test, "metric": metric, "sources": per_source,
-              "sources_lacking_a_ladder": lacking}
-    for key in ("bd_rate_percent", "bd_quality"):
-        taken = [s[key] for s in per_source if s[key] is not None]
-        result[key] = sum(taken) / len(taken) if taken else None
+              "sources_lacking_a_ladder": lacking, "mean_over": {}}
+    for key in FIGURES:
+        taken = [s for s in per_source if s[key] is not None]
+        result[key] = sum(s[key] for s in taken) / len(taken) if taken else None
+        result["mean_over"][key] = [s["source"] for s in taken]
+        if not taken:
+            result.setdefault("not_taken", {})[key] = (
+                "no source has rungs of both ladders" if not per_source else
+                "taken for none of the %d source(s) compared" % len(per_source))
     return result
 
 
@@ -572,19 +633,59 @@ def bd_metrics(rows, metric):
     return [metric] + [m for m in adm2 + beside if m != metric]
 
 
+def not_taken(comparison, rows):
+    """Every figure of a comparison (compare_all's) that was not taken, each a line
+    that names it and says why: by metric, each source's and the means, then the
+    sources that one of the two ladders lacks."""
+    names = source_names(rows)
+    pair = "%s against %s" % (comparison["test"], comparison["anchor"])
+    lines = []
+    by_metric = comparison.get("by_metric") or {comparison["metric"]: comparison}
+    for m, c in by_metric.items():
+        for s in c["sources"]:
+            lines += ["%s by %s, %s: %s not taken: %s" % (pair, m, names[s["source"]],
+                                                          FIGURES[key], why)
+                      for key, why in s.get("not_taken", {}).items()]
+        lines += ["%s by %s, mean over the sources: %s not taken: %s" % (pair, m,
+                                                                         FIGURES[key], why)
+                  for key, why in c.get("not_taken", {}).items()]
+    for source in comparison["sources_lacking_a_ladder"]:
+        missing = [ladder for ladder in (comparison["anchor"], comparison["test"])
+                   if not any(r["source"] == source and r["ladder"] == ladder for r in rows)]
+        lines.append("%s, %s: not compared, ladder %s has no rung of it"
+                     % (pair, names[source], " and ".join(missing)))
+    return lines
+
+
+def mean_over(figures, key, names):
+    """Which sources a mean of figures (a compare()'s, or one metric's of by_metric)
+    is over: "2 of 2 sources", "1 of 2 sources: a.y4m, not b.y4m"."""
+    compared = [s["source"] for s in figures["sources"]]
+    over = figures["mean_over"][key]
+    text = "%d of %d source%s" % (len(over), len(compared), "" if len(compared) == 1 else "s")
+    if over and len(over) < len(compared):
+        text += ": %s, not %s" % (", ".join(names[s] for s in over),
+                                  ", ".join(names[s] for s in compared if s not in over))
+    return text
+
+
 def compare_all(rows, pairs, metric):
     """compare() of each pair, by metric, with "by_metric": each of bd_metrics()'s
-    BD figures, and "notes": in plain words, where two metrics disagree in the sign of
-    a BD-rate, and where a figure rests on a quality range narrower than NARROW of its
-    metric's scale."""
+    BD figures, the sources each mean is over and why a figure was not taken;
+    "figures_not_taken": every figure not taken, a line each (not_taken()); and
+    "notes": in plain words, where two metrics disagree in the sign of a BD-rate (for
+    the means, of the metrics whose means are over every source compared), and where
+    a figure rests on a quality range narrower than NARROW of its metric's scale."""
     names = source_names(rows)
     comparisons = []
     for anchor, test in pairs:
         result = compare(rows, anchor, test, metric)
         by_metric = {m: compare(rows, anchor, test, m) for m in bd_metrics(rows, metric)}
         result["by_metric"] = {m: {k: c[k] for k in ("sources", "bd_rate_percent",
-                                                     "bd_quality")}
+                                                     "bd_quality", "mean_over", "not_taken")
+                                   if k in c}
                                for m, c in by_metric.items()}
+        result["figures_not_taken"] = not_taken(result, rows)
         notes = []
         for m, c in by_metric.items():
             for s in c["sources"]:
@@ -599,8 +700,10 @@ def compare_all(rows, pairs, metric):
         where = [(names[s["source"]], {m: c["sources"][n]["bd_rate_percent"]
                                        for m, c in by_metric.items()})
                  for n, s in enumerate(result["sources"])]
-        where.append(("mean over the sources", {m: c["bd_rate_percent"]
-                                                 for m, c in by_metric.items()}))
+        compared = [s["source"] for s in result["sources"]]
+        where.append(("mean over the sources", {
+            m: c["bd_rate_percent"] for m, c in by_metric.items()
+            if c["mean_over"]["bd_rate_percent"] == compared}))
         for place, rates in where:
             fewer = ["%s %+.2f %%" % (m, v) for m, v in rates.items() if v is not None and v < 0]
             more = ["%s %+.2f %%" % (m, v) for m, v in rates.items() if v is not None and v > 0]
@@ -645,8 +748,8 @@ def _columns(rows):
     """RUNG_COLUMNS, then the pooled ones of every row, in the order first met."""
     extra = []
     for row in rows:
-        extra += [k for k in row if k not in RUNG_COLUMNS and k not in ("log", "reused") and
-                  k not in extra]
+        extra += [k for k in row if k not in RUNG_COLUMNS and
+                  k not in ("log", "reused", "not_taken") and k not in extra]
     return list(RUNG_COLUMNS) + extra
 
 
@@ -656,7 +759,8 @@ def table_csv(rows):
     columns = _columns(rows)
     writer.writerow(columns)
     for row in rows:
-        writer.writerow(["%.17g" % row[c] if isinstance(row.get(c), float) else row.get(c)
+        writer.writerow(["%.17g" % row[c] if isinstance(row.get(c), float) else
+                         shown(row[c]) if c in ("source", "file") else row.get(c)
                          for c in columns])
     return out.getvalue()
 
@@ -920,11 +1024,7 @@ def table_html(rows, comparisons, metric, scale, directory="."):
         if not r.get("log"):
             return e(r["label"])
         link = os.path.relpath(os.path.abspath(r["log"]), os.path.abspath(directory))
-        return '<a href="%s">%s</a>' % (e(urllib.parse.quote(link.replace(os.sep, "/"))),
-                                        e(r["label"]))
-
-    def figure(value, text):
-        return "–" if value is None else text % value
+        return '<a href="%s">%s</a>' % (e(url_path(link)), e(r["label"]))
 
     out = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
            '<meta name="generator" content="float_adm report">',
@@ -948,30 +1048,40 @@ def table_html(rows, comparisons, metric, scale, directory="."):
            "%s, float_adm's options: %s; bitrate: the rung's whole video stream. Curves "
            "join each ladder's convex hull; hollow points lie off it.</p>"
            % (e(str(scale)), e(_one(rows, "options") or "libvmaf's defaults"))]
+    def taken(place, key, text):
+        """A figure's cell: its value, else "not taken" with why on hover."""
+        if place.get(key) is not None:
+            return "<td>%s</td>" % (text % place[key])
+        why = place.get("not_taken", {}).get(key, "")
+        return '<td class=err title="%s">not taken</td>' % e(why)
+
     for comparison in comparisons or ():
         out.append("<h2>BD figures, %s against %s (%s)</h2><div class=scroll><table>"
                    "<tr><th class=t>source</th><th>BD-rate</th><th>BD-%s</th>"
                    "<th>hull points</th></tr>"
                    % (e(comparison["test"]), e(comparison["anchor"]), e(metric), e(metric)))
         for s in comparison["sources"]:
-            out.append("<tr><td class=t>%s</td><td>%s</td><td>%s</td><td>%d, %d</td></tr>"
-                       % (e(names[s["source"]]), figure(s["bd_rate_percent"], "%+.2f %%"),
-                          figure(s["bd_quality"], "%+.5f"), *s["hull_points"]))
-        out.append("<tr><th class=t>mean</th><th>%s</th><th>%s</th><th></th></tr></table></div>"
-                   % (figure(comparison["bd_rate_percent"], "%+.2f %%"),
-                      figure(comparison["bd_quality"], "%+.5f")))
-        for s in comparison["sources"]:
-            for error in s.get("errors", []):
-                out.append('<p class=err>%s</p>' % e(error))
-        for source in comparison["sources_lacking_a_ladder"]:
-            out.append("<p>%s: not compared, one of the two ladders has no rung of it.</p>"
-                       % e(names[source]))
+            out.append("<tr><td class=t>%s</td>%s%s<td>%d, %d</td></tr>"
+                       % (e(names[s["source"]]), taken(s, "bd_rate_percent", "%+.2f %%"),
+                          taken(s, "bd_quality", "%+.5f"), *s["hull_points"]))
+        out.append("<tr><th class=t>mean</th>%s%s<th></th></tr>"
+                   "<tr><td class=t>mean over</td><td>%s</td><td>%s</td><td></td></tr>"
+                   "</table></div>"
+                   % (taken(comparison, "bd_rate_percent", "%+.2f %%"),
+                      taken(comparison, "bd_quality", "%+.5f"),
+                      e(mean_over(comparison, "bd_rate_percent", names)),
+                      e(mean_over(comparison, "bd_quality", names))))
         out.append("<div class=scroll><table><tr><th class=t>metric</th><th>BD-rate, mean"
-                   "</th><th>BD-quality, mean</th></tr>%s</table></div>" % "".join(
-                       "<tr><td class=t>%s</td><td>%s</td><td>%s</td></tr>"
-                       % (e(m), figure(c["bd_rate_percent"], "%+.2f %%"),
-                          figure(c["bd_quality"], "%+.5g"))
+                   "</th><th class=t>over</th><th>BD-quality, mean</th><th class=t>over</th>"
+                   "</tr>%s</table></div>" % "".join(
+                       "<tr><td class=t>%s</td>%s<td class=t>%s</td>%s<td class=t>%s</td></tr>"
+                       % (e(m), taken(c, "bd_rate_percent", "%+.2f %%"),
+                          e(mean_over(c, "bd_rate_percent", names)),
+                          taken(c, "bd_quality", "%+.5g"),
+                          e(mean_over(c, "bd_quality", names)))
                        for m, c in comparison.get("by_metric", {}).items()))
+        for line in not_taken(comparison, rows):
+            out.append("<p class=err>%s</p>" % e(line))
         for note in comparison.get("notes", ()):
             out.append("<p>Note: %s.</p>" % e(note))
     for source in sorted({r["source"] for r in rows}):
@@ -989,9 +1099,13 @@ def table_html(rows, comparisons, metric, scale, directory="."):
                        % (e(r["ladder"]), rung(r), e(str(r["codec"])), r["width"],
                           r["height"], r["frames"], r["bitrate_kbps"], r[metric + "_mean"],
                           r.get(aim, float("nan")),
-                          "".join("<td>%s</td>" % figure(r.get(m + "_mean"), "%.4f")
-                                  for m in beside), "yes" if r.get("on_hull") else ""))
+                          "".join(taken(r, m + "_mean", "%.4f") for m in beside),
+                          "yes" if r.get("on_hull") else ""))
         out.append("</table></div>")
+        for r in (r for r in rows if r["source"] == source):
+            for column, why in r.get("not_taken", {}).items():
+                out.append("<p>%s, %s: %s not taken: %s.</p>" % (
+                    e(r["ladder"]), e(r["label"]), e(column.replace("_mean", " mean")), e(why)))
     out.append("</body></html>\n")
     return "\n".join(out)
 
@@ -1035,10 +1149,10 @@ def write_tables(directory, rows, comparisons=(), metric=None, scale=None):
     scale = scale or _one(rows, "scale")
     inputs = check_outputs(directory, rows)
     paths = {name: os.path.join(directory, name) for name, _ in TABLES}
-    write_output(paths["ladder.json"], _lib.FLOAT_ADM_OUTPUT_TABLE,
-                 table_json(rows, comparisons).encode(), inputs)
-    write_output(paths["ladder.csv"], _lib.FLOAT_ADM_OUTPUT_TABLE,
-                 table_csv(rows).encode(), inputs)
-    write_output(paths["ladder.html"], _lib.FLOAT_ADM_OUTPUT_REPORT,
-                 table_html(rows, comparisons, metric, scale, directory).encode(), inputs)
+    # All three made before the first is written: none is left beside an earlier run's.
+    data = {"ladder.json": table_json(rows, comparisons).encode(),
+            "ladder.csv": table_csv(rows).encode(),
+            "ladder.html": table_html(rows, comparisons, metric, scale, directory).encode()}
+    for name, kind in TABLES:
+        write_output(paths[name], kind, data[name], inputs)
     return paths

@@ -13,7 +13,8 @@
 
 It reads float_adm's JSON logs and libvmaf's own (vmaf, integer_adm2, vif,
 motion, ... and float_adm's features under their libvmaf names), so that float
-ADM can be charted beside VMAF runs.  First, what was compared: each log's
+ADM can be charted beside VMAF runs, and the metrics a record beside a log keeps
+of the frames it scored (beside_frames: a ladder's PSNR, SSIM and VMAF).  First, what was compared: each log's
 options (from its metric names' suffixes), resolution, frame count, and where a
 record lies beside the log (NAME.spec.json) its inputs with their size and
 bitrate and the scaling done.  Then one tab per metric any log holds (adm2
@@ -42,6 +43,7 @@ import types
 import warnings
 
 from ._input import InputError, load_json
+from ._names import shown
 from .results import OUTPUT_NAMES, plain_name, pool
 
 # float_adm's outputs first, in the library's order, then VMAF.
@@ -165,11 +167,12 @@ footer { color: var(--muted); font-size: 0.8rem; margin: 24px 0 8px; }
 
 
 def _label(path, label, used):
-    """The user's label, else the log's file name without ".json"; made unique with
-    " (2)", " (3)"..."""
+    """The user's label, else the log's file name without ".json", as a name is shown
+    (shown(): one printable line); made unique with " (2)", " (3)"..."""
     if not label:
         base = os.path.basename(os.fspath(path))
         label = base[:-5] if base.endswith(".json") else base
+    label = shown(label)
     candidate, n = label, 2
     while candidate in used:
         candidate = "%s (%d)" % (label, n)
@@ -451,7 +454,7 @@ chart's point for its frame and value.</footer>
 </main>
 </body>
 </html>
-""".format(title=html.escape(title), css=_CSS % {"tab_rules": tab_rules}, count=len(logs),
+""".format(title=html.escape(shown(title)), css=_CSS % {"tab_rules": tab_rules}, count=len(logs),
            s="" if len(logs) == 1 else "s",
            names=", ".join(_wrap_name(r.label) for r in logs), radios=radios,
            compared=_compared_table(logs),
@@ -514,8 +517,28 @@ class Log:
             self.frames.append(row)
         self.frames.sort(key=lambda f: f["frame"])
         self.record = _read_record(path)
+        self._add_beside(path)
         self.maps, self.lost = _read_maps(path, len(self.frames), self.record)
         self._pooled = None
+
+    def _add_beside(self, path):
+        """The values of the metrics measured beside float_adm on the frames it scored
+        (a ladder's rungs: PSNR, SSIM, VMAF), where the record keeps them, as the log's
+        own metrics."""
+        frames, own = {f["frame"]: f for f in self.frames}, set(self.names)
+        for entry in (self.record or {}).get("beside_frames", ()):
+            row = frames.get(entry["frame"])
+            if row is None or "skipped" in row:
+                raise ReportError("%s: its record holds values of frame %d, which the log "
+                                  "has not scored" % (os.fspath(path), entry["frame"]))
+            for name, value in entry.items():
+                if name in own:
+                    raise ReportError("%s: its record holds values of %s, a metric of the "
+                                      "log itself" % (os.fspath(path), name))
+                if name != "frame":
+                    row[name] = math.nan if value is None else float(value)
+                    if name not in self.names:
+                        self.names.append(name)
 
     @property
     def scored(self):
@@ -608,14 +631,14 @@ def _file_text(entry):
     stream, where the file can still be read."""
     if not isinstance(entry, dict) or not entry.get("path"):
         return _fmt(None)
-    text = _wrap_name(os.path.basename(entry["path"]))
+    text = _wrap_name(shown(os.path.basename(entry["path"])))
     size = entry.get("size")
     if isinstance(size, int):
         text += "<br>%s" % _size_text(size)
         bitrate = _stream_bitrate(entry)
         if bitrate:
             text += ", %.0f kbit/s" % (bitrate / 1000)
-    return '<span title="%s">%s</span>' % (html.escape(entry["path"]), text)
+    return '<span title="%s">%s</span>' % (html.escape(shown(entry["path"])), text)
 
 
 def _resolution(log):
@@ -702,7 +725,7 @@ def _read_json(path):
     try:
         return load_json(path, "a JSON file")
     except OSError as error:
-        raise ReportError("%s: cannot be read: %s" % (os.fspath(path), error.strerror))
+        raise ReportError("%s: cannot be read: %s" % (shown(path), error.strerror))
     except InputError as error:
         raise ReportError(str(error)) from None
 
@@ -719,7 +742,7 @@ def _check_log(path, data):
     object of numbers (or null), a finite "timestamp" where there is one."""
     def fail(what):
         raise ReportError("%s: not a JSON log of float_adm or libvmaf: %s"
-                          % (os.fspath(path), what))
+                          % (shown(path), what))
     if not isinstance(data, dict):
         fail("an object with \"frames\" was expected, not %s" % _kind_of(data))
     if not isinstance(data.get("frames"), list):
@@ -767,7 +790,8 @@ def _read_record(log_path):
     record = _read_json(path)
 
     def fail(what):
-        raise ReportError("%s: not a spec file (the record beside a log): %s" % (path, what))
+        raise ReportError("%s: not a spec file (the record beside a log): %s"
+                          % (shown(path), what))
     if not isinstance(record, dict):
         fail("an object was expected, not %s" % _kind_of(record))
     if "log_sha256" in record and not _written_with(record, log_path):
@@ -795,6 +819,17 @@ def _read_record(log_path):
         fail("\"resolution\" must be [width, height], not %s" % json.dumps(size))
     if not isinstance(record.get("scaled", {}) or {}, dict):
         fail("\"scaled\" must be an object, not %s" % _kind_of(record["scaled"]))
+    beside = record.get("beside_frames", [])
+    if not isinstance(beside, list):
+        fail("\"beside_frames\" must be a list, not %s" % _kind_of(beside))
+    for i, entry in enumerate(beside):
+        number = entry.get("frame") if isinstance(entry, dict) else None
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            fail("beside_frames[%d] must be an object with a whole \"frame\" from 0" % i)
+        for name, value in entry.items():
+            if name != "frame" and value is not None and not _number(value):
+                fail("beside_frames[%d]: %s must be a number or null, not %s"
+                     % (i, json.dumps(name), _kind_of(value)))
     return record
 
 
@@ -827,7 +862,7 @@ def _read_maps(log_path, frame_count, record):
 
     def fail(what):
         raise ReportError("%s: not a maps file (Results.save_maps: arrays frames, loss and "
-                          "perhaps lost): %s" % (path, what))
+                          "perhaps lost): %s" % (shown(path), what))
     try:
         with zipfile.ZipFile(path) as archive:
             names = sorted(archive.namelist())
@@ -909,7 +944,7 @@ def _file_frames(path, settings, numbers):
         missing = [n for n in numbers if n >= video.frame_count]
         if missing:
             raise ValueError("%s holds %d frames, not frame %d"
-                             % (path, video.frame_count, missing[0]))
+                             % (shown(path), video.frame_count, missing[0]))
         return {n: luma_8bit(video.read_luma(n), geometry.bit_depth) for n in numbers}
 
 
@@ -936,12 +971,12 @@ def _video_frames(log, path, settings, numbers):
         if any(abs(t - frame.timestamp) <= off for m, t in logged.items() if m != n):
             raise ValueError("ffmpeg's frame %d of %s is at %.6g s, the log's frame %d at "
                              "%.6g s: not certainly the frame scored"
-                             % (n, path, frame.timestamp, n, logged[n]))
+                             % (n, shown(path), frame.timestamp, n, logged[n]))
         height, width = frame.luma.shape
         if isinstance(size, list) and size != [width, height] or \
                 log.maps[n].shape != (-(-height // 32), -(-width // 32)):
             raise ValueError("frame %d of %s decodes at %dx%d, not at the size scored"
-                             % (n, path, width, height))
+                             % (n, shown(path), width, height))
         luma[n] = luma_8bit(frame.luma, frame.bit_depth)
     return luma
 
@@ -1101,10 +1136,10 @@ def _leave_out(specs):
     """One SkippedFile warning for the spec files given among the logs, however many
     (a glob over a ladder's logs takes every rung's record)."""
     if len(specs) == 1:
-        text = "%s: a spec file (what made a log), not a log: left out" % specs[0]
+        text = "%s: a spec file (what made a log), not a log: left out" % shown(specs[0])
     else:
         text = "%d spec files (what made each log), not logs: left out (%s, ...)" % (
-            len(specs), specs[0])
+            len(specs), shown(specs[0]))
     warnings.warn(SkippedFile(text, specs), stacklevel=3)
 
 
@@ -1128,7 +1163,7 @@ def load(paths, labels=()):
     if specs:
         _leave_out(specs)
     if not logs:
-        raise ReportError("no logs among %s" % ", ".join(os.fspath(p) for p in paths))
+        raise ReportError("no logs among %s" % ", ".join(shown(p) for p in paths))
     return logs
 
 
@@ -1164,7 +1199,7 @@ def write_report(paths, output, title="float_adm report", labels=(), progress=No
     if specs:
         _leave_out(specs)
     if not logs:
-        raise ReportError("no logs among %s" % ", ".join(inputs))
+        raise ReportError("no logs among %s" % ", ".join(map(shown, inputs)))
     text = render(logs, title=title)
     bar.update(len(paths) + 1)
     bar.close()

@@ -24,6 +24,7 @@ import os
 import sys
 
 from . import _lib
+from ._names import shown
 
 POOL_NAMES = ("min", "max", "mean", "harmonic_mean")
 _ERRBUF = 512
@@ -117,8 +118,8 @@ def output_target(path, kind, inputs=()):
     target = _lib.core().float_adm_output_check(os.fsencode(os.fspath(path)), kind, array,
                                                 len(names), errbuf, _ERRBUF)
     if target < 0:
-        raise OutputRefused(_lib.text(errbuf.value) or "%s: %s" % (
-            os.fspath(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
+        raise OutputRefused(_lib.message(errbuf.value) or "%s: %s" % (
+            shown(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
     return target
 
 
@@ -166,8 +167,8 @@ class RunFiles:
         err = _lib.core().float_adm_run_files_add_input(
             self._files, os.fsencode(os.fspath(path)), self._label(label), errbuf, _ERRBUF)
         if err < 0:
-            raise OutputRefused(_lib.text(errbuf.value) or "%s: %s" % (
-                os.fspath(path), _lib.text(_lib.core().float_adm_strerror(err))), err)
+            raise OutputRefused(_lib.message(errbuf.value) or "%s: %s" % (
+                shown(path), _lib.text(_lib.core().float_adm_strerror(err))), err)
 
     def add_inputs(self, paths, label=None):
         """Registers each of paths that exists here (an output may name one that does
@@ -184,8 +185,8 @@ class RunFiles:
             self._files, os.fsencode(os.fspath(path)), kind, self._label(label), errbuf,
             _ERRBUF)
         if target < 0:
-            raise OutputRefused(_lib.text(errbuf.value) or "%s: %s" % (
-                os.fspath(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
+            raise OutputRefused(_lib.message(errbuf.value) or "%s: %s" % (
+                shown(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
         return target
 
     def begin_output(self, path, kind, label=None):
@@ -308,6 +309,9 @@ class Results:
         (frames, rows, columns) float32 array, each block's lost detail D - N
         (FrameMap.lost), by which a block's share of its frame's lost detail is
         known; else None (score_video's maps, the filter's files, hold the loss alone).
+    .doubtful_pairs: the pairs in doubt that score_video scored as asked
+        (accept_doubtful_pairs=True): per kind, how many and from which frame
+        (video.pair_doubts); [] where none.
     """
 
     def __init__(self, frames, names=None, options=None, width=None, height=None,
@@ -353,6 +357,7 @@ class Results:
         # Why the run that wrote these frames did not end, where a log said so
         # (from_json(allow_incomplete=True)); else None.
         self.incomplete = None
+        self.doubtful_pairs = []
         self._pooled = None
 
     def __len__(self):
@@ -429,7 +434,7 @@ class Results:
                                      log_format, ctypes.byref(opts), self.width or 0,
                                      self.height or 0, errbuf, _ERRBUF)
         if err < 0:
-            raise Error("%s: %s" % (os.fspath(name), _lib.text(errbuf.value)), err)
+            raise Error("%s: %s" % (shown(name), _lib.message(errbuf.value)), err)
         try:
             if output is not None:
                 err = lib.float_adm_log_set_output(log, output.handle, errbuf, _ERRBUF)
@@ -452,11 +457,11 @@ class Results:
                                                      f.get("timestamp", math.nan),
                                                      ctypes.byref(scores), errbuf, _ERRBUF)
                 if err < 0:
-                    raise Error(_lib.text(errbuf.value), err)
+                    raise Error(_lib.message(errbuf.value), err)
         finally:
             closed = lib.float_adm_log_close(ctypes.byref(log), errbuf, _ERRBUF)
         if closed < 0:
-            raise Error(_lib.text(errbuf.value), closed)
+            raise Error(_lib.message(errbuf.value), closed)
 
     def _log_text(self, log_format):
         import tempfile
@@ -544,10 +549,12 @@ class Results:
             maps = np.concatenate([p.maps for p in parts])
             if all(p.lost is not None for p in parts):
                 lost = np.concatenate([p.lost for p in parts])
-        return cls(frames, names=first.names, options=first.options, width=first.width,
-                   height=first.height, elapsed=elapsed, feature_names=first.feature_names,
-                   version=first.version, maps=maps, lost=lost,
-                   inputs=sorted({p for part in parts for p in part.inputs}))
+        merged = cls(frames, names=first.names, options=first.options, width=first.width,
+                     height=first.height, elapsed=elapsed, feature_names=first.feature_names,
+                     version=first.version, maps=maps, lost=lost,
+                     inputs=sorted({p for part in parts for p in part.inputs}))
+        merged.doubtful_pairs = [d for p in parts for d in p.doubtful_pairs]
+        return merged
 
     def save_maps(self, path, inputs=()):
         """The maps and their frame numbers as a numpy .npz file (arrays "frames",

@@ -17,7 +17,6 @@ import errno
 import functools
 import inspect
 import numbers
-import os
 import threading
 import typing
 import warnings
@@ -25,6 +24,7 @@ import warnings
 import numpy as np
 
 from . import _lib
+from ._names import shown
 
 BACKENDS = ("cpu", "cuda", "auto")
 _ERRBUF = 512
@@ -94,7 +94,7 @@ def check_frame(width, height, bit_depth):
     errbuf = ctypes.create_string_buffer(_ERRBUF)
     err = _lib.core().float_adm_check_frame(*clamp, errbuf, _ERRBUF)
     if err < 0:
-        _raise(err, _lib.text(errbuf.value))
+        _raise(err, _lib.message(errbuf.value))
     return width, height, bit_depth
 
 
@@ -151,7 +151,7 @@ def make_options(values):
             err = lib.float_adm_option_set(ctypes.byref(opts), key, str(value).encode(),
                                            errbuf, _ERRBUF)
         if err < 0:
-            message = _lib.text(errbuf.value)
+            message = _lib.message(errbuf.value)
             _raise(err, message, "" if message else "option %s=%r: " % (name, value))
     return opts
 
@@ -251,7 +251,7 @@ def warn_swapped(reference, distorted, message, stacklevel):
     """The swap check's message (float_adm_swap_check_result), naming both inputs, as
     a warning of the caller stacklevel frames up from the one that calls this."""
     warnings.warn("the distorted %s against the reference %s: %s"
-                  % (os.fspath(distorted), os.fspath(reference), message),
+                  % (shown(distorted), shown(reference), message),
                   stacklevel=stacklevel + 1)
 
 
@@ -350,7 +350,7 @@ class Scorer:
                                                self.bit_depth, ctypes.byref(self._opts),
                                                errbuf, _ERRBUF)
             if err < 0:
-                _raise(err, _lib.text(errbuf.value))
+                _raise(err, _lib.message(errbuf.value))
             # The context runs its own threads: no Python runs per job, and score()
             # releases the GIL for the whole frame.
             err = lib.float_adm_context_set_threads(self._ctx, self.threads)
@@ -373,7 +373,7 @@ class Scorer:
             ctypes.byref(self._cuda_ctx), int(device), self.width, self.height, self.bit_depth,
             ctypes.byref(self._opts), 1, errbuf, _ERRBUF)
         if err < 0:
-            message = _lib.text(errbuf.value) or _lib.text(lib.float_adm_cuda_strerror(err))
+            message = _lib.message(errbuf.value) or _lib.text(lib.float_adm_cuda_strerror(err))
             _raise(err, message)
 
     @property

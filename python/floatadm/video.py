@@ -21,8 +21,9 @@ quoted by FFmpeg's two levels of filtergraph escaping.  The CPU scores with the
 float_adm filter; backend="cuda" uploads both inputs (hwupload_cuda) and scores
 with float_adm_cuda, to the same bits (scoring_graph).
 
-Frames are paired by the nearest timestamp (PAIRING, given to the filter: its
-default pairs each frame with the last reference frame not after it).  A frame
+Frames are paired by the nearest timestamp (PAIRING, given to the filter and to
+every filter measuring beside it: framesync's default pairs each frame with the
+last reference frame not after it).  A frame
 range [S, E) cuts the distorted input by frame number (trim, never a seek: a seek
 lands where the demuxer can) and leaves the reference whole, so that the filter
 pairs each distorted frame with the reference frame nearest in time exactly as a
@@ -52,6 +53,7 @@ import warnings
 import numpy as np
 
 from ._input import load_json
+from ._names import shown
 from ._progress import ProgressBar
 from .results import Results
 from .scorer import (BACKENDS, cuda_device_count, make_options, options as option_table,
@@ -79,6 +81,30 @@ class FFmpegError(RuntimeError):
     """ffmpeg failed, or has no float_adm filter; the message ends with its log."""
 
 
+class DoubtfulPairsError(FFmpegError):
+    """The float_adm filter scored pairs whose frames may not belong together (frames
+    scored again, pairs more than half a frame apart, an input that ended early): the
+    scores would not be those of the pairs meant.  .doubts: what the filter said, as
+    pair_doubts() reads it; .results: the Results as scored (None once pickled)."""
+
+    def __init__(self, message, doubts, results=None):
+        super().__init__(message)
+        self.doubts = doubts
+        self.results = results
+
+    def __reduce__(self):
+        return type(self), (str(self), self.doubts)
+
+
+class DoubtfulPairsWarning(UserWarning):
+    """Pairs in doubt, scored all the same as asked (accept_doubtful_pairs=True)."""
+
+
+class FilterWarning(UserWarning):
+    """A warning of the float_adm filter that is not about the pairs (colour ranges
+    that differ, frames the decoder flagged corrupt), passed on as it said it."""
+
+
 # The filter that scores on each backend: float_adm takes software frames and scores
 # them on the CPU; float_adm_cuda takes CUDA frames (here uploaded by hwupload_cuda)
 # and scores them on the GPU, to the same bits.
@@ -87,8 +113,14 @@ FILTERS = {"cpu": "float_adm", "cuda": "float_adm_cuda"}
 # How the filter pairs the inputs, given on every run: each distorted frame with the
 # reference frame nearest in time.  framesync's default (the last reference frame not
 # after it) takes the frame before where two inputs' timestamps are rounded apart (a
-# 23.976 fps Matroska's milliseconds against a y4m's 1001/24000 s).
+# 23.976 fps Matroska's milliseconds against a y4m's 1001/24000 s).  The filters that
+# measure beside float_adm are given the same option: framesync pairs by the two
+# inputs' timestamps alone, so one rule on the same frames gives the same pairs.
 PAIRING = "ts_sync_mode=nearest"
+# The filter's reason for a distorted frame with no reference frame to be paired with
+# (a later start): the filters beside pass such a frame unmeasured, and libvmaf's log
+# numbers its frames without it.
+UNPAIRED = "no reference frame"
 
 
 def _filter_help(path, name="float_adm"):
@@ -167,7 +199,7 @@ def find_ffmpeg(ffmpeg=None):
     if ffmpeg is not None:
         path = shutil.which(ffmpeg) or ffmpeg
         if not _has_filter(path):
-            raise FFmpegError("%s: not an ffmpeg with the float_adm filter" % ffmpeg)
+            raise FFmpegError("%s: not an ffmpeg with the float_adm filter" % shown(ffmpeg))
         return path
     for path in _candidates():
         if os.access(path, os.X_OK) and _has_filter(path):
@@ -236,7 +268,7 @@ def check_backend(ffmpeg, backend, map=False):
     if backend == "cuda" and not _has_cuda_filters(ffmpeg):
         raise FFmpegError("backend='cuda': %s has no %s and hwupload_cuda filters (an "
                           "ffmpeg built with the CUDA backend and FFmpeg's CUDA hwcontext "
-                          "has them)" % (ffmpeg, FILTERS["cuda"]))
+                          "has them)" % (shown(ffmpeg), FILTERS["cuda"]))
     return backend
 
 
@@ -275,7 +307,7 @@ def input_url(path):
         # ffprobe reads it, then ffmpeg again: a pipe gives its bytes to the first.
         raise FFmpegError("%s is a pipe, FIFO or device: a video is read more than once "
                           "(probed, then scored), which a stream cannot give; save it to a "
-                          "file first" % text)
+                          "file first" % shown(text))
     return "file:" + os.path.abspath(text)
 
 
@@ -379,7 +411,7 @@ def probe_stream(ffmpeg, path):
             pass
     if not isinstance(stream.get("width"), int) or start is None or end <= start:
         raise FFmpegError("%s: ffprobe finds no video stream with timed packets to take "
-                          "its bitrate from" % os.fspath(path))
+                          "its bitrate from" % shown(path))
     return {"codec": stream.get("codec_name", "?"), "width": stream["width"],
             "height": stream["height"], "bitrate": 8 * size / (end - start)}
 
@@ -395,8 +427,8 @@ def _warn_if_swapped(distorted_size, reference_size, reference, distorted):
     if distorted_size and distorted_size[0] * distorted_size[1] > \
             reference_size[0] * reference_size[1]:
         warnings.warn("the distorted %s (%dx%d) is larger than the reference %s (%dx%d) and "
-                      "is scaled down to it: %s" % (os.fspath(distorted), distorted_size[0],
-                                                    distorted_size[1], os.fspath(reference),
+                      "is scaled down to it: %s" % (shown(distorted), distorted_size[0],
+                                                    distorted_size[1], shown(reference),
                                                     reference_size[0], reference_size[1],
                                                     _SWAPPED),
                       stacklevel=4)
@@ -442,26 +474,127 @@ def _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted):
     ref, dis = _header_rate(ffmpeg, ref_url), _header_rate(ffmpeg, dis_url)
     if ref and dis and ref[0] == dis[0] and ref[0] in _LOSSY_CODECS and dis[1] > 2 * ref[1]:
         warnings.warn("the distorted %s (%s, %d kbit/s) has more than twice the bitrate of the "
-                      "reference %s (%d kbit/s): %s" % (os.fspath(distorted), dis[0],
-                                                        dis[1] // 1000, os.fspath(reference),
+                      "reference %s (%d kbit/s): %s" % (shown(distorted), dis[0],
+                                                        dis[1] // 1000, shown(reference),
                                                         ref[1] // 1000, _SWAPPED),
                       stacklevel=4)
         return True
     return False
 
 
-# The filter's warning that its inputs may be swapped (float_adm_swap_check_result's
-# sentence after the filter's words), on ffmpeg's stderr.
-_FILTER_SWAPPED = re.compile(r"^\[Parsed_float_adm(?:_map|_cuda)?_\d+ @ [^\]]*\] The main "
-                             r"\(first\) input against the reference \(second\): (.*?)\.?$",
-                             re.M)
+# The float_adm filter's warnings on ffmpeg's stderr ("[Parsed_float_adm_0 @ 0x...]
+# TEXT"), and of them the sentences this package acts on, as
+# libavfilter/vf_float_adm_pairs.c words them: the one place they are read.  The
+# filter gives no count of pairs in doubt that a program reads otherwise (no frame
+# metadata, nothing in its log); the sentences give what there is: a count where the
+# filter counts, the first frame where it says one.
+_FILTER_LINE = re.compile(r"^\[Parsed_float_adm(?:_map|_cuda)?_\d+ @ [^\]]*\] (.*?)\s*$", re.M)
+_FILTER_SWAPPED = re.compile(r"^The main \(first\) input against the reference \(second\): "
+                             r"(.*?)\.?$")
+# The kinds of pairs in doubt, each with what it is and what makes it.
+PAIR_DOUBTS = {
+    "apart": "pairs more than half a frame apart (an input misses frames, starts later "
+             "or has another frame rate)",
+    "reference_repeated": "distorted frames scored against a reference frame already "
+                          "scored (the reference ended early or has a lower frame rate)",
+    "distorted_repeated": "distorted frames scored again (the distorted ended early or "
+                          "has a lower frame rate)",
+    "no_reference": "distorted frames with no reference frame, not scored (the reference "
+                    "starts later)",
+    "reference_left_over": "reference frames after the distorted's last, not scored (the "
+                           "distorted ended early)",
+}
+# The filter's sentences that say each kind, with the frames counted (frames) or the
+# first frame (first_frame) where they give them.
+_PAIR_SENTENCES = (
+    ("apart", re.compile(r"^Frame (?P<first_frame>\d+) is paired with a reference frame more "
+                         r"than half a frame away")),
+    ("apart", re.compile(r"^(?P<frames>\d+) frame pairs, the first at frame "
+                         r"(?P<first_frame>\d+), were more than half a frame apart")),
+    ("reference_repeated", re.compile(r"^Frame (?P<first_frame>\d+) is scored with a "
+                                      r"reference \(second\) frame already scored")),
+    ("distorted_repeated", re.compile(r"^Frame (?P<first_frame>\d+) is scored with a main "
+                                      r"\(first\) frame already scored")),
+    ("no_reference", re.compile(r"^Frame (?P<first_frame>\d+) has no reference frame to be "
+                                r"paired with")),
+    ("no_reference", re.compile(r"^(?P<frames>\d+) frames had no reference frame and were "
+                                r"not scored")),
+    ("reference_left_over", re.compile(r"^The reference input goes on after the main input "
+                                       r"ended: its last (?P<frames>\d+) frames")),
+)
 
 
-def _warn_if_filter_swapped(stderr, reference, distorted):
-    """The filter's swap check, said as Python's own warnings are, naming both."""
-    found = _FILTER_SWAPPED.search(stderr)
-    if found:
-        warn_swapped(reference, distorted, found.group(1), stacklevel=4)
+def filter_warnings(stderr):
+    """The float_adm filter's warnings on ffmpeg's stderr, each its text, in order."""
+    return _FILTER_LINE.findall(stderr)
+
+
+def pair_doubts(lines, start=0):
+    """The pairs in doubt that the filter's warnings (filter_warnings()) say, one entry
+    per kind of PAIR_DOUBTS in that order: {"kind", "why" (PAIR_DOUBTS' words),
+    "frames" (how many, None where the filter does not count them), "first_frame"
+    (the title's number, start being the first frame the filter saw; None where not
+    said), "said" (the filter's sentences)}; the other lines, as they are."""
+    found, others = {}, []
+    for line in lines:
+        for kind, pattern in _PAIR_SENTENCES:
+            m = pattern.match(line)
+            if m:
+                entry = found.setdefault(kind, {"kind": kind, "why": PAIR_DOUBTS[kind],
+                                                "frames": None, "first_frame": None,
+                                                "said": []})
+                said = m.groupdict()
+                if said.get("frames") is not None:
+                    entry["frames"] = int(said["frames"])
+                if said.get("first_frame") is not None and entry["first_frame"] is None:
+                    entry["first_frame"] = int(said["first_frame"]) + start
+                entry["said"].append(line)
+                break
+        else:
+            others.append(line)
+    return [found[k] for k in PAIR_DOUBTS if k in found], others
+
+
+def doubts_text(doubts):
+    """Pairs in doubt in one line: each kind, how many and the first frame, where the
+    filter says them."""
+    parts = []
+    for d in doubts:
+        said = (["%d" % d["frames"]] if d["frames"] is not None else []) + \
+            (["the first at frame %d" % d["first_frame"]] if d["first_frame"] is not None
+             else [])
+        parts.append("%s: %s" % (d["why"], ", ".join(said)) if said else d["why"])
+    return "; ".join(parts)
+
+
+ACCEPT_HINT = ("accept_doubtful_pairs=True (python3 -m floatadm: --accept-doubtful-pairs) "
+               "keeps them all the same")
+
+
+def _pass_warnings_on(stderr, reference, distorted, swap_said, start, accept, results):
+    """The filter's warnings, said as the package's own, naming both inputs: the swap
+    check where nothing said it yet, each other warning, and the pairs in doubt: a
+    DoubtfulPairsError, or with accept a DoubtfulPairsWarning and results'
+    doubtful_pairs.  Warnings name the line that called score_video."""
+    doubts, others = pair_doubts(filter_warnings(stderr), start)
+    for line in others:
+        swapped = _FILTER_SWAPPED.match(line)
+        if swapped:
+            if not swap_said:
+                warn_swapped(reference, distorted, swapped.group(1), stacklevel=4)
+        else:
+            warnings.warn(FilterWarning("the distorted %s against the reference %s: %s" % (
+                shown(distorted), shown(reference), line)), stacklevel=4)
+    if not doubts:
+        return
+    text = "the distorted %s against the reference %s, pairs in doubt: %s." % (
+        shown(distorted), shown(reference), doubts_text(doubts))
+    if not accept:
+        raise DoubtfulPairsError("%s These scores would not be of the two videos frame for "
+                                 "frame: %s" % (text, ACCEPT_HINT), doubts, results)
+    results.doubtful_pairs = doubts
+    warnings.warn(DoubtfulPairsWarning("%s Scored all the same, as asked." % text),
+                  stacklevel=4)
 
 
 def _probe_size(ffmpeg, url, input_args):
@@ -593,8 +726,11 @@ def frame_metadata(path):
 
 
 def _beside_values(work, beside, frames):
-    """{metric: [value of each of frames' numbers that has one]} of the filters beside
-    float_adm: their metadata (work/FILTER.txt), libvmaf's log (work/libvmaf.json)."""
+    """{metric: [its value of each of frames]} of the filters beside float_adm (their
+    metadata, work/FILTER.txt; libvmaf's log, work/libvmaf.json), on exactly the pairs
+    float_adm scored: None for a frame it left unscored.  frames: float_adm's log's,
+    numbered from 0 as the filters number theirs.  A frame float_adm scored that a
+    filter gave no value: FFmpegError (the two did not pair alike)."""
     values = {}
     for name in beside:
         if name == "libvmaf":
@@ -603,13 +739,25 @@ def _beside_values(work, beside, frames):
             except (OSError, ValueError):
                 log = None
             frames_logged = log.get("frames") if isinstance(log, dict) else None
-            per_frame = {f.get("frameNum"): f.get("metrics", {})
-                         for f in frames_logged or [] if isinstance(f, dict)}
+            # libvmaf numbers the frames it measured: those paired with a reference frame.
+            paired = [f["frame"] for f in frames if f.get("skipped") != UNPAIRED]
+            per_frame = {paired[f["frameNum"]]: f.get("metrics", {})
+                         for f in frames_logged or [] if isinstance(f, dict) and
+                         isinstance(f.get("frameNum"), int) and 0 <= f["frameNum"] < len(paired)}
         else:
             per_frame = frame_metadata(os.path.join(work, name + ".txt"))
         for metric, key in BESIDE[name].items():
-            values[metric] = [per_frame[n][key] for n in frames
-                              if key in per_frame.get(n, {})]
+            column = []
+            for f in frames:
+                value = per_frame.get(f["frame"], {}).get(key)
+                if "skipped" in f:
+                    value = None
+                elif not isinstance(value, (int, float)):
+                    raise FFmpegError("the %s filter gave frame %d no %s, though float_adm "
+                                      "scored it: the two did not measure the same pairs"
+                                      % (name, f["frame"], metric))
+                column.append(value)
+            values[metric] = column
     return values
 
 
@@ -650,7 +798,7 @@ def _run_ffmpeg(command, bar, stop=None):
         try:
             for line in process.stdout:
                 if stop is not None and stop.is_set():
-                    raise FFmpegError("stopped: %s" % " ".join(command))
+                    raise FFmpegError("stopped: %s" % " ".join(shown(arg) for arg in command))
                 if line.startswith("frame="):
                     value = line[6:].strip()
                     if value.isdigit():
@@ -679,7 +827,7 @@ def _read_pfm(path):
             columns, rows = int(size[0]), int(size[1])
             if columns * rows * 4 == len(parts[3]):
                 return np.frombuffer(parts[3], "<f4").reshape(rows, columns)[::-1].copy()
-    raise FFmpegError("%s: not a map as the float_adm filter writes it" % path)
+    raise FFmpegError("%s: not a map as the float_adm filter writes it" % shown(path))
 
 
 def _read_maps(directory, frames, end, start):
@@ -721,7 +869,7 @@ def _stop(process):
 def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None,
                 reference_args=(), distorted_args=(), backend=None, threads=None,
                 progress=None, scale=None, scale_size=None, map=False, beside=(), stop=None,
-                **options):
+                accept_doubtful_pairs=False, **options):
     """Scores two videos with the float_adm filter of ffmpeg; returns Results.
 
     reference, distorted: local files (any name), or URLs with ://.
@@ -739,10 +887,16 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     it the sizes must agree.  map=True: every frame's map too, as Results.maps
     (the filter's map_path files in the private directory).  beside: FFmpeg's
     filters of BESIDE ("psnr", "ssim", "libvmaf") run on the same decoded, scaled
-    frames as float_adm (both inputs split in the graph): their values of each frame
-    as Results.beside, {"psnr_y": [...], ...} in frame order (beside_filters() says
-    which ffmpeg has).  stop: a
-    threading.Event that, set from another thread, stops ffmpeg (FFmpegError).
+    frames as float_adm (both inputs split in the graph), each paired as float_adm
+    pairs (PAIRING): their values as Results.beside, {"psnr_y": [...], ...}, one for
+    each of Results.frames, None for a frame float_adm left unscored
+    (beside_filters() says which ffmpeg has).  stop: a threading.Event that, set
+    from another thread, stops ffmpeg (FFmpegError).
+    accept_doubtful_pairs: where the filter says pairs are in doubt (a frame scored
+    again, pairs more than half a frame apart, an input that ended early: the frames
+    compared may not belong together), return the Results all the same, with a
+    DoubtfulPairsWarning and the doubts as Results.doubtful_pairs; by default that is a
+    DoubtfulPairsError.  The filter's other warnings are FilterWarnings.
     **options: float_adm's, by libvmaf name or alias, checked by the library first.
     """
     ffmpeg = find_ffmpeg(ffmpeg)
@@ -755,12 +909,18 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     beside = tuple(beside)
     lacking = [name for name in beside if name not in beside_filters(ffmpeg)[0]]
     if lacking:
-        raise FFmpegError("beside=%s: %s has no %s filter" % (list(beside), ffmpeg,
+        raise FFmpegError("beside=%s: %s has no %s filter" % (list(beside), shown(ffmpeg),
                                                               " or ".join(lacking)))
+    option = PAIRING.partition("=")[0]
+    unpaired = [name for name in beside if not has_filter_option(ffmpeg, option, name)]
+    if unpaired:
+        raise FFmpegError("beside=%s: the %s filter of %s has no %s option, by which it would "
+                          "measure the pairs float_adm scores" % (
+                              list(beside), " and ".join(unpaired), shown(ffmpeg), option))
     if map and not has_filter_option(ffmpeg, "map_path", FILTERS[backend]):
         on_cpu = backend == "cuda" and has_filter_option(ffmpeg, "map_path")
         raise FFmpegError("map=True: the %s filter of %s has no map_path option (%s)" % (
-            FILTERS[backend], ffmpeg, "float_adm has it: backend='cpu'" if on_cpu else
+            FILTERS[backend], shown(ffmpeg), "float_adm has it: backend='cpu'" if on_cpu else
             "an older build, or not the project's: build the project's ffmpeg"))
     scaler = _scaler(scale)
     if scale_size is not None and scaler is None:
@@ -773,7 +933,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         target = _size(scale_size) if scale_size is not None else \
             _probe_size(ffmpeg, ref_url, ref_args)
         if target is None:
-            raise FFmpegError("%s: its size is unknown: give scale_size=WxH" % reference)
+            raise FFmpegError("%s: its size is unknown: give scale_size=WxH" % shown(reference))
         scaling = {"scaler": scaler, "width": target[0], "height": target[1],
                    "inputs": "both" if scale_size is not None else "distorted"}
         scored_size = target
@@ -825,9 +985,10 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         graph += ",metadata=mode=print:file=" + filter_value(meta)
         for n, name in enumerate(beside, 1):
             graph += ";[d%d][r%d]" % (n, n) + (
-                "libvmaf=log_fmt=json:log_path=" + filter_value(os.path.join(work, "libvmaf.json"))
+                "libvmaf=%s:log_fmt=json:log_path=%s" % (PAIRING, filter_value(
+                    os.path.join(work, "libvmaf.json")))
                 if name == "libvmaf" else
-                "%s,metadata=mode=print:file=%s" % (name, filter_value(
+                "%s=%s,metadata=mode=print:file=%s" % (name, PAIRING, filter_value(
                     os.path.join(work, name + ".txt"))))
         command = [ffmpeg, "-hide_banner", "-nostdin", "-nostats", "-loglevel", "warning",
                    *dis_args, "-i", dis_url, *ref_args, "-i", ref_url,
@@ -842,34 +1003,27 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         bar.close()
         if code != 0 or not os.path.exists(log):
             raise FFmpegError("ffmpeg failed (exit status %d): %s\n%s" % (
-                code, " ".join(command), stderr[-4000:]))
+                code, " ".join(shown(arg) for arg in command), stderr[-4000:]))
         elapsed = time.monotonic() - began
-        # One warning of the order: the files' sizes or rates said it already, else
-        # the filter's check of the pictures.
-        if not warned:
-            _warn_if_filter_swapped(stderr, reference, distorted)
         raw = Results.from_json(log)
         times = frame_times(meta)
         maps = _read_maps(os.path.join(work, "maps"), raw.frames, end, start) if map else None
-        # ffmpeg stops after end - start frames; the filters may have measured more.
-        beside_values = _beside_values(work, beside, sorted(
-            f["frame"] for f in raw.frames if end is None or f["frame"] < end - start))
-
-    frames = []
-    for f in raw.frames:
-        local = f["frame"]
         # ffmpeg stops after end - start frames; the filter's log may hold one more
         # (it logs each frame it passes on, as psnr's stats_file does), which
         # belongs to the next range.
-        if end is not None and local >= end - start:
-            continue
+        kept = [f for f in raw.frames if end is None or f["frame"] < end - start]
+        beside_values = _beside_values(work, beside, kept)
+
+    frames = []
+    for f in kept:
+        local = f["frame"]
         f = dict(f, frame=local + start)
         if times.get(local) is not None:
             f["timestamp"] = times[local]
         frames.append(f)
     if end is not None and len(frames) != end - start:
         raise FFmpegError("frames [%d, %d) asked for, but %s holds %d from frame %d on"
-                          % (start, end, distorted, len(frames), start))
+                          % (start, end, shown(distorted), len(frames), start))
     width, height = scored_size or (None, None)
     results = Results(frames, names=raw.names, options=held, width=width, height=height,
                       elapsed=elapsed, feature_names=raw.feature_names, version=raw.version,
@@ -878,4 +1032,8 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     results.stderr = stderr
     results.scale = scaling
     results.beside = beside_values
+    # One warning of the order: the files' sizes or rates said it already, else the
+    # filter's check of the pictures; then the filter's other warnings.
+    _pass_warnings_on(stderr, reference, distorted, warned, start, accept_doubtful_pairs,
+                      results)
     return results

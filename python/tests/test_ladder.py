@@ -136,7 +136,8 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     assert main(["ladder", manifest, "-o", out, "--compare", "mpeg2", "vp8", "--ffmpeg", ffmpeg,
                  "--no-progress"]) == 0
     printed = capsys.readouterr()
-    assert "BD-rate vp8 against mpeg2, mean over 2 source(s): adm2 " in printed.out
+    assert "BD-rate vp8 against mpeg2, mean over the sources where it was taken:\n" \
+        "  adm2 " in printed.out
     with open(os.path.join(out, "ladder.json"), encoding="utf-8") as f:
         table = json.load(f)
     rungs = table["rungs"]
@@ -453,12 +454,87 @@ def test_a_bd_figure_that_cannot_be_taken_leaves_the_others():
                       "adm2_mean": q} for r, q in points]
     result = ladder.compare(rows, "A", "B")
     s1, s2 = result["sources"]
-    assert s1["bd_rate_percent"] < 0 and s1["bd_quality"] > 0 and "errors" not in s1
+    assert s1["bd_rate_percent"] < 0 and s1["bd_quality"] > 0 and "not_taken" not in s1
     assert s2["bd_rate_percent"] is None and s2["bd_quality"] is None
-    assert any("do not overlap in bitrate (100..200 against 1000..2000)" in e
-               for e in s2["errors"])
+    assert "do not overlap in quality" in s2["not_taken"]["bd_rate_percent"]
+    assert "do not overlap in bitrate (100..200 against 1000..2000)" in \
+        s2["not_taken"]["bd_quality"]
     assert result["bd_rate_percent"] == s1["bd_rate_percent"]
+    assert result["mean_over"] == {"bd_rate_percent": ["s1"], "bd_quality": ["s1"]}
+    assert "not_taken" not in result
     assert result["sources_lacking_a_ladder"] == ["s3"]
+    assert ladder.not_taken(result, rows)[-1] == \
+        "B against A, s3: not compared, ladder B has no rung of it"
+    # Where no source's figure is taken, the mean says so.
+    none = ladder.compare([r for r in rows if r["source"] != "s1"], "A", "B")
+    assert none["bd_rate_percent"] is None and none["mean_over"]["bd_rate_percent"] == []
+    assert none["not_taken"]["bd_rate_percent"] == "taken for none of the 1 source(s) compared"
+
+
+def test_each_mean_says_its_sources_and_each_figure_not_taken_says_why(ffmpeg, ladders,
+                                                                       tmp_path, capsys):
+    """A rung identical to its source (FFV1: PSNR infinite in every frame) leaves vp8
+    one rung of source1 with a PSNR: its PSNR BD figures there are not taken, adm2's
+    are.  Console, stderr, ladder.json and the page say which sources each mean is
+    over and why each figure, and the rung's PSNR mean, was not taken; the command
+    exits 1, as wherever a figure of a comparison is not taken."""
+    work, _ = ladders
+    lossless = tmp_path / "lossless.mkv"
+    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-i",
+                    str(work / "source1.y4m"), "-c:v", "ffv1", str(lossless)], check=True)
+    manifest = tmp_path / "rungs.csv"
+    with open(manifest, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["source", "ladder", "file"])
+        for n, name, ext in ((0, "mpeg2", "mkv"), (0, "vp8", "webm"), (1, "mpeg2", "mkv")):
+            for size in ("320x180", "160x90"):
+                for kbps in (100, 250, 600):
+                    writer.writerow([work / ("source%d.y4m" % n), name,
+                                     work / ("s%d_%s_%s_%d.%s" % (n, name, size, kbps, ext))])
+        writer.writerow([work / "source1.y4m", "vp8", work / "s1_vp8_320x180_250.webm"])
+        writer.writerow([work / "source1.y4m", "vp8", lossless])
+    out = tmp_path / "out"
+    assert main(["ladder", str(manifest), "-o", str(out), "--compare", "mpeg2", "vp8",
+                 "--ffmpeg", ffmpeg, "--no-progress"]) == 1
+    printed = capsys.readouterr()
+    why = ("vp8 (source1.y4m): 1 point(s); a BD figure needs at least 2 (4 is usual); left "
+           "out: 1 rung(s) of vp8 without a finite psnr_y mean (lossless)")
+    assert "BD-rate vp8 against mpeg2, mean over the sources where it was taken:\n" \
+        in printed.out
+    assert re.search(r"^  adm2 +[-+]\d+\.\d\d % +over 2 of 2 sources$", printed.out, re.M)
+    assert re.search(r"^  psnr_y +[-+]\d+\.\d\d % +over 1 of 2 sources: source0\.y4m, not "
+                     r"source1\.y4m$", printed.out, re.M)
+    assert "      BD-rate not taken: " + why in printed.out
+    assert "floatadm: vp8 against mpeg2 by psnr_y, source1.y4m: BD-rate not taken: " + why \
+        in printed.err
+    assert "floatadm: vp8 against mpeg2 by psnr_y, source1.y4m: BD-quality not taken: vp8 " \
+        "(source1.y4m): 1 point(s)" in printed.err
+    assert "mean over 2 source(s)" not in printed.out
+    rung_why = "psnr_y mean not taken: psnr_y is not finite in 15 of the 15 frames scored " \
+        "(the first: frame 0); PSNR is infinite where a frame equals its source"
+    assert "source1.y4m vp8 lossless: " + rung_why in printed.out
+    table = json.loads((out / "ladder.json").read_text())
+    (comparison,) = table["comparisons"]
+    sources = sorted({r["source"] for r in table["rungs"]})
+    assert comparison["by_metric"]["adm2"]["mean_over"]["bd_rate_percent"] == sources
+    psnr = comparison["by_metric"]["psnr_y"]
+    assert psnr["mean_over"]["bd_rate_percent"] == sources[:1]
+    assert psnr["sources"][1]["not_taken"]["bd_rate_percent"] == why
+    assert "vp8 against mpeg2 by psnr_y, source1.y4m: BD-rate not taken: " + why in \
+        comparison["figures_not_taken"]
+    (lossless_row,) = [r for r in table["rungs"] if r["label"] == "lossless"]
+    assert lossless_row["psnr_y_mean"] is None and \
+        lossless_row["not_taken"]["psnr_y_mean"] == rung_why[len("psnr_y mean not taken: "):]
+    page = (out / "ladder.html").read_text()
+    assert html.escape("1 of 2 sources: source0.y4m, not source1.y4m") in page
+    assert html.escape("vp8 against mpeg2 by psnr_y, source1.y4m: BD-rate not taken: " + why) \
+        in page
+    assert html.escape("vp8, lossless: " + rung_why) in page
+    # The rule is the one --help states.
+    with pytest.raises(SystemExit):
+        main(["ladder", "--help"])
+    assert "Exit status: 0 where every figure of every --compare was taken; 1 where any " \
+        "was not" in " ".join(capsys.readouterr().out.split())
 
 
 def test_manifest_as_spreadsheets_save_it(tmp_path):
@@ -544,6 +620,169 @@ def test_psnr_and_ssim_measure_the_frames_float_adm_scores(ffmpeg, ladders, tmp_
         metrics = {"psnr": ("psnr_y", "psnr_avg"), "ssim": ("ssim_y", "ssim")}[name]
         for metric, key in zip(metrics, keys):
             assert beside.beside[metric] == [frames[n][key] for n in range(15)]
+
+
+# Rungs in each container at the common frame rates, and a variable frame rate: a
+# source's frame i is at i / rate (y4m, exact), a Matroska or WebM rung's at i / rate
+# rounded to the millisecond, an MP4 rung's on a tick of 1 / rate.  The VFR source
+# changes from 60 to 20 fps (Matroska: milliseconds), which MP4 rungs keep on a tick
+# of 1/60 s.
+PAIRING_RATES = {"23.976": "24000/1001", "24": "24", "29.97": "30000/1001",
+                 "59.94": "60000/1001", "vfr": None}
+PAIRING_CONTAINERS = {"mkv": ["-c:v", "mpeg2video", "-q:v", "12", "-bf", "2"],
+                      "mp4": ["-c:v", "mpeg2video", "-q:v", "12", "-bf", "2"],
+                      "webm": ["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8",
+                               "-b:v", "60k"]}
+PAIRING_CASES = [(rate, ext) for rate in PAIRING_RATES for ext in PAIRING_CONTAINERS]
+
+
+@pytest.fixture(scope="module")
+def pairing_clips(ffmpeg, tmp_path_factory):
+    """{(rate, container): (source, rung)}: 12 frames of testsrc2 at 128x72, each source
+    encoded at 96x54 (B-frames in MPEG-2, so that frames are reordered) into each
+    container."""
+    encoders = subprocess.run([ffmpeg, "-hide_banner", "-encoders"], capture_output=True,
+                              text=True).stdout
+    if " libvpx " not in encoders or " mpeg2video " not in encoders:
+        pytest.skip("this ffmpeg lacks the libvpx or mpeg2video encoder")
+    work = tmp_path_factory.mktemp("pairing")
+    run = [ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y"]
+    clips = {}
+    for name, rate in PAIRING_RATES.items():
+        if rate:
+            source = str(work / ("source_%s.y4m" % name))
+            subprocess.run(run + ["-f", "lavfi", "-i", "testsrc2=s=128x72:r=" + rate,
+                                  "-frames:v", "12", "-pix_fmt", "yuv420p", source], check=True)
+        else:
+            source = str(work / "source_vfr.mkv")
+            subprocess.run(run + ["-f", "lavfi", "-i", "testsrc2=s=128x72:r=60", "-vf",
+                                  "select='lt(n\\,8)+eq(mod(n\\,3)\\,0)'", "-fps_mode",
+                                  "passthrough", "-frames:v", "12", "-c:v", "ffv1", source],
+                           check=True)
+        for ext, codec in PAIRING_CONTAINERS.items():
+            rung = str(work / ("rung_%s.%s" % (name, ext)))
+            subprocess.run(run + ["-i", source, "-vf", "scale=96:54", *codec, rung], check=True)
+            clips[(name, ext)] = (source, rung)
+    return clips
+
+
+def index_paired(ffmpeg, source, rung, filters, work):
+    """float_adm's frames and each filter's per-frame values ({metric: [...]}) of the
+    rung's frame i against the source's frame i, as decoded: both inputs' timestamps
+    replaced by their frame numbers (setpts=N/TB: frame i at i seconds), so that every
+    pairing rule pairs them by index, in the graph score_video builds otherwise (the
+    rung scaled as a ladder scales it, then split to each filter)."""
+    from floatadm.results import Results
+    from floatadm.video import BESIDE, scale_filter
+    scaled = scale_filter({"scaler": "bicubic", "width": 128, "height": 72})
+    n = len(filters) + 1
+    graph = "[0:v]%s,setpts=N/TB,split=%d%s;[1:v]setpts=N/TB,split=%d%s;" % (
+        scaled, n, "".join("[d%d]" % i for i in range(n)), n,
+        "".join("[r%d]" % i for i in range(n)))
+    graph += "[d0][r0]float_adm=log_fmt=json:log_path=%s" % (work / "adm.json")
+    for i, name in enumerate(filters, 1):
+        graph += ";[d%d][r%d]" % (i, i) + (
+            "libvmaf=log_fmt=json:log_path=%s" % (work / "vmaf.json") if name == "libvmaf"
+            else "%s,metadata=mode=print:file=%s" % (name, work / (name + ".txt")))
+    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-i", rung,
+                    "-i", source, "-filter_complex", graph, "-f", "null", "-"], check=True)
+    values = {}
+    for name in filters:
+        if name == "libvmaf":
+            frames = json.loads((work / "vmaf.json").read_text())["frames"]
+            per_frame = {f["frameNum"]: f["metrics"] for f in frames}
+        else:
+            per_frame = frame_metadata(str(work / (name + ".txt")))
+        for metric, key in BESIDE[name].items():
+            values[metric] = [per_frame[i][key] for i in sorted(per_frame)]
+    return Results.from_json(str(work / "adm.json")), values
+
+
+@pytest.mark.parametrize("rate,container", PAIRING_CASES)
+def test_every_metric_measures_the_pairs_float_adm_scores(ffmpeg, pairing_clips, tmp_path,
+                                                          rate, container):
+    """A rung against its source, each frame of every metric beside float_adm the value
+    FFmpeg's own filter gives the rung's frame i against the source's frame i, and
+    float_adm's scores those of frame i against frame i: the nearest-in-time pairing
+    is the pairing by index, for every container's rounding and a variable frame
+    rate (where the rung keeps its source's times, which a rung of as many frames
+    does)."""
+    source, rung = pairing_clips[(rate, container)]
+    filters = [f for f in ("psnr", "ssim") if f in beside_filters(ffmpeg)[0]]
+    assert filters == ["psnr", "ssim"]
+    scored = score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic",
+                         beside=filters)
+    adm, expected = index_paired(ffmpeg, source, rung, filters, tmp_path)
+    assert len(scored.frames) == len(adm.frames) == 12
+    assert [{k: v for k, v in f.items() if k != "timestamp"} for f in scored.frames] == \
+        adm.frames
+    for metric, values in expected.items():
+        assert len(values) == 12
+        assert scored.beside[metric] == values, metric
+
+
+@pytest.mark.parametrize("rate,container", PAIRING_CASES)
+def test_vmaf_measures_the_pairs_float_adm_scores(ffmpeg, pairing_clips, tmp_path, rate,
+                                                  container):
+    """As above, VMAF: libvmaf's value of each frame that of the rung's frame i against
+    the source's frame i."""
+    if "libvmaf" not in beside_filters(ffmpeg)[0]:
+        pytest.skip("%s has no libvmaf filter (the project's ffmpeg has it where libvmaf-dev "
+                    "was installed when it was configured): VMAF's pairing is not checked "
+                    "here" % ffmpeg)
+    source, rung = pairing_clips[(rate, container)]
+    scored = score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic",
+                         beside=["libvmaf"])
+    _, expected = index_paired(ffmpeg, source, rung, ["libvmaf"], tmp_path)
+    assert scored.beside["vmaf"] == expected["vmaf"] and len(expected["vmaf"]) == 12
+
+
+def test_a_filter_beside_that_cannot_pair_as_float_adm_is_refused(ffmpeg, pairing_clips,
+                                                                  monkeypatch):
+    """A filter beside whose framesync has no ts_sync_mode (an older FFmpeg) would pair
+    by its default: refused, naming it, before ffmpeg runs."""
+    from floatadm import video
+    help_text = video._filter_help(ffmpeg, "ssim")
+    monkeypatch.setitem(video._checked, (ffmpeg, "ssim"),
+                        re.sub(r"^ +ts_sync_mode .*$", "", help_text, flags=re.M))
+    source, rung = pairing_clips[("24", "mkv")]
+    with pytest.raises(FFmpegError, match="the ssim filter of .* has no ts_sync_mode option"):
+        score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic",
+                    beside=["psnr", "ssim"])
+
+
+def test_each_rungs_record_keeps_every_metrics_frames(ffmpeg, pairing_clips, tmp_path):
+    """A ladder's rung keeps, in its log's record, the value of every metric beside
+    float_adm for each frame float_adm scored, that of frame i against frame i; the
+    table's means are theirs, the report charts them beside ADM, and a log whose record
+    does not say its metrics were paired so is scored again."""
+    from floatadm.report import load
+    from floatadm.results import pool
+    rungs = [ladder._rung(source, container, rung, rate)
+             for (rate, container), (source, rung) in pairing_clips.items()]
+    rows = ladder.score_ladder(rungs, log_dir=str(tmp_path / "logs"), ffmpeg=ffmpeg,
+                               beside=["psnr", "ssim"])
+    assert len(rows) == len(PAIRING_CASES)
+    for row in rows:
+        _, expected = index_paired(ffmpeg, row["source"], row["file"], ["psnr", "ssim"],
+                                   tmp_path)
+        kept = distributed.read_record(row["log"])["beside_frames"]
+        assert [f["frame"] for f in kept] == list(range(12))
+        for metric, values in expected.items():
+            assert [f[metric] for f in kept] == values, (row["file"], metric)
+            assert row[metric + "_mean"] == pool(values)["mean"]
+        (log,) = load([row["log"]])
+        assert log.values("psnr_y") == expected["psnr_y"] and "adm2" in log.names
+    # A log whose record predates the pairing of the metrics beside: scored again.
+    log = rows[0]["log"]
+    record = distributed.read_record(log)
+    del record["settings"]["beside_pairing"], record["beside_frames"]
+    with open(distributed.spec_path(log), "w", encoding="utf-8") as f:
+        json.dump(record, f)
+    again = ladder.score_ladder(rungs, log_dir=str(tmp_path / "logs"), ffmpeg=ffmpeg,
+                                beside=["psnr", "ssim"])
+    assert [r["label"] for r in again if not r["reused"]] == [rows[0]["label"]]
+    assert "beside_frames" in distributed.read_record(log)
 
 
 def test_a_stopped_rung_ends_its_ffmpeg(ffmpeg, ladders):
@@ -700,3 +939,114 @@ def test_rungs_are_listed_by_size_and_rate_with_their_progress(ffmpeg, ladders, 
                           printed.err, re.M)
     assert [int(n) for n, _ in progress] == list(range(1, 7))
     assert sorted(label for _, label in progress) == sorted(order)
+
+
+@pytest.fixture(scope="module")
+def small_title(ffmpeg, tmp_path_factory):
+    """A 25-frame source at 25 fps, an encode of it, and 25 frames of it at 50 fps (as
+    many frames as the source, half its duration)."""
+    work = tmp_path_factory.mktemp("small")
+    make = [ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i"]
+    source = str(work / "source.y4m")
+    subprocess.run(make + ["testsrc2=s=64x64:r=25:d=1", "-pix_fmt", "yuv420p", source],
+                   check=True)
+    rung = str(work / "rung.mkv")
+    subprocess.run(make + ["testsrc2=s=64x64:r=25:d=1", "-c:v", "mpeg2video", "-q:v", "10",
+                           rung], check=True)
+    fast = str(work / "fast.mkv")
+    subprocess.run(make + ["testsrc2=s=64x64:r=50:d=0.5", "-c:v", "mpeg2video", "-q:v", "10",
+                           fast], check=True)
+    return work, source, rung, fast
+
+
+def test_a_rung_paired_in_doubt_fails_unless_accepted(ffmpeg, small_title, tmp_path, capsys):
+    """A rung of as many frames as its source at twice its rate passes the frame count,
+    but the filter pairs its frames in doubt: the ladder fails naming it; accepted, the
+    rung's record keeps the doubts, and a later run that does not accept them scores
+    it again rather than reuse its log (and fails)."""
+    _, source, rung, fast = small_title
+    out = tmp_path / "out"
+    command = ["ladder", "--source", source, "--ladder", "a=%s,%s" % (rung, fast), "-o",
+               str(out), "--ffmpeg", ffmpeg, "--quiet", "--no-progress"]
+    assert main(command) == 1
+    err = capsys.readouterr().err
+    assert "the distorted %s against the reference %s, pairs in doubt: " % (fast, source) in err
+    assert "--accept-doubtful-pairs" in err and not (out / "ladder.json").exists()
+    assert main(command + ["--accept-doubtful-pairs"]) == 0
+    assert "floatadm: warning: the distorted %s against the reference %s, pairs in doubt: " % (
+        fast, source) in capsys.readouterr().err
+    record = json.loads((out / "logs" / "source.y4m" / "a" / "fast.spec.json").read_text())
+    assert {d["kind"] for d in record["doubtful_pairs"]} >= {"apart", "reference_repeated"}
+    assert "doubtful_pairs" not in json.loads(
+        (out / "logs" / "source.y4m" / "a" / "rung.spec.json").read_text())
+    assert main(command) == 1
+    assert "pairs in doubt" in capsys.readouterr().err
+
+
+def test_a_column_named_twice_is_refused(tmp_path, capsys):
+    """A manifest naming a column twice (in any case) is refused, naming it, rather
+    than one of the two taken."""
+    (tmp_path / "src.y4m").write_bytes(b"x")
+    (tmp_path / "r1.webm").write_bytes(b"x")
+    manifest = tmp_path / "rungs.csv"
+    manifest.write_text("source,ladder,file,label,File\nsrc.y4m,vp8,r1.webm,a,r2.webm\n")
+    with pytest.raises(ladder.LadderError, match=r"rungs.csv: its first line names file "
+                                                 r"more than once"):
+        ladder.read_manifest(str(manifest))
+    assert main(["ladder", str(manifest), "-o", str(tmp_path / "out"), "--quiet"]) == 1
+    assert capsys.readouterr().err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_log_names_are_one_label_each_whatever_the_others(tmp_path):
+    """Each label's log has a name of its own, the same whichever other rungs there
+    are: "x y", "x_y" and "x_y-2" never meet, "x_y-2" logs to x_y-2.json with or
+    without the others; the names decode back to the labels."""
+    (tmp_path / "source.y4m").write_bytes(b"x")
+    (tmp_path / "r.webm").write_bytes(b"x")
+
+    def logs(labels):
+        rungs = [ladder._rung(str(tmp_path / "source.y4m"), "vp9", str(tmp_path / "r.webm"),
+                              label) for label in labels]
+        return [os.path.basename(p) for p in ladder.log_paths(rungs, "logs")]
+    labels = ["x y", "x_y", "x_y-2", "x%20y", ".hidden", "a.spec", "a", "é"]
+    names = logs(labels)
+    assert names == ["x%20y.json", "x_y.json", "x_y-2.json", "x%2520y.json", "%2Ehidden.json",
+                     "a%2Espec.json", "a.json", "%C3%A9.json"]
+    assert logs(["x_y-2"]) == ["x_y-2.json"] and logs(["x_y-2", "x y"])[0] == "x_y-2.json"
+    assert [urllib.parse.unquote(n[:-len(".json")]) for n in names] == labels
+    records = {distributed.spec_path(n) for n in names}
+    assert not records & set(names)
+
+
+def test_names_that_are_not_utf8_are_written_everywhere(ffmpeg, small_title, tmp_path, capsys):
+    """A rung whose file name is not UTF-8: the ladder writes its three tables whole
+    over an earlier run's (the name as Python holds it in JSON, shown with \\xff in
+    the CSV and the page, the page's link to its log the log's bytes), and the report
+    draws its log."""
+    _, source, rung, _ = small_title
+    odd = os.path.join(os.fsencode(str(tmp_path)), b"\xff.mkv")
+    with open(rung, "rb") as src, open(odd, "wb") as dst:
+        dst.write(src.read())
+    out = tmp_path / "out"
+    command = ["ladder", "--source", source, "--ladder", "a=%s" % rung, "-o", str(out),
+               "--ffmpeg", ffmpeg, "--quiet", "--no-progress"]
+    assert main(command) == 0
+    earlier = {name: (out / name).read_bytes() for name in ("ladder.csv", "ladder.html")}
+    command[4] = "a=%s,%s" % (rung, os.fsdecode(odd))
+    assert main(command) == 0, capsys.readouterr().err
+    table = json.loads((out / "ladder.json").read_text(encoding="ascii"))
+    assert {r["file"] for r in table["rungs"]} == {rung, os.fsdecode(odd)}
+    text = (out / "ladder.csv").read_text(encoding="utf-8")
+    assert ",'\\xff','%s/\\xff.mkv'," % tmp_path in text
+    page = (out / "ladder.html").read_text(encoding="utf-8")
+    assert all((out / name).read_bytes() != earlier[name] for name in earlier)
+    links = re.findall(r'<a href="([^"]*)">([^<]*)</a>', page)
+    assert sorted(text for _, text in links) == ["&#x27;\\xff&#x27;", "rung"]
+    for link, _ in links:
+        assert os.path.isfile(os.path.join(os.fsencode(str(out)),
+                                           urllib.parse.unquote_to_bytes(link)))
+    log = next(os.path.join(os.fsencode(str(out)), urllib.parse.unquote_to_bytes(link))
+               for link, text in links if text != "rung")
+    assert main(["report", os.fsdecode(log), "-o", str(tmp_path / "r.html"), "--quiet"]) == 0
+    assert "\\xff.mkv" in (tmp_path / "r.html").read_text(encoding="utf-8")

@@ -666,7 +666,9 @@ BEYOND_DOUBLE = "1" + "0" * 400
                                   "integer value beyond a double",
                                   "integer timestamp beyond a double",
                                   "integer option beyond a double", "nested too deeply",
-                                  "spec nested too deeply", "not UTF-8"])
+                                  "spec nested too deeply", "not UTF-8",
+                                  "beside value a string", "beside frame not scored",
+                                  "beside a metric of the log"])
 def test_malformed_files_give_one_line(case, pair, tmp_path, capsys):
     """Each malformed file beside a log: one line naming the file and what was
     expected, exit status 1, no traceback and no huge allocation."""
@@ -718,6 +720,12 @@ def test_malformed_files_give_one_line(case, pair, tmp_path, capsys):
     elif case == "spec nested too deeply":
         spec.write_text("[" * 100000)
         bad = spec
+    elif case.startswith("beside"):
+        entry = {"beside value a string": {"frame": 0, "psnr_y": "30"},
+                 "beside frame not scored": {"frame": 9, "psnr_y": 30.0},
+                 "beside a metric of the log": {"frame": 0, "adm2": 0.5}}[case]
+        spec.write_text(json.dumps({"float_adm_spec": 1, "beside_frames": [entry]}))
+        bad = spec if case == "beside value a string" else path
     elif case not in ("nested too deeply", "not UTF-8"):
         np.savez_compressed(str(npz), a=np.zeros(3))
         bad = npz

@@ -294,6 +294,19 @@ def test_options_by_name_alias_and_type():
         assert scorer.debug and len(scorer.names) == 18
 
 
+def test_a_refused_value_is_shown_as_given(pair, capsys):
+    """A value just past its range's end is named as given, not rounded onto the end
+    ("100 is out of range [1, 100]" says nothing)."""
+    from floatadm.__main__ import main
+    with pytest.raises(floatadm.InvalidError, match=re.escape(
+            "option adm_enhn_gain_limit (egl): 100.00000000000001 is out of range [1, 100]")):
+        floatadm.Scorer(64, 64, 8, egl="100.00000000000001")
+    ref, dis = pair("astronaut_576x324_yuv420p_x264")
+    assert main(["score", "-r", ref, "-d", dis, "--width", "576", "--height", "324",
+                 "--pix-fmt", "yuv420p", "--option", "egl=100.00000000000001", "--quiet"]) == 1
+    assert "100.00000000000001 is out of range [1, 100]" in capsys.readouterr().err
+
+
 def test_errors_carry_the_librarys_message():
     with pytest.raises(ValueError, match=r"adm_enhn_gain_limit.*range") as info:
         floatadm.Scorer(64, 64, 8, egl=0.5)
