@@ -478,9 +478,10 @@ int main(int argc, char **argv)
             rows.clear();
             for (int t : {1, 2, 4, 0})
                 rows.push_back(run_gpu(in,
-                                       "GPU, files into pinned buffers, " +
-                                           (t ? std::to_string(t) : std::string("library's")) +
-                                           " read threads",
+                                       "GPU, files into pinned buffers, read in " +
+                                           (t == 1   ? std::string("1 part")
+                                            : t == 0 ? std::string("the library's parts")
+                                                     : std::to_string(t) + " parts"),
                                        kFiles, 0, 0, t, frames));
             for (const Row &row : rows) {
                 print_row(size, row, cpu_files.ms);

@@ -48,7 +48,7 @@ import numpy as np
 PAIRS = 8  # distinct frame pairs; frame k of every face is pair k % PAIRS
 WARMUP = 10
 # (width, height): frames of arrays timed, files' two lengths.
-FRAMES = {(3840, 2160): (96, (32, 96)), (1920, 1080): (192, (64, 192))}
+FRAMES = {(3840, 2160): (128, (16, 112)), (1920, 1080): (256, (32, 288))}
 TARGETS = {"arrays_ms": 0.9, "files_ms": 1.5, "speedup": 2.0, "cores": 1.0}
 
 

@@ -366,9 +366,8 @@ void check_refusals()
     float_adm_options_default(&opts);
     FloatAdmCudaContext *ctx = nullptr;
     char err[512] = "";
-    check(float_adm_cuda_context_create(&ctx, 64, 64, 8, &opts, nullptr, 17, err, sizeof(err)) ==
-              FLOAT_ADM_ERROR_RANGE,
-          std::string("max_in_flight 17 refused: ") + err);
+    int ret = float_adm_cuda_context_create(&ctx, 64, 64, 8, &opts, nullptr, 17, err, sizeof(err));
+    check(ret == FLOAT_ADM_ERROR_RANGE, std::string("max_in_flight 17 refused: ") + err);
     if (float_adm_cuda_context_create(&ctx, 64, 64, 8, &opts, nullptr, 0, err, sizeof(err)) < 0) {
         check(false, std::string("context: ") + err);
         return;
@@ -377,12 +376,14 @@ void check_refusals()
     check(float_adm_cuda_set_host_threads(ctx, -1) == FLOAT_ADM_ERROR_INVALID &&
               float_adm_cuda_set_host_threads(ctx, 65) == FLOAT_ADM_ERROR_INVALID,
           "host threads -1 and 65 refused");
-    check(float_adm_cuda_submit_host_frame(ctx) == FLOAT_ADM_ERROR_INVALID,
+    ret = float_adm_cuda_submit_host_frame(ctx);
+    check(ret == FLOAT_ADM_ERROR_INVALID,
           std::string("submit_host_frame without host_frame refused: ") +
               float_adm_cuda_last_error(ctx));
     std::vector<uint8_t> plane(64 * 64, 9);
-    FloatAdmCudaPlane bad = {plane.data(), 64, 1, 0, 3};
-    check(float_adm_cuda_submit(ctx, &bad, &bad) == FLOAT_ADM_ERROR_INVALID,
+    const FloatAdmCudaPlane bad = {plane.data(), 64, 1, 0, 3};
+    ret = float_adm_cuda_submit(ctx, &bad, &bad);
+    check(ret == FLOAT_ADM_ERROR_INVALID,
           std::string("in_host_memory 3 refused: ") + float_adm_cuda_last_error(ctx));
     FloatAdmPlane r1, d1, r2, d2;
     check(float_adm_cuda_host_frame(ctx, &r1, &d1) == 0 &&
@@ -390,7 +391,8 @@ void check_refusals()
               d1.data == d2.data && r1.data != d1.data && r1.stride == 64 && r1.shift == 0,
           "host_frame twice: the same buffers, rows of the width");
     const FloatAdmPlane host = {plane.data(), 64, 1, 0};
-    check(float_adm_cuda_submit_host(ctx, &host, &host) == FLOAT_ADM_ERROR_INVALID,
+    ret = float_adm_cuda_submit_host(ctx, &host, &host);
+    check(ret == FLOAT_ADM_ERROR_INVALID,
           std::string("a submit while the buffers are lent refused: ") +
               float_adm_cuda_last_error(ctx));
     memset(const_cast<void *>(r1.data), 9, 64 * 64);
@@ -412,7 +414,7 @@ double thread_cpu_ms()
            use.ru_stime.tv_usec / 1e3;
 }
 
-/* A caller waiting for its frames sleeps: 400 4K frames from device memory, 16 in flight,
+/* A caller waiting for its frames sleeps: 1000 4K frames from device memory, 16 in flight,
  * take this thread far less CPU time than wall time (a spinning wait takes all of it). */
 void check_waiting_sleeps()
 {
@@ -436,8 +438,8 @@ void check_waiting_sleeps()
     const auto start = std::chrono::steady_clock::now();
     const double cpu_start = thread_cpu_ms();
     int ret = 0;
-    for (int submitted = 0, collected = 0; ret >= 0 && collected < 400;) {
-        ret = submitted < 400 ? float_adm_cuda_submit(ctx, &rv, &dv) : FLOAT_ADM_ERROR_AGAIN;
+    for (int submitted = 0, collected = 0; ret >= 0 && collected < 1000;) {
+        ret = submitted < 1000 ? float_adm_cuda_submit(ctx, &rv, &dv) : FLOAT_ADM_ERROR_AGAIN;
         if (ret == 0)
             submitted++;
         if (ret == FLOAT_ADM_ERROR_AGAIN) {
@@ -451,9 +453,9 @@ void check_waiting_sleeps()
     float_adm_cuda_context_free(&ctx);
     char what[200];
     snprintf(what, sizeof(what),
-             "waiting for frames sleeps: 400 4K frames, %.1f ms of this thread's CPU in %.1f ms",
-             cpu, wall);
-    check(ret >= 0 && cpu < 0.5 * wall, what);
+             "waiting for frames sleeps: 1000 4K frames, %.1f ms of this thread's CPU in %.1f ms%s",
+             cpu, wall, wall < 10 ? " (too fast to tell)" : "");
+    check(ret >= 0 && (wall < 10 || cpu < 0.5 * wall), what);
 }
 
 } // namespace
