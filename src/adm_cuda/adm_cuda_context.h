@@ -152,9 +152,10 @@ struct FloatAdmCudaContext {
                     const char *which, bool device);
     int make_upload_buffers();
     int start_host_pool();
-    bool pin_in_place(Slot &slot, int img, const FloatAdmCudaPlane &plane);
+    InPlaceRows pin_in_place(Slot &slot, int img, const FloatAdmCudaPlane &plane);
     void unpin(Slot &slot);
     int upload_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane);
+    int upload_rows(Slot &slot, int img, const uint8_t *src, size_t pitch, int first, int end);
     int upload_staged(Slot &slot, int img, const uint8_t *src, size_t pitch, int shift);
     int submit_planes(Slot &slot, const FloatAdmCudaPlane *const (&planes)[2]);
     void abandon(Slot &slot);

@@ -13,6 +13,8 @@ namespace adm_cuda {
 namespace {
 
 constexpr size_t kCopyPartMin = size_t(512) << 10;
+/* Fewer whole pages than this in a plane: copied, which costs less than pinning them. */
+constexpr size_t kPinnedMin = size_t(64) << 10;
 
 struct RowCopy {
     uint8_t *dest;
@@ -71,6 +73,30 @@ void copy_rows(uint8_t *dest, size_t dest_pitch, const uint8_t *src, ptrdiff_t s
         return;
     }
     pool->run(copy_band, &copy, parts);
+}
+
+InPlaceRows in_place_rows(uintptr_t data, ptrdiff_t pitch, size_t row_bytes, int rows,
+                          size_t page)
+{
+    InPlaceRows in_place;
+    if (pitch <= 0 || rows <= 0)
+        return in_place;
+    const uintptr_t end = data + (uintptr_t)pitch * (rows - 1) + row_bytes;
+    const uintptr_t begin_page = (data + page - 1) / page * page, end_page = end / page * page;
+    if (end_page <= begin_page || end_page - begin_page < kPinnedMin)
+        return in_place;
+    /* The first row that starts in the pages, the last that ends in them. */
+    const int first = (int)((begin_page - data + (uintptr_t)pitch - 1) / (uintptr_t)pitch);
+    const int last_end =
+        end_page - data < row_bytes ? 0 : (int)((end_page - data - row_bytes) / (uintptr_t)pitch) + 1;
+    const int end_row = std::min(last_end, rows);
+    if (end_row <= first)
+        return in_place;
+    in_place.begin = begin_page;
+    in_place.bytes = end_page - begin_page;
+    in_place.first_row = first;
+    in_place.end_row = end_row;
+    return in_place;
 }
 
 double cpu_frame_ms(int width, int height, int cpu_threads)

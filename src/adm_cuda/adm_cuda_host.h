@@ -36,6 +36,21 @@ int host_threads_choice(unsigned hardware_threads);
 void copy_rows(uint8_t *dest, size_t dest_pitch, const uint8_t *src, ptrdiff_t src_stride,
                size_t row_bytes, int rows, adm::ThreadPool *pool, int parts);
 
+/*
+ * A host plane read in place: the whole pages within its rows, which no other allocation
+ * shares (pinned for its upload), and the rows [first_row, end_row) that lie in them;
+ * the rows before and after, which touch pages shared with what lies beside the plane,
+ * are copied.  bytes 0: the plane is copied whole (rows upwards, or too few whole pages
+ * to be worth pinning).
+ */
+struct InPlaceRows {
+    uintptr_t begin = 0; /* of the pages, page-aligned */
+    size_t bytes = 0;    /* a whole number of pages */
+    int first_row = 0, end_row = 0;
+};
+InPlaceRows in_place_rows(uintptr_t data, ptrdiff_t pitch, size_t row_bytes, int rows,
+                          size_t page);
+
 /* What `auto` knows when it chooses (float_adm_cuda_choose_backend). */
 struct AutoFacts {
     int devices = 0;       /* usable CUDA devices */

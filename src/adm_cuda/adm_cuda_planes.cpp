@@ -96,27 +96,24 @@ int FloatAdmCudaContext::start_host_pool()
 }
 
 /*
- * A plane read where it is: the pages holding its rows pinned (cuMemHostRegister) until
- * the frame is collected.  false where they cannot be (rows upwards, memory already
- * pinned or shared with the other plane, a mapping the driver will not pin): the plane
- * is copied then, with the same bits.
+ * A plane read where it is: the whole pages within its rows pinned (cuMemHostRegister)
+ * until the frame is collected, and the rows in them read from there (in_place_rows).
+ * Nothing pinned (bytes 0) where they cannot be (rows upwards, too few pages, pages
+ * already pinned as those of the same plane in a frame still in flight, a mapping the
+ * driver will not pin): the plane is copied then, with the same bits.
  */
-bool FloatAdmCudaContext::pin_in_place(Slot &slot, int img, const FloatAdmCudaPlane &plane)
+InPlaceRows FloatAdmCudaContext::pin_in_place(Slot &slot, int img, const FloatAdmCudaPlane &plane)
 {
     const adm::FrameSetup &frame = pipeline.frame;
-    if (plane.pitch <= 0)
-        return false;
-    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    const uintptr_t first = (uintptr_t)plane.data;
-    const uintptr_t end = first + (uintptr_t)plane.pitch * (frame.height - 1) +
-                          (uintptr_t)frame.width * frame.bytes_per_sample;
-    const uintptr_t begin = first / page * page;
-    const size_t bytes = (end - begin + page - 1) / page * page;
-    if (cu->cuMemHostRegister(reinterpret_cast<void *>(begin), bytes, register_flags) !=
-        CUDA_SUCCESS)
-        return false;
-    slot.pinned_in_place[img] = reinterpret_cast<void *>(begin);
-    return true;
+    InPlaceRows in_place = in_place_rows(
+        (uintptr_t)plane.data, plane.pitch, (size_t)frame.width * frame.bytes_per_sample,
+        frame.height, (size_t)sysconf(_SC_PAGESIZE));
+    if (in_place.bytes && cu->cuMemHostRegister(reinterpret_cast<void *>(in_place.begin),
+                                                in_place.bytes, register_flags) == CUDA_SUCCESS)
+        slot.pinned_in_place[img] = reinterpret_cast<void *>(in_place.begin);
+    else
+        in_place = InPlaceRows{};
+    return in_place;
 }
 
 /* The caller's memory pinned for a frame, unpinned once its upload is over. */
@@ -137,21 +134,33 @@ void FloatAdmCudaContext::abandon(Slot &slot)
     unpin(slot);
 }
 
-/* A plane's rows (in pinned memory) to the slot's device copy, on the copy stream. */
+/* Rows [first, end) of a plane whose row 0 is at src (pinned memory) to the slot's device
+ * copy, on the copy stream. */
+int FloatAdmCudaContext::upload_rows(Slot &slot, int img, const uint8_t *src, size_t pitch,
+                                     int first, int end)
+{
+    if (end <= first)
+        return 0;
+    CudaMemcpy2D copy = {};
+    copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+    copy.srcHost = src + pitch * first;
+    copy.srcPitch = pitch;
+    copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.dstDevice = slot.upload[img] + upload_pitch * first;
+    copy.dstPitch = upload_pitch;
+    copy.WidthInBytes = (size_t)pipeline.frame.width * pipeline.frame.bytes_per_sample;
+    copy.Height = end - first;
+    CU_TRY(cu->cuMemcpy2DAsync(&copy, copy_stream), "uploading a frame");
+    return 0;
+}
+
+/* A plane in pinned memory to the slot's device copy, which the frame's kernels read. */
 int FloatAdmCudaContext::upload_staged(Slot &slot, int img, const uint8_t *src, size_t pitch,
                                        int shift)
 {
-    const adm::FrameSetup &frame = pipeline.frame;
-    CudaMemcpy2D copy = {};
-    copy.srcMemoryType = CU_MEMORYTYPE_HOST;
-    copy.srcHost = src;
-    copy.srcPitch = pitch;
-    copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    copy.dstDevice = slot.upload[img];
-    copy.dstPitch = upload_pitch;
-    copy.WidthInBytes = (size_t)frame.width * frame.bytes_per_sample;
-    copy.Height = frame.height;
-    CU_TRY(cu->cuMemcpy2DAsync(&copy, copy_stream), "uploading a frame");
+    const int ret = upload_rows(slot, img, src, pitch, 0, pipeline.frame.height);
+    if (ret < 0)
+        return ret;
     slot.planes.data[img] = device_pointer<const uint8_t>(slot.upload[img]);
     slot.planes.pitch[img] = (ptrdiff_t)upload_pitch;
     slot.planes.shift[img] = shift;
@@ -159,25 +168,42 @@ int FloatAdmCudaContext::upload_staged(Slot &slot, int img, const uint8_t *src, 
 }
 
 /*
- * A plane from host memory: read in place where the caller allows it and its pages can
- * be pinned, else copied into the slot's pinned buffer (the caller may reuse its own at
- * once); then uploaded on the copy stream.
+ * A plane from host memory: the rows within whole pages read in place where the caller
+ * allows it and they can be pinned, the others (all of them otherwise) copied into the
+ * slot's pinned buffer first (the caller may reuse its own at once); then uploaded on the
+ * copy stream.
  */
 int FloatAdmCudaContext::upload_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane)
 {
     int ret = make_upload_buffers();
     if (ret < 0)
         return ret;
-    if (plane.in_host_memory == FLOAT_ADM_CUDA_HOST_IN_PLACE && pin_in_place(slot, img, plane))
-        return upload_staged(slot, img, static_cast<const uint8_t *>(plane.data),
-                             (size_t)plane.pitch, plane.shift);
-    if ((ret = start_host_pool()) < 0)
-        return ret;
     const adm::FrameSetup &frame = pipeline.frame;
     const size_t row = (size_t)frame.width * frame.bytes_per_sample;
-    copy_rows(slot.staging[img], row, static_cast<const uint8_t *>(plane.data), plane.pitch, row,
-              frame.height, host_pool.get(), host_threads);
-    return upload_staged(slot, img, slot.staging[img], row, plane.shift);
+    const uint8_t *src = static_cast<const uint8_t *>(plane.data);
+    const InPlaceRows in_place = plane.in_host_memory == FLOAT_ADM_CUDA_HOST_IN_PLACE
+                                     ? pin_in_place(slot, img, plane)
+                                     : InPlaceRows{};
+    if (!in_place.bytes) {
+        if ((ret = start_host_pool()) < 0)
+            return ret;
+        copy_rows(slot.staging[img], row, src, plane.pitch, row, frame.height, host_pool.get(),
+                  host_threads);
+        return upload_staged(slot, img, slot.staging[img], row, plane.shift);
+    }
+    /* The rows that touch shared pages: a few, copied on this thread. */
+    const int first = in_place.first_row, end = in_place.end_row;
+    copy_rows(slot.staging[img], row, src, plane.pitch, row, first, nullptr, 1);
+    copy_rows(slot.staging[img] + row * end, row, src + plane.pitch * end, plane.pitch, row,
+              frame.height - end, nullptr, 1);
+    if ((ret = upload_rows(slot, img, slot.staging[img], row, 0, first)) < 0 ||
+        (ret = upload_rows(slot, img, src, (size_t)plane.pitch, first, end)) < 0 ||
+        (ret = upload_rows(slot, img, slot.staging[img], row, end, frame.height)) < 0)
+        return ret;
+    slot.planes.data[img] = device_pointer<const uint8_t>(slot.upload[img]);
+    slot.planes.pitch[img] = (ptrdiff_t)upload_pitch;
+    slot.planes.shift[img] = plane.shift;
+    return 0;
 }
 
 /* A frame's planes, device or host, then its kernels after the uploads. */

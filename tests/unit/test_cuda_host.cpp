@@ -138,3 +138,72 @@ TEST(CudaHost, AutoWeighsTheDeviceAgainstTheCpuThreads)
     EXPECT_LT(adm_cuda::cpu_frame_ms(1920, 1080, 16), adm_cuda::cpu_frame_ms(1920, 1080, 4));
     EXPECT_GT(adm_cuda::device_frame_ms(1920, 1080, 10), adm_cuda::device_frame_ms(1920, 1080, 8));
 }
+
+TEST(CudaHost, PlanesReadInPlacePinOnlyTheirOwnWholePages)
+{
+    const size_t page = 4096;
+    /* Planes of 8 and 16 bits, odd widths, rows with gaps, starting anywhere in a page;
+     * a 3840x2160 plane as numpy lays it (16 bytes into a page), and two planes side by
+     * side in one block (a (2, h, w) array), whose shared page neither may pin. */
+    struct Case {
+        uintptr_t data;
+        ptrdiff_t pitch;
+        size_t row_bytes;
+        int rows;
+    };
+    std::vector<Case> cases = {{0x10000010, 3840, 3840, 2160},
+                               {0x10000000 + 3840 * 2160 + 16, 3840, 3840, 2160},
+                               {0x20000000, 1920, 1920, 1080},
+                               {0x30000123, 2 * 1031 + 64, 2 * 1031, 1025},
+                               {0x40000ff0, 1919, 1919, 1081}};
+    uint32_t state = 99;
+    for (int k = 0; k < 2000; k++) {
+        state = state * 1664525u + 1013904223u;
+        const size_t row = 16 + state % 9000;
+        state = state * 1664525u + 1013904223u;
+        cases.push_back({0x50000000 + state % 8192, (ptrdiff_t)(row + state % 200), row,
+                         1 + (int)(state >> 20) % 700});
+    }
+    int pinned = 0;
+    for (const Case &c : cases) {
+        const adm_cuda::InPlaceRows r =
+            adm_cuda::in_place_rows(c.data, c.pitch, c.row_bytes, c.rows, page);
+        const uintptr_t end = c.data + (uintptr_t)c.pitch * (c.rows - 1) + c.row_bytes;
+        if (!r.bytes)
+            continue;
+        pinned++;
+        SCOPED_TRACE(std::to_string(c.data) + " " + std::to_string(c.pitch) + " " +
+                     std::to_string(c.row_bytes) + " x " + std::to_string(c.rows));
+        /* Whole pages, all within the plane's bytes: no other allocation's. */
+        EXPECT_EQ(r.begin % page, 0u);
+        EXPECT_EQ(r.bytes % page, 0u);
+        EXPECT_GE(r.begin, c.data);
+        EXPECT_LE(r.begin + r.bytes, end);
+        EXPECT_GE(r.bytes, size_t(64) << 10);
+        /* The rows read in place lie in them; those before and after do not. */
+        ASSERT_LT(r.first_row, r.end_row);
+        ASSERT_LE(r.end_row, c.rows);
+        EXPECT_GE(c.data + (uintptr_t)c.pitch * r.first_row, r.begin);
+        EXPECT_LE(c.data + (uintptr_t)c.pitch * (r.end_row - 1) + c.row_bytes, r.begin + r.bytes);
+        if (r.first_row > 0) {
+            EXPECT_LT(c.data + (uintptr_t)c.pitch * (r.first_row - 1), r.begin);
+        }
+        if (r.end_row < c.rows) {
+            EXPECT_GT(c.data + (uintptr_t)c.pitch * r.end_row + c.row_bytes, r.begin + r.bytes);
+        }
+    }
+    EXPECT_GT(pinned, 500);
+    /* The first two cases: a 4K plane 16 bytes into a page reads all but three rows in
+     * place (the first two and the last touch shared pages), and so does the plane after
+     * it in the same block. */
+    const adm_cuda::InPlaceRows a = adm_cuda::in_place_rows(0x10000010, 3840, 3840, 2160, page);
+    const adm_cuda::InPlaceRows b =
+        adm_cuda::in_place_rows(0x10000000 + 3840 * 2160 + 16, 3840, 3840, 2160, page);
+    EXPECT_EQ(a.first_row, 2);
+    EXPECT_EQ(a.end_row, 2159);
+    EXPECT_LE(a.begin + a.bytes, b.begin);
+    EXPECT_EQ(b.end_row, 2159);
+    /* Rows upwards, and planes of fewer than 64 KiB of whole pages: copied whole. */
+    EXPECT_EQ(adm_cuda::in_place_rows(0x10000000, -3840, 3840, 2160, page).bytes, 0u);
+    EXPECT_EQ(adm_cuda::in_place_rows(0x10000000, 64, 64, 64, page).bytes, 0u);
+}
