@@ -29,7 +29,7 @@ from . import _lib
 BACKENDS = ("cpu", "cuda", "auto")
 # How the CUDA backend takes the caller's arrays: pinned where they are for their upload
 # (read until the frame's scores are out), or copied first into the library's pinned
-# buffers (docs/python.md, "Frames on the GPU").
+# buffers (docs/cuda.md, "Frames from host memory").
 UPLOADS = ("in_place", "copy")
 _ERRBUF = 512
 # The codes that mean a caller's value is wrong, by the library's names of them.

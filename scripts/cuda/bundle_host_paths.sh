@@ -46,6 +46,8 @@ bundle() {
     } > "$3/BUILD_INFO"
 }
 
+rm -rf "$dest"
+
 # This tree, in a build directory of its own without libswscale.
 targets=
 for p in $programs $libraries; do targets="$targets build/gpu/$p"; done
