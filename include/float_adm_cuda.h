@@ -77,9 +77,11 @@ int float_adm_cuda_device_count(int *count, char *why, size_t why_size);
 
 /* Where a FloatAdmCudaPlane is (its in_host_memory). */
 #define FLOAT_ADM_CUDA_DEVICE_MEMORY 0 /* device memory: the kernels read it */
-#define FLOAT_ADM_CUDA_HOST_COPY 1     /* host memory, copied into pinned memory of the
+#define FLOAT_ADM_CUDA_HOST_COPY                                                                   \
+    1 /* host memory, copied into pinned memory of the
                                           context's before submit returns, then uploaded */
-#define FLOAT_ADM_CUDA_HOST_IN_PLACE 2 /* host memory the caller keeps, unchanged, until the
+#define FLOAT_ADM_CUDA_HOST_IN_PLACE                                                               \
+    2 /* host memory the caller keeps, unchanged, until the
                                           frame is collected: its pages are pinned
                                           (cuMemHostRegister) and uploaded from where they
                                           are, with no copy on the host; where they cannot

@@ -48,8 +48,8 @@ struct Clock {
     {
         struct rusage use;
         getrusage(RUSAGE_SELF, &use);
-        return use.ru_utime.tv_sec * 1e3 + use.ru_utime.tv_usec / 1e3 +
-               use.ru_stime.tv_sec * 1e3 + use.ru_stime.tv_usec / 1e3;
+        return use.ru_utime.tv_sec * 1e3 + use.ru_utime.tv_usec / 1e3 + use.ru_stime.tv_sec * 1e3 +
+               use.ru_stime.tv_usec / 1e3;
     }
     double wall_ms() const
     {
@@ -165,8 +165,8 @@ Row run_gpu(const Inputs &in, const std::string &path, Source source, int depth,
                 }
             return float_adm_cuda_submit_host_frame(ctx);
         }
-        const int where =
-            source == kArraysInPlace ? FLOAT_ADM_CUDA_HOST_IN_PLACE : FLOAT_ADM_CUDA_HOST_COPY;
+        const int where = source == kArraysInPlace ? FLOAT_ADM_CUDA_HOST_IN_PLACE
+                                                   : FLOAT_ADM_CUDA_HOST_COPY;
         const FloatAdmPlane r = in.refs[k % kRotation].view(), d = in.dists[k % kRotation].view();
         const FloatAdmCudaPlane planes[2] = {{r.data, r.stride, r.bytes_per_sample, 0, where},
                                              {d.data, d.stride, d.bytes_per_sample, 0, where}};
@@ -193,7 +193,8 @@ Row run_gpu(const Inputs &in, const std::string &path, Source source, int depth,
     row.ms = clock.wall_ms() / frames;
     row.cpu_ms = clock.used_cpu_ms() / frames;
     if (ret < 0 && row.error.empty())
-        row.error = std::string(float_adm_cuda_strerror(ret)) + ": " + float_adm_cuda_last_error(ctx);
+        row.error = std::string(float_adm_cuda_strerror(ret)) + ": " +
+                    float_adm_cuda_last_error(ctx);
     if (ret >= 0)
         row.differing = compare(in, warm, 0) + compare(in, timed, kWarmup);
     while (float_adm_cuda_in_flight(ctx) > 0) {
@@ -216,7 +217,8 @@ Row run_cpu(const Inputs &in, const std::string &path, bool from_files, int thre
     FloatAdmContext *ctx = nullptr;
     char err[512] = "";
     const int depth = threads + 2;
-    if (float_adm_context_create(&ctx, in.width, in.height, in.depth, &opts, err, sizeof(err)) < 0 ||
+    if (float_adm_context_create(&ctx, in.width, in.height, in.depth, &opts, err, sizeof(err)) <
+            0 ||
         float_adm_context_set_threads(ctx, threads) < 0 ||
         float_adm_context_set_frames_in_flight(ctx, depth) < 0) {
         row.error = err[0] ? err : "CPU context";
@@ -224,7 +226,8 @@ Row run_cpu(const Inputs &in, const std::string &path, bool from_files, int thre
         return row;
     }
     Reader files[2];
-    if (from_files && (!files[0].open(in, 0, 1, &row.error) || !files[1].open(in, 1, 1, &row.error))) {
+    if (from_files &&
+        (!files[0].open(in, 0, 1, &row.error) || !files[1].open(in, 1, 1, &row.error))) {
         float_adm_context_free(&ctx);
         return row;
     }
@@ -241,8 +244,8 @@ Row run_cpu(const Inputs &in, const std::string &path, bool from_files, int thre
                     uint8_t *into[2] = {buffers[2 * (submitted % depth)].data(),
                                         buffers[2 * (submitted % depth) + 1].data()};
                     for (int i = 0; i < 2 && ret >= 0; i++)
-                        ret = float_adm_reader_read_luma(files[i].r, k % kFileFrames, into[i],
-                                                         err, sizeof(err));
+                        ret = float_adm_reader_read_luma(files[i].r, k % kFileFrames, into[i], err,
+                                                         sizeof(err));
                     r.data = into[0];
                     d.data = into[1];
                     r.stride = d.stride = (ptrdiff_t)(luma / in.height);
@@ -377,8 +380,10 @@ int main(int argc, char **argv)
                  sscanf(argv[++i], "%dx%d:%d", &s.w, &s.h, &s.depth) == 3)
             sizes.push_back(s);
         else {
-            fprintf(stderr, "usage: %s [--frames N] [--size WxH:DEPTH]... [--dir DIR] "
-                            "[--cpu-threads N]\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s [--frames N] [--size WxH:DEPTH]... [--dir DIR] "
+                    "[--cpu-threads N]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -409,8 +414,8 @@ int main(int argc, char **argv)
             return 2;
         }
         for (int k = 0; k < kRotation; k++) {
-            const testsupport::FramePair p =
-                testsupport::make_frame_pair(FrameGeometry{s.w, s.h, s.depth}, 200 + k);
+            const testsupport::FramePair p = testsupport::make_frame_pair(
+                FrameGeometry{s.w, s.h, s.depth}, 200 + k);
             in.refs.push_back(p.ref);
             in.dists.push_back(p.dist);
         }
@@ -451,19 +456,19 @@ int main(int argc, char **argv)
         failures += cpu_arrays.differing != 0;
         print_row(size, copy_floor(*cu, in, frames), 0);
         std::vector<Row> rows;
-        rows.push_back(run_gpu(in, "GPU, arrays copied on 1 thread, depth 1", kArraysCopied, 1, 1,
-                               0, frames));
-        rows.push_back(run_gpu(in, "GPU, arrays copied on 1 thread, depth 2", kArraysCopied, 2, 1,
-                               0, frames));
+        rows.push_back(
+            run_gpu(in, "GPU, arrays copied on 1 thread, depth 1", kArraysCopied, 1, 1, 0, frames));
+        rows.push_back(
+            run_gpu(in, "GPU, arrays copied on 1 thread, depth 2", kArraysCopied, 2, 1, 0, frames));
         for (int t : {1, 2, 4})
             rows.push_back(run_gpu(in,
                                    "GPU, arrays copied on " + std::to_string(t) + " thread" +
                                        (t > 1 ? "s" : "") + ", library's depth",
                                    kArraysCopied, 0, t, 0, frames));
-        rows.push_back(run_gpu(in, "GPU, arrays copied, library's threads and depth",
-                               kArraysCopied, 0, 0, 0, frames));
-        rows.push_back(run_gpu(in, "GPU, arrays pinned in place, depth 1", kArraysInPlace, 1, 0,
-                               0, frames));
+        rows.push_back(run_gpu(in, "GPU, arrays copied, library's threads and depth", kArraysCopied,
+                               0, 0, 0, frames));
+        rows.push_back(
+            run_gpu(in, "GPU, arrays pinned in place, depth 1", kArraysInPlace, 1, 0, 0, frames));
         rows.push_back(run_gpu(in, "GPU, arrays pinned in place, library's depth", kArraysInPlace,
                                0, 0, 0, frames));
         for (const Row &row : rows) {
@@ -471,8 +476,8 @@ int main(int argc, char **argv)
             failures += row.differing != 0;
         }
         if (have_files) {
-            const Row cpu_files =
-                run_cpu(in, "CPU, files, read on 1 thread, " + threads, true, cpu_threads, frames);
+            const Row cpu_files = run_cpu(in, "CPU, files, read on 1 thread, " + threads, true,
+                                          cpu_threads, frames);
             print_row(size, cpu_files, cpu_files.ms);
             failures += cpu_files.differing != 0;
             rows.clear();

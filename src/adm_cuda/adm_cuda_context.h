@@ -45,7 +45,7 @@ struct Slot {
     bool profiled = false;
     uint8_t *staging[2] = {}; /* pinned: reference, distorted */
     CUdeviceptr upload[2] = {};
-    CUevent uploaded = nullptr; /* on the copy stream, after the frame's uploads */
+    CUevent uploaded = nullptr;    /* on the copy stream, after the frame's uploads */
     void *pinned_in_place[2] = {}; /* cuMemHostRegister'ed until the frame is collected */
     /* With a map: its sums per scale, [scale][block row][block column][MapSum], as the
      * map kernels write them (blocks the sums regions miss stay 0), and their copy in
@@ -96,7 +96,7 @@ struct FloatAdmCudaContext {
     CUstream copy_stream = nullptr;
     int host_threads = 0; /* 0: the library's choice, made at the first copy */
     std::unique_ptr<adm::ThreadPool> host_pool;
-    unsigned register_flags = 0; /* cuMemHostRegister's, for planes read in place */
+    unsigned register_flags = 0;  /* cuMemHostRegister's, for planes read in place */
     bool host_frame_lent = false; /* float_adm_cuda_host_frame gave the next slot's buffers */
     bool profiling = false;
     float stage_ms[FLOAT_ADM_CUDA_NUM_STAGES] = {};

@@ -139,7 +139,8 @@ int float_adm_cuda_choose_backend(int device, int width, int height, int bit_dep
     if (ret < 0 || count == 0) {
         facts.no_device = text;
     } else if (device >= count) {
-        adm::format_error(text, sizeof(text), "there is no CUDA device %d: %d found", device, count);
+        adm::format_error(text, sizeof(text), "there is no CUDA device %d: %d found", device,
+                          count);
         facts.no_device = text;
     } else {
         facts.devices = count;

@@ -66,8 +66,8 @@ void copy_rows(uint8_t *dest, size_t dest_pitch, const uint8_t *src, ptrdiff_t s
 {
     RowCopy copy = {dest, dest_pitch, src, src_stride, row_bytes, rows};
     const size_t bytes = row_bytes * (size_t)std::max(rows, 0);
-    parts = (int)std::min<size_t>({(size_t)std::max(parts, 1), bytes / kCopyPartMin,
-                                   (size_t)std::max(rows, 1)});
+    parts = (int)std::min<size_t>(
+        {(size_t)std::max(parts, 1), bytes / kCopyPartMin, (size_t)std::max(rows, 1)});
     if (!pool || parts <= 1) {
         copy_band(&copy, 0, 1);
         return;
@@ -75,8 +75,7 @@ void copy_rows(uint8_t *dest, size_t dest_pitch, const uint8_t *src, ptrdiff_t s
     pool->run(copy_band, &copy, parts);
 }
 
-InPlaceRows in_place_rows(uintptr_t data, ptrdiff_t pitch, size_t row_bytes, int rows,
-                          size_t page)
+InPlaceRows in_place_rows(uintptr_t data, ptrdiff_t pitch, size_t row_bytes, int rows, size_t page)
 {
     InPlaceRows in_place;
     if (pitch <= 0 || rows <= 0)
@@ -87,8 +86,9 @@ InPlaceRows in_place_rows(uintptr_t data, ptrdiff_t pitch, size_t row_bytes, int
         return in_place;
     /* The first row that starts in the pages, the last that ends in them. */
     const int first = (int)((begin_page - data + (uintptr_t)pitch - 1) / (uintptr_t)pitch);
-    const int last_end =
-        end_page - data < row_bytes ? 0 : (int)((end_page - data - row_bytes) / (uintptr_t)pitch) + 1;
+    const int last_end = end_page - data < row_bytes
+                             ? 0
+                             : (int)((end_page - data - row_bytes) / (uintptr_t)pitch) + 1;
     const int end_row = std::min(last_end, rows);
     if (end_row <= first)
         return in_place;
@@ -131,8 +131,8 @@ AutoChoice choose_backend(const AutoFacts &f)
                  f.frames, device_all, cpu_all);
     } else {
         faster = device < cpu;
-        snprintf(numbers, sizeof(numbers), "%.3f ms a frame on the device, %.3f on the CPU",
-                 device, cpu);
+        snprintf(numbers, sizeof(numbers), "%.3f ms a frame on the device, %.3f on the CPU", device,
+                 cpu);
     }
     char cpu_on[40], why[400];
     snprintf(cpu_on, sizeof(cpu_on), "the CPU on %d thread%s", f.cpu_threads,

@@ -48,8 +48,7 @@ struct InPlaceRows {
     size_t bytes = 0;    /* a whole number of pages */
     int first_row = 0, end_row = 0;
 };
-InPlaceRows in_place_rows(uintptr_t data, ptrdiff_t pitch, size_t row_bytes, int rows,
-                          size_t page);
+InPlaceRows in_place_rows(uintptr_t data, ptrdiff_t pitch, size_t row_bytes, int rows, size_t page);
 
 /* What `auto` knows when it chooses (float_adm_cuda_choose_backend). */
 struct AutoFacts {

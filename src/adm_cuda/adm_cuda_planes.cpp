@@ -105,9 +105,9 @@ int FloatAdmCudaContext::start_host_pool()
 InPlaceRows FloatAdmCudaContext::pin_in_place(Slot &slot, int img, const FloatAdmCudaPlane &plane)
 {
     const adm::FrameSetup &frame = pipeline.frame;
-    InPlaceRows in_place = in_place_rows(
-        (uintptr_t)plane.data, plane.pitch, (size_t)frame.width * frame.bytes_per_sample,
-        frame.height, (size_t)sysconf(_SC_PAGESIZE));
+    InPlaceRows in_place = in_place_rows((uintptr_t)plane.data, plane.pitch,
+                                         (size_t)frame.width * frame.bytes_per_sample, frame.height,
+                                         (size_t)sysconf(_SC_PAGESIZE));
     if (in_place.bytes && cu->cuMemHostRegister(reinterpret_cast<void *>(in_place.begin),
                                                 in_place.bytes, register_flags) == CUDA_SUCCESS)
         slot.pinned_in_place[img] = reinterpret_cast<void *>(in_place.begin);

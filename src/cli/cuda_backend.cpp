@@ -52,8 +52,7 @@ bool cuda_backend_chosen(const InputGeometry &geometry, const FloatAdmOptions &o
     char message[1024] = "";
     const int chosen = float_adm_cuda_choose_backend(0, geometry.width, geometry.height,
                                                      geometry.format->bit_depth, options.p_norm,
-                                                     cpu_threads, frames, message,
-                                                     sizeof(message));
+                                                     cpu_threads, frames, message, sizeof(message));
     why = message[0] ? message : float_adm_cuda_strerror(chosen);
     return chosen == 1;
 }

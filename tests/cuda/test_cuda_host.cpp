@@ -192,8 +192,8 @@ struct Runner {
         }
         char err[512];
         FloatAdmCudaContext *ctx = nullptr;
-        if (float_adm_cuda_context_create(&ctx, g.width, g.height, g.depth, &opts, nullptr,
-                                          v.depth, err, sizeof(err)) < 0) {
+        if (float_adm_cuda_context_create(&ctx, g.width, g.height, g.depth, &opts, nullptr, v.depth,
+                                          err, sizeof(err)) < 0) {
             *error = err;
             return false;
         }
@@ -262,7 +262,8 @@ struct Runner {
             return float_adm_cuda_submit_host_frame(ctx);
         }
         const bool upwards = kind == kUpwards;
-        const LumaPlane &lr = upwards ? up_refs[f] : refs[f], &ld = upwards ? up_dists[f] : dists[f];
+        const LumaPlane &lr = upwards ? up_refs[f] : refs[f],
+                        &ld = upwards ? up_dists[f] : dists[f];
         FloatAdmCudaPlane planes[2];
         const LumaPlane *host[2] = {&lr, &ld};
         for (int i = 0; i < 2; i++) {
@@ -338,8 +339,8 @@ void run_generated(Runner &run, bool quick)
             continue;
         std::vector<LumaPlane> refs, dists;
         for (int f = 0; f < 3; f++) {
-            const testsupport::FramePair p =
-                testsupport::make_frame_pair(FrameGeometry{s.w, s.h, s.depth}, seed++);
+            const testsupport::FramePair p = testsupport::make_frame_pair(
+                FrameGeometry{s.w, s.h, s.depth}, seed++);
             refs.push_back(p.ref);
             dists.push_back(p.dist);
         }
@@ -398,7 +399,8 @@ void check_refusals()
     memset(const_cast<void *>(r1.data), 9, 64 * 64);
     memset(const_cast<void *>(d1.data), 9, 64 * 64);
     FloatAdmScores lent, copied;
-    check(float_adm_cuda_submit_host_frame(ctx) == 0 && float_adm_cuda_collect(ctx, &lent, 1) == 0 &&
+    check(float_adm_cuda_submit_host_frame(ctx) == 0 &&
+              float_adm_cuda_collect(ctx, &lent, 1) == 0 &&
               float_adm_cuda_submit_host(ctx, &host, &host) == 0 &&
               float_adm_cuda_collect(ctx, &copied, 1) == 0 &&
               testsupport::differing_outputs(lent, copied) == 0,
@@ -493,8 +495,9 @@ int main(int argc, char **argv)
     check_waiting_sleeps();
     const Totals &t = run.totals;
     failures += t.failures;
-    printf("\nSUMMARY cuda_host: %lld frames, CPU vs CUDA %lld of %lld outputs differ | failures %d\n",
-           t.frames, t.differing, t.outputs, failures);
+    printf(
+        "\nSUMMARY cuda_host: %lld frames, CPU vs CUDA %lld of %lld outputs differ | failures %d\n",
+        t.frames, t.differing, t.outputs, failures);
     printf("%s\n", failures ? "HOST PATHS FAILED" : "HOST PATHS PASSED");
     return failures ? 1 : 0;
 }

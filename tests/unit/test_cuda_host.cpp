@@ -40,7 +40,7 @@ TEST(CudaHost, RowsCopiedOverThreadsAreTheRows)
         int rows;
         size_t gap;
         bool upwards;
-    } cases[] = {{17, 17, 0, false},     {33 * 2, 19, 6, true},     {3840, 2160, 0, false},
+    } cases[] = {{17, 17, 0, false},          {33 * 2, 19, 6, true}, {3840, 2160, 0, false},
                  {1031 * 2, 1025, 64, false}, {1919, 1081, 1, true}, {4095 * 2, 3, 0, false}};
     for (const auto &c : cases) {
         const std::vector<uint8_t> src = pattern(c.row_bytes, c.rows, c.gap);
@@ -49,7 +49,8 @@ TEST(CudaHost, RowsCopiedOverThreadsAreTheRows)
         std::vector<uint8_t> want(c.row_bytes * c.rows);
         for (int y = 0; y < c.rows; y++)
             for (size_t x = 0; x < c.row_bytes; x++)
-                want[y * c.row_bytes + x] = first[(c.upwards ? -stride : stride) * y + (ptrdiff_t)x];
+                want[y * c.row_bytes + x] =
+                    first[(c.upwards ? -stride : stride) * y + (ptrdiff_t)x];
         for (int parts : {1, 2, 3, 4, 16}) {
             SCOPED_TRACE(std::to_string(c.row_bytes) + " bytes x " + std::to_string(c.rows) +
                          " rows, " + std::to_string(parts) + " parts");
@@ -166,8 +167,8 @@ TEST(CudaHost, PlanesReadInPlacePinOnlyTheirOwnWholePages)
     }
     int pinned = 0;
     for (const Case &c : cases) {
-        const adm_cuda::InPlaceRows r =
-            adm_cuda::in_place_rows(c.data, c.pitch, c.row_bytes, c.rows, page);
+        const adm_cuda::InPlaceRows r = adm_cuda::in_place_rows(c.data, c.pitch, c.row_bytes,
+                                                                c.rows, page);
         const uintptr_t end = c.data + (uintptr_t)c.pitch * (c.rows - 1) + c.row_bytes;
         if (!r.bytes)
             continue;
@@ -197,8 +198,8 @@ TEST(CudaHost, PlanesReadInPlacePinOnlyTheirOwnWholePages)
      * place (the first two and the last touch shared pages), and so does the plane after
      * it in the same block. */
     const adm_cuda::InPlaceRows a = adm_cuda::in_place_rows(0x10000010, 3840, 3840, 2160, page);
-    const adm_cuda::InPlaceRows b =
-        adm_cuda::in_place_rows(0x10000000 + 3840 * 2160 + 16, 3840, 3840, 2160, page);
+    const adm_cuda::InPlaceRows b = adm_cuda::in_place_rows(0x10000000 + 3840 * 2160 + 16, 3840,
+                                                            3840, 2160, page);
     EXPECT_EQ(a.first_row, 2);
     EXPECT_EQ(a.end_row, 2159);
     EXPECT_LE(a.begin + a.bytes, b.begin);

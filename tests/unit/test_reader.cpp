@@ -205,8 +205,11 @@ TEST(Reader, FramesReadInPartsAreTheSameBytes)
     const struct {
         int width, height;
         const char *pix_fmt;
-    } cases[] = {{1031, 2049, "yuv420p"}, {1031, 1031, "yuv420p10le"}, {1023, 1025, "yuv444p12le"},
-                 {1031, 1033, "yuv422p16le"}, {2049, 1031, "gray"}};
+    } cases[] = {{1031, 2049, "yuv420p"},
+                 {1031, 1031, "yuv420p10le"},
+                 {1023, 1025, "yuv444p12le"},
+                 {1031, 1033, "yuv422p16le"},
+                 {2049, 1031, "gray"}};
     for (const auto &c : cases) {
         for (bool y4m : {false, true}) {
             const FloatAdmFrameFormat f = format_of(c.width, c.height, c.pix_fmt);
