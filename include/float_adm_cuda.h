@@ -75,18 +75,23 @@ const char *float_adm_cuda_strerror(int err);
  */
 int float_adm_cuda_device_count(int *count, char *why, size_t why_size);
 
-/* Where a FloatAdmCudaPlane is (its in_host_memory). */
-#define FLOAT_ADM_CUDA_DEVICE_MEMORY 0 /* device memory: the kernels read it */
-#define FLOAT_ADM_CUDA_HOST_COPY                                                                   \
-    1 /* host memory, copied into pinned memory of the
-                                          context's before submit returns, then uploaded */
-#define FLOAT_ADM_CUDA_HOST_IN_PLACE                                                               \
-    2 /* host memory the caller keeps, unchanged, until the
-                                          frame is collected: its pages are pinned
-                                          (cuMemHostRegister) and uploaded from where they
-                                          are, with no copy on the host; where they cannot
-                                          be pinned (or the rows run upwards) it is copied
-                                          as FLOAT_ADM_CUDA_HOST_COPY.  Since 1.7.0 */
+/*
+ * Where a FloatAdmCudaPlane is (its in_host_memory):
+ *   FLOAT_ADM_CUDA_DEVICE_MEMORY  device memory: the kernels read it;
+ *   FLOAT_ADM_CUDA_HOST_COPY      host memory, copied into pinned memory of the context's
+ *                                 before submit returns, then uploaded;
+ *   FLOAT_ADM_CUDA_HOST_IN_PLACE  host memory the caller keeps, unchanged, until the
+ *                                 frame is collected: the whole pages within its rows are
+ *                                 pinned (cuMemHostRegister) and uploaded from where they
+ *                                 are, with no copy on the host (the few rows on pages
+ *                                 shared with what lies beside the plane are copied);
+ *                                 where they cannot be pinned (or the rows run upwards)
+ *                                 the plane is copied as FLOAT_ADM_CUDA_HOST_COPY.
+ *                                 Since 1.7.0.
+ */
+#define FLOAT_ADM_CUDA_DEVICE_MEMORY 0
+#define FLOAT_ADM_CUDA_HOST_COPY 1
+#define FLOAT_ADM_CUDA_HOST_IN_PLACE 2
 
 /** One luma plane, in device memory (a CUdeviceptr) or in host memory. */
 typedef struct FloatAdmCudaPlane {
