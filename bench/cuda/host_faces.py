@@ -310,7 +310,8 @@ def print_table(size, rows, threads, out):
               if r["error"] is None and r["backend"].startswith("cpu")}
     for r in rows:
         if r["error"]:
-            out("  %-34s %-7s %-20s FAILED" % (r["face"], r["build"], r["backend"]))
+            out("  %-34s %-7s %-20s FAILED: %s" % (r["face"], r["build"], r["backend"],
+                                                   r["error"][-160:]))
             continue
         base = cpu_ms.get((r["face"], r["build"]))
         out("  %-34s %-7s %-20s %7.3f %11.3f %6.2f %7.2fx" % (
