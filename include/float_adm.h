@@ -1054,6 +1054,17 @@ int float_adm_reader_incomplete(const FloatAdmReader *reader, char *buf, size_t 
 int float_adm_reader_read_luma(FloatAdmReader *reader, uint64_t frame, void *dest, char *errbuf,
                                size_t errbuf_size);
 
+/**
+ * Read each frame of a regular file in up to `threads` parts at once, on threads of the
+ * reader's own (started here, stopped when it is freed), by float_adm_reader_read_luma
+ * and float_adm_reader_read_next_luma alike: the same bytes, in less time, where one
+ * thread's reads do not fill the memory bus (a 4K frame's luma from the page cache).
+ * No part is smaller than 1 MiB.  threads 1 (the default): one read on the caller's
+ * thread; 0: the library's choice, 4; more than 64: FLOAT_ADM_ERROR_INVALID.  A stream
+ * is read in order on the caller's thread whatever the count.  Since 1.8.0.
+ */
+int float_adm_reader_set_threads(FloatAdmReader *reader, int threads);
+
 void float_adm_reader_free(FloatAdmReader **reader);
 
 /* ---- Host ---- */

@@ -96,6 +96,23 @@ class FloatAdmPlane(ctypes.Structure):
     ]
 
 
+class FloatAdmCudaPlane(ctypes.Structure):
+    """struct FloatAdmCudaPlane: a plane and where it is (in_host_memory)."""
+
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("pitch", ctypes.c_ssize_t),
+        ("bytes_per_sample", ctypes.c_int),
+        ("shift", ctypes.c_int),
+        ("in_host_memory", ctypes.c_int),
+    ]
+
+
+# FloatAdmCudaPlane.in_host_memory: copied before submit returns, or read in place (pinned
+# for its upload) until the frame is collected.
+FLOAT_ADM_CUDA_HOST_COPY, FLOAT_ADM_CUDA_HOST_IN_PLACE = 1, 2
+
+
 class FloatAdmPooled(ctypes.Structure):
     """struct FloatAdmPooled."""
 
@@ -209,6 +226,7 @@ _CORE_PROTOTYPES = {
     "float_adm_reader_read_luma": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint64,
                                                   ctypes.c_void_p, ctypes.c_char_p,
                                                   ctypes.c_size_t]),
+    "float_adm_reader_set_threads": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int]),
     "float_adm_reader_free": (None, [_P(ctypes.c_void_p)]),
     "float_adm_output_check": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_int,
                                               _P(ctypes.c_char_p), ctypes.c_size_t,
@@ -253,6 +271,18 @@ _CUDA_PROTOTYPES = {
                                                                ctypes.c_size_t]),
     "float_adm_cuda_submit_host": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmPlane),
                                                   _P(FloatAdmPlane)]),
+    "float_adm_cuda_submit": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmCudaPlane),
+                                             _P(FloatAdmCudaPlane)]),
+    "float_adm_cuda_host_frame": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmPlane),
+                                                 _P(FloatAdmPlane)]),
+    "float_adm_cuda_submit_host_frame": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_cuda_in_flight": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_cuda_max_in_flight": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_cuda_set_host_threads": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int]),
+    "float_adm_cuda_choose_backend": (ctypes.c_int, [ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                                     ctypes.c_int, ctypes.c_double, ctypes.c_int,
+                                                     ctypes.c_uint64, ctypes.c_char_p,
+                                                     ctypes.c_size_t]),
     "float_adm_cuda_collect": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmScores), ctypes.c_int]),
     "float_adm_cuda_is_exact": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,
                                                ctypes.c_size_t]),

@@ -28,7 +28,8 @@ import numpy as np
 from . import _lib
 from ._names import shown
 from .results import Results, RunFiles
-from .scorer import Scorer, SwapCheck, named_inputs, warn_swapped
+from .scorer import (Scorer, SwapCheck, choose_backend, make_options, named_inputs,
+                     warn_swapped)
 
 _ERRBUF = 1024
 
@@ -150,6 +151,23 @@ class VideoFile:
             raise FileError(_lib.message(errbuf.value))
         return luma
 
+    def read_luma_into(self, index, address):
+        """Frame index's luma into the memory at address (the layout read_luma's array
+        has: rows of width samples, little-endian), such as the CUDA library's pinned
+        buffers."""
+        if not 0 <= index < self.frame_count:
+            raise IndexError("%s: frame %d of %d" % (self.path, index, self.frame_count))
+        errbuf = ctypes.create_string_buffer(_ERRBUF)
+        if _lib.core().float_adm_reader_read_luma(self._reader, index, address, errbuf,
+                                                  _ERRBUF) < 0:
+            raise FileError(_lib.text(errbuf.value))
+
+    def set_threads(self, threads):
+        """Read each frame in up to `threads` parts at once (0: the library's choice;
+        float_adm_reader_set_threads): the same bytes, sooner."""
+        if _lib.core().float_adm_reader_set_threads(self._reader, int(threads)) < 0:
+            raise ValueError("%s: cannot read with %r threads" % (self.path, threads))
+
     def close(self):
         _lib.core().float_adm_reader_free(ctypes.byref(self._reader))
 
@@ -238,10 +256,11 @@ def frame_count(reference, distorted, width=None, height=None, pix_fmt=None):
         return ref.frame_count
 
 
-def _checked(swap, reference, distorted):
-    """The pair, added to the swap check while it wants pairs."""
-    swap.add(reference, distorted)
-    return reference, distorted
+def _luma_view(plane, geometry):
+    """The luma a FloatAdmPlane holds (read_luma's layout) as an array over its memory."""
+    dtype = np.uint8 if geometry.sample_bytes == 1 else np.dtype("<u2")
+    memory = (ctypes.c_char * geometry.luma_bytes).from_address(plane.data)
+    return np.frombuffer(memory, dtype).reshape(geometry.height, geometry.width)
 
 
 @named_inputs
@@ -255,7 +274,9 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
     partial frame after them does not matter); without it both must hold as many
     whole frames, and no partial one.  start_frame, end_frame: only frames [start, end) (a
     segment; frame numbers stay the title's).  threads, backend and **options (by
-    libvmaf name or alias) as Scorer's.  progress: a bar on stderr (True: when it
+    libvmaf name or alias) as Scorer's; "auto" weighs the device's start against these
+    frames, and the Results say which backend scored them (.backend, .backend_reason).
+    progress: a bar on stderr (True: when it
     is a terminal).  map=True: every frame's map too, as Results.maps, and each
     block's lost detail as Results.lost (on either backend, the same bits).
     """
@@ -296,6 +317,16 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
         began = time.monotonic()
         bar = ProgressBar(end - start, enabled=progress)
         rows, maps, lost = [], [], []
+        reason = "backend=%r" % backend
+        if backend == "auto":
+            backend, reason = choose_backend(geometry.width, geometry.height,
+                                             geometry.bit_depth, threads=threads,
+                                             frames=end - start,
+                                             p_norm=make_options(options).p_norm)
+        if backend == "cuda":
+            # Frames go straight into the device's pinned buffers, each in parts at once.
+            ref.set_threads(0)
+            dis.set_threads(0)
         with Scorer(geometry.width, geometry.height, geometry.bit_depth, backend=backend,
                     threads=threads, **options) as scorer, \
                 SwapCheck(geometry.width, geometry.height, geometry.bit_depth) as swap:
@@ -311,9 +342,17 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
                     rows.append(dict(frame=index, **scores))
                     bar.update(len(rows))
             else:
-                pairs = (_checked(swap, ref.read_luma(i), dis.read_luma(i))
-                         for i in range(start, end))
-                for index, scores in zip(range(start, end), scorer.score_frames(pairs)):
+                def read_frame(k, reference_plane, distorted_plane):
+                    """Frame start + k of both files into the scorer's planes, checked for
+                    swapped inputs while the check wants pairs."""
+                    ref.read_luma_into(start + k, reference_plane.data)
+                    dis.read_luma_into(start + k, distorted_plane.data)
+                    if swap.wanted:
+                        swap.add(_luma_view(reference_plane, geometry),
+                                 _luma_view(distorted_plane, geometry))
+
+                for index, scores in zip(range(start, end),
+                                         scorer.score_read(read_frame, end - start)):
                     rows.append(dict(frame=index, **scores))
                     bar.update(len(rows))
             swapped = swap.message()
@@ -326,7 +365,9 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
             warn_swapped(reference, distorted, swapped, stacklevel=3)
         def stacked(grids):
             return np.stack(grids) if grids else np.zeros((0,) + map_shape, np.float32)
-        return Results(rows, names=names, options=settings, width=geometry.width,
-                       height=geometry.height, elapsed=time.monotonic() - began,
-                       inputs=(reference, distorted), maps=stacked(maps) if map else None,
-                       lost=stacked(lost) if map else None)
+        results = Results(rows, names=names, options=settings, width=geometry.width,
+                          height=geometry.height, elapsed=time.monotonic() - began,
+                          inputs=(reference, distorted), maps=stacked(maps) if map else None,
+                          lost=stacked(lost) if map else None)
+        results.backend, results.backend_reason = backend, reason
+        return results
