@@ -394,10 +394,11 @@ int float_adm_check_frame(int64_t width, int64_t height, int64_t bit_depth, char
                           size_t errbuf_size);
 
 /**
- * Parallel work: the core splits each stage into nb_jobs row ranges and calls
- * execute(opaque, job, arg, nb_jobs), which must run job(arg, 0..nb_jobs-1) (in any
- * order, on any threads) and return when all are done.  Scores are identical for
- * every executor and job count.  NULL execute restores the serial default.
+ * Parallel work: the core splits each frame into at most nb_jobs bands of rows and
+ * calls execute(opaque, job, arg, nb_jobs) once per frame, which must run job(arg,
+ * 0..nb_jobs-1) (in any order, on any threads) and return when all are done.  No job
+ * waits for another.  Scores are identical for every executor and job count.  NULL
+ * execute restores the serial default.
  */
 typedef int (*FloatAdmJobFn)(void *arg, int job, int nb_jobs);
 typedef int (*FloatAdmExecuteFn)(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs);
