@@ -78,10 +78,11 @@ def _kind(spec):
 
 _JOB_KEYS = ("reference", "distorted", "name", "kind", "width", "height", "pix_fmt",
              "frames", "options", "backend", "threads", "ffmpeg", "reference_args",
-             "distorted_args", "scale", "scale_size", "beside")
+             "distorted_args", "scale", "scale_size", "beside", "beside_ffmpeg")
 # The settings a log's scores depend on (threads do not change a bit).
 _RECORDED_KEYS = ("kind", "width", "height", "pix_fmt", "frames", "backend", "ffmpeg",
-                  "reference_args", "distorted_args", "scale", "scale_size", "beside")
+                  "reference_args", "distorted_args", "scale", "scale_size", "beside",
+                  "beside_ffmpeg")
 # A record's members besides what made the log: the frames asked for, what the run found.
 _FOUND_KEYS = ("scaled", "resolution", "frames", "beside_pooled", "beside_frames", "stream")
 SPEC_SUFFIX = ".spec.json"
@@ -152,7 +153,8 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False):
                        reference_args=spec.get("reference_args", ()),
                        distorted_args=spec.get("distorted_args", ()), progress=progress,
                        scale=spec.get("scale"), scale_size=spec.get("scale_size"),
-                       beside=spec.get("beside", ()), **common)
+                       beside=spec.get("beside", ()), beside_ffmpeg=spec.get("beside_ffmpeg"),
+                       **common)
 
 
 def _files():
