@@ -217,7 +217,11 @@ def _ladder(args):
     ladder.check_outputs(args.output_dir, rungs, args.manifest, log_dir)
     from .video import BESIDE, find_ffmpeg
     ffmpeg = find_ffmpeg(args.ffmpeg)
-    beside, elsewhere, lacking = ladder.beside_measured(ffmpeg, None, args.metrics_ffmpeg)
+    moved = [f for f in (args.metrics_ffmpeg_for or "").split(",") if f]
+    if moved and not args.metrics_ffmpeg:
+        raise ladder.LadderError("--metrics-ffmpeg-for goes with --metrics-ffmpeg")
+    beside, elsewhere, lacking = ladder.beside_measured(ffmpeg, None, args.metrics_ffmpeg,
+                                                        moved)
     measured = [m for m in ladder.BESIDE_METRICS if any(m in BESIDE[f] for f in beside)]
     metric = args.metric or ladder.default_metric(measured)
     named = ladder.metric_name(metric, options)
@@ -237,18 +241,20 @@ def _ladder(args):
         print("floatadm: the hulls and recommended ladders are by %s: no VMAF was measured "
               "(--metric picks another)" % named, file=sys.stderr)
     began = time.monotonic()
+    from .video import CoarseValues
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ladder.CacheWarning)
+        warnings.simplefilter("always", ladder.LadderWarning)
+        warnings.simplefilter("always", CoarseValues)
         rows = ladder.score_ladder(rungs, log_dir=log_dir, ffmpeg=ffmpeg, scale=args.scale,
                                    progress=args.progress, metric=metric, jobs=args.jobs,
                                    beside=beside, beside_ffmpeg=elsewhere,
                                    cache=None if args.no_cache else ladder.cache_directory(),
                                    **options)
-    for warning in {str(w.message) for w in caught}:
+        # The rungs' reports before the page, which links those that are there.
+        reports = ladder.write_reports(rows, progress=False, metric=named, rules=rules)
+    for warning in sorted({str(w.message) for w in caught}):
         print("floatadm: warning: %s" % warning, file=sys.stderr)
     comparisons = ladder.compare_all(rows, pairs, named)
-    # The rungs' reports first: the page links those that are there.
-    reports = ladder.write_reports(rows, progress=False)
     paths = ladder.write_tables(args.output_dir, rows, comparisons, rules=rules)
     names = ladder.source_names(rows)
     others = [m for m in ladder.BESIDE_METRICS if m + "_mean" in rows[0] and m != named]
@@ -420,7 +426,8 @@ def main(argv=None):
                          "taken; 1 where any was not (by any metric, for a source or a "
                          "mean, or a source one ladder lacks), each named with why on "
                          "stderr and the tables written all the same; 1 also where the "
-                         "ladder cannot be scored (nothing written).")
+                         "ladder cannot be scored (nothing written); 130 where it is "
+                         "interrupted (Ctrl-C: one line, no table).")
     lad.add_argument("manifest", nargs="?", metavar="MANIFEST.csv",
                      help="rungs as CSV: source,ladder,file[,label] (paths relative to it)")
     lad.add_argument("--source", help="one source, with its ladders as --ladder")
@@ -438,14 +445,18 @@ def main(argv=None):
                      "measured, else adm2]")
     lad.add_argument("--metrics-ffmpeg", metavar="FFMPEG",
                      help="another ffmpeg (a distribution's, a static build with libvmaf) that "
-                     "measures PSNR, SSIM and VMAF, each it has, on the frames --ffmpeg "
-                     "decodes and scales, paired as float_adm pairs them")
+                     "measures the metrics beside float_adm that --ffmpeg lacks (psnr, ssim, "
+                     "libvmaf), on the frames --ffmpeg decodes and scales, paired as "
+                     "float_adm pairs them")
+    lad.add_argument("--metrics-ffmpeg-for", metavar="FILTERS",
+                     help="with --metrics-ffmpeg: these filters too (psnr, ssim, libvmaf, "
+                     "separated by ','; all: every one it has) [those --ffmpeg lacks]")
     lad.add_argument("--min-rate-ratio", type=float, metavar="R",
                      help="recommended ladders: each rung at least R times the bitrate of the "
                      "one below [%g]" % 1.5)
     lad.add_argument("--quality-step", type=float, metavar="Q",
                      help="recommended ladders: rungs at least Q apart in the hull metric "
-                     "[vmaf 6, adm2 0.012; other metrics none]")
+                     "[vmaf 6, adm2 0.025; other metrics none]")
     lad.add_argument("--rungs", type=int, metavar="N",
                      help="recommended ladders of N rungs, as far apart in quality as the "
                      "other rules let them (instead of --quality-step)")

@@ -60,15 +60,16 @@ NARROW = 0.05
 SCALES = {"psnr_y": 60.0, "psnr_avg": 60.0, "vmaf": 100.0}
 
 RECOMMENDED_RULE = (
-    "a ladder's recommended rungs for a title are chosen from the top down: the first is "
-    "its rung of the most quality; each next one the rung of the most quality among "
-    "those that are at most 1/min_rate_ratio of its bitrate, no larger in picture size "
-    "and at least quality_step below it in quality, so that the picture size never falls "
-    "as the bitrate rises and no two rungs are closer than a step a viewer can tell; the "
-    "cheapest rung on the convex hull (the ladder's floor) ends it where these rules let "
-    "it, in place of the last one chosen if need be.  With rungs=N, the largest "
-    "quality_step that gives N rungs.  A rung without a finite value of the metric "
-    "takes no part")
+    "a ladder's recommended rungs for a title are chosen from the bottom up: the first is "
+    "its floor, the cheapest rung of the smallest picture size on its convex hull of "
+    "bitrate against the metric (a ladder starts at its smallest picture); each "
+    "next one, of the rungs that are at least min_rate_ratio times its bitrate, no "
+    "smaller in picture size and at least quality_step better, the one that adds the most "
+    "quality for each bit added (the next corner of their convex hull); the ladder ends "
+    "where no rung is a quality step better.  So the picture size never falls "
+    "as the bitrate rises, no two rungs are closer in bitrate than a switch is worth, and "
+    "each rung is a difference a viewer can tell.  With rungs=N, the largest quality_step "
+    "that gives N rungs.  A rung without a finite value of the metric takes no part")
 
 # The rules' defaults.  Rungs less than half again apart in bitrate are not worth a
 # switch (HLS authoring guidance: adjacent bitrates 1.5 to 2 times apart).  Consecutive
@@ -76,7 +77,7 @@ RECOMMENDED_RULE = (
 # for adm2 the step that corresponds to it on the titles measured in docs/ladder.md
 # ("The quality step of adm2"); other metrics have none unless one is given.
 MIN_RATE_RATIO = 1.5
-QUALITY_STEPS = {"vmaf": 6.0, "adm2": 0.012}
+QUALITY_STEPS = {"vmaf": 6.0, "adm2": 0.025}
 
 
 class LadderError(ValueError):
@@ -233,31 +234,32 @@ def ladder_rules(metric, min_rate_ratio=None, quality_step=None, rungs=None):
     return {"metric": metric, "min_rate_ratio": float(min_rate_ratio),
             "min_rate_ratio_from": ratio_from, "quality_step": step,
             "quality_step_from": step_from, "rungs": rungs,
-            "resolution_never_falls": True, "floor": "the cheapest rung on the convex hull"}
+            "resolution_never_falls": True,
+            "floor": "the cheapest rung of the smallest picture size on the convex hull"}
 
 
-def _below(point, above, ratio, step):
-    """Whether point may be the rung below above: ratio times cheaper at least, no
-    larger a picture, at least step less quality (and less)."""
-    return (point["bitrate_kbps"] * ratio <= above["bitrate_kbps"] and
-            point["pixels"] <= above["pixels"] and point["quality"] < above["quality"] and
-            point["quality"] <= above["quality"] - step)
+def _above(point, below, ratio, step):
+    """Whether point may be the rung above below: ratio times the bitrate at least, no
+    smaller a picture, at least step more quality (and more)."""
+    return (point["bitrate_kbps"] >= ratio * below["bitrate_kbps"] and
+            point["pixels"] >= below["pixels"] and point["quality"] > below["quality"] and
+            point["quality"] >= below["quality"] + step)
+
+
+def _gain(point, below):
+    """The quality point adds over below for each kbit/s added."""
+    added = point["bitrate_kbps"] - below["bitrate_kbps"]
+    return (point["quality"] - below["quality"]) / added if added > 0 else math.inf
 
 
 def _walk(points, floor, ratio, step):
-    """The rungs chosen from the top down by RECOMMENDED_RULE, in rising bitrate."""
-    chosen = [max(points, key=lambda p: (p["quality"], -p["bitrate_kbps"]))]
+    """The rungs chosen from the floor up by RECOMMENDED_RULE, in rising bitrate."""
+    chosen = [floor]
     while True:
-        allowed = [p for p in points if _below(p, chosen[-1], ratio, step)]
-        if not allowed:
-            break
-        chosen.append(max(allowed, key=lambda p: (p["quality"], -p["bitrate_kbps"])))
-    if floor not in chosen:
-        if _below(floor, chosen[-1], ratio, step):
-            chosen.append(floor)
-        elif len(chosen) > 1 and _below(floor, chosen[-2], ratio, step):
-            chosen[-1] = floor
-    return chosen[::-1]
+        better = [p for p in points if _above(p, chosen[-1], ratio, step)]
+        if not better:
+            return chosen
+        chosen.append(max(better, key=lambda p: (_gain(p, chosen[-1]), -p["bitrate_kbps"])))
 
 
 def recommend(points, rules):
@@ -272,7 +274,10 @@ def recommend(points, rules):
         return {"rungs": [], "quality_step": rules["quality_step"],
                 "notes": ["no rung has a finite %s" % rules["metric"]]}
     hull = convex_hull([(p["bitrate_kbps"], p["quality"]) for p in points])
-    floor = next(p for p in points if (p["bitrate_kbps"], p["quality"]) == hull[0])
+    on_hull = [p for p in points if (p["bitrate_kbps"], p["quality"]) in hull]
+    smallest = min(p["pixels"] for p in on_hull)
+    floor = min((p for p in on_hull if p["pixels"] == smallest),
+                key=lambda p: (p["bitrate_kbps"], -p["quality"]))
     ratio, notes = rules["min_rate_ratio"], []
     if rules["rungs"] is None:
         step = rules["quality_step"]
@@ -532,17 +537,23 @@ def check_rungs(rungs, ffmpeg=None):
     return streams
 
 
-def beside_measured(ffmpeg, beside=None, metrics_ffmpeg=None):
+def beside_measured(ffmpeg, beside=None, metrics_ffmpeg=None, moved=()):
     """Which filters of BESIDE measure the metrics beside float_adm, and where:
     (beside: the filters, beside_ffmpeg: {filter: metrics_ffmpeg} for those the other
     ffmpeg measures, lacking: those neither has).  beside: the filters wanted (None:
     all of BESIDE); metrics_ffmpeg: another ffmpeg (video.metrics_ffmpeg()) that
-    measures every one of them it has, on the scoring ffmpeg's frames; the scoring
-    ffmpeg measures the others it has."""
+    measures, on the scoring ffmpeg's frames, those of them the scoring ffmpeg lacks,
+    and those of moved ("all": every one) that it has; the scoring ffmpeg measures
+    the others it has."""
     wanted = [f for f in BESIDE if beside is None or f in beside]
     here = set(beside_filters(ffmpeg)[0])
     there = set(metrics_ffmpeg_filters(metrics_ffmpeg)) if metrics_ffmpeg else set()
-    other = {f: metrics_ffmpeg for f in wanted if f in there}
+    unknown = [f for f in moved if f not in BESIDE and f != "all"]
+    if unknown:
+        raise LadderError("--metrics-ffmpeg-for %s: the filters are %s, or all" % (
+            ",".join(unknown), ", ".join(BESIDE)))
+    other = {f: metrics_ffmpeg for f in wanted
+             if f in there and (f not in here or f in moved or "all" in moved)}
     measured = [f for f in wanted if f in there or f in here]
     return measured, other, [f for f in wanted if f not in measured]
 
@@ -714,7 +725,7 @@ def _keep_scores(results, record, path, maps, required):
         if required:
             raise
         warnings.warn("the score cache could not keep a rung (%s): it is scored again "
-                      "next time" % error, CacheWarning, stacklevel=2)
+                      "next time" % error, LadderWarning, stacklevel=2)
 
 
 def _copy_scores(entry, path, record, maps):
@@ -736,8 +747,9 @@ def _copy_scores(entry, path, record, maps):
                 write_output(target, kind, f.read(), inputs)
 
 
-class CacheWarning(UserWarning):
-    """The score cache could not keep a rung; the run goes on without it."""
+class LadderWarning(UserWarning):
+    """Something a ladder goes on without: the score cache could not keep a rung, a
+    rung's maps could not be made with the lost detail."""
 
 
 def _no_mean(record, metric):
@@ -1382,10 +1394,11 @@ def rules_text(rules):
                                                     rules["quality_step_from"])
     else:
         spacing = "no quality step (%s)" % rules["quality_step_from"]
-    return ("picture size never falls as bitrate rises; each rung at least %g times the "
-            "bitrate of the one below (%s); %s; from the ladder's floor, %s, up to its rung "
-            "of the most %s" % (rules["min_rate_ratio"], rules["min_rate_ratio_from"],
-                                spacing, rules["floor"], rules["metric"]))
+    return ("from the floor (%s) up: picture size never falls as bitrate rises; each rung "
+            "at least %g times the bitrate of the one below (%s); %s; each the one of these "
+            "that adds the most quality for each bit added; up to where no rung is a step "
+            "better" % (rules["floor"], rules["min_rate_ratio"], rules["min_rate_ratio_from"],
+                         spacing))
 
 
 def report_path(log):
@@ -1475,21 +1488,6 @@ def table_html(rows, comparisons, metric, scale, directory=".", rules=None):
         why = place.get("not_taken", {}).get(key, "")
         return '<td class=err title="%s">not taken</td>' % e(why)
 
-    for comparison in comparisons or ():
-        out.append("<h2>BD-rate of %s against %s, by each metric</h2><div class=scroll><table>"
-                   "<tr><th class=t>metric</th><th>BD-rate, mean</th><th class=t>over</th>"
-                   "<th>BD-quality, mean</th><th class=t>over</th></tr>%s</table></div>" % (
-                       e(comparison["test"]), e(comparison["anchor"]), "".join(
-                           "<tr><td class=t>%s</td>%s<td class=t>%s</td>%s<td class=t>%s</td>"
-                           "</tr>" % (e(m), taken(c, "bd_rate_percent", "%+.2f %%"),
-                                      e(mean_over(c, "bd_rate_percent", names)),
-                                      taken(c, "bd_quality", "%+.5g"),
-                                      e(mean_over(c, "bd_quality", names)))
-                           for m, c in comparison.get("by_metric", {}).items())))
-        for line in not_taken(comparison, rows):
-            out.append("<p class=err>%s</p>" % e(line))
-        for note in comparison.get("notes", ()):
-            out.append("<p>Note: %s.</p>" % e(note))
     for n, m in enumerate(metrics):
         rules_m = view_rules(m, rules)
         found = titles(rows, m, rules_m)
@@ -1497,25 +1495,6 @@ def table_html(rows, comparisons, metric, scale, directory=".", rules=None):
             e(m), "" if m == metric else " hidden"))
         out.append("<h2>By %s</h2><p>Recommended ladders: %s.</p>" % (
             e(m), e(rules_text(rules_m))))
-        for comparison in comparisons or ():
-            c = comparison.get("by_metric", {}).get(m)
-            if c is None:
-                continue
-            out.append("<h3>BD figures by %s, %s against %s</h3><div class=scroll><table>"
-                       "<tr><th class=t>source</th><th>BD-rate</th><th>BD-%s</th>"
-                       "<th>hull points</th></tr>"
-                       % (e(m), e(comparison["test"]), e(comparison["anchor"]), e(m)))
-            for s in c["sources"]:
-                out.append("<tr><td class=t>%s</td>%s%s<td>%d, %d</td></tr>"
-                           % (e(names[s["source"]]), taken(s, "bd_rate_percent", "%+.2f %%"),
-                              taken(s, "bd_quality", "%+.5g"), *s["hull_points"]))
-            out.append("<tr><th class=t>mean</th>%s%s<th></th></tr>"
-                       "<tr><td class=t>mean over</td><td>%s</td><td>%s</td><td></td></tr>"
-                       "</table></div>"
-                       % (taken(c, "bd_rate_percent", "%+.2f %%"),
-                          taken(c, "bd_quality", "%+.5g"),
-                          e(mean_over(c, "bd_rate_percent", names)),
-                          e(mean_over(c, "bd_quality", names))))
         for t, title in enumerate(found):
             source = title["source"]
             chosen = {(source, d["ladder"], label) for d in title["ladders"]
@@ -1564,7 +1543,41 @@ def table_html(rows, comparisons, metric, scale, directory=".", rules=None):
                     out.append("<p>%s, %s: %s not taken: %s.</p>" % (
                         e(r["ladder"]), e(r["label"]), e(column.replace("_mean", " mean")),
                         e(why)))
+        for comparison in comparisons or ():
+            c = comparison.get("by_metric", {}).get(m)
+            if c is None:
+                continue
+            out.append("<h3>BD figures by %s, %s against %s</h3><div class=scroll><table>"
+                       "<tr><th class=t>source</th><th>BD-rate</th><th>BD-%s</th>"
+                       "<th>hull points</th></tr>"
+                       % (e(m), e(comparison["test"]), e(comparison["anchor"]), e(m)))
+            for s in c["sources"]:
+                out.append("<tr><td class=t>%s</td>%s%s<td>%d, %d</td></tr>"
+                           % (e(names[s["source"]]), taken(s, "bd_rate_percent", "%+.2f %%"),
+                              taken(s, "bd_quality", "%+.5g"), *s["hull_points"]))
+            out.append("<tr><th class=t>mean</th>%s%s<th></th></tr>"
+                       "<tr><td class=t>mean over</td><td>%s</td><td>%s</td><td></td></tr>"
+                       "</table></div>"
+                       % (taken(c, "bd_rate_percent", "%+.2f %%"),
+                          taken(c, "bd_quality", "%+.5g"),
+                          e(mean_over(c, "bd_rate_percent", names)),
+                          e(mean_over(c, "bd_quality", names))))
         out.append("</section>")
+    for comparison in comparisons or ():
+        out.append("<h2>BD-rate of %s against %s, by each metric</h2><div class=scroll><table>"
+                   "<tr><th class=t>metric</th><th>BD-rate, mean</th><th class=t>over</th>"
+                   "<th>BD-quality, mean</th><th class=t>over</th></tr>%s</table></div>" % (
+                       e(comparison["test"]), e(comparison["anchor"]), "".join(
+                           "<tr><td class=t>%s</td>%s<td class=t>%s</td>%s<td class=t>%s</td>"
+                           "</tr>" % (e(m), taken(c, "bd_rate_percent", "%+.2f %%"),
+                                      e(mean_over(c, "bd_rate_percent", names)),
+                                      taken(c, "bd_quality", "%+.5g"),
+                                      e(mean_over(c, "bd_quality", names)))
+                           for m, c in comparison.get("by_metric", {}).items())))
+        for line in not_taken(comparison, rows):
+            out.append("<p class=err>%s</p>" % e(line))
+        for note in comparison.get("notes", ()):
+            out.append("<p>Note: %s.</p>" % e(note))
     out.append(_SCRIPT)
     out.append("</body></html>\n")
     return "\n".join(out)
@@ -1623,19 +1636,26 @@ def write_tables(directory, rows, comparisons=(), metric=None, scale=None, rules
     return paths
 
 
-def write_reports(rows, progress=None):
+def write_reports(rows, progress=None, metric=None, rules=None):
     """Each rung's report beside its log (report_path): its per-frame charts of every
     metric, its worst frames, and where its maps lie beside the log, the frames with
-    their maps (report.write_report).  One up to date (newer than its log, record and
-    maps) is left as it is.  Returns the reports written."""
+    their maps (report.write_report).  The rungs of the recommended ladders (by metric,
+    the rows' hull metric unless given, under rules) have their maps made again by the
+    library first (share_maps), so that their reports show each block's share of the
+    frame's lost detail too.  One up to date (newer than its log, record and maps) is
+    left as it is.  Returns the reports written."""
     from .distributed import spec_path
     from .report import write_report
     from .results import maps_path
     names = source_names(rows)
+    chosen = {(t["source"], d["ladder"], label) for t in titles(rows, metric, rules)
+              for d in t["ladders"] for label in d["recommended"]}
     written = []
     for r in rows:
         if not r.get("log"):
             continue
+        if (r["source"], r["ladder"], r["label"]) in chosen:
+            share_maps(r)
         report = report_path(r["log"])
         made = [os.stat(p).st_mtime_ns for p in (r["log"], spec_path(r["log"]),
                                                  maps_path(r["log"])) if os.path.exists(p)]
@@ -1646,3 +1666,38 @@ def write_reports(rows, progress=None):
             progress=progress)
         written.append(report)
     return written
+
+
+def share_maps(row):
+    """A rung's maps with each block's lost detail (Results.lost: the share view of
+    its report), where its maps file keeps the loss alone (the filter's): the frames
+    float_adm scored, handed over as y4m (video.frames_as_scored, checked to be its
+    pairs), scored by the library with maps; kept only where every frame's scores are
+    the log's, bit for bit, else a warning says why and the maps stay as they were.
+    Returns whether the maps keep the lost detail."""
+    from . import score_files
+    from .distributed import read_record
+    from .results import Results, maps_path
+    from .video import frames_as_scored, remove_stale_work_dirs, work_directory
+    path = maps_path(row["log"])
+    if not os.path.isfile(path):
+        return False
+    if Results.load_lost(path) is not None:
+        return True
+    record = read_record(row["log"]) or {}
+    logged = Results.from_json(row["log"])
+    remove_stale_work_dirs()
+    with work_directory() as work:
+        reference, distorted = frames_as_scored(
+            row["source"], row["file"], work, record.get("settings", {}).get("ffmpeg"),
+            row["scale"])
+        results = score_files(reference=reference, distorted=distorted, map=True,
+                              progress=False, **record.get("options", {}))
+    if [{k: v for k, v in f.items() if k != "timestamp"} for f in logged.frames] != \
+            results.frames:
+        warnings.warn("%s, %s: the library's scores of the frames handed over are not the "
+                      "log's: its report shows the loss in each block alone"
+                      % (row["ladder"], row["label"]), LadderWarning, stacklevel=2)
+        return False
+    results.save_maps(path, [row["source"], row["file"]])
+    return True

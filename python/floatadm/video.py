@@ -40,6 +40,7 @@ import contextlib
 import ctypes
 import fcntl
 import json
+import math
 import os
 import re
 import shutil
@@ -790,11 +791,68 @@ def measure_elsewhere(command, other, names, work, end, bar, stop):
     return code, stderr
 
 
-def _check_pairs(work, frames, other):
-    """That the pairs handed to the other ffmpeg, frame i with reference frame i, are
-    those float_adm scored: PSNR (luma, and the planes' average) of each frame
-    float_adm scored the same bits both ways.  Else FFmpegError: the other's metrics
-    would be of other pairs."""
+def frames_as_scored(reference, distorted, directory, ffmpeg=None, scale=None):
+    """The pairs float_adm scores of two videos, as two y4m files in directory
+    (distorted.y4m, reference.y4m: frame i of one paired with frame i of the other),
+    decoded and scaled as score_video does (scale: the distorted to the reference's
+    size) and checked to be the pairs float_adm takes (_check_pairs), for the
+    library to read (score_files).  Returns (reference, distorted) paths."""
+    ffmpeg = find_ffmpeg(ffmpeg)
+    scaler = _scaler(scale)
+    dis_url, ref_url = input_url(distorted), input_url(reference)
+    chain = []
+    if scaler:
+        size = _probe_size(ffmpeg, ref_url, ())
+        if size is None:
+            raise FFmpegError("%s: its size is unknown" % reference)
+        chain.append(scale_filter({"scaler": scaler, "width": size[0], "height": size[1]}))
+    count = len(_CHECK_BRANCHES)
+    graph = "[0:v]%s%s;[1:v]split=%d%s" % (
+        ",".join(chain + ["split=%d" % count]), "".join("[d%d]" % n for n in range(count)),
+        count, "".join("[r%d]" % n for n in range(count)))
+    graph += "".join(_check_branch(name, n, directory) for n, name in enumerate(_CHECK_BRANCHES))
+    paths = [os.path.join(directory, name) for name in ("reference.y4m", "distorted.y4m")]
+    # The checks' outputs go to the first output; each y4m takes one stream.
+    command = [ffmpeg, "-hide_banner", "-nostdin", "-nostats", "-loglevel", "error",
+               "-i", dis_url, "-i", ref_url, "-filter_complex", graph, "-f", "null", "-"]
+    for pad, path in (("[handed_d]", paths[1]), ("[handed_r]", paths[0])):
+        # y4m names 10-bit and other depths only as an extension.
+        command += ["-map", pad, "-fps_mode", "passthrough", "-strict", "-1",
+                    "-f", "yuv4mpegpipe", "file:" + path]
+    done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          errors="replace", preexec_fn=_child_setup())
+    if done.returncode != 0:
+        raise FFmpegError("ffmpeg failed (exit status %d): %s\n%s" % (
+            done.returncode, " ".join(command), done.stderr[-4000:]))
+    paired = frame_metadata(os.path.join(directory, "pairs_nearest.txt"))
+    _check_pairs(directory, [{"frame": n} for n in sorted(paired)], "the library",
+                 "its frames are not written")
+    return paths[0], paths[1]
+
+
+class CoarseValues(UserWarning):
+    """Another ffmpeg gave a metric's values to two decimals only."""
+
+
+def _warn_if_coarse(values, other):
+    """A warning where every value of a PSNR or SSIM the other ffmpeg measured has two
+    decimals at most: its frame metadata printed them so (older FFmpegs do), and the
+    means are as coarse (an SSIM of 0.99 may be anything from 0.985 to 0.995)."""
+    coarse = [metric for metric, column in values.items()
+              if metric != "vmaf" and sum(v is not None and math.isfinite(v) for v in column) > 1
+              and all(round(v, 2) == v for v in column if v is not None and math.isfinite(v))]
+    if coarse:
+        warnings.warn("%s gives %s to two decimals only (its frame metadata, as older FFmpegs "
+                      "print it): their means are that coarse; measure them with the scoring "
+                      "ffmpeg for six" % (other, ", ".join(coarse)), CoarseValues, stacklevel=3)
+
+
+def _check_pairs(work, frames, other, instead="measure these metrics with the scoring ffmpeg"):
+    """That the pairs handed to the other ffmpeg (or the library), frame i with
+    reference frame i, are those float_adm scored: PSNR (luma, and the planes'
+    average) of each frame float_adm scored the same bits both ways.  Else
+    FFmpegError, saying what to do instead: the other's metrics would be of other
+    pairs."""
     paired = frame_metadata(os.path.join(work, "pairs_nearest.txt"))
     by_index = frame_metadata(os.path.join(work, "pairs_by_index.txt"))
     for f in frames:
@@ -806,8 +864,8 @@ def _check_pairs(work, frames, other):
             raise FFmpegError(
                 "frame %d: float_adm paired it with a reference frame other than the "
                 "reference's frame %d (their PSNR differ), so %s, given frame i against "
-                "reference frame i, would not measure the pairs float_adm scored; measure "
-                "these metrics with the scoring ffmpeg" % (f["frame"], f["frame"], other))
+                "reference frame i, would not measure the pairs float_adm scored; %s" % (
+                    f["frame"], f["frame"], other, instead))
 
 
 def _scaler(scale):
@@ -1083,8 +1141,10 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         beside_values = _beside_values(work, here, kept)
         if elsewhere:
             _check_pairs(work, kept, other)
-            beside_values.update(_beside_values(os.path.join(work, _ELSEWHERE), elsewhere,
-                                                kept, by_index=True))
+            measured = _beside_values(os.path.join(work, _ELSEWHERE), elsewhere, kept,
+                                      by_index=True)
+            _warn_if_coarse(measured, other)
+            beside_values.update(measured)
             beside_values = {m: beside_values[m] for name in beside for m in BESIDE[name]}
 
     frames = []

@@ -9,6 +9,7 @@ import os
 import pathlib
 import re
 import subprocess
+import sys
 import threading
 import time
 import urllib.parse
@@ -195,10 +196,12 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     assert ("the hulls and recommended ladders are by adm2: no VMAF was measured" in
             printed.err) != has_vmaf
     assert table["ladder_rules"] == ladder.ladder_rules("adm2")
-    assert "1/min_rate_ratio" in table["recommended_rule"]
-    assert "Recommended ladders by adm2: picture size never falls as bitrate rises; each " \
-        "rung at least 1.5 times the bitrate of the one below (default); at least 0.012 " \
-        "of adm2 apart (default for adm2)" in printed.out
+    assert "at least min_rate_ratio times its bitrate" in table["recommended_rule"]
+    assert "Recommended ladders by adm2: from the floor (the cheapest rung of the smallest " \
+        "picture size on the convex hull) up: picture size never falls as bitrate rises; " \
+        "each rung at least 1.5 times " \
+        "the bitrate of the one below (default); at least 0.025 of adm2 apart (default for " \
+        "adm2)" in printed.out
     for title in table["titles"]:
         for d in title["ladders"]:
             points = [(r["bitrate_kbps"], r["adm2_mean"]) for r in rungs
@@ -231,9 +234,23 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     assert links == dict([(os.path.realpath(r["log"]), "log") for r in rungs] +
                          [(os.path.realpath(ladder.report_path(r["log"])), r["label"])
                           for r in rungs])
+    # Each rung's report charts every metric and draws its worst frames' maps; those of
+    # the recommended ladders' rungs the share of each frame's lost detail too, from
+    # maps the library made again of the same frames, the filter's loss to the bit.
+    from floatadm.results import Results, maps_path
+    chosen = {(t["source"], d["ladder"], label) for t in table["titles"]
+              for d in t["ladders"] for label in d["recommended"]}
     for r in rungs:
         report = open(ladder.report_path(r["log"]), encoding="utf-8").read()
         assert "loss in each block" in report and "psnr_y" in report
+        shared = (r["source"], r["ladder"], r["label"]) in chosen
+        assert ('view-name">share of the frame' in report) == shared
+        assert (Results.load_lost(maps_path(r["log"])) is not None) == shared
+    r = next(r for r in rungs if (r["source"], r["ladder"], r["label"]) in chosen)
+    filters = score_video(reference=r["source"], distorted=r["file"], ffmpeg=ffmpeg,
+                          scale="bicubic", map=True).maps
+    library = Results.load_maps(maps_path(r["log"]))
+    assert all(filters[i].tobytes() == library[i].tobytes() for i in range(15))
     # Run again: the project's own tables and logs are replaced.
     assert main(["ladder", manifest, "-o", out, "--ffmpeg", ffmpeg, "--quiet",
                  "--no-progress"]) == 0
@@ -1028,26 +1045,47 @@ def test_each_rule_of_the_recommended_ladder_holds(ratio, step):
     rules = ladder.ladder_rules("vmaf", ratio, step)
     chosen = ladder.recommend(CROSSING, rules)["rungs"]
     _assert_obeys(chosen, rules, "quality")
-    # From the floor (the cheapest rung on the hull) to the rung of the most quality.
-    assert chosen[0]["label"] == "360p 400k" and chosen[-1]["label"] == "1080p 6000k"
-    # Nothing fits between two neighbours that the rules would let in: the ladder
-    # is as dense as they allow, from the top down.
-    for below, above in zip(chosen, chosen[1:]):
-        between = [p for p in CROSSING if ladder._below(
-            dict(p, pixels=p["width"] * p["height"]), dict(above, pixels=above["width"] *
-                                                           above["height"]), ratio, step)
-            and p["quality"] > below["quality"]]
-        assert between == [] or below is chosen[0], (below, above, between)
+    sized = [dict(p, pixels=p["width"] * p["height"]) for p in CROSSING]
+    picked = [next(p for p in sized if p["label"] == c["label"]) for c in chosen]
+    # From the floor, the cheapest rung on the hull, up to where no rung is a step
+    # better than the last.
+    assert picked[0]["label"] == "360p 400k"
+    assert not any(ladder._above(p, picked[-1], ratio, step) for p in sized)
+    # Each next rung, of those the rules allow above the one below, the one that adds the
+    # most quality for each bit added: none lies above the line from the rung below
+    # through it (a cheaper one on the line would have been taken first).
+    for below, above in zip(picked, picked[1:]):
+        for p in sized:
+            if ladder._above(p, below, ratio, step) and p is not above:
+                line = below["quality"] + (above["quality"] - below["quality"]) * (
+                    p["bitrate_kbps"] - below["bitrate_kbps"]) / (
+                        above["bitrate_kbps"] - below["bitrate_kbps"])
+                assert p["quality"] < line or (p["quality"] == line and
+                                               p["bitrate_kbps"] > above["bitrate_kbps"]), \
+                    (below, above, p)
+
+
+def test_a_ladder_starts_at_its_smallest_picture():
+    """The cheapest rung is a 720p encode that undershot its rate (195 kbit/s, below every
+    540p rung): the ladder starts at the cheapest 540p rung on the hull instead of
+    locking every rung at 720p."""
+    title = _title([(720, 195, 43.0), (540, 281, 55.0), (540, 574, 65.4), (540, 1218, 73.1),
+                    (720, 1024, 71.6), (720, 2277, 81.6), (720, 4905, 91.6)])
+    found = ladder.recommend(title, ladder.ladder_rules("vmaf"))
+    assert [p["label"] for p in found["rungs"]] == ["540p 281k", "540p 574k", "720p 1024k",
+                                                    "720p 2277k", "720p 4905k"]
 
 
 def test_the_default_rules_and_a_count_of_rungs():
     rules = ladder.ladder_rules("vmaf")
     assert (rules["min_rate_ratio"], rules["quality_step"], rules["rungs"]) == (1.5, 6.0, None)
     found = ladder.recommend(CROSSING, rules)
+    # 720p at 1857k, on the hull after 1080p at 1771k, is left out: the picture would
+    # shrink as the bitrate rises.  6000k is a point better than 4500k: not worth a rung.
     assert [p["label"] for p in found["rungs"]] == \
-        ["360p 400k", "540p 700k", "720p 1100k", "720p 1857k", "1080p 6000k"]
-    assert found["notes"] == ["on the convex hull, left out by the rules: 1080p 1771k, "
-                              "1080p 2400k, 1080p 3000k, 1080p 4500k"]
+        ["360p 400k", "540p 700k", "720p 1100k", "1080p 1771k", "1080p 4500k"]
+    assert found["notes"] == ["on the convex hull, left out by the rules: 720p 1857k, "
+                              "1080p 2400k, 1080p 3000k, 1080p 6000k"]
     # rungs=N: the widest quality step that gives N; the rules as before.
     for count in (2, 3, 4, 5):
         rules = ladder.ladder_rules("vmaf", rungs=count)
@@ -1185,25 +1223,58 @@ def test_pairs_another_ffmpeg_would_not_measure_are_refused(ffmpeg, pairing_clip
 
 
 def test_a_ladder_measures_with_another_ffmpeg(ffmpeg, ladders, other_ffmpeg, tmp_path, capsys):
-    """--metrics-ffmpeg: the tables' PSNR and SSIM those of the workbench's own filters,
-    the command says which ffmpeg measured them, and a log measured otherwise is
-    scored again."""
+    """--metrics-ffmpeg measures what --ffmpeg lacks (here: libvmaf, which neither has:
+    said), --metrics-ffmpeg-for moves others there too: the tables' PSNR and SSIM the
+    bits of the workbench's own filters, the command says which ffmpeg measured them,
+    and a log measured otherwise is scored again."""
     work, _ = ladders
     manifest = _subset(work, tmp_path / "m.csv", ladders=("vp8",))
     common = ["ladder", manifest, "--ffmpeg", ffmpeg, "--no-progress", "--no-cache"]
-    assert main(common + ["-o", str(tmp_path / "here")]) == 0
-    capsys.readouterr()
     assert main(common + ["-o", str(tmp_path / "here"), "--metrics-ffmpeg", other_ffmpeg]) == 0
+    printed = capsys.readouterr()
+    if "libvmaf" not in beside_filters(ffmpeg)[0]:
+        assert "has no libvmaf filter, nor has %s: the tables leave vmaf out" % other_ffmpeg \
+            in printed.err
+    assert " measured by " not in printed.err
+    assert main(common + ["-o", str(tmp_path / "here"), "--metrics-ffmpeg", other_ffmpeg,
+                          "--metrics-ffmpeg-for", "psnr,ssim"]) == 0
     printed = capsys.readouterr()
     assert "floatadm: psnr, ssim measured by %s, on the frames %s decodes and scales, paired " \
         "as float_adm pairs them" % (other_ffmpeg, ffmpeg) in printed.err
     assert ": 6 scored, 0 reused" in printed.out
     tables = [json.loads((tmp_path / "here" / "ladder.json").read_text())]
-    assert main(common + ["-o", str(tmp_path / "there2"), "--metrics-ffmpeg", other_ffmpeg]) == 0
-    tables.append(json.loads((tmp_path / "there2" / "ladder.json").read_text()))
+    assert main(common + ["-o", str(tmp_path / "workbench")]) == 0
+    tables.append(json.loads((tmp_path / "workbench" / "ladder.json").read_text()))
     for a, b in zip(*(t["rungs"] for t in tables)):
-        assert [a[m + "_mean"] for m in ("psnr_y", "ssim")] == \
-            [b[m + "_mean"] for m in ("psnr_y", "ssim")]
+        assert [a[m + "_mean"] for m in ("psnr_y", "psnr_avg", "ssim_y", "ssim")] == \
+            [b[m + "_mean"] for m in ("psnr_y", "psnr_avg", "ssim_y", "ssim")]
+    assert main(common + ["-o", str(tmp_path / "x"), "--metrics-ffmpeg-for", "all"]) == 1
+    assert "--metrics-ffmpeg-for goes with --metrics-ffmpeg" in capsys.readouterr().err
+
+
+def test_coarse_values_of_another_ffmpeg_are_said(ffmpeg, pairing_clips, tmp_path):
+    """Another ffmpeg that prints PSNR and SSIM to two decimals (as older FFmpegs do):
+    a warning says the means are that coarse."""
+    from floatadm.video import CoarseValues
+    coarse = tmp_path / "coarse-ffmpeg"
+    coarse.write_text(
+        "#!%s\nimport re, subprocess, sys\n"
+        "code = subprocess.call([%r] + sys.argv[1:])\n"
+        "for path in re.findall(r\"file=\\\\'([^\\\\']+elsewhere/[a-z]+\\.txt)\", "
+        "' '.join(sys.argv)):\n"
+        "    text = open(path).read()\n"
+        "    text = re.sub(r'=(-?[0-9]+\\.[0-9]+)$', lambda m: '=%%.2f' %% float(m.group(1)), "
+        "text, flags=re.M)\n"
+        "    open(path, 'w').write(text)\n"
+        "sys.exit(code)\n" % (sys.executable, ffmpeg))
+    coarse.chmod(0o755)
+    source, rung = pairing_clips[("24", "mkv")]
+    with pytest.warns(CoarseValues, match="coarse-ffmpeg gives psnr_y, psnr_avg, ssim_y, ssim "
+                                          "to two decimals only"):
+        results = score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic",
+                              beside=["psnr", "ssim"],
+                              beside_ffmpeg={"psnr": str(coarse), "ssim": str(coarse)})
+    assert all(round(v, 2) == v for v in results.beside["ssim"])
 
 
 def test_a_rung_scored_once_is_reused_by_any_output_folder(ffmpeg, ladders, tmp_path, capsys):
