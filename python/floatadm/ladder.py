@@ -1229,18 +1229,22 @@ def _place_labels(points, segments, obstacles=()):
 
 
 def _unlabelled(marks, places):
-    """The rungs whose labels a plot does not draw, listed under it for each range of
-    widths where some are missing (the classes w0, w1, w2 show each list only there):
-    every rung is named on the plot or beside it, at any width."""
+    """The rungs whose labels a plot does not draw, listed under it (folded) for each
+    range of widths where some are missing (the classes w0, w1, w2 show each list only
+    there): every rung is named on the plot or beside it, at any width."""
     out = []
     for tier in range(len(_TIERS)):
         missing = [r for (r, *_), place in zip(marks, places)
                    if place is None or place[3] > tier]
         if missing:
-            out.append('<p class="unl w%d">Not labelled here (no room beside the point; '
-                       'its label on hover): %s</p>' % (tier, "; ".join(
-                           "%s, %.0f kbit/s" % (html.escape(r["label"]), r["bitrate_kbps"])
-                           for r in missing)))
+            out.append('<details class="unl w%d"><summary>%d rung%s not labelled on the plot '
+                       'at this width (no room beside the point; each label on hover)'
+                       '</summary>%s</details>' % (
+                           tier, len(missing), "" if len(missing) == 1 else "s", "; ".join(
+                               "%s %s, %.0f kbit/s" % (html.escape(r["ladder"]),
+                                                       html.escape(r["label"]),
+                                                       r["bitrate_kbps"])
+                               for r in missing)))
     return "".join(out)
 
 
