@@ -23,6 +23,7 @@ import json
 import math
 import os
 import re
+import shutil
 import sys
 import threading
 import time
@@ -600,7 +601,8 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     ffmpeg = os.path.abspath(find_ffmpeg(ffmpeg))  # recorded: the same file from anywhere
     _check_labels(rungs)
     beside = sorted(beside_filters(ffmpeg)[0] if beside is None else beside)
-    beside_ffmpeg = {f: os.path.abspath(p) for f, p in (beside_ffmpeg or {}).items()}
+    beside_ffmpeg = {f: os.path.abspath(shutil.which(p) or p)  # a name on PATH as its file
+                     for f, p in (beside_ffmpeg or {}).items()}
     beside = sorted(set(beside) | set(beside_ffmpeg))
     measured = [m for m in BESIDE_METRICS if any(m in BESIDE[f] for f in beside)]
     metric = metric or default_metric(measured)

@@ -1222,11 +1222,12 @@ def test_pairs_another_ffmpeg_would_not_measure_are_refused(ffmpeg, pairing_clip
                     beside=["psnr"], beside_ffmpeg={"psnr": other_ffmpeg})
 
 
-def test_a_ladder_measures_with_another_ffmpeg(ffmpeg, ladders, other_ffmpeg, tmp_path, capsys):
+def test_a_ladder_measures_with_another_ffmpeg(ffmpeg, ladders, other_ffmpeg, tmp_path, capsys,
+                                               monkeypatch):
     """--metrics-ffmpeg measures what --ffmpeg lacks (here: libvmaf, which neither has:
     said), --metrics-ffmpeg-for moves others there too: the tables' PSNR and SSIM the
     bits of the workbench's own filters, the command says which ffmpeg measured them,
-    and a log measured otherwise is scored again."""
+    and a log measured otherwise is scored again.  A name on PATH is that file."""
     work, _ = ladders
     manifest = _subset(work, tmp_path / "m.csv", ladders=("vp8",))
     common = ["ladder", manifest, "--ffmpeg", ffmpeg, "--no-progress", "--no-cache"]
@@ -1236,11 +1237,13 @@ def test_a_ladder_measures_with_another_ffmpeg(ffmpeg, ladders, other_ffmpeg, tm
         assert "has no libvmaf filter, nor has %s: the tables leave vmaf out" % other_ffmpeg \
             in printed.err
     assert " measured by " not in printed.err
-    assert main(common + ["-o", str(tmp_path / "here"), "--metrics-ffmpeg", other_ffmpeg,
+    monkeypatch.setenv("PATH", os.path.dirname(other_ffmpeg) + os.pathsep +
+                       os.environ["PATH"])
+    assert main(common + ["-o", str(tmp_path / "here"), "--metrics-ffmpeg", "other-ffmpeg",
                           "--metrics-ffmpeg-for", "psnr,ssim"]) == 0
     printed = capsys.readouterr()
-    assert "floatadm: psnr, ssim measured by %s, on the frames %s decodes and scales, paired " \
-        "as float_adm pairs them" % (other_ffmpeg, ffmpeg) in printed.err
+    assert "floatadm: psnr, ssim measured by other-ffmpeg, on the frames %s decodes and " \
+        "scales, paired as float_adm pairs them" % ffmpeg in printed.err
     assert ": 6 scored, 0 reused" in printed.out
     tables = [json.loads((tmp_path / "here" / "ladder.json").read_text())]
     assert main(common + ["-o", str(tmp_path / "workbench")]) == 0
