@@ -1283,13 +1283,14 @@ def _value(row, metric):
     return value if isinstance(value, (int, float)) and math.isfinite(value) else None
 
 
-def _plot(rows, source, metric, crossings=None, marker="xo"):
+def _plot(rows, source, metric, crossings=None, marker="xo", chosen=()):
     """A rate-quality plot of one source at the page's width: a curve per ladder
     through its convex hull, every rung a point (hollow where it is off the hull)
     labelled where its label fits off the curves (_place_labels; every label, bitrate
     and score on hover, and the rungs not labelled listed under the plot), where each
     picture size overtakes the next smaller one a diamond on its ladder's curve
-    (crossings: {ladder: crossovers()}; marker: the diamond's id, one per plot), rate
+    (crossings: {ladder: crossovers()}; marker: the diamond's id, one per plot), the
+    rungs of the recommended ladders (chosen: (ladder, label) pairs) ringed thick, rate
     on a log axis, both axes with round ticks."""
     rungs = [r for r in rows if r["source"] == source and r["bitrate_kbps"] > 0 and
              math.isfinite(r["bitrate_kbps"]) and _value(r, metric) is not None]
@@ -1367,18 +1368,22 @@ def _plot(rows, source, metric, crossings=None, marker="xo"):
                          % (" t%d" % tier if tier else "", x, y, dx, dy, anchor, colour,
                             e(r["label"])))
     for r, point, colour, x, y in marks:
-        parts.append('<circle cx="%.2f%%" cy="%.2f%%" r="4" stroke="%s" fill="%s">'
-                     '<title>%s: %.0f kbit/s, %s %.5f</title></circle>'
-                     % (x, y, colour, colour if point in hulls[r["ladder"]] else "white",
-                        e(r["label"]), point[0], e(metric), point[1]))
+        ringed = (r["ladder"], r["label"]) in chosen
+        parts.append('<circle cx="%.2f%%" cy="%.2f%%" r="%s" stroke="%s" fill="%s">'
+                     '<title>%s: %.0f kbit/s, %s %.5f%s</title></circle>'
+                     % (x, y, '5" stroke-width="3' if ringed else "4", colour,
+                        colour if point in hulls[r["ladder"]] else "white",
+                        e(r["label"]), point[0], e(metric), point[1],
+                        ", recommended" if ringed else ""))
     parts.append("</svg>")
     keys = "".join('<li><span class="sw" style="background:%s"></span><span>%s</span></li>'
                    % (_COLOURS[i % len(_COLOURS)], _wrap_name(ladder))
                    for i, ladder in enumerate(ladders))
     return ('<figure class="rq"><ul class="keys">%s<li>filled: on the hull; hollow: off it'
-            '%s</li></ul><div class="axis">%s mean</div><div class="plot">%s</div>'
+            '%s%s</li></ul><div class="axis">%s mean</div><div class="plot">%s</div>'
             '<div class="axis x">bitrate, kbit/s (log scale)</div></figure>%s'
-            % (keys, "; &#9670;: a picture size overtakes the next smaller one" if diamonds
+            % (keys, "; ringed thick: in the recommended ladder" if chosen else "",
+               "; &#9670;: a picture size overtakes the next smaller one" if diamonds
                else "", e(metric), "\n".join(parts), _unlabelled(marks, places)))
 
 
@@ -1524,9 +1529,9 @@ def table_html(rows, comparisons, metric, scale, directory=".", rules=None):
                                    "%s over %s: none, %s" % (c["to"], c["from"], c["why"])
                                    for c in d["crossovers"]) or "one picture size"))
                            for d in title["ladders"])))
-            out.append(_plot(rows, source, m, {d["ladder"]: d["crossovers"]
-                                               for d in title["ladders"]},
-                             "xo%d_%d" % (n, t)))
+            out.append(_plot(rows, source, m,
+                             {d["ladder"]: d["crossovers"] for d in title["ladders"]},
+                             "xo%d_%d" % (n, t), {pair[1:] for pair in chosen}))
             out.append('<div class=scroll><table><tr><th class=t>ladder</th><th class=t>rung'
                        "</th><th class=t>codec</th><th>size</th><th>frames</th><th>kbit/s</th>"
                        "<th>%s mean</th><th>%s</th>%s<th>on hull</th><th>recommended</th></tr>"

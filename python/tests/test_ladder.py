@@ -221,12 +221,16 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     assert page.count("<svg") == 2 * len(comparison["by_metric"])
     assert "BD figures by adm2, vp8 against mpeg2" in page
     # Both axes read off the plots: round rates and scores, and each rung's label,
-    # bitrate and score on its point.
+    # bitrate and score on its point, the rungs of the recommended ladders ringed.
     assert re.search(r'text-anchor="middle">[125]0*</text>', page)
     assert re.search(r'text-anchor="end">0\.\d+</text>', page)
+    chosen = {(t["source"], d["ladder"], label) for t in table["titles"]
+              for d in t["ladders"] for label in d["recommended"]}
     for rung in rungs:
-        assert "<title>%s: %.0f kbit/s, adm2 %.5f</title>" % (
-            rung["label"], rung["bitrate_kbps"], rung["adm2_mean"]) in page
+        assert "<title>%s: %.0f kbit/s, adm2 %.5f%s</title>" % (
+            rung["label"], rung["bitrate_kbps"], rung["adm2_mean"],
+            ", recommended" if (rung["source"], rung["ladder"], rung["label"]) in chosen
+            else "") in page
     # Each rung's label in the table links its report (its frames, charts and maps),
     # and "log" its log, relative to the page.
     links = {os.path.realpath(os.path.join(out, urllib.parse.unquote(href))): html.unescape(label)
