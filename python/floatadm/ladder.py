@@ -1666,7 +1666,12 @@ def write_reports(rows, progress=None, metric=None, rules=None):
         if not r.get("log"):
             continue
         if (r["source"], r["ladder"], r["label"]) in chosen:
-            share_maps(r)
+            try:
+                share_maps(r)
+            except (FFmpegError, OSError, ValueError) as error:
+                warnings.warn("%s, %s: its maps with the lost detail could not be made (%s): "
+                              "its report shows the loss in each block alone"
+                              % (r["ladder"], r["label"], error), LadderWarning, stacklevel=2)
         report = report_path(r["log"])
         made = [os.stat(p).st_mtime_ns for p in (r["log"], spec_path(r["log"]),
                                                  maps_path(r["log"])) if os.path.exists(p)]

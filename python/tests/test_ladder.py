@@ -1344,3 +1344,23 @@ def test_the_page_switches_metric_without_rerunning(ffmpeg, ladders, tmp_path, w
     plots = json.loads(html.unescape(body["plots"]))
     assert len(plots) == 2
     _assert_readable(plots, width)
+
+
+def test_a_report_without_the_share_view_says_why(ffmpeg, ladders, tmp_path, monkeypatch):
+    """Where a recommended rung's maps cannot be made again (here: the frames cannot be
+    handed over), a warning says so and its report shows the loss in each block."""
+    from floatadm import video
+    work, _ = ladders
+    rungs = ladder.rungs_of(str(work / "source0.y4m"),
+                            {"vp8": [str(work / "s0_vp8_320x180_250.webm")]})
+    rows = ladder.score_ladder(rungs, log_dir=str(tmp_path / "logs"), ffmpeg=ffmpeg)
+
+    def refused(*args, **kwargs):
+        raise FFmpegError("no frames today")
+    monkeypatch.setattr(video, "frames_as_scored", refused)
+    with pytest.warns(ladder.LadderWarning, match=r"vp8, s0_vp8_320x180_250: its maps with the "
+                                                  r"lost detail could not be made \(no frames "
+                                                  r"today\)"):
+        (report,) = ladder.write_reports(rows)
+    text = open(report, encoding="utf-8").read()
+    assert "loss in each block" in text and 'view-name">share of the frame' not in text
