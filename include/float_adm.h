@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 #define FLOAT_ADM_VERSION_MAJOR 1
-#define FLOAT_ADM_VERSION_MINOR 7
+#define FLOAT_ADM_VERSION_MINOR 8
 #define FLOAT_ADM_VERSION_PATCH 0
 
 /** The version of the library linked in, "MAJOR.MINOR.PATCH". */
@@ -75,7 +75,7 @@ const char *float_adm_version(void);
 #define FLOAT_ADM_ERROR_NOT_FOUND (-(ENOENT))    /* unknown option name */
 #define FLOAT_ADM_ERROR_UNSUPPORTED (-(ENOTSUP)) /* unsupported depth or size */
 #define FLOAT_ADM_ERROR_IO (-(EIO))              /* a log could not be written */
-#define FLOAT_ADM_ERROR_BUSY (-(EBUSY))          /* a shared log is held by another */
+#define FLOAT_ADM_ERROR_BUSY (-(EBUSY))          /* another writer holds the file */
 #define FLOAT_ADM_ERROR_AGAIN (-(EAGAIN))        /* frame queue full / nothing ready */
 /* An output refused by the output policy (float_adm_output_check): */
 #define FLOAT_ADM_ERROR_OUTPUT_INPUT (-(ETXTBSY))   /* the file is an input of the run */
@@ -336,6 +336,41 @@ int float_adm_swap_check_add(FloatAdmSwapCheck *check, const FloatAdmPlane *ref,
 int float_adm_swap_check_result(const FloatAdmSwapCheck *check, char *message, size_t size);
 void float_adm_swap_check_free(FloatAdmSwapCheck **check);
 
+/* ---- Pairs in doubt: what a face that pairs two videos' frames by time says ----
+ *
+ * The kinds of pairs that may not be the ones meant, named once for every face:
+ *   "apart"                 a pair more than half a frame apart
+ *   "reference_repeated"    a main (distorted) frame scored against a reference frame
+ *                           already scored
+ *   "main_repeated"         a main frame with the timestamp of a main frame already
+ *                           scored
+ *   "no_reference"          a main frame with no reference frame, not scored
+ *   "reference_after_main"  a reference frame after the main input's last, not scored
+ * FFmpeg's float_adm filters give each frame they pass on whose pair is in doubt the
+ * metadata key lavfi.float_adm.pair_doubt: the names of its pair's kinds, in this
+ * order, joined with '+' ("apart+reference_repeated"; reference_after_main has no
+ * frame to carry it); and the run's counts go into its log
+ * (float_adm_log_add_pairing).  The Python package reads both by these names.
+ */
+enum FloatAdmPairDoubt {
+    FLOAT_ADM_PAIR_APART,
+    FLOAT_ADM_PAIR_REFERENCE_REPEATED,
+    FLOAT_ADM_PAIR_MAIN_REPEATED,
+    FLOAT_ADM_PAIR_NO_REFERENCE,
+    FLOAT_ADM_PAIR_REFERENCE_AFTER_MAIN,
+};
+
+#define FLOAT_ADM_NUM_PAIR_DOUBTS 5
+
+/** The name of a kind of pair in doubt (enum FloatAdmPairDoubt); NULL out of range. */
+const char *float_adm_pair_doubt_name(int doubt);
+/**
+ * What a kind of pair in doubt is and what makes it, in words, plural ("pairs more
+ * than half a frame apart (an input misses frames, starts later or has another frame
+ * rate)"); NULL out of range.
+ */
+const char *float_adm_pair_doubt_description(int doubt);
+
 /* Smallest frame: below this libvmaf reads outside its coarsest bands. */
 #define FLOAT_ADM_MIN_SIZE 17
 /* Largest width or height: keeps the core's int band and index arithmetic in range. */
@@ -359,10 +394,11 @@ int float_adm_check_frame(int64_t width, int64_t height, int64_t bit_depth, char
                           size_t errbuf_size);
 
 /**
- * Parallel work: the core splits each stage into nb_jobs row ranges and calls
- * execute(opaque, job, arg, nb_jobs), which must run job(arg, 0..nb_jobs-1) (in any
- * order, on any threads) and return when all are done.  Scores are identical for
- * every executor and job count.  NULL execute restores the serial default.
+ * Parallel work: the core splits each frame into at most nb_jobs bands of rows and
+ * calls execute(opaque, job, arg, nb_jobs) once per frame, which must run job(arg,
+ * 0..nb_jobs-1) (in any order, on any threads) and return when all are done.  No job
+ * waits for another.  Scores are identical for every executor and job count.  NULL
+ * execute restores the serial default.
  */
 typedef int (*FloatAdmJobFn)(void *arg, int job, int nb_jobs);
 typedef int (*FloatAdmExecuteFn)(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs);
@@ -568,17 +604,22 @@ const char *float_adm_context_describe(const FloatAdmContext *ctx, char *buf, si
 
 /*
  * A log pools every frame given to it as libvmaf pools (min, max, mean, harmonic
- * mean, in frame order) and writes each frame as it comes, so a file cut short
- * by a crash still holds every frame before it.  Layouts, as libvmaf's
+ * mean, in frame order) and writes each frame as it comes to a temporary beside its
+ * path (.NAME.tmp, locked by this log: a second writer of the path is refused,
+ * naming the first's process), which is renamed over the path when the log closes:
+ * a reader finds the whole log of one run there, or the one before.  A run killed
+ * mid-way leaves its frames in the temporary, which the next writer of the path
+ * takes over.  stdout and /dev/null are written directly.  Layouts, as libvmaf's
  * output.c writes them, except that every score is %.17g:
  *   JSON: {"version": "float_adm <version>", "fps": F, "frames": [{"frameNum": N,
  *         "metrics": {NAME: VALUE, ...}}, ...], "pooled_metrics": {NAME: {"min",
- *         "max", "mean", "harmonic_mean"}}, "aggregate_metrics": {}}; NaN and
+ *         "max", "mean", "harmonic_mean"}}, "aggregate_metrics": {}}, then
+ *         "pairing" where a caller gave one (float_adm_log_add_pairing); NaN and
  *         infinity as null.
  *   XML:  <VMAF version=...><params qualityWidth= qualityHeight= /><fyi fps= />
  *         <frames><frame frameNum="N" NAME="VALUE" ... /></frames><pooled_metrics>
  *         <metric name= min= max= mean= harmonic_mean= /></pooled_metrics>
- *         <aggregate_metrics /></VMAF>
+ *         <aggregate_metrics /></VMAF>, <pairing ... /> before </VMAF> where given.
  *   CSV:  "Frame,NAME,...," then "N,VALUE,...,", one line per frame (no pooling).
  *   SUB:  "{N}{N+1}frame: N|NAME: VALUE|...|", one line per frame (no pooling).
  * F is the frames logged per second of wall time since the log was opened, %.2f,
@@ -598,21 +639,23 @@ enum FloatAdmLogFormat {
 };
 
 typedef struct FloatAdmLog FloatAdmLog;
+/** An output a run writes (float_adm_run_files_begin_output); its run owns it. */
+typedef struct FloatAdmOutput FloatAdmOutput;
 
 /**
  * Open a log of the outputs opts scores (FLOAT_ADM_NUM_OUTPUTS, or with debug
  * FLOAT_ADM_NUM_DEBUG_OUTPUTS), named as libvmaf names them for these options;
- * opts NULL: the defaults.  path NULL: no file, pooling only; "-": stdout; else the
- * file is created or truncated.  A regular file that is already open in this
- * process (same device and inode as a descriptor in /proc/self/fd, where that
- * exists) is refused with FLOAT_ADM_ERROR_INVALID before anything is truncated: it
- * is one of the inputs or outputs, and the log would destroy it; so is a non-empty
- * regular file that does not begin as a log does (a picture of an image sequence
- * read later).  A path to stdout's file (/dev/stdout) is stdout.  stdout is refused
- * (FLOAT_ADM_ERROR_INVALID) where another descriptor of this process, besides
- * 0, 1 and 2, is open on its file (an output written there), unless it is a
- * device other than a terminal (/dev/null).  width and height
- * go to XML's <params>.  The header is written with the first entry (or by finish).
+ * opts NULL: the defaults.  path NULL: no file, pooling only (float_adm_log_set_output
+ * may give it a run's output); "-": stdout; else a file where the output policy
+ * (float_adm_output_check) lets a log go, written to its locked temporary and renamed
+ * into place by float_adm_log_close: the policy's refusal, or FLOAT_ADM_ERROR_BUSY
+ * where another writer (of this process or another) holds the path's temporary, with
+ * a message that names it.  A path to stdout's file (/dev/stdout) is stdout.  stdout
+ * is refused (FLOAT_ADM_ERROR_INVALID) where another descriptor of this process,
+ * besides 0, 1 and 2, is open on its file (an output written there), unless it is a
+ * device other than a terminal (/dev/null), and (FLOAT_ADM_ERROR_BUSY) where another
+ * log of this process writes there.  width and height go to XML's <params>.  The
+ * header is written with the first entry (or by finish).
  */
 int float_adm_log_open(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
                        const FloatAdmOptions *opts, int width, int height, char *errbuf,
@@ -624,6 +667,17 @@ int float_adm_log_open(FloatAdmLog **log, const char *path, enum FloatAdmLogForm
  * for an output the log lacks.  Valid until the log is closed.
  */
 const char *float_adm_log_output_name(const FloatAdmLog *log, int output);
+
+/**
+ * Let a log opened without a path (float_adm_log_open(..., NULL, ...)) write its file
+ * to output, an output of kind FLOAT_ADM_OUTPUT_LOG that a run began
+ * (float_adm_run_files_begin_output): the file lands when that run commits, with the
+ * run's other outputs, after float_adm_log_close (the run refuses to commit while a
+ * log is open on one of its outputs).  Before the log's first entry, once;
+ * FLOAT_ADM_ERROR_INVALID otherwise.  Close the log before the run's files are freed.
+ */
+int float_adm_log_set_output(FloatAdmLog *log, FloatAdmOutput *output, char *errbuf,
+                             size_t errbuf_size);
 
 /**
  * Pool a frame's scores, then append the frame to the file, fflush and check.
@@ -650,6 +704,26 @@ int float_adm_log_frame_at(FloatAdmLog *log, uint64_t frame_num, double timestam
  */
 int float_adm_log_skipped(FloatAdmLog *log, uint64_t frame_num, const char *reason,
                           char *errbuf, size_t errbuf_size);
+
+/**
+ * Add a run's pairing to the log: pairs, the pairs its face checked; doubts[k], the
+ * frames of kind k (enum FloatAdmPairDoubt) for each k below num_doubts (the caller's
+ * FLOAT_ADM_NUM_PAIR_DOUBTS; kinds beyond it are left out of the log, as not
+ * counted).  Counts add up over calls: each instance of FFmpeg's filter that writes a
+ * log across a graph rebuild adds its own.  The log ends with them, after the
+ * aggregate metrics (an addition to libvmaf's layouts):
+ *   JSON "pairing": {"pairs": N, "apart": N, ...} (the names of
+ *        float_adm_pair_doubt_name, in its order);
+ *   XML  <pairing pairs="N" apart="N" ... />;
+ *   CSV and SUB have no place for them (a line of counts is no frame's line).
+ * A log never given a pairing has none (float_adm_score pairs frames by number).
+ * Before the log is finished, or after: a footer written already is cut off and
+ * written again with the pairing when the log closes (a file that cannot seek back
+ * is an error, as going on after a finish is).  num_doubts out of 0 ..
+ * FLOAT_ADM_NUM_PAIR_DOUBTS, or doubts NULL with num_doubts > 0: FLOAT_ADM_ERROR_INVALID.
+ */
+int float_adm_log_add_pairing(FloatAdmLog *log, uint64_t pairs, const uint64_t *doubts,
+                              int num_doubts, char *errbuf, size_t errbuf_size);
 
 /**
  * The fps the header gives, instead of the log's own clock: for a caller that logs
@@ -680,45 +754,53 @@ int float_adm_log_finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size);
 
 /**
  * Finish (unless finished since the last entry), close the file (stdout is only
- * flushed), free the log and set *log to NULL.  Returns the first error, including
- * one an earlier call reported (the file is then incomplete).  NULL *log: 0.
+ * flushed), rename a file the log opened itself into place (where its path is still
+ * what the log began with: another program that wrote the path meanwhile keeps its
+ * file, and the log is an error, FLOAT_ADM_ERROR_OUTPUT_SHARED), free the log and set
+ * *log to NULL.  Returns the first error, including one an earlier call reported:
+ * then nothing is renamed, and the path keeps what it held.  NULL *log: 0.
  */
 int float_adm_log_close(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
 
 /*
  * What FFmpeg's graph rebuilds need (src/adm_core/adm_log_registry.cpp): FFmpeg
  * rebuilds its filter graph, and so the filter, when an input changes size, and
- * the new filter must go on writing the old one's log.
+ * the new filter must go on writing the old one's log.  A log the filter opens,
+ * writes and closes needs none of this.
  */
 
 /**
- * A log shared by the users of one file within the process, one after another
- * (FFmpeg rebuilds its filter graph, and so the filter, when an input changes
- * size).  The first acquire of a file opens it as float_adm_log_open does; an
- * acquire of a file whose log was released takes that log over: the file and the
- * pooling go on, and *next_frame says the frame number to go on from (0 for a new
- * file).  A file whose log is held: FLOAT_ADM_ERROR_BUSY.  A character device
- * (/dev/null) is not shared: each acquire gets a log of its own.  Such logs last as
- * long as the process; release, never close, them.
+ * The log a filter released for this path (float_adm_log_release), taken over: the
+ * temporary and the pooling go on, and *next_frame says the frame number to go on
+ * from.  Where none was released: a new log, as float_adm_log_open opens it, and
+ * *next_frame 0.
  */
 int float_adm_log_acquire(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
                           const FloatAdmOptions *opts, int width, int height,
                           uint64_t *next_frame, char *errbuf, size_t errbuf_size);
 
 /**
- * Finish a regular file (complete as it stands) and let the next acquire of it go
- * on from frame next_frame.  A log that cannot seek back over its footer (stdout
- * on a pipe) is not finished here: the next acquire goes on, and its user's
- * finish completes it.  Sets *log to NULL; returns the finish's result.
+ * A log whose user goes without the stream's end (FFmpeg freed the graph: a rebuild,
+ * or -frames): kept for the process as it stands, its temporary locked, for the next
+ * acquire of its path, which goes on from frame next_frame; not finished, nothing
+ * renamed.  A log no acquire takes over lands, finished, when the process exits (an
+ * error then goes to stderr).  A log on a device (/dev/null) is closed at once.  Sets
+ * *log to NULL; 0, or an error closing a log that is not kept.
  */
 int float_adm_log_release(FloatAdmLog **log, uint64_t next_frame, char *errbuf,
                           size_t errbuf_size);
 
 /**
+ * The log released for path, if one waits: ended as float_adm_log_abandon ends a log,
+ * with reason (a rebuilt filter that cannot go on says so in the log it would have
+ * continued).  0 where none waits, else float_adm_log_abandon's result.
+ */
+int float_adm_log_abandon_released(const char *path, const char *reason, char *errbuf,
+                                   size_t errbuf_size);
+
+/**
  * The last user of a log float_adm_log_acquire gave (the stream is over): finish
- * and close it as float_adm_log_close does, and forget the file, so that a later
- * acquire of the same path starts a log of its own at frame 0.  A log released
- * instead (float_adm_log_release) stays open for the next acquire of its file.
+ * and close it as float_adm_log_close does.
  */
 int float_adm_log_end(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
 
@@ -730,9 +812,10 @@ int float_adm_log_end(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
  *   XML  <incomplete reason="REASON" /> after </frames>, no <pooled_metrics>;
  *   CSV and SUB, a last line "incomplete: REASON" (the reason on one line).
  * A log whose own write failed is closed as it stands (already incomplete).  Then
- * the log is closed and freed as float_adm_log_close does (and forgotten by the
- * registry, as float_adm_log_end), and *log set to NULL.  reason NULL or empty:
- * "the run failed".  Returns the first error writing that end.
+ * the log is closed and freed as float_adm_log_close does (a file the log opened
+ * itself lands, saying it is incomplete; one on a run's output lands only if the run
+ * commits), and *log set to NULL.  reason NULL or empty: "the run failed".  Returns
+ * the first error writing that end.
  */
 int float_adm_log_abandon(FloatAdmLog **log, const char *reason, char *errbuf, size_t errbuf_size);
 
@@ -754,7 +837,11 @@ void float_adm_map_end(const char *pattern);
  * Every file the library, float_adm_score, the FFmpeg filter and the Python package
  * write (logs, maps, reports, spec files) goes through float_adm_output_check first:
  *   "-", or a path to this process's stdout (/dev/stdout, /proc/self/fd/1, the
- *       file stdout is): FLOAT_ADM_TARGET_STDOUT, the face writes to stdout;
+ *       file stdout is): FLOAT_ADM_TARGET_STDOUT, the face writes to stdout; unless
+ *       stdout is redirected onto a regular file that holds data already and would
+ *       be overwritten in place (opened without truncating: "1<> FILE"), or holds a
+ *       project file of that kind that the new one would be appended to
+ *       (">> LOG"): refused, FLOAT_ADM_ERROR_OUTPUT_SHARED;
  *   /dev/null (the null device, by stat): FLOAT_ADM_TARGET_DISCARD, written directly,
  *       never replaced or renamed over;
  *   a symbolic link (dangling or not; other than the two above): refused,
@@ -882,6 +969,47 @@ int float_adm_run_files_add_map_pattern(FloatAdmRunFiles *files, const char *pat
  * there), else 0. */
 int float_adm_run_files_stdout_taken(const FloatAdmRunFiles *files);
 
+/*
+ * Writing a run's files whole, all of them or none.  An output begun is registered as
+ * float_adm_run_files_add_output registers it, then, for a new or replaced file, its
+ * temporary .NAME.tmp is made beside it (or taken over from a run that died) and
+ * locked (flock, exclusive) for as long as the run's files live: a second writer of
+ * the path, in this process or another, is refused at its start with
+ * FLOAT_ADM_ERROR_BUSY and a message naming the first's process.  The face writes
+ * the bytes to float_adm_output_fd (a log: float_adm_log_set_output), then
+ * float_adm_run_files_commit renames every temporary over its path, once each path
+ * is known to be what it was when begun; a run freed without a commit, or whose
+ * commit fails before the renames, removes its temporaries and leaves every path as
+ * it was.  stdout and /dev/null are written directly.
+ */
+
+/**
+ * Begins writing an output of kind at path, named label in messages: registered (as
+ * float_adm_run_files_add_output; the same refusals) and, for a file, its temporary
+ * made and locked.  The target (>= 0, a FloatAdmOutputTarget) with *output set, or an
+ * error with a message (FLOAT_ADM_ERROR_BUSY: another writer holds the path).  The
+ * output lives as long as the run's files.
+ */
+int float_adm_run_files_begin_output(FloatAdmRunFiles *files, const char *path,
+                                     enum FloatAdmOutputKind kind, const char *label,
+                                     FloatAdmOutput **output, char *errbuf, size_t errbuf_size);
+/** Where an output's bytes go: its temporary (open for reading and writing), stdout
+ * (1) or the null device; -1 for NULL or an output already committed. */
+int float_adm_output_fd(const FloatAdmOutput *output);
+/**
+ * Lands every output begun: each temporary flushed to disk and checked (still the
+ * file locked; its path not made or written by another program since it was begun:
+ * FLOAT_ADM_ERROR_OUTPUT_SHARED), then all renamed into place.  A failed check renames
+ * nothing.  FLOAT_ADM_ERROR_INVALID while a log is open on one of them.
+ */
+int float_adm_run_files_commit(FloatAdmRunFiles *files, char *errbuf, size_t errbuf_size);
+/**
+ * Removes the temporary a writer of path left when it died (one whose lock can be
+ * taken); a live writer's is left alone.  1 removed, 0 nothing to remove, < 0 an
+ * error with a message.
+ */
+int float_adm_output_remove_stale(const char *path, char *errbuf, size_t errbuf_size);
+
 /* ---- Files: raw planar YUV / gray and y4m, as float_adm_score and Python read them ---- */
 
 /* A frame's size and pixel format, and what it takes on disk. */
@@ -982,6 +1110,17 @@ int float_adm_reader_incomplete(const FloatAdmReader *reader, char *buf, size_t 
  */
 int float_adm_reader_read_luma(FloatAdmReader *reader, uint64_t frame, void *dest, char *errbuf,
                                size_t errbuf_size);
+
+/**
+ * Read each frame of a regular file in up to `threads` parts at once, on threads of the
+ * reader's own (started here, stopped when it is freed), by float_adm_reader_read_luma
+ * and float_adm_reader_read_next_luma alike: the same bytes, in less time, where one
+ * thread's reads do not fill the memory bus (a 4K frame's luma from the page cache).
+ * No part is smaller than 1 MiB.  threads 1 (the default): one read on the caller's
+ * thread; 0: the library's choice, 4; more than 64: FLOAT_ADM_ERROR_INVALID.  A stream
+ * is read in order on the caller's thread whatever the count.  Since 1.8.0.
+ */
+int float_adm_reader_set_threads(FloatAdmReader *reader, int threads);
 
 void float_adm_reader_free(FloatAdmReader **reader);
 

@@ -16,12 +16,18 @@
  */
 
 /*
- * Typical use, frames in host memory (the library stages and uploads them):
- *   float_adm_cuda_context_create(&ctx, w, h, depth, &opts, NULL, 2, err, sizeof(err));
+ * Typical use, frames in host memory (the library stages and uploads them, the upload of
+ * each frame beside the kernels of the frame before):
+ *   float_adm_cuda_context_create(&ctx, w, h, depth, &opts, NULL, 0, err, sizeof(err));
  *   per frame:  while (float_adm_cuda_submit_host(ctx, &ref, &dist) == FLOAT_ADM_ERROR_AGAIN)
  *                   float_adm_cuda_collect(ctx, &scores, 1);   // oldest frame first
  *   at the end: while (float_adm_cuda_in_flight(ctx)) float_adm_cuda_collect(ctx, &scores, 1);
  *   float_adm_cuda_context_free(&ctx);
+ * Frames read from files go straight into the context's pinned buffers:
+ *   while (float_adm_cuda_host_frame(ctx, &ref, &dist) == FLOAT_ADM_ERROR_AGAIN)
+ *       float_adm_cuda_collect(ctx, &scores, 1);
+ *   float_adm_reader_read_luma(ref_reader, n, ref.data, ...);   // and the distorted's
+ *   float_adm_cuda_submit_host_frame(ctx);
  * With frames already on the device (an FFmpeg filter with CUDA frames), create the
  * context while the frames' CUDA context is current (cuCtxPushCurrent), pass their
  * stream, and submit with float_adm_cuda_submit.
@@ -69,14 +75,31 @@ const char *float_adm_cuda_strerror(int err);
  */
 int float_adm_cuda_device_count(int *count, char *why, size_t why_size);
 
+/*
+ * Where a FloatAdmCudaPlane is (its in_host_memory):
+ *   FLOAT_ADM_CUDA_DEVICE_MEMORY  device memory: the kernels read it;
+ *   FLOAT_ADM_CUDA_HOST_COPY      host memory, copied into pinned memory of the context's
+ *                                 before submit returns, then uploaded;
+ *   FLOAT_ADM_CUDA_HOST_IN_PLACE  host memory the caller keeps, unchanged, until the
+ *                                 frame is collected: the whole pages within its rows are
+ *                                 pinned (cuMemHostRegister) and uploaded from where they
+ *                                 are, with no copy on the host (the few rows on pages
+ *                                 shared with what lies beside the plane are copied);
+ *                                 where they cannot be pinned (or the rows run upwards)
+ *                                 the plane is copied as FLOAT_ADM_CUDA_HOST_COPY.
+ *                                 Since 1.8.0.
+ */
+#define FLOAT_ADM_CUDA_DEVICE_MEMORY 0
+#define FLOAT_ADM_CUDA_HOST_COPY 1
+#define FLOAT_ADM_CUDA_HOST_IN_PLACE 2
+
 /** One luma plane, in device memory (a CUdeviceptr) or in host memory. */
 typedef struct FloatAdmCudaPlane {
     const void *data;
     ptrdiff_t pitch;              /* bytes between rows; > 0 in device memory */
     int         bytes_per_sample; /* 1, or 2 (little-endian uint16) */
     int         shift;            /* right shift of each sample: 6 for P010, 4 P012, 0 else */
-    int in_host_memory;           /* 1: the library copies the plane into pinned memory of
-                                     its own and uploads it; 0: the device reads it */
+    int in_host_memory;           /* FLOAT_ADM_CUDA_DEVICE_MEMORY, _HOST_COPY or _HOST_IN_PLACE */
 } FloatAdmCudaPlane;
 
 typedef struct FloatAdmCudaContext FloatAdmCudaContext;
@@ -86,9 +109,10 @@ typedef struct FloatAdmCudaContext FloatAdmCudaContext;
  * hwcontext pushes it), or else in the primary context of CUDA device 0; every
  * later call on it runs there, whatever is current then.  stream: a CUstream of
  * that context to run on, or NULL for a stream of the context's own.
- * max_in_flight (1..16): how many frames may be submitted before collecting (2 keep
- * the GPU busy while the host prepares the next frame).  Sizes and depths as
- * float_adm_context_create.
+ * max_in_flight (1..16): how many frames may be submitted before collecting; 0: the
+ * library's choice, 4 (one scored, the next uploaded beside it, one prepared on the
+ * host, one waiting to be collected; float_adm_cuda_max_in_flight says it).  Every
+ * depth gives the same bits.  Sizes and depths as float_adm_context_create.
  */
 int float_adm_cuda_context_create(FloatAdmCudaContext **ctx, int width, int height,
                                   int bit_depth, const FloatAdmOptions *opts, void *stream,
@@ -107,18 +131,21 @@ int float_adm_cuda_context_create_on_device(FloatAdmCudaContext **ctx, int devic
 /**
  * Queue one frame pair (reference, distorted) on the stream; returns at once.
  * FLOAT_ADM_ERROR_AGAIN when max_in_flight frames are waiting to be collected.
- * Planes in device memory must stay valid until the frame is collected; planes in
- * host memory are copied before this returns.
+ * Planes in device memory, and host planes FLOAT_ADM_CUDA_HOST_IN_PLACE, must stay
+ * valid and unchanged until the frame is collected; FLOAT_ADM_CUDA_HOST_COPY planes are
+ * copied before this returns.  Host planes are uploaded on a stream of the context's
+ * own while the frames before are scored; the kernels wait for them.
  */
 int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref,
                           const FloatAdmCudaPlane *dist);
 
 /**
  * Queue one frame pair in host memory (float_adm.h's planes; strides may be
- * negative): float_adm_cuda_submit with both planes in_host_memory.  The luma is
- * copied into pinned buffers of the context (two frames' worth with max_in_flight 2)
- * and uploaded on its stream ahead of the kernels, so the caller may reuse its planes
- * as soon as this returns.
+ * negative): float_adm_cuda_submit with both planes FLOAT_ADM_CUDA_HOST_COPY.  The
+ * luma is copied into pinned buffers of the context (a frame's worth a slot of
+ * max_in_flight), on float_adm_cuda_set_host_threads' threads, and uploaded beside the
+ * kernels of the frames before, so the caller may reuse its planes as soon as this
+ * returns.
  */
 int float_adm_cuda_submit_host(FloatAdmCudaContext *ctx, const FloatAdmPlane *ref,
                                const FloatAdmPlane *dist);
@@ -132,6 +159,42 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
 
 /** Frames submitted and not yet collected. */
 int float_adm_cuda_in_flight(const FloatAdmCudaContext *ctx);
+
+/** How many frames may be in flight (max_in_flight, or the library's choice).  Since 1.8.0. */
+int float_adm_cuda_max_in_flight(const FloatAdmCudaContext *ctx);
+
+/**
+ * How many threads copy FLOAT_ADM_CUDA_HOST_COPY planes (and float_adm_cuda_submit_host's)
+ * into pinned memory: rows in bands, none under 512 KiB, the caller's thread one of them.
+ * 0 (the default): the library's choice, a quarter of the host's threads, 1 to 4; at most
+ * 64.  Since 1.8.0.
+ */
+int float_adm_cuda_set_host_threads(FloatAdmCudaContext *ctx, int threads);
+
+/**
+ * The pinned host buffers the next frame is read into by the caller, with no other copy
+ * on the host (float_adm_reader_read_luma writes this layout): rows of width samples
+ * (little-endian above 8 bits, shift 0), stride width * bytes per sample.
+ * FLOAT_ADM_ERROR_AGAIN when max_in_flight frames wait to be collected.  The buffers
+ * are the caller's until float_adm_cuda_submit_host_frame queues them; meanwhile other
+ * submits are refused, and a second call gives the same buffers.  Since 1.8.0.
+ */
+int float_adm_cuda_host_frame(FloatAdmCudaContext *ctx, FloatAdmPlane *ref, FloatAdmPlane *dist);
+
+/** Queue the frame written into float_adm_cuda_host_frame's buffers.  Since 1.8.0. */
+int float_adm_cuda_submit_host_frame(FloatAdmCudaContext *ctx);
+
+/**
+ * Which backend `auto` takes (docs/cuda.md, "Which backend auto takes"): 1 CUDA device
+ * `device`, 0 the CPU, for frames of width x height at bit_depth with adm_p_norm
+ * p_norm, against the CPU path on cpu_threads threads, over `frames` frames (0: not
+ * known).  The device where there is one, it reproduces this host's bits for p_norm
+ * (float_adm_cuda_is_exact's probes), and it is estimated faster, its start counted
+ * where the frames are known; else the CPU.  why (may be NULL) gets the sentence that
+ * says what decided it.  A negative code for sizes or values out of range.  Since 1.8.0.
+ */
+int float_adm_cuda_choose_backend(int device, int width, int height, int bit_depth, double p_norm,
+                                  int cpu_threads, uint64_t frames, char *why, size_t why_size);
 
 /** submit + collect(wait = 1); the queue must be empty. */
 int float_adm_cuda_score_frame(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref,

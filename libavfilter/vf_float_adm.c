@@ -24,12 +24,13 @@
  * scores), bit-exact with libvmaf, computed by libfloatadm.
  */
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <float_adm.h>
 
 #include "config.h"
-#include "libavutil/avstring.h"
 #include "libavutil/cpu.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
@@ -38,7 +39,6 @@
 #include "filters.h"
 #include "formats.h"
 #include "framesync.h"
-#include "video.h"
 #include "vf_float_adm.h"
 
 #define OFFSET(x) offsetof(FloatADMContext, x)
@@ -96,31 +96,25 @@ static const enum AVPixelFormat pix_fmts[] = {
 #define ff_make_pixel_format_list(fmts) ff_make_format_list((const int *)(fmts))
 #endif
 
-/* The main input's format goes out; the reference may have another chroma
- * layout, as only luma is read.  Each input keeps its own colour range and
- * space: libvmaf reads the samples as they are, and common ones would have
- * FFmpeg convert the reference's. */
+/* One pixel format for both inputs and the output, so that FFmpeg converts a
+ * reference of another format (another depth, another chroma layout) as it does
+ * for psnr.  Each input keeps its own colour range and space: libvmaf reads the
+ * samples as they are, and common ones would have FFmpeg convert the reference's.
+ * The reference's lists are set first: the common ones fill only what is unset. */
 static int query_formats(const AVFilterContext *ctx,
                          AVFilterFormatsConfig **cfg_in,
                          AVFilterFormatsConfig **cfg_out)
 {
-    AVFilterFormats *main_formats = ff_make_pixel_format_list(pix_fmts);
-    AVFilterFormats *main_ranges  = ff_all_color_ranges();
-    AVFilterFormats *main_spaces  = ff_all_color_spaces();
     int ret;
 
-    if ((ret = ff_formats_ref(main_formats, &cfg_in[INPUT_MAIN]->formats)) < 0 ||
-        (ret = ff_formats_ref(main_formats, &cfg_out[0]->formats)) < 0 ||
-        (ret = ff_formats_ref(main_ranges, &cfg_in[INPUT_MAIN]->color_ranges)) < 0 ||
-        (ret = ff_formats_ref(main_ranges, &cfg_out[0]->color_ranges)) < 0 ||
-        (ret = ff_formats_ref(main_spaces, &cfg_in[INPUT_MAIN]->color_spaces)) < 0 ||
-        (ret = ff_formats_ref(main_spaces, &cfg_out[0]->color_spaces)) < 0 ||
-        (ret = ff_formats_ref(ff_make_pixel_format_list(pix_fmts),
-                              &cfg_in[INPUT_REFERENCE]->formats)) < 0 ||
-        (ret = ff_formats_ref(ff_all_color_ranges(),
-                              &cfg_in[INPUT_REFERENCE]->color_ranges)) < 0)
+    if ((ret = ff_formats_ref(ff_all_color_ranges(),
+                              &cfg_in[INPUT_REFERENCE]->color_ranges)) < 0 ||
+        (ret = ff_formats_ref(ff_all_color_spaces(),
+                              &cfg_in[INPUT_REFERENCE]->color_spaces)) < 0 ||
+        (ret = ff_set_common_color_ranges2(ctx, cfg_in, cfg_out, ff_all_color_ranges())) < 0 ||
+        (ret = ff_set_common_color_spaces2(ctx, cfg_in, cfg_out, ff_all_color_spaces())) < 0)
         return ret;
-    return ff_formats_ref(ff_all_color_spaces(), &cfg_in[INPUT_REFERENCE]->color_spaces);
+    return ff_set_common_formats2(ctx, cfg_in, cfg_out, ff_make_pixel_format_list(pix_fmts));
 }
 
 av_cold int ff_float_adm_init(AVFilterContext *ctx, int (*on_event)(FFFrameSync *fs))
@@ -138,14 +132,15 @@ av_cold int ff_float_adm_init(AVFilterContext *ctx, int (*on_event)(FFFrameSync 
     return 0;
 }
 
-/* ffmpeg rebuilds the graph when a decoded input changes size or format: the
- * new instance takes the log over from the old one (libfloatadm keeps it for
- * the process) and numbers the frames on, so that nothing before the rebuild
- * is overwritten. */
+/* The log is written to a temporary beside log_path, locked against any other
+ * writer, and renamed into place at its end.  ffmpeg rebuilds the graph when a
+ * decoded input changes size or format: the new instance takes the log over
+ * from the old one (libfloatadm keeps it for the process) and numbers the
+ * frames on, so that the file lands once, with every frame. */
 static int open_log(AVFilterContext *ctx)
 {
     FloatADMContext *s = ctx->priv;
-    char errbuf[256] = "";
+    char errbuf[512] = "";
     int ret;
 
     if (!s->log_path)
@@ -155,14 +150,10 @@ static int open_log(AVFilterContext *ctx)
         ret = float_adm_log_acquire(&s->log, s->log_path, s->log_fmt, &s->opts,
                                     s->width, s->height, &s->frame_index,
                                     errbuf, sizeof(errbuf));
-    if (ret == FLOAT_ADM_ERROR_BUSY) {
-        av_log(ctx, AV_LOG_ERROR, "Another float_adm instance writes the log %s: give "
-               "each instance a log_path of its own.\n", s->log_path);
-        return AVERROR(EBUSY);
-    }
     if (ret < 0) {
         av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
-        return ret == FLOAT_ADM_ERROR_NOMEM ? AVERROR(ENOMEM) : AVERROR(EINVAL);
+        return ret == FLOAT_ADM_ERROR_NOMEM ? AVERROR(ENOMEM) :
+               ret == FLOAT_ADM_ERROR_BUSY  ? AVERROR(EBUSY)  : AVERROR(EINVAL);
     }
     s->shared_log = !!s->log_path;
     if (s->frame_index)
@@ -200,9 +191,11 @@ int ff_float_adm_config_output(AVFilterLink *outlink, const AVPixFmtDescriptor *
 
     if ((ret = ff_framesync_init_dualinput(&s->fs, ctx)) < 0)
         return ret;
+    /* The output is the main input's frames: it ends with them, and the rest of
+     * the reference is not read. */
+    s->fs.in[INPUT_MAIN].after = EXT_STOP;
     outlink->w = mainlink->w;
     outlink->h = mainlink->h;
-    outlink->time_base = mainlink->time_base;
     outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
     ff_filter_link(outlink)->frame_rate = ff_filter_link(mainlink)->frame_rate;
     if ((ret = ff_framesync_configure(&s->fs)) < 0)
@@ -220,12 +213,6 @@ int ff_float_adm_get_pair(FFFrameSync *fs, AVFrame **dist, AVFrame **ref,
 
     if (ret < 0)
         return ret;
-    /* The main input has ended and framesync repeats its last frame beside each
-     * later reference frame: that frame has left already. */
-    if (*dist && !fs->in[INPUT_MAIN].sync) {
-        av_frame_free(dist);
-        return 0;
-    }
     for (int i = 0; *dist && i < NB_INPUTS; i++) {
         const AVFrame *frame = i == INPUT_MAIN ? *dist : *ref;
 
@@ -243,12 +230,16 @@ int ff_float_adm_get_pair(FFFrameSync *fs, AVFrame **dist, AVFrame **ref,
     return 0;
 }
 
+/* 17 significant digits, so that the text parses back to the same double, and
+ * no exponent: FATE's refcmp-metadata.awk reads only plain decimals as numbers. */
 static int set_meta(AVDictionary **metadata, const char *name, double value)
 {
-    char key[64], str[32];
+    char key[64], str[384];
 
     snprintf(key, sizeof(key), "lavfi.float_adm.%s", name);
     snprintf(str, sizeof(str), "%.17g", value);
+    if (strchr(str, 'e'))
+        snprintf(str, sizeof(str), "%.*f", FFMAX(0, 16 - (int)floor(log10(fabs(value)))), value);
     return av_dict_set(metadata, key, str, 0);
 }
 
@@ -275,52 +266,7 @@ int ff_float_adm_emit(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
     return ff_filter_frame(ctx->outputs[0], dist);
 }
 
-/* The end of the output, or of what is wanted of it (-frames): the log is
- * completed now, so that a log that cannot be written fails the run. */
-int ff_float_adm_activate(AVFilterContext *ctx)
-{
-    FloatADMContext *s = ctx->priv;
-    char errbuf[256] = "";
-    int ret = ff_framesync_activate(&s->fs);
-
-    if (ret >= 0 && !s->ended && ff_outlink_get_status(ctx->outputs[0])) {
-        s->ended = 1;
-        if (s->shared_log && float_adm_log_finish(s->log, errbuf, sizeof(errbuf)) < 0) {
-            av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
-            ret = AVERROR(EIO);
-        }
-    }
-    if (ret < 0 && ret != AVERROR_EOF && ret != FFERROR_NOT_READY && !s->failed)
-        s->failed = ret;
-    return ret;
-}
-
-/* The log is closed three ways: the run failed (it says incomplete, so that no
- * reader takes it for finished), the output ended (closed for good), or ffmpeg
- * rebuilds the graph (kept for the next instance). */
-static void close_log(AVFilterContext *ctx)
-{
-    FloatADMContext *s = ctx->priv;
-    char errbuf[256] = "", reason[128];
-    int ret;
-
-    if (!s->shared_log) {
-        float_adm_log_close(&s->log, errbuf, sizeof(errbuf));
-        return;
-    }
-    if (s->failed) {
-        snprintf(reason, sizeof(reason), "the filter failed: %s", av_err2str(s->failed));
-        ret = float_adm_log_abandon(&s->log, reason, errbuf, sizeof(errbuf));
-    } else if (s->ended) {
-        ret = float_adm_log_end(&s->log, errbuf, sizeof(errbuf));
-    } else {
-        ret = float_adm_log_release(&s->log, s->frame_index, errbuf, sizeof(errbuf));
-    }
-    if (ret < 0)
-        av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
-}
-
-av_cold void ff_float_adm_uninit(AVFilterContext *ctx)
+static void report_pooled(AVFilterContext *ctx)
 {
     FloatADMContext *s = ctx->priv;
     FloatAdmPooled pooled;
@@ -331,6 +277,77 @@ av_cold void ff_float_adm_uninit(AVFilterContext *ctx)
                    float_adm_output_name(i), pooled.mean, pooled.min, pooled.max,
                    pooled.harmonic_mean);
     }
+}
+
+/* The end of the output (the inputs ended, or it was closed): the log lands
+ * now, so that a log that cannot be written, or whose path another writer
+ * took meanwhile, fails the run. */
+int ff_float_adm_activate(AVFilterContext *ctx)
+{
+    FloatADMContext *s = ctx->priv;
+    char errbuf[512] = "";
+    int ret = ff_framesync_activate(&s->fs);
+
+    if (ret >= 0 && !s->ended && ff_outlink_get_status(ctx->outputs[0])) {
+        s->ended = 1;
+        if (s->shared_log) {
+            report_pooled(ctx);
+            if (float_adm_log_end(&s->log, errbuf, sizeof(errbuf)) < 0) {
+                av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+                ret = AVERROR(EIO);
+            }
+        }
+    }
+    if (ret < 0 && ret != AVERROR_EOF && ret != FFERROR_NOT_READY && !s->failed)
+        s->failed = ret;
+    return ret;
+}
+
+/* A log still open here (the end of the output landed it) is closed one of two
+ * ways: the run failed (it says incomplete, so that no reader takes it for
+ * finished), or ffmpeg freed the graph without an end, to rebuild it or because
+ * -frames has all it wants (kept for the next instance; one that never comes
+ * leaves it to land when the process exits). */
+static void close_log(AVFilterContext *ctx)
+{
+    FloatADMContext *s = ctx->priv;
+    char errbuf[512] = "", reason[128];
+    int ret;
+
+    if (!s->shared_log) {
+        float_adm_log_close(&s->log, errbuf, sizeof(errbuf));
+        return;
+    }
+    if (s->failed) {
+        snprintf(reason, sizeof(reason), "the filter failed: %s", av_err2str(s->failed));
+        ret = float_adm_log_abandon(&s->log, reason, errbuf, sizeof(errbuf));
+    } else {
+        ret = float_adm_log_release(&s->log, s->frame_index, errbuf, sizeof(errbuf));
+    }
+    if (ret < 0)
+        av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+}
+
+/* A rebuilt instance that failed before it took the log over ends the log its
+ * predecessor kept, as incomplete. */
+static void abandon_kept_log(AVFilterContext *ctx)
+{
+    FloatADMContext *s = ctx->priv;
+    char errbuf[512] = "", reason[160];
+
+    snprintf(reason, sizeof(reason), "the filter graph was rebuilt, and its new float_adm "
+             "failed: %s", av_err2str(s->failed));
+    if (float_adm_log_abandon_released(s->log_path, reason, errbuf, sizeof(errbuf)) < 0)
+        av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+}
+
+av_cold void ff_float_adm_uninit(AVFilterContext *ctx)
+{
+    FloatADMContext *s = ctx->priv;
+
+    report_pooled(ctx);
+    if (!s->log && s->failed && s->log_path)
+        abandon_kept_log(ctx);
     if (s->log)
         close_log(ctx);
     ff_framesync_uninit(&s->fs);

@@ -53,7 +53,9 @@ typedef struct ADMCuda {
     AVCUDADeviceContext *hwctx;
     CUstream stream;                /* the device's, or one of ours */
     FloatAdmCudaContext *adm;
-    AVCUDADeviceContext *ref_hwctx; /* the reference's, if another context or stream */
+    AVBufferRef *ref_device;        /* the reference's, if another context or stream: */
+    AVCUDADeviceContext *ref_hwctx;
+    CUevent ref_ready;              /* recorded on its stream after its frame's writes */
     CUdeviceptr copy;               /* the reference's luma, from another context */
     size_t copy_pitch;
 } ADMCuda;
@@ -72,20 +74,23 @@ static void pop(AVFilterContext *ctx, ADMCuda *c)
     CHECK_CU(c->hwctx->internal->cuda_dl->cuCtxPopCurrent(&dummy));
 }
 
-/* CUDA frames in and out.  Each input keeps its own colour range, as in
- * float_adm: nothing can convert CUDA frames to a common one. */
+/* CUDA frames in and out.  Each input keeps its own colour range and space, as
+ * in float_adm: nothing can convert CUDA frames to common ones.  The reference's
+ * lists are set first: the common ones fill only what is unset. */
 static int query_formats(const AVFilterContext *ctx, AVFilterFormatsConfig **cfg_in,
                          AVFilterFormatsConfig **cfg_out)
 {
-    AVFilterFormats *main_ranges = ff_all_color_ranges();
     int ret;
 
-    if ((ret = ff_set_common_formats2(ctx, cfg_in, cfg_out,
-                                      ff_make_formats_list_singleton(AV_PIX_FMT_CUDA))) < 0 ||
-        (ret = ff_formats_ref(main_ranges, &cfg_in[INPUT_MAIN]->color_ranges)) < 0 ||
-        (ret = ff_formats_ref(main_ranges, &cfg_out[0]->color_ranges)) < 0)
+    if ((ret = ff_formats_ref(ff_all_color_ranges(),
+                              &cfg_in[INPUT_REFERENCE]->color_ranges)) < 0 ||
+        (ret = ff_formats_ref(ff_all_color_spaces(),
+                              &cfg_in[INPUT_REFERENCE]->color_spaces)) < 0 ||
+        (ret = ff_set_common_color_ranges2(ctx, cfg_in, cfg_out, ff_all_color_ranges())) < 0 ||
+        (ret = ff_set_common_color_spaces2(ctx, cfg_in, cfg_out, ff_all_color_spaces())) < 0)
         return ret;
-    return ff_formats_ref(ff_all_color_ranges(), &cfg_in[INPUT_REFERENCE]->color_ranges);
+    return ff_set_common_formats2(ctx, cfg_in, cfg_out,
+                                  ff_make_formats_list_singleton(AV_PIX_FMT_CUDA));
 }
 
 static int input_frames(AVFilterContext *ctx, int input, AVHWFramesContext **frames)
@@ -142,8 +147,14 @@ static int open_device(AVFilterContext *ctx, ADMCuda *c, AVHWFramesContext *fram
                devices[INPUT_REFERENCE], names[INPUT_REFERENCE]);
         return AVERROR(EINVAL);
     }
+    if (!(c->ref_device = av_buffer_ref(frames[INPUT_REFERENCE]->device_ref)))
+        return AVERROR(ENOMEM);
     c->ref_hwctx = ref_hwctx;
-    return 0;
+    if ((ret = push(ctx, c, ref_hwctx)) < 0)
+        return ret;
+    ret = CHECK_CU(cu->cuEventCreate(&c->ref_ready, CU_EVENT_DISABLE_TIMING));
+    pop(ctx, c);
+    return ret;
 }
 
 /* In the main input's context, current. */
@@ -170,9 +181,12 @@ static int create(AVFilterContext *ctx, ADMCuda *c, int depth)
         av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
         return ret == FLOAT_ADM_ERROR_NOMEM ? AVERROR(ENOMEM) : AVERROR_EXTERNAL;
     }
+    /* The kernels divide as this host's processor does where they can model it;
+     * where they cannot, the documentation's promise does not hold: say so. */
     exact = float_adm_cuda_is_exact(c->adm, errbuf, sizeof(errbuf));
     av_log(ctx, exact ? AV_LOG_VERBOSE : AV_LOG_WARNING, "%s%s\n",
-           exact ? "" : "The scores may differ from float_adm's in their last bits: ", errbuf);
+           exact ? "" : "The scores may differ from float_adm's on this host in their last "
+           "bits: ", errbuf);
     return 0;
 }
 
@@ -213,7 +227,9 @@ fail:
 }
 
 /* The reference's frames of another context or stream: their luma is copied on
- * their own stream, after their writes, and waited for before scoring. */
+ * their own stream, after their writes, and the scoring stream waits for that on
+ * the device (an event), not the host.  Each frame is scored to its end before
+ * the next copy is queued, so the copy is not overwritten while it is read. */
 static int take_reference(AVFilterContext *ctx, ADMCuda *c, const AVFrame *ref,
                           FloatAdmCudaPlane *plane)
 {
@@ -239,8 +255,10 @@ static int take_reference(AVFilterContext *ctx, ADMCuda *c, const AVFrame *ref,
         plane->pitch = c->copy_pitch;
     }
     if (ret >= 0)
-        ret = CHECK_CU(cu->cuStreamSynchronize(c->ref_hwctx->stream));
+        ret = CHECK_CU(cu->cuEventRecord(c->ref_ready, c->ref_hwctx->stream));
     pop(ctx, c);
+    if (ret >= 0)
+        ret = CHECK_CU(cu->cuStreamWaitEvent(c->stream, c->ref_ready, 0));
     return ret;
 }
 
@@ -310,6 +328,11 @@ static av_cold void uninit(AVFilterContext *ctx)
             CHECK_CU(c->hwctx->internal->cuda_dl->cuStreamDestroy(c->stream));
         pop(ctx, c);
     }
+    if (c->ref_ready && push(ctx, c, c->ref_hwctx) >= 0) {
+        CHECK_CU(c->hwctx->internal->cuda_dl->cuEventDestroy(c->ref_ready));
+        pop(ctx, c);
+    }
+    av_buffer_unref(&c->ref_device);
     av_buffer_unref(&c->device);
     av_freep(&s->cuda);
 }

@@ -29,7 +29,7 @@
 # Each edit of an FFmpeg file is anchored on a line every supported release
 # has; the script fails loudly when an anchor is missing rather than guess.
 # What is computed, not written out: libavfilter/version.h's minor version
-# bump (the series' first patch).
+# bump, in each patch that adds a filter (edits libavfilter/allfilters.c).
 # The output depends only on its inputs (fixed author, dates and commit ids),
 # so that `make check-patches` can regenerate it and compare.
 
@@ -359,13 +359,13 @@ def write(repo, path, text):
         f.write(text)
 
 
-def commit_patches(repo, release, patches, states, first):
+def commit_patches(repo, release, patches, states):
     for patch, files in zip(patches, states):
         for path in patch.edits:
             with open(os.path.join(repo, path), encoding="utf-8") as f:
                 old = f.read()
             write(repo, path, edit_file(old, patch, path))
-        if patch is first:
+        if "libavfilter/allfilters.c" in patch.edits:
             with open(os.path.join(repo, VERSION_H), encoding="utf-8") as f:
                 write(repo, VERSION_H, edit_version(f.read(), VERSION_H))
         for path, text in files:
@@ -399,10 +399,10 @@ def generate(source, out):
                 os.chmod(os.path.join(repo, path), 0o755)
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "release")
-        commit_patches(repo, release, series, states[:len(series)], series[0])
+        commit_patches(repo, release, series, states[:len(series)])
         format_patches(repo, len(series), out, 1)
         if extras:
-            commit_patches(repo, release, extras, states[len(series):], None)
+            commit_patches(repo, release, extras, states[len(series):])
             format_patches(repo, len(extras), os.path.join(out, "extras"), len(series) + 1)
     finally:
         shutil.rmtree(repo)

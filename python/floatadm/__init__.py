@@ -34,7 +34,7 @@ _PUBLIC = {
     "FileError": "files", "score_files": "files",
     "OUTPUT_NAMES": "results", "Results": "results", "pool": "results",
     "Error": "scorer", "InvalidError": "scorer", "Scorer": "scorer",
-    "cuda_device_count": "scorer", "options": "scorer", "output_names": "scorer",
+    "choose_backend": "scorer", "cuda_device_count": "scorer", "options": "scorer", "output_names": "scorer",
     "rcp_fingerprint": "scorer", "version": "scorer",
     "FFmpegError": "video", "find_ffmpeg": "video", "score_video": "video",
 }

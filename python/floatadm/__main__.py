@@ -23,6 +23,8 @@ import sys
 import time
 import warnings
 
+from ._names import shown
+
 
 # What the commands import beyond the standard library, and Debian's package of it.
 DEBIAN_PACKAGES = {"numpy": "python3-numpy", "distributed": "python3-distributed"}
@@ -40,31 +42,31 @@ def _options(pairs):
 
 def _run_files(args):
     """score's files told to the library before anything is read or written: the
-    inputs (those on this machine: ffmpeg may read others), then each output, so that
-    an input, another output's file or stdout twice is refused at once."""
+    inputs (those on this machine: ffmpeg may read others), then each output begun
+    (its temporary made and locked for the run), so that an input, another output's
+    file, stdout twice, or a file another run writes now is refused at once.
+    (files, {"json", "record", "maps", "csv": Output})."""
     from . import _lib
-    from .distributed import spec_path
+    from .distributed import begin_log
     from .results import RunFiles, maps_path
     files = RunFiles()
     for flag, path in (("-r", args.reference), ("-d", args.distorted)):
         if path == "-" or os.path.exists(path):
             files.add_input(path, flag)
+    outputs = {}
     if args.json:
-        target = files.add_output(args.json, _lib.FLOAT_ADM_OUTPUT_LOG, "--json")
-        if target not in (_lib.FLOAT_ADM_TARGET_STDOUT, _lib.FLOAT_ADM_TARGET_DISCARD):
-            files.add_output(spec_path(args.json), _lib.FLOAT_ADM_OUTPUT_SPEC,
-                             "--json's record")
-            if args.maps:
-                files.add_output(maps_path(args.json), _lib.FLOAT_ADM_OUTPUT_MAP, "--maps")
+        outputs["json"], outputs["record"] = begin_log(files, args.json, "--json")
+        if args.maps and outputs["record"] is not None:
+            outputs["maps"] = files.begin_output(maps_path(args.json), _lib.FLOAT_ADM_OUTPUT_MAP,
+                                                 "--maps")
     if args.csv:
-        files.add_output(args.csv, _lib.FLOAT_ADM_OUTPUT_LOG, "--csv")
-    return files
+        outputs["csv"] = files.begin_output(args.csv, _lib.FLOAT_ADM_OUTPUT_LOG, "--csv")
+    return files, outputs
 
 
 def _score(args):
-    from . import score_files, score_video
-    from .results import maps_path
-    from .distributed import FILE_EXTENSIONS, scored_log_record, write_log
+    from . import _lib, score_files, score_video
+    from .distributed import FILE_EXTENSIONS, scored_log_record, write_log_and_record
     if args.inputs:
         raise SystemExit("floatadm: score names its inputs as vmaf does: -r/--reference REF "
                          "-d/--distorted DIS (not %s)" % " ".join(args.inputs))
@@ -80,7 +82,7 @@ def _score(args):
         all(p.lower().endswith(FILE_EXTENSIONS) for p in (args.reference, args.distorted)))
     job = {"reference": args.reference, "distorted": args.distorted, "options": options,
            "kind": "files" if is_files else "video"}
-    files = _run_files(args)
+    files, outputs = _run_files(args)
     # Warnings as the tool's own lines, without a Python source line.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -102,20 +104,23 @@ def _score(args):
                                   start_frame=args.start_frame, end_frame=end,
                                   backend=args.backend, threads=args.threads if args.threads > 1
                                   else None, progress=args.progress, scale=args.scale,
-                                  scale_size=args.scale_size, map=args.maps, **options)
+                                  scale_size=args.scale_size, map=args.maps,
+                                  accept_doubtful_pairs=args.accept_doubtful_pairs, **options)
             job.update(backend=args.backend, ffmpeg=args.ffmpeg, scale=args.scale,
                        scale_size=args.scale_size)
     for warning in caught:
         print("floatadm: warning: %s" % warning.message, file=sys.stderr)
+    # Every output written to its temporary, then all of them renamed into place.
     if args.json:
         job.update(name="score", frames=args.frames)
         record = scored_log_record(job, results,
                                    {"start": args.start_frame, "end": args.end_frame})
-        write_log(results, args.json, record)
-        if args.maps:
-            results.save_maps(maps_path(args.json))
+        write_log_and_record(results, outputs["json"], outputs["record"], record)
+        if "maps" in outputs:
+            results.save_maps_to(outputs["maps"])
     if args.csv:
-        results.to_csv(args.csv)
+        results.write_log_to(outputs["csv"], _lib.FLOAT_ADM_LOG_CSV)
+    files.commit()
     # A log on stdout, under any name, has stdout to itself.
     if not args.quiet and not files.stdout_taken:
         print("%6s  %-10s  %-10s  %-10s" % ("frame", "adm2", "aim", "adm3"))
@@ -142,7 +147,8 @@ def _report(args):
     skipped = sum(len(w.message.paths) for w in caught if issubclass(w.category, SkippedFile))
     if not args.quiet:
         logs = len(args.logs) - skipped
-        print("floatadm: wrote %s (%d log%s)" % (args.output, logs, "" if logs == 1 else "s"),
+        print("floatadm: wrote %s (%d log%s)" % (shown(args.output), logs,
+                                                 "" if logs == 1 else "s"),
               file=sys.stderr if args.output == "-" else sys.stdout)
     return 0
 
@@ -151,6 +157,7 @@ def _catalogue(args):
     from distributed import Client, LocalCluster
     from ._input import load_json
     from .distributed import RescoreWarning, score_catalogue
+    from .video import doubts_text
     jobs = load_json(args.jobs, "a JSON list of jobs")
     cluster = None
     if args.scheduler:
@@ -166,7 +173,8 @@ def _catalogue(args):
             warnings.simplefilter("ignore", RescoreWarning)
             summaries = score_catalogue(jobs, client, args.output_dir,
                                         retries=args.retries, raise_errors=False,
-                                        progress=args.progress, jobs_file=args.jobs)
+                                        progress=args.progress, jobs_file=args.jobs,
+                                        accept_doubtful_pairs=args.accept_doubtful_pairs)
         elapsed = time.monotonic() - began
     finally:
         client.close()
@@ -181,9 +189,13 @@ def _catalogue(args):
     for s in summaries:
         if s.get("changed"):
             print("floatadm: %s scored again, its log was made from something else: %s"
-                  % (s["name"], "; ".join(s["changed"])), file=sys.stderr)
+                  % (shown(s["name"]), "; ".join(s["changed"])), file=sys.stderr)
+    for s in scored:
+        if s.get("doubtful_pairs"):
+            print("floatadm: warning: %s: pairs in doubt, scored as asked: %s"
+                  % (shown(s["name"]), doubts_text(s["doubtful_pairs"])), file=sys.stderr)
     for s in failed:
-        print("  %s: %s" % (s["name"], s["error"]), file=sys.stderr)
+        print("  %s: %s" % (shown(s["name"]), s["error"]), file=sys.stderr)
     return 1 if failed else 0
 
 
@@ -228,32 +240,36 @@ def _ladder(args):
     rules = ladder.ladder_rules(named, args.min_rate_ratio, args.quality_step, args.rungs)
     for name in lacking:
         print("floatadm: %s has no %s filter%s: the tables leave %s out%s" % (
-            ffmpeg, name, ", nor has %s" % args.metrics_ffmpeg if args.metrics_ffmpeg else "",
+            shown(ffmpeg), name,
+            ", nor has %s" % shown(args.metrics_ffmpeg) if args.metrics_ffmpeg else "",
             ", ".join(BESIDE[name]),
             "; an ffmpeg that has it measures it with --metrics-ffmpeg, or build libvmaf into "
             "this one (docs/ladder.md, \"VMAF\")" if name == "libvmaf" else ""),
             file=sys.stderr)
     if elsewhere and not args.quiet:
         print("floatadm: %s measured by %s, on the frames %s decodes and scales, paired as "
-              "float_adm pairs them" % (", ".join(elsewhere), args.metrics_ffmpeg, ffmpeg),
+              "float_adm pairs them" % (", ".join(elsewhere), shown(args.metrics_ffmpeg),
+                                        shown(ffmpeg)),
               file=sys.stderr)
     if args.metric is None and metric != "vmaf":
         print("floatadm: the hulls and recommended ladders are by %s: no VMAF was measured "
               "(--metric picks another)" % named, file=sys.stderr)
     began = time.monotonic()
-    from .video import CoarseValues
+    # Warnings (of every rung's thread) as the tool's own lines, each once, those before a
+    # failure too.
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ladder.LadderWarning)
-        warnings.simplefilter("always", CoarseValues)
-        rows = ladder.score_ladder(rungs, log_dir=log_dir, ffmpeg=ffmpeg, scale=args.scale,
-                                   progress=args.progress, metric=metric, jobs=args.jobs,
-                                   beside=beside, beside_ffmpeg=elsewhere,
-                                   cache=None if args.no_cache else ladder.cache_directory(),
-                                   **options)
-        # The rungs' reports before the page, which links those that are there.
-        reports = ladder.write_reports(rows, progress=False, metric=named, rules=rules)
-    for warning in sorted({str(w.message) for w in caught}):
-        print("floatadm: warning: %s" % warning, file=sys.stderr)
+        warnings.simplefilter("always")
+        try:
+            rows = ladder.score_ladder(
+                rungs, log_dir=log_dir, ffmpeg=ffmpeg, scale=args.scale, progress=args.progress,
+                metric=metric, jobs=args.jobs, beside=beside, beside_ffmpeg=elsewhere,
+                cache=None if args.no_cache else ladder.cache_directory(),
+                accept_doubtful_pairs=args.accept_doubtful_pairs, **options)
+            # The rungs' reports before the page, which links those that are there.
+            reports = ladder.write_reports(rows, progress=False, metric=named, rules=rules)
+        finally:
+            for warning in sorted({str(w.message) for w in caught}):
+                print("floatadm: warning: %s" % warning, file=sys.stderr)
     comparisons = ladder.compare_all(rows, pairs, named)
     paths = ladder.write_tables(args.output_dir, rows, comparisons, rules=rules)
     names = ladder.source_names(rows)
@@ -327,7 +343,7 @@ def _ladder(args):
                        len(rows), time.monotonic() - began, len(rows) - reused - cached,
                        reused, cached))
         out.append("floatadm: wrote %s, and %d rung report(s) beside the logs" % (
-            ", ".join(paths.values()), len(reports)))
+            ", ".join(shown(p) for p in paths.values()), len(reports)))
         # The whole table at once: an interrupted run prints none of it.
         sys.stdout.write("\n".join(out) + "\n")
     return 1 if failed else 0
@@ -339,6 +355,14 @@ def _progress_flags(parser):
                        help="draw the progress bar on stderr [when stderr is a terminal]")
     group.add_argument("--no-progress", action="store_false", dest="progress",
                        help="no progress bar")
+
+
+def _accept_flag(parser, which=""):
+    parser.add_argument("--accept-doubtful-pairs", action="store_true",
+                        help=which + "keep the scores where the float_adm filter pairs frames "
+                        "in doubt (a frame scored again, pairs more than half a frame apart, "
+                        "an input that ended early), with a warning and the doubts in the "
+                        "log's record; without it such a run fails")
 
 
 def main(argv=None):
@@ -374,6 +398,7 @@ def main(argv=None):
                        "lanczos, spline, ...)")
     score.add_argument("--scale-size", metavar="WxH",
                        help="videos: scale both inputs to WxH (with --scale's scaler)")
+    _accept_flag(score, "videos: ")
     score.add_argument("--json", help="write libvmaf's JSON layout here")
     score.add_argument("--maps", action="store_true",
                        help="with --json OUT, write each frame's map "
@@ -408,6 +433,7 @@ def main(argv=None):
     catalogue.add_argument("--workers", type=int, default=2,
                            help="without --scheduler: local worker processes [2]")
     catalogue.add_argument("--retries", type=int, default=2)
+    _accept_flag(catalogue, "video jobs: ")
     catalogue.add_argument("-q", "--quiet", action="store_true")
     _progress_flags(catalogue)
     catalogue.set_defaults(run=_catalogue, needs=("numpy", "distributed"))
@@ -469,6 +495,7 @@ def main(argv=None):
                      help="ffmpeg's scaler that brings each rung to its source's size "
                      "[bicubic]")
     lad.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter")
+    _accept_flag(lad)
     lad.add_argument("--option", action="append", metavar="NAME=VALUE",
                      help="a float_adm option by libvmaf name or alias; repeatable")
     lad.add_argument("-q", "--quiet", action="store_true")

@@ -15,8 +15,9 @@ double holds.  One that is not is an InputError naming the file and what was
 expected of it, never a traceback."""
 
 import json
-import os
 import sys
+
+from ._names import shown
 
 
 class InputError(ValueError):
@@ -24,7 +25,7 @@ class InputError(ValueError):
     (why)"."""
 
     def __init__(self, path, expected, why):
-        super().__init__("%s: not %s (%s)" % (os.fspath(path), expected, why))
+        super().__init__("%s: not %s (%s)" % (shown(path), expected, why))
 
 
 def decode(data, path, expected, encoding="utf-8"):

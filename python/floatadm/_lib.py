@@ -29,6 +29,8 @@ import glob
 import os
 import threading
 
+from ._names import one_line
+
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 FLOAT_ADM_NUM_OUTPUTS = 7
@@ -94,6 +96,23 @@ class FloatAdmPlane(ctypes.Structure):
     ]
 
 
+class FloatAdmCudaPlane(ctypes.Structure):
+    """struct FloatAdmCudaPlane: a plane and where it is (in_host_memory)."""
+
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("pitch", ctypes.c_ssize_t),
+        ("bytes_per_sample", ctypes.c_int),
+        ("shift", ctypes.c_int),
+        ("in_host_memory", ctypes.c_int),
+    ]
+
+
+# FloatAdmCudaPlane.in_host_memory: copied before submit returns, or read in place (pinned
+# for its upload) until the frame is collected.
+FLOAT_ADM_CUDA_HOST_COPY, FLOAT_ADM_CUDA_HOST_IN_PLACE = 1, 2
+
+
 class FloatAdmPooled(ctypes.Structure):
     """struct FloatAdmPooled."""
 
@@ -109,6 +128,9 @@ class FloatAdmFrameFormat(ctypes.Structure):
                 ("frame_bytes", ctypes.c_uint64)]
 
 
+# enum FloatAdmPairDoubt: the kind of pair in doubt that no frame carries (reference
+# frames after the main input's last); the names are the library's.
+FLOAT_ADM_PAIR_REFERENCE_AFTER_MAIN = 4
 # enum FloatAdmLogFormat.
 FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_CSV, FLOAT_ADM_LOG_XML, FLOAT_ADM_LOG_SUB = 0, 1, 2, 3
 # enum FloatAdmOutputKind and enum FloatAdmOutputTarget (float_adm_output_check).
@@ -143,6 +165,8 @@ _CORE_PROTOTYPES = {
     "float_adm_output_feature_name": (ctypes.c_int, [_P(FloatAdmOptions), ctypes.c_int,
                                                      ctypes.c_char_p, ctypes.c_size_t]),
     "float_adm_output_parse_name": (ctypes.c_int, [ctypes.c_char_p, _P(FloatAdmOptions)]),
+    "float_adm_pair_doubt_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "float_adm_pair_doubt_description": (ctypes.c_char_p, [ctypes.c_int]),
     "float_adm_summary_create": (ctypes.c_int, [_P(ctypes.c_void_p)]),
     "float_adm_summary_add": (ctypes.c_int, [ctypes.c_void_p, _P(ctypes.c_double),
                                              ctypes.c_size_t]),
@@ -207,6 +231,7 @@ _CORE_PROTOTYPES = {
     "float_adm_reader_read_luma": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint64,
                                                   ctypes.c_void_p, ctypes.c_char_p,
                                                   ctypes.c_size_t]),
+    "float_adm_reader_set_threads": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int]),
     "float_adm_reader_free": (None, [_P(ctypes.c_void_p)]),
     "float_adm_output_check": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_int,
                                               _P(ctypes.c_char_p), ctypes.c_size_t,
@@ -222,6 +247,17 @@ _CORE_PROTOTYPES = {
                                                       ctypes.c_int, ctypes.c_char_p,
                                                       ctypes.c_char_p, ctypes.c_size_t]),
     "float_adm_run_files_stdout_taken": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_run_files_begin_output": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,
+                                                        ctypes.c_int, ctypes.c_char_p,
+                                                        _P(ctypes.c_void_p), ctypes.c_char_p,
+                                                        ctypes.c_size_t]),
+    "float_adm_output_fd": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_run_files_commit": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,
+                                                  ctypes.c_size_t]),
+    "float_adm_output_remove_stale": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p,
+                                                     ctypes.c_size_t]),
+    "float_adm_log_set_output": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p,
+                                                ctypes.c_char_p, ctypes.c_size_t]),
 }
 
 _CUDA_PROTOTYPES = {
@@ -240,6 +276,18 @@ _CUDA_PROTOTYPES = {
                                                                ctypes.c_size_t]),
     "float_adm_cuda_submit_host": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmPlane),
                                                   _P(FloatAdmPlane)]),
+    "float_adm_cuda_submit": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmCudaPlane),
+                                             _P(FloatAdmCudaPlane)]),
+    "float_adm_cuda_host_frame": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmPlane),
+                                                 _P(FloatAdmPlane)]),
+    "float_adm_cuda_submit_host_frame": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_cuda_in_flight": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_cuda_max_in_flight": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_cuda_set_host_threads": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int]),
+    "float_adm_cuda_choose_backend": (ctypes.c_int, [ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                                     ctypes.c_int, ctypes.c_double, ctypes.c_int,
+                                                     ctypes.c_uint64, ctypes.c_char_p,
+                                                     ctypes.c_size_t]),
     "float_adm_cuda_collect": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmScores), ctypes.c_int]),
     "float_adm_cuda_is_exact": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,
                                                ctypes.c_size_t]),
@@ -374,3 +422,9 @@ def cuda_error():
 def text(value):
     """A C string from the library as str."""
     return value.decode("utf-8", "replace") if value is not None else None
+
+
+def message(value):
+    """A message from the library (an error buffer's, a warning's) as str, one line
+    however the paths it names are spelt (_names.one_line)."""
+    return one_line(os.fsdecode(value)) if value is not None else None

@@ -45,6 +45,7 @@ import stat
 import warnings
 
 from ._input import parse_json
+from ._names import shown
 from .results import Results
 
 FILE_EXTENSIONS = (".yuv", ".y4m", ".raw")
@@ -84,7 +85,8 @@ _RECORDED_KEYS = ("kind", "width", "height", "pix_fmt", "frames", "backend", "ff
                   "reference_args", "distorted_args", "scale", "scale_size", "beside",
                   "beside_ffmpeg")
 # A record's members besides what made the log: the frames asked for, what the run found.
-_FOUND_KEYS = ("scaled", "resolution", "frames", "beside_pooled", "beside_frames", "stream")
+_FOUND_KEYS = ("scaled", "resolution", "frames", "beside_pooled", "beside_frames", "stream",
+               "doubtful_pairs")
 SPEC_SUFFIX = ".spec.json"
 # The member that makes a JSON file a spec file of this project (the library's
 # output policy recognises it by "float_adm_spec": 1).
@@ -120,18 +122,22 @@ def normalise_job(job):
         if key in spec and (isinstance(spec[key], bool) or
                             not isinstance(spec[key], int) or spec[key] < 0):
             raise ValueError("job %s: %s must be a whole number, not %r"
-                             % (name, key, spec[key]))
+                             % (shown(name), key, spec[key]))
     return spec
 
 
-def _spec_hash(spec):
-    """A short hash of everything a job's scores depend on: part of its task keys, so
-    that Dask never takes one job's result for another's."""
-    return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:12]
+def _task_hash(spec, accept_doubtful_pairs):
+    """A short hash of everything a job's task gives depends on (its scores, and
+    whether pairs in doubt fail it): part of its task keys, so that Dask never takes
+    one task's result for another's."""
+    task = dict(spec, accept_doubtful_pairs=accept_doubtful_pairs)
+    return hashlib.sha256(json.dumps(task, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
-def score_job(spec, start_frame=0, end_frame=None, progress=False):
-    """Scores one job (or frames [start, end) of it) in this process; Results."""
+def score_job(spec, start_frame=0, end_frame=None, progress=False, accept_doubtful_pairs=False):
+    """Scores one job (or frames [start, end) of it) in this process; Results.
+    accept_doubtful_pairs: a video's pairs in doubt are scored all the same
+    (score_video's), not a DoubtfulPairsError."""
     common = dict(spec["options"])
     for key in ("backend", "threads"):
         if key in spec:
@@ -139,7 +145,7 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False):
     if spec["kind"] == "files":
         if spec.get("scale") or spec.get("scale_size") or spec.get("beside"):
             raise ValueError("job %s: scaling and metrics beside need kind \"video\" "
-                             "(ffmpeg's filters)" % spec["name"])
+                             "(ffmpeg's filters)" % shown(spec["name"]))
         return _files().score_files(
             reference=spec["reference"], distorted=spec["distorted"], width=spec.get("width"),
             height=spec.get("height"), pix_fmt=spec.get("pix_fmt"), frames=spec.get("frames"),
@@ -154,7 +160,7 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False):
                        distorted_args=spec.get("distorted_args", ()), progress=progress,
                        scale=spec.get("scale"), scale_size=spec.get("scale_size"),
                        beside=spec.get("beside", ()), beside_ffmpeg=spec.get("beside_ffmpeg"),
-                       **common)
+                       accept_doubtful_pairs=accept_doubtful_pairs, **common)
 
 
 def _files():
@@ -163,7 +169,17 @@ def _files():
 
 
 def _regular_json(path):
-    """The JSON in path where it is a regular file of its own (no link, FIFO or
+    """The JSON in path where it is a regular file of its own (_read_regular), else
+    None."""
+    data = _read_regular(path)
+    try:
+        return parse_json(data, path, "a JSON file") if data is not None else None
+    except ValueError:
+        return None
+
+
+def _read_regular(path):
+    """The bytes of path where it is a regular file of its own (no link, FIFO or
     device is opened to be read: /dev/stdout, a FIFO would block), else None."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
@@ -174,17 +190,23 @@ def _regular_json(path):
         return None
     with os.fdopen(fd, "rb") as f:
         try:
-            return parse_json(f.read(), path, "a JSON file")
-        except (OSError, ValueError):
+            return f.read()
+        except OSError:
             return None
 
 
 def _finished(path):
-    """Whether path holds a finished job's log (written whole by a rename, by a run
-    that did not fail)."""
-    data = _regular_json(path)
+    """The digest (log_digest) of the finished job's log at path (written whole by a
+    rename, by a run that did not fail), else None."""
+    data = _read_regular(path)
+    try:
+        log = parse_json(data, path, "a JSON log") if data is not None else None
+    except ValueError:
+        return None
     # A failed run's log ends "incomplete" (float_adm_log_abandon), without pooled values.
-    return isinstance(data, dict) and "pooled_metrics" in data and "incomplete" not in data
+    if not isinstance(log, dict) or "pooled_metrics" not in log or "incomplete" in log:
+        return None
+    return log_digest(data)
 
 
 def spec_path(log_path):
@@ -237,18 +259,27 @@ def record_changes(old, new):
     if old is None:
         return ["no record of what made it"]
     before = _flatten({k: v for k, v in old.items()
-                       if k not in _FOUND_KEYS + ("float_adm_spec",)})
+                       if k not in _FOUND_KEYS + ("float_adm_spec", "log_sha256")})
     after = _flatten(new)
     return ["%s: %s -> %s" % (key, json.dumps(before.get(key)), json.dumps(after.get(key)))
             for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
 
 
-def _up_to_date(spec, path):
-    """[] where path holds a finished log made from what the job is now; else what
-    changed."""
-    if not _finished(path):
+def _up_to_date(spec, path, accept_doubtful_pairs=False):
+    """[] where path holds a finished log made from what the job is now, its record
+    the one written with it (the log's digest), its pairs in doubt (if any) accepted
+    now too; else what changed."""
+    digest = _finished(path)
+    if digest is None:
         return None
-    return record_changes(read_record(path), job_record(spec))
+    record = read_record(path)
+    if record is not None and record.get("log_sha256") != digest:
+        return ["the record beside the log was written with another log" if "log_sha256"
+                in record else "the record does not say which log it was written with"]
+    changes = record_changes(record, job_record(spec))
+    if not changes and not accept_doubtful_pairs and record.get("doubtful_pairs"):
+        return ["doubtful_pairs: accepted when the log was made, not now"]
+    return changes
 
 
 def _finite(value):
@@ -260,7 +291,8 @@ def add_results_to_record(record, results):
     and of the metrics measured beside float_adm, on the frames it scored, each frame's
     values (beside_frames: [{"frame": N, METRIC: value, ...}, ...]) and their pooled
     values (beside_pooled), each null where it is not finite (PSNR of a frame
-    identical to its reference)."""
+    identical to its reference); the pairs in doubt scored as asked
+    (accept_doubtful_pairs: Results.doubtful_pairs)."""
     from .results import pool
     if results.width and results.height:
         record["resolution"] = [results.width, results.height]
@@ -275,6 +307,8 @@ def add_results_to_record(record, results):
         record["beside_frames"] = [
             {"frame": f["frame"], **{name: _finite(values[i]) for name, values in beside.items()}}
             for i, f in enumerate(results.frames) if "skipped" not in f]
+    if getattr(results, "doubtful_pairs", None):
+        record["doubtful_pairs"] = results.doubtful_pairs
 
 
 def scored_log_record(job, results, frames=None):
@@ -287,50 +321,86 @@ def scored_log_record(job, results, frames=None):
     return record
 
 
+def log_digest(data):
+    """The digest a record keeps of its log's bytes ("log_sha256"), by which a reader
+    knows the log beside it is the one the record was written with."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def begin_log(files, path, label="the log"):
+    """A log and its record begun in a run's files (RunFiles.begin_output: each
+    temporary made and locked, so that another run writing them is refused now):
+    (log, record), the record None where the log goes to stdout or /dev/null."""
+    from . import _lib
+    log = files.begin_output(path, _lib.FLOAT_ADM_OUTPUT_LOG, label)
+    if log.target in (_lib.FLOAT_ADM_TARGET_STDOUT, _lib.FLOAT_ADM_TARGET_DISCARD):
+        return log, None
+    return log, files.begin_output(spec_path(path), _lib.FLOAT_ADM_OUTPUT_SPEC,
+                                   label + "'s record")
+
+
+def write_log_and_record(results, log, spec, record):
+    """The JSON log of results to log and, where spec is given, record to spec, with
+    the log's digest (log_digest) in it: they land together when their run commits."""
+    results.write_log_to(log)
+    if spec is not None:
+        spec.write((json.dumps(dict(record, float_adm_spec=SPEC_VERSION,
+                                    log_sha256=log_digest(log.written())),
+                               indent=2, sort_keys=True) + "\n").encode("utf-8"))
+
+
 def write_log(results, path, record):
     """A log and its record, each where the output policy lets it go (a record is a
-    spec file: it says "float_adm_spec": 1, as the library recognises one): the old
-    record goes first, so that a log is never taken for what made another.  A log
-    written to stdout or /dev/null has no record."""
-    from . import _lib
-    from .results import output_target, write_atomically
+    spec file: it says "float_adm_spec": 1, as the library recognises one), written
+    to their locked temporaries and renamed into place together; the record keeps the
+    log's digest, so that a log is never taken for what made another.  A log written
+    to stdout or /dev/null has no record."""
+    from .results import RunFiles
     inputs = [entry["path"] for entry in record.get("inputs", {}).values()
               if isinstance(entry, dict) and entry.get("path")]
-    if output_target(path, _lib.FLOAT_ADM_OUTPUT_LOG, inputs) in (
-            _lib.FLOAT_ADM_TARGET_STDOUT, _lib.FLOAT_ADM_TARGET_DISCARD):
-        results.to_json(path, inputs)
-        return
-    spec = spec_path(path)
-    if output_target(spec, _lib.FLOAT_ADM_OUTPUT_SPEC, inputs) == _lib.FLOAT_ADM_TARGET_REPLACE:
-        os.unlink(spec)
-    results.to_json(path, inputs)
-    write_atomically(spec, json.dumps(dict(record, float_adm_spec=SPEC_VERSION), indent=2,
-                                      sort_keys=True) + "\n",
-                     _lib.FLOAT_ADM_OUTPUT_SPEC, inputs)
+    with RunFiles() as files:
+        files.add_inputs(inputs)
+        log, spec = begin_log(files, path)
+        write_log_and_record(results, log, spec, record)
+        files.commit()
 
 
-def run_job(spec, path):
-    """The task: score a job and write its log to path atomically, with its record,
-    unless a finished log made from the same is there already.  Returns a small
-    summary (status, frames, pooled adm2)."""
-    if _up_to_date(spec, path) == []:
+def run_job(spec, path, accept_doubtful_pairs=False):
+    """The task: score a job and write its log to path, with its record, unless a
+    finished log made from the same is there already.  The log and record are begun
+    (locked) before scoring and land together at the end: another run writing them is
+    refused at once.  Returns a small summary (status, frames, pooled adm2, the pairs
+    in doubt accepted)."""
+    from .results import RunFiles
+    if _up_to_date(spec, path, accept_doubtful_pairs) == []:
         return {"name": spec["name"], "status": "skipped", "path": path}
+    from .video import DoubtfulPairsError
     record = job_record(spec)  # the inputs as they are when scoring begins
-    results = score_job(spec)
-    add_results_to_record(record, results)
-    write_log(results, path, record)
+    with RunFiles() as files:
+        files.add_inputs([spec["reference"], spec["distorted"]])
+        log, record_output = begin_log(files, path, "job %s's log" % spec["name"])
+        try:
+            results = score_job(spec, accept_doubtful_pairs=accept_doubtful_pairs)
+        except DoubtfulPairsError as error:
+            # The same inputs give the same doubts: a failure to report, not to retry.
+            return {"name": spec["name"], "status": "failed",
+                    "error": "%s: %s" % (type(error).__name__, error)}
+        add_results_to_record(record, results)
+        write_log_and_record(results, log, record_output, record)
+        files.commit()
     pooled = results.pooled.get("adm2", {})
     return {"name": spec["name"], "status": "scored", "path": path,
             "frames": len(results.frames), "adm2_mean": pooled.get("mean"),
-            "pid": os.getpid()}
+            "doubtful_pairs": results.doubtful_pairs, "pid": os.getpid()}
 
 
 def _remove_stale_temporaries(output_dir, names):
-    """Temporary files of attempts that died before their rename: only those no
-    writer holds (a run writing into the same directory keeps its own)."""
-    from .results import remove_stale_temporaries
-    remove_stale_temporaries(output_dir, [name + suffix for name in names
-                                          for suffix in (".json", SPEC_SUFFIX)])
+    """Temporaries of attempts that died before their rename: only those no writer
+    holds (a run writing into the same directory keeps its own)."""
+    from .results import remove_stale_temporary
+    for name in names:
+        for suffix in (".json", SPEC_SUFFIX):
+            remove_stale_temporary(os.path.join(output_dir, name + suffix))
 
 
 def _wait(futures, progress, label):
@@ -366,7 +436,7 @@ def _register_files(specs, output_dir, jobs_file):
 
 
 def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progress=None,
-                    raise_errors=True, jobs_file=None):
+                    raise_errors=True, jobs_file=None, accept_doubtful_pairs=False):
     """Scores a catalogue on a Dask cluster, one task per job; returns one summary
     dict per job, in the jobs' order ("status": "scored", "skipped" or "failed").
 
@@ -384,10 +454,14 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
     bar of jobs finished on stderr (None: when stderr is a terminal).
     raise_errors: raise CatalogueError at the end if a job failed
     (the others are finished all the same).  jobs_file: the file the jobs were read
-    from, an input too.  Every job's inputs and every log and record are told to the
-    library as one run's (RunFiles) before any job is submitted: a log that would be
-    an input, or another job's log or record, under any name, is refused
-    (OutputRefused).
+    from, an input too.  accept_doubtful_pairs: a video job whose pairs the filter
+    says are in doubt is scored all the same, the doubts in its record and summary
+    (score_video's), and a log whose record lists doubts is up to date; by default
+    such a log is scored again, and the job fails at once (the same inputs give the same
+    doubts: no retry), its summary's error a DoubtfulPairsError's.  Every job's
+    inputs and every log and record are told to the library as one run's (RunFiles)
+    before any job is submitted: a log that would be an input, or another job's log
+    or record, under any name, is refused (OutputRefused).
     """
     output_dir = os.path.abspath(os.fspath(output_dir))
     os.makedirs(output_dir, exist_ok=True)
@@ -395,23 +469,24 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
     names = [spec["name"] for spec in specs]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise ValueError("job names must differ: %s" % ", ".join(duplicates))
+        raise ValueError("job names must differ: %s" % ", ".join(map(shown, duplicates)))
     _register_files(specs, output_dir, jobs_file)
     summaries = [None] * len(specs)
     futures, where, changes = [], [], {}
     for i, spec in enumerate(specs):
         path = os.path.join(output_dir, spec["name"] + ".json")
-        changed = _up_to_date(spec, path)
+        changed = _up_to_date(spec, path, accept_doubtful_pairs)
         if changed == []:
             summaries[i] = {"name": spec["name"], "status": "skipped", "path": path}
             continue
         if changed:
             changes[i] = changed
             warnings.warn("job %s: scored again, its log was made from something else: %s"
-                          % (spec["name"], "; ".join(changed)), RescoreWarning, stacklevel=2)
-        key = "floatadm-job-%s-%s" % (spec["name"], _spec_hash(spec))
-        futures.append(client.submit(run_job, spec, path, key=key, retries=retries,
-                                     resources=resources, pure=False))
+                          % (shown(spec["name"]), "; ".join(changed)), RescoreWarning,
+                          stacklevel=2)
+        key = "floatadm-job-%s-%s" % (spec["name"], _task_hash(spec, accept_doubtful_pairs))
+        futures.append(client.submit(run_job, spec, path, accept_doubtful_pairs, key=key,
+                                     retries=retries, resources=resources, pure=False))
         where.append(i)
     _wait(futures, progress, "jobs")
     failed = []
@@ -420,6 +495,8 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
             summaries[i] = future.result()
             if i in changes:
                 summaries[i]["changed"] = changes[i]
+            if summaries[i]["status"] == "failed":
+                failed.append((specs[i]["name"], summaries[i]["error"]))
         else:
             error = future.exception()
             summaries[i] = {"name": specs[i]["name"], "status": "failed",
@@ -447,18 +524,27 @@ def _count_frames(spec):
                         spec.get("distorted_args", ()))
 
 
-def _score_segment(spec, start, end):
-    return score_job(spec, start_frame=start, end_frame=end)
+def _score_segment(spec, start, end, accept_doubtful_pairs):
+    """A segment's Results, or its DoubtfulPairsError returned, not raised: the same
+    inputs give the same doubts, which a retry would only say again."""
+    from .video import DoubtfulPairsError
+    try:
+        return score_job(spec, start_frame=start, end_frame=end,
+                         accept_doubtful_pairs=accept_doubtful_pairs)
+    except DoubtfulPairsError as error:
+        return error
 
 
 def score_segments(reference, distorted, client, segment_frames, retries=2, resources=None,
-                   progress=None, output=None, **kwargs):
+                   progress=None, output=None, accept_doubtful_pairs=False, **kwargs):
     """Scores one title in segments of segment_frames frames in parallel on a Dask
     cluster and merges them; returns Results bit-identical to one process's.
 
     kwargs: a job's settings (kind, width, height, pix_fmt, frames, backend, threads,
     ffmpeg, reference_args, distorted_args) and float_adm's options by name or
     alias.  output: also write the merged JSON log there (atomically).
+    accept_doubtful_pairs: as score_video's; the merged Results' doubtful_pairs are
+    the segments'.
     """
     segment_frames = int(segment_frames)
     if segment_frames < 1:
@@ -478,17 +564,24 @@ def score_segments(reference, distorted, client, segment_frames, retries=2, reso
     total = client.submit(_count_frames, spec, pure=False, retries=retries,
                           resources=resources).result()
     if total is None:
-        raise ValueError("%s: the frame count is unknown: give frames=N" % spec["distorted"])
+        raise ValueError("%s: the frame count is unknown: give frames=N"
+                         % shown(spec["distorted"]))
     starts = list(range(0, max(total, 1), segment_frames))
     futures = []
     for n, start in enumerate(starts):
         last = n + 1 == len(starts)
         end = None if last and spec["kind"] == "video" else min(start + segment_frames, total)
-        key = "floatadm-segment-%s-%s-%d-%s" % (spec["name"], _spec_hash(spec), start, end)
-        futures.append(client.submit(_score_segment, spec, start, end, retries=retries,
-                                     resources=resources, pure=False, key=key))
+        key = "floatadm-segment-%s-%s-%d-%s" % (spec["name"],
+                                                _task_hash(spec, accept_doubtful_pairs),
+                                                start, end)
+        futures.append(client.submit(_score_segment, spec, start, end, accept_doubtful_pairs,
+                                     retries=retries, resources=resources, pure=False,
+                                     key=key))
     _wait(futures, progress, "segments")
     parts = [f.result() for f in futures]
+    for part in parts:
+        if isinstance(part, Exception):
+            raise part
     merged = Results.merge(parts)
     numbers = [f["frame"] for f in merged.frames]
     if numbers != list(range(len(numbers))) or (spec["kind"] == "files" and

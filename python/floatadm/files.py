@@ -26,8 +26,10 @@ import warnings
 import numpy as np
 
 from . import _lib
+from ._names import shown
 from .results import Results, RunFiles
-from .scorer import Scorer, SwapCheck, named_inputs, warn_swapped
+from .scorer import (Scorer, SwapCheck, choose_backend, make_options, named_inputs,
+                     warn_swapped)
 
 _ERRBUF = 1024
 
@@ -69,7 +71,7 @@ class Geometry:
         errbuf = ctypes.create_string_buffer(_ERRBUF)
         if _lib.core().float_adm_frame_format(ctypes.byref(self.format), width, height,
                                               str(pix_fmt).encode(), errbuf, _ERRBUF) < 0:
-            raise FileError(_lib.text(errbuf.value))
+            raise FileError(_lib.message(errbuf.value))
         self.width, self.height, self.pix_fmt = width, height, str(pix_fmt)
         self.bit_depth = self.format.bit_depth
         self.sample_bytes = 2 if self.bit_depth > 8 else 1
@@ -91,6 +93,7 @@ class VideoFile:
 
     def __init__(self, path):
         self.path = os.fspath(path)
+        self.name = shown(self.path)  # the path as messages name it
         try:
             is_pipe = self.path == "-" or stat.S_ISFIFO(os.stat(self.path).st_mode)
         except OSError:
@@ -98,13 +101,13 @@ class VideoFile:
         if is_pipe:
             raise FileError("%s: a pipe: frames are read here by number, from regular files "
                             "(float_adm_score reads y4m or raw frames from a pipe or stdin)"
-                            % self.path)
+                            % self.name)
         lib = _lib.core()
         self._reader = ctypes.c_void_p()
         errbuf = ctypes.create_string_buffer(_ERRBUF)
         if lib.float_adm_reader_open(ctypes.byref(self._reader), os.fsencode(self.path),
                                      errbuf, _ERRBUF) < 0:
-            raise FileError(_lib.text(errbuf.value))
+            raise FileError(_lib.message(errbuf.value))
         header = _lib.FloatAdmFrameFormat()
         num, den = ctypes.c_int(), ctypes.c_int()
         self.is_y4m = lib.float_adm_reader_header(self._reader, ctypes.byref(header),
@@ -118,7 +121,7 @@ class VideoFile:
                 self.frame_rate = num.value / den.value
         warning = lib.float_adm_reader_warning(self._reader)
         if warning:
-            warnings.warn(_lib.text(warning), stacklevel=2)
+            warnings.warn(_lib.message(warning), stacklevel=2)
         self.geometry = None
         self.frame_count = 0
         self.incomplete = None
@@ -129,24 +132,41 @@ class VideoFile:
         errbuf = ctypes.create_string_buffer(_ERRBUF)
         if lib.float_adm_reader_start(self._reader, ctypes.byref(geometry.format), errbuf,
                                       _ERRBUF) < 0:
-            raise FileError(_lib.text(errbuf.value))
+            raise FileError(_lib.message(errbuf.value))
         self.geometry = geometry
         self.frame_count = lib.float_adm_reader_frame_count(self._reader)
         if lib.float_adm_reader_incomplete(self._reader, errbuf, _ERRBUF):
-            self.incomplete = "%s: %s" % (self.path, _lib.text(errbuf.value))
+            self.incomplete = "%s: %s" % (self.name, _lib.message(errbuf.value))
 
     def read_luma(self, index):
         """Frame index's luma as a (height, width) uint8 or uint16 array."""
         g = self.geometry
         if not 0 <= index < self.frame_count:
-            raise IndexError("%s: frame %d of %d" % (self.path, index, self.frame_count))
+            raise IndexError("%s: frame %d of %d" % (self.name, index, self.frame_count))
         dtype = np.uint8 if g.sample_bytes == 1 else np.dtype("<u2")
         luma = np.empty((g.height, g.width), dtype)
         errbuf = ctypes.create_string_buffer(_ERRBUF)
         if _lib.core().float_adm_reader_read_luma(self._reader, index, luma.ctypes.data,
                                                   errbuf, _ERRBUF) < 0:
-            raise FileError(_lib.text(errbuf.value))
+            raise FileError(_lib.message(errbuf.value))
         return luma
+
+    def read_luma_into(self, index, address):
+        """Frame index's luma into the memory at address (the layout read_luma's array
+        has: rows of width samples, little-endian), such as the CUDA library's pinned
+        buffers."""
+        if not 0 <= index < self.frame_count:
+            raise IndexError("%s: frame %d of %d" % (self.path, index, self.frame_count))
+        errbuf = ctypes.create_string_buffer(_ERRBUF)
+        if _lib.core().float_adm_reader_read_luma(self._reader, index, address, errbuf,
+                                                  _ERRBUF) < 0:
+            raise FileError(_lib.text(errbuf.value))
+
+    def set_threads(self, threads):
+        """Read each frame in up to `threads` parts at once (0: the library's choice;
+        float_adm_reader_set_threads): the same bytes, sooner."""
+        if _lib.core().float_adm_reader_set_threads(self._reader, int(threads)) < 0:
+            raise ValueError("%s: cannot read with %r threads" % (self.path, threads))
 
     def close(self):
         _lib.core().float_adm_reader_free(ctypes.byref(self._reader))
@@ -176,16 +196,16 @@ def resolve_geometry(reference, distorted, width=None, height=None, pix_fmt=None
         for flag, given, own in (("width", width, h.width), ("height", height, h.height)):
             if given and int(given) != own:
                 raise FileError("%s: the y4m header says %s, but %s says %s"
-                                % (video.path, h.describe(), flag, given))
+                                % (video.name, h.describe(), flag, given))
         if pix_fmt and (pix_fmt not in pixel_formats() or not _same_layout(pix_fmt, h.pix_fmt)):
             raise FileError("%s: the y4m header says %s, but pix_fmt says %s"
-                            % (video.path, h.describe(), pix_fmt))
+                            % (video.name, h.describe(), pix_fmt))
         if y4m is not None:
             first = y4m.header
             if (h.width, h.height) != (first.width, first.height) or \
                     not _same_layout(h.pix_fmt, first.pix_fmt):
                 raise FileError("reference and distorted differ: %s is %s but %s is %s"
-                                % (y4m.path, first.describe(), video.path, h.describe()))
+                                % (y4m.name, first.describe(), video.name, h.describe()))
         y4m = video
     if y4m is not None:
         return y4m.header
@@ -193,7 +213,7 @@ def resolve_geometry(reference, distorted, width=None, height=None, pix_fmt=None
                if not v]
     if missing:
         raise FileError("missing %s: raw YUV input (%s) has no header to say the frame size "
-                        "and pixel format" % (", ".join(missing), reference.path))
+                        "and pixel format" % (", ".join(missing), reference.name))
     return Geometry(width, height, pix_fmt)
 
 
@@ -231,15 +251,16 @@ def frame_count(reference, distorted, width=None, height=None, pix_fmt=None):
                 raise FileError(video.incomplete)
         if ref.frame_count != dis.frame_count:
             raise FileError("reference and distorted differ: %s holds %d frames of %s but "
-                            "%s holds %d" % (ref.path, ref.frame_count, geometry.describe(),
-                                             dis.path, dis.frame_count))
+                            "%s holds %d" % (ref.name, ref.frame_count, geometry.describe(),
+                                             dis.name, dis.frame_count))
         return ref.frame_count
 
 
-def _checked(swap, reference, distorted):
-    """The pair, added to the swap check while it wants pairs."""
-    swap.add(reference, distorted)
-    return reference, distorted
+def _luma_view(plane, geometry):
+    """The luma a FloatAdmPlane holds (read_luma's layout) as an array over its memory."""
+    dtype = np.uint8 if geometry.sample_bytes == 1 else np.dtype("<u2")
+    memory = (ctypes.c_char * geometry.luma_bytes).from_address(plane.data)
+    return np.frombuffer(memory, dtype).reshape(geometry.height, geometry.width)
 
 
 @named_inputs
@@ -253,7 +274,9 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
     partial frame after them does not matter); without it both must hold as many
     whole frames, and no partial one.  start_frame, end_frame: only frames [start, end) (a
     segment; frame numbers stay the title's).  threads, backend and **options (by
-    libvmaf name or alias) as Scorer's.  progress: a bar on stderr (True: when it
+    libvmaf name or alias) as Scorer's; "auto" weighs the device's start against these
+    frames, and the Results say which backend scored them (.backend, .backend_reason).
+    progress: a bar on stderr (True: when it
     is a terminal).  map=True: every frame's map too, as Results.maps, and each
     block's lost detail as Results.lost (on either backend, the same bits).
     """
@@ -266,14 +289,14 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
             warnings.warn("the reference %s is %g fps and the distorted %s %g fps; they are "
                           "scored frame by frame, frame n against frame n, which pairs "
                           "different moments unless the frames correspond one to one"
-                          % (ref.path, ref.frame_rate, dis.path, dis.frame_rate),
+                          % (ref.name, ref.frame_rate, dis.name, dis.frame_rate),
                           stacklevel=3)
         if frames is not None:
             frames = int(frames)
             for video in (ref, dis):
                 if frames > video.frame_count:
                     raise FileError("%s: frames=%d, but the file holds %d frames of %s"
-                                    % (video.path, frames, video.frame_count,
+                                    % (video.name, frames, video.frame_count,
                                        geometry.describe()))
             total = frames
         elif ref.incomplete or dis.incomplete:
@@ -282,7 +305,7 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
         elif ref.frame_count != dis.frame_count:
             raise FileError("reference and distorted differ: %s holds %d frames of %s but "
                             "%s holds %d (frames=N scores the first N)"
-                            % (ref.path, ref.frame_count, geometry.describe(), dis.path,
+                            % (ref.name, ref.frame_count, geometry.describe(), dis.name,
                                dis.frame_count))
         else:
             total = ref.frame_count
@@ -294,6 +317,16 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
         began = time.monotonic()
         bar = ProgressBar(end - start, enabled=progress)
         rows, maps, lost = [], [], []
+        reason = "backend=%r" % backend
+        if backend == "auto":
+            backend, reason = choose_backend(geometry.width, geometry.height,
+                                             geometry.bit_depth, threads=threads,
+                                             frames=end - start,
+                                             p_norm=make_options(options).p_norm)
+        if backend == "cuda":
+            # Frames go straight into the device's pinned buffers, each in parts at once.
+            ref.set_threads(0)
+            dis.set_threads(0)
         with Scorer(geometry.width, geometry.height, geometry.bit_depth, backend=backend,
                     threads=threads, **options) as scorer, \
                 SwapCheck(geometry.width, geometry.height, geometry.bit_depth) as swap:
@@ -309,9 +342,17 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
                     rows.append(dict(frame=index, **scores))
                     bar.update(len(rows))
             else:
-                pairs = (_checked(swap, ref.read_luma(i), dis.read_luma(i))
-                         for i in range(start, end))
-                for index, scores in zip(range(start, end), scorer.score_frames(pairs)):
+                def read_frame(k, reference_plane, distorted_plane):
+                    """Frame start + k of both files into the scorer's planes, checked for
+                    swapped inputs while the check wants pairs."""
+                    ref.read_luma_into(start + k, reference_plane.data)
+                    dis.read_luma_into(start + k, distorted_plane.data)
+                    if swap.wanted:
+                        swap.add(_luma_view(reference_plane, geometry),
+                                 _luma_view(distorted_plane, geometry))
+
+                for index, scores in zip(range(start, end),
+                                         scorer.score_read(read_frame, end - start)):
                     rows.append(dict(frame=index, **scores))
                     bar.update(len(rows))
             swapped = swap.message()
@@ -324,7 +365,9 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
             warn_swapped(reference, distorted, swapped, stacklevel=3)
         def stacked(grids):
             return np.stack(grids) if grids else np.zeros((0,) + map_shape, np.float32)
-        return Results(rows, names=names, options=settings, width=geometry.width,
-                       height=geometry.height, elapsed=time.monotonic() - began,
-                       inputs=(reference, distorted), maps=stacked(maps) if map else None,
-                       lost=stacked(lost) if map else None)
+        results = Results(rows, names=names, options=settings, width=geometry.width,
+                          height=geometry.height, elapsed=time.monotonic() - began,
+                          inputs=(reference, distorted), maps=stacked(maps) if map else None,
+                          lost=stacked(lost) if map else None)
+        results.backend, results.backend_reason = backend, reason
+        return results

@@ -22,16 +22,15 @@ import io
 import json
 import math
 import os
-import re
 import shutil
 import sys
 import threading
 import time
 import warnings
-import urllib.parse
 
 from . import _lib
 from ._input import InputError, read_text
+from ._names import shown, url_path
 from .report import _nice_ticks, _tick_text, _wrap_name
 from .results import RunFiles, feature_names_for, output_target, plain_name, write_output
 from .video import (BESIDE, DEFAULT_SCALER, FFmpegError, beside_filters, filter_options,
@@ -409,19 +408,25 @@ def read_manifest(path):
     """The rungs of a CSV manifest: a first line naming the columns source, ladder,
     file and an optional label (in any case and order; the label defaults to the
     file's name without its extension), then a rung a line; relative paths are the
-    manifest's directory's.  A file that is not UTF-8 CSV: InputError naming it."""
+    manifest's directory's.  A column named twice is refused, naming it.  A file
+    that is not UTF-8 CSV: InputError naming it."""
     base = os.path.dirname(os.path.abspath(path))
     reader = csv.reader(io.StringIO(read_text(path, MANIFEST, "utf-8-sig"), newline=""))
     try:
         header = [c.strip().lower() for c in next(reader, [])]
         if not set(MANIFEST_COLUMNS) <= set(header):
             raise LadderError("%s: its first line must name the columns source, ladder, file "
-                              "(and label), not %s" % (path, ",".join(header) or "nothing"))
+                              "(and label), not %s" % (shown(path),
+                                                       shown(",".join(header)) or "nothing"))
+        twice = sorted({c for c in header if header.count(c) > 1})
+        if twice:
+            raise LadderError("%s: its first line names %s more than once: which one counts "
+                              "is not said" % (shown(path), ", ".join(map(shown, twice))))
         rungs = []
         for row in reader:
             if not any(c.strip() for c in row):
                 continue
-            where = "%s, line %d" % (path, reader.line_num)
+            where = "%s, line %d" % (shown(path), reader.line_num)
             if len(row) > len(header):
                 raise LadderError("%s: %d fields for %d columns (a ',' in a name must be "
                                   "quoted)" % (where, len(row), len(header)))
@@ -434,7 +439,7 @@ def read_manifest(path):
     except csv.Error as error:  # a NUL byte, a field past csv's size limit
         raise InputError("%s, line %d" % (path, reader.line_num), MANIFEST, error) from None
     if not rungs:
-        raise LadderError("%s: no rungs, only the line naming the columns" % path)
+        raise LadderError("%s: no rungs, only the line naming the columns" % shown(path))
     return rungs
 
 
@@ -448,57 +453,66 @@ def rungs_of(source, ladders):
             found = [pattern] if os.path.exists(pattern) or not glob.has_magic(pattern) \
                 else sorted(glob.glob(pattern))
             if not found:
-                raise LadderError("ladder %s: %s matches no file" % (name, pattern))
+                raise LadderError("ladder %s: %s matches no file" % (shown(name), shown(pattern)))
             files += found
         rungs += [_rung(source, name, f, "") for f in files]
     return rungs
 
 
 def _rung(source, ladder, path, label):
+    """A rung: its source and file as paths, its ladder's name and its label as
+    names are shown (shown(): one printable line, in every table and page)."""
+    ladder = shown(ladder)
     for what, p in (("source", source), ("encode", path)):
         if not os.path.isfile(p):
-            raise LadderError("ladder %s: the %s %s is not a file" % (ladder, what, p))
+            raise LadderError("ladder %s: the %s %s is not a file" % (ladder, what, shown(p)))
     if os.path.samefile(source, path):
         raise LadderError("ladder %s: %s is its source itself, not an encode of it"
-                          % (ladder, path))
-    label = label or os.path.splitext(os.path.basename(path))[0]
+                          % (ladder, shown(path)))
+    label = shown(label or os.path.splitext(os.path.basename(path))[0])
     return {"source": os.path.abspath(source), "ladder": ladder, "label": label,
             "file": os.path.abspath(path)}
 
 
-def _file_name(text):
-    """A name as a file name: letters, digits, '.', '-' and '_' kept, the rest '_'."""
-    name = re.sub(r"[^A-Za-z0-9._-]", "_", text).lstrip(".")
-    return name or "_"
+_KEPT_IN_FILE_NAMES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                 b"0123456789-_.")
+
+
+def file_name(name):
+    """A name (a rung's label, a ladder's, a source's) as one file name, the same in
+    every run and never another name's: ASCII letters, digits, '-', '_' and '.' kept,
+    every other byte of its UTF-8 (of a file name that is not UTF-8, its own bytes)
+    as %XX, '%' included; a '.' first (a hidden file, "..") and the '.' of ".spec" at
+    its end (a label's log would be another label's record, NAME.spec.json) as %2E;
+    "" as "%".  Decoding %XX gives the name back, so two names never meet."""
+    data = os.fsencode(name)
+    text = "".join(chr(b) if b in _KEPT_IN_FILE_NAMES else "%%%02X" % b for b in data)
+    if text.startswith("."):
+        text = "%2E" + text[1:]
+    if text.endswith(".spec"):
+        text = text[:-len(".spec")] + "%2Espec"
+    return text or "%"
 
 
 def source_names(rungs):
     """Each source's name in tables and plots: its file name, or where two sources
-    share one, its path."""
+    share one, its path; as names are shown (shown())."""
     sources = sorted({r["source"] for r in rungs})
     names = {}
     for source in sources:
         base = os.path.basename(source)
         clash = sum(os.path.basename(s) == base for s in sources) > 1
-        names[source] = os.path.relpath(source) if clash else base
+        names[source] = shown(os.path.relpath(source) if clash else base)
     return names
 
 
 def log_paths(rungs, log_dir):
-    """Each rung's log, log_dir/SOURCE/LADDER/LABEL.json, names made file names and
-    kept apart ("-2", "-3" where two would meet), records included: a rung labelled
-    "a.spec" does not log into the record of rung "a" (a.spec.json)."""
-    from .distributed import spec_path
-    names, used, paths = source_names(rungs), set(), []
-    for rung in rungs:
-        stem = os.path.join(log_dir, _file_name(names[rung["source"]]), _file_name(rung["ladder"]),
-                            _file_name(rung["label"]))
-        path, n = stem + ".json", 2
-        while path in used or spec_path(path) in used:
-            path, n = "%s-%d.json" % (stem, n), n + 1
-        used.update((path, spec_path(path)))
-        paths.append(path)
-    return paths
+    """Each rung's log, log_dir/SOURCE/LADDER/LABEL.json, each part file_name() of
+    the source's name (source_names), the ladder's and the label: never the same file
+    for two rungs, nor one rung's log another's record (LABEL.spec.json)."""
+    names = source_names(rungs)
+    return [os.path.join(log_dir, file_name(names[rung["source"]]), file_name(rung["ladder"]),
+                         file_name(rung["label"]) + ".json") for rung in rungs]
 
 
 def _check_labels(rungs):
@@ -508,7 +522,7 @@ def _check_labels(rungs):
         if key in seen:
             raise LadderError("ladder %s has two rungs labelled %s for %s: give each its own "
                               "label (a manifest's label column)"
-                              % (rung["ladder"], rung["label"], rung["source"]))
+                              % (rung["ladder"], rung["label"], shown(rung["source"])))
         seen.add(key)
 
 
@@ -533,8 +547,9 @@ def check_rungs(rungs, ffmpeg=None):
         if have is None or want is None or have != want:
             raise LadderError("%s holds %s frames, its source %s %s: a rung must encode the "
                               "whole source, frame for frame"
-                              % (rung["file"], have if have is not None else "uncounted",
-                                 rung["source"], want if want is not None else "uncounted"))
+                              % (shown(rung["file"]), have if have is not None else "uncounted",
+                                 shown(rung["source"]),
+                                 want if want is not None else "uncounted"))
     return streams
 
 
@@ -552,7 +567,7 @@ def beside_measured(ffmpeg, beside=None, metrics_ffmpeg=None, moved=()):
     unknown = [f for f in moved if f not in BESIDE and f != "all"]
     if unknown:
         raise LadderError("--metrics-ffmpeg-for %s: the filters are %s, or all" % (
-            ",".join(unknown), ", ".join(BESIDE)))
+            ",".join(map(shown, unknown)), ", ".join(BESIDE)))
     other = {f: metrics_ffmpeg for f in wanted
              if f in there and (f not in here or f in moved or "all" in moved)}
     measured = [f for f in wanted if f in there or f in here]
@@ -573,7 +588,7 @@ def default_metric(rows_or_measured):
 
 def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progress=None,
                  metric=None, jobs=None, beside=None, beside_ffmpeg=None, cache=None,
-                 maps=True, **options):
+                 maps=True, accept_doubtful_pairs=False, **options):
     """Scores every rung against its source (score_video, the rung scaled to the
     source's size by scale) and returns the table's rows, by source, ladder, size and
     bitrate: the rung, its codec, size, frames scored, the bitrate of its whole video
@@ -591,10 +606,14 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     was made from the same files (path, size, modification time), the same options,
     scaler, metrics beside, ffmpeg and library is not scored again but read back (its
     row's "reused").  cache: a directory of scores kept for any run (cache_entry;
-    None: none): a rung found there is copied from it (its row's "reused" and
-    "cached"), one scored is put there.  jobs: rungs scored at once (None: one per
-    core), each in its own ffmpeg, the same bits as one at a time.  progress: a line
-    "rung i/N NAME" on stderr as each is done (None: when stderr is a terminal)."""
+    None: none): a rung found there, up to date as a log in log_dir would have to be,
+    is copied from it (its row's "reused" and "cached"), one scored is put there.
+    jobs: rungs scored at once (None: one per core), each in its own ffmpeg, the same
+    bits as one at a time.  progress: a line "rung i/N NAME" on stderr as each is done
+    (None: when stderr is a terminal).  accept_doubtful_pairs: a rung whose pairs the
+    filter says are in doubt is kept, the doubts in its record (score_video's); by
+    default that is a DoubtfulPairsError, and a log or cache entry whose record lists
+    doubts is not reused."""
     from .distributed import (_up_to_date, add_results_to_record, job_record, normalise_job,
                               read_record, spec_path)
     from .results import Results, maps_path
@@ -609,7 +628,7 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     named = metric_name(metric, options)
     if metric in BESIDE_METRICS and metric not in measured:
         raise LadderError("--metric %s: not measured, %s has no %s filter" % (
-            metric, ffmpeg, next(f for f in BESIDE if metric in BESIDE[f])))
+            shown(metric), shown(ffmpeg), next(f for f in BESIDE if metric in BESIDE[f])))
     given = options_text(options)
     logs = log_paths(rungs, log_dir) if log_dir is not None else [None] * len(rungs)
     for rung, path in zip(rungs, logs):
@@ -626,19 +645,21 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
                                 **({"beside_ffmpeg": beside_ffmpeg} if beside_ffmpeg else {})))
              for rung in rungs]
 
-    def whole(path):
-        """A log up to date for its rung, with its maps where they are wanted."""
+    def whole(spec, path):
+        """A log up to date for its rung (_up_to_date: its record the one written with
+        it, pairs in doubt accepted now too), with its maps where they are wanted."""
         record = read_record(path)
         return record is not None and "stream" in record and \
-            (not maps or os.path.isfile(maps_path(path)))
+            (not maps or os.path.isfile(maps_path(path))) and \
+            _up_to_date(spec, path, accept_doubtful_pairs) == []
 
     done = {}  # rung: (Results, record, reused, from the cache)
     for i, path in enumerate(logs):
-        if path is not None and whole(path) and _up_to_date(specs[i], path) == []:
+        if path is not None and whole(specs[i], path):
             done[i] = (Results.from_json(path), read_record(path), True, False)
         elif cache is not None:
             entry = cache_entry(cache, specs[i])
-            if whole(entry) and _up_to_date(specs[i], entry) == []:
+            if whole(specs[i], entry):
                 results = Results.from_json(entry)
                 record = read_record(entry)
                 if path is not None:
@@ -647,14 +668,14 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
     todo = [i for i in range(len(rungs)) if i not in done]
     streams = check_rungs([rungs[i] for i in todo], ffmpeg) if todo else {}
     names = source_names(rungs)
-    shown, count = _progress_stream(progress), [0]
+    told_to, count = _progress_stream(progress), [0]
 
     def told(i, what):
         count[0] += 1
-        if shown:
+        if told_to:
             print("rung %d/%d %s %s %s: %s" % (count[0], len(rungs), names[rungs[i]["source"]],
                                                rungs[i]["ladder"], rungs[i]["label"], what),
-                  file=shown, flush=True)
+                  file=told_to, flush=True)
     for i in sorted(done):
         told(i, "from the score cache" if done[i][3] else "reused, its log is up to date")
 
@@ -663,7 +684,8 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
         record = job_record(specs[i])  # the inputs as they are when scoring begins
         results = score_video(reference=rung["source"], distorted=rung["file"], ffmpeg=ffmpeg,
                               scale=scale, progress=False, beside=beside, stop=stop,
-                              beside_ffmpeg=beside_ffmpeg, map=maps, **options)
+                              beside_ffmpeg=beside_ffmpeg, map=maps,
+                              accept_doubtful_pairs=accept_doubtful_pairs, **options)
         add_results_to_record(record, results)
         record["stream"] = streams[rung["file"]]
         for path in (logs[i], cache_entry(cache, specs[i]) if cache is not None else None):
@@ -714,15 +736,23 @@ def score_ladder(rungs, log_dir=None, ffmpeg=None, scale=DEFAULT_SCALER, progres
 
 
 def _keep_scores(results, record, path, maps, required):
-    """A rung's log, record and maps at path (its log, or its score cache entry).  A
-    cache entry that cannot be written is said in a warning, and the run goes on."""
-    from .distributed import write_log
+    """A rung's log, record and maps at path (its log, or its score cache entry),
+    written by the library as one run's files: they land together, the record keeping
+    the log's digest.  A cache entry that cannot be written is said in a warning, and
+    the run goes on."""
+    from .distributed import begin_log, write_log_and_record
     from .results import maps_path
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        write_log(results, path, record)
-        if maps:
-            results.save_maps(maps_path(path))
+        with RunFiles() as files:
+            files.add_inputs(entry["path"] for entry in record["inputs"].values())
+            log, spec = begin_log(files, path, "a rung's log")
+            maps_output = files.begin_output(maps_path(path), _lib.FLOAT_ADM_OUTPUT_MAP,
+                                             "a rung's maps") if maps else None
+            write_log_and_record(results, log, spec, record)
+            if maps_output is not None:
+                results.save_maps_to(maps_output)
+            files.commit()
     except OSError as error:
         if required:
             raise
@@ -731,22 +761,23 @@ def _keep_scores(results, record, path, maps, required):
 
 
 def _copy_scores(entry, path, record, maps):
-    """A rung's log, record and maps from the score cache (entry), byte for byte, each
-    where the output policy lets it go; the old record goes first, as write_log's
-    does, so that a log is never taken for what made another."""
+    """A rung's log, record and maps from the score cache (entry), byte for byte (the
+    record keeping the log's digest), written by the library as one run's files where
+    the output policy lets each go: they land together."""
     from .distributed import spec_path
-    from .results import maps_path, output_target, write_output
-    inputs = [record["inputs"][k]["path"] for k in ("reference", "distorted")]
+    from .results import maps_path
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    if output_target(spec_path(path), _lib.FLOAT_ADM_OUTPUT_SPEC, inputs) == \
-            _lib.FLOAT_ADM_TARGET_REPLACE:
-        os.unlink(spec_path(path))
-    for source, target, kind in ((entry, path, _lib.FLOAT_ADM_OUTPUT_LOG),
-                                 (spec_path(entry), spec_path(path), _lib.FLOAT_ADM_OUTPUT_SPEC),
-                                 (maps_path(entry), maps_path(path), _lib.FLOAT_ADM_OUTPUT_MAP)):
-        if kind != _lib.FLOAT_ADM_OUTPUT_MAP or maps:
-            with open(source, "rb") as f:
-                write_output(target, kind, f.read(), inputs)
+    with RunFiles() as files:
+        files.add_inputs(entry["path"] for entry in record["inputs"].values())
+        for source, target, kind, label in (
+                (entry, path, _lib.FLOAT_ADM_OUTPUT_LOG, "a rung's log"),
+                (spec_path(entry), spec_path(path), _lib.FLOAT_ADM_OUTPUT_SPEC,
+                 "a rung's record"),
+                (maps_path(entry), maps_path(path), _lib.FLOAT_ADM_OUTPUT_MAP, "a rung's maps")):
+            if kind != _lib.FLOAT_ADM_OUTPUT_MAP or maps:
+                with open(source, "rb") as f:
+                    files.begin_output(target, kind, label).write(f.read())
+        files.commit()
 
 
 class LadderWarning(UserWarning):
@@ -818,17 +849,18 @@ def check_comparison(rungs, anchor, test, metric):
     metric that grows with quality."""
     if not _rises(metric):
         raise LadderError("--metric %s: the plots and BD figures take a metric that grows "
-                          "with quality: %s" % (metric, ", ".join(QUALITY_OUTPUTS +
+                          "with quality: %s" % (shown(metric), ", ".join(QUALITY_OUTPUTS +
                                                                   BESIDE_METRICS)))
     if anchor is None:
         return
     names = {r["ladder"] for r in rungs}
     for ladder in (anchor, test):
         if ladder not in names:
-            raise LadderError("no ladder %s: the ladders are %s" % (ladder,
+            raise LadderError("no ladder %s: the ladders are %s" % (shown(ladder),
                                                                     ", ".join(sorted(names))))
     if anchor == test:
-        raise LadderError("--compare %s %s: a ladder against itself" % (anchor, test))
+        raise LadderError("--compare %s %s: a ladder against itself" % (shown(anchor),
+                                                                       shown(test)))
 
 
 # The figures of a comparison, as the console, the page and the notes name them.
@@ -908,7 +940,8 @@ def comparison_pairs(rungs, compares):
             check_comparison(rungs, args[0], args[1], "adm2")
             found = [tuple(args)]
         else:
-            raise LadderError("--compare takes ANCHOR TEST, or all, not %s" % " ".join(args))
+            raise LadderError("--compare takes ANCHOR TEST, or all, not %s"
+                              % " ".join(map(shown, args)))
         pairs += [p for p in found if p not in pairs]
     return pairs
 
@@ -1074,7 +1107,8 @@ def table_csv(rows):
     columns = _columns(rows)
     writer.writerow(columns)
     for row in rows:
-        writer.writerow(["%.17g" % row[c] if isinstance(row.get(c), float) else row.get(c)
+        writer.writerow(["%.17g" % row[c] if isinstance(row.get(c), float) else
+                         shown(row[c]) if c in ("source", "file") else row.get(c)
                          for c in columns])
     return out.getvalue()
 
@@ -1453,8 +1487,7 @@ def table_html(rows, comparisons, metric, scale, directory=".", rules=None):
 
     def link(path, text):
         target = os.path.relpath(os.path.abspath(path), os.path.abspath(directory))
-        return '<a href="%s">%s</a>' % (e(urllib.parse.quote(target.replace(os.sep, "/"))),
-                                        text)
+        return '<a href="%s">%s</a>' % (e(url_path(target)), text)
 
     def rung(r):
         if not r.get("log"):
@@ -1637,13 +1670,13 @@ def write_tables(directory, rows, comparisons=(), metric=None, scale=None, rules
     scale = scale or _one(rows, "scale")
     inputs = check_outputs(directory, rows)
     paths = {name: os.path.join(directory, name) for name, _ in TABLES}
-    write_output(paths["ladder.json"], _lib.FLOAT_ADM_OUTPUT_TABLE,
-                 table_json(rows, comparisons, rules).encode(), inputs)
-    write_output(paths["ladder.csv"], _lib.FLOAT_ADM_OUTPUT_TABLE,
-                 table_csv(rows).encode(), inputs)
-    write_output(paths["ladder.html"], _lib.FLOAT_ADM_OUTPUT_REPORT,
-                 table_html(rows, comparisons, metric, scale, directory, rules).encode(),
-                 inputs)
+    # All three made before the first is written: none is left beside an earlier run's.
+    data = {"ladder.json": table_json(rows, comparisons, rules).encode(),
+            "ladder.csv": table_csv(rows).encode(),
+            "ladder.html": table_html(rows, comparisons, metric, scale, directory,
+                                      rules).encode()}
+    for name, kind in TABLES:
+        write_output(paths[name], kind, data[name], inputs)
     return paths
 
 

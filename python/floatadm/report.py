@@ -40,8 +40,10 @@ import os
 import re
 import stat
 import types
+import warnings
 
 from ._input import InputError, load_json
+from ._names import shown
 from .results import OUTPUT_NAMES, plain_name, pool
 
 # float_adm's outputs first, in the library's order, then VMAF.
@@ -165,11 +167,12 @@ footer { color: var(--muted); font-size: 0.8rem; margin: 24px 0 8px; }
 
 
 def _label(path, label, used):
-    """The user's label, else the log's file name without ".json"; made unique with
-    " (2)", " (3)"..."""
+    """The user's label, else the log's file name without ".json", as a name is shown
+    (shown(): one printable line); made unique with " (2)", " (3)"..."""
     if not label:
         base = os.path.basename(os.fspath(path))
         label = base[:-5] if base.endswith(".json") else base
+    label = shown(label)
     candidate, n = label, 2
     while candidate in used:
         candidate = "%s (%d)" % (label, n)
@@ -451,7 +454,7 @@ chart's point for its frame and value.</footer>
 </main>
 </body>
 </html>
-""".format(title=html.escape(title), css=_CSS % {"tab_rules": tab_rules}, count=len(logs),
+""".format(title=html.escape(shown(title)), css=_CSS % {"tab_rules": tab_rules}, count=len(logs),
            s="" if len(logs) == 1 else "s",
            names=", ".join(_wrap_name(r.label) for r in logs), radios=radios,
            compared=_compared_table(logs),
@@ -490,6 +493,10 @@ class Log:
         self.version = data.get("version") or ""
         # A failed run's log (float_adm_log_abandon): its frames, and why it ends.
         self.incomplete = data.get("incomplete")
+        if self.incomplete is not None:
+            warnings.warn(LogInDoubt("%s: the run that wrote this log did not end "
+                                     "(incomplete: %s): its values are of the frames it "
+                                     "holds" % (self.source, self.incomplete)), stacklevel=2)
         self.suffix = None
         self.frames, self.names = [], []
         for entry in data["frames"]:
@@ -624,14 +631,14 @@ def _file_text(entry):
     stream, where the file can still be read."""
     if not isinstance(entry, dict) or not entry.get("path"):
         return _fmt(None)
-    text = _wrap_name(os.path.basename(entry["path"]))
+    text = _wrap_name(shown(os.path.basename(entry["path"])))
     size = entry.get("size")
     if isinstance(size, int):
         text += "<br>%s" % _size_text(size)
         bitrate = _stream_bitrate(entry)
         if bitrate:
             text += ", %.0f kbit/s" % (bitrate / 1000)
-    return '<span title="%s">%s</span>' % (html.escape(entry["path"]), text)
+    return '<span title="%s">%s</span>' % (html.escape(shown(entry["path"])), text)
 
 
 def _resolution(log):
@@ -688,6 +695,12 @@ class ReportError(ValueError):
     and what was expected of it."""
 
 
+class LogInDoubt(UserWarning):
+    """A log drawn with a doubt: its run did not end (it says "incomplete"), or the
+    record beside it was written with another log (left out).  The message names the
+    file and the doubt."""
+
+
 class SkippedFile(UserWarning):
     """Files given as logs that are none (spec files, NAME.spec.json): left out, one
     warning for all of them; .paths names them."""
@@ -712,7 +725,7 @@ def _read_json(path):
     try:
         return load_json(path, "a JSON file")
     except OSError as error:
-        raise ReportError("%s: cannot be read: %s" % (os.fspath(path), error.strerror))
+        raise ReportError("%s: cannot be read: %s" % (shown(path), error.strerror))
     except InputError as error:
         raise ReportError(str(error)) from None
 
@@ -729,7 +742,7 @@ def _check_log(path, data):
     object of numbers (or null), a finite "timestamp" where there is one."""
     def fail(what):
         raise ReportError("%s: not a JSON log of float_adm or libvmaf: %s"
-                          % (os.fspath(path), what))
+                          % (shown(path), what))
     if not isinstance(data, dict):
         fail("an object with \"frames\" was expected, not %s" % _kind_of(data))
     if not isinstance(data.get("frames"), list):
@@ -757,6 +770,16 @@ def _check_log(path, data):
                  % (number, json.dumps(when)))
 
 
+def _written_with(record, log_path):
+    """Whether record was written with the log now at log_path (its digest)."""
+    from .distributed import log_digest
+    try:
+        with open(log_path, "rb") as f:
+            return record["log_sha256"] == log_digest(f.read())
+    except OSError:
+        return False
+
+
 def _read_record(log_path):
     """The record beside a log (NAME.spec.json), checked, or None where there is none;
     ReportError where it is not a record."""
@@ -767,9 +790,15 @@ def _read_record(log_path):
     record = _read_json(path)
 
     def fail(what):
-        raise ReportError("%s: not a spec file (the record beside a log): %s" % (path, what))
+        raise ReportError("%s: not a spec file (the record beside a log): %s"
+                          % (shown(path), what))
     if not isinstance(record, dict):
         fail("an object was expected, not %s" % _kind_of(record))
+    if "log_sha256" in record and not _written_with(record, log_path):
+        warnings.warn(LogInDoubt("%s: left out: it was written with another log than %s "
+                                 "(one run's record beside another's log)"
+                                 % (path, os.fspath(log_path))), stacklevel=3)
+        return None
     for key in ("inputs", "settings", "options"):
         if not isinstance(record.get(key, {}), dict):
             fail("\"%s\" must be an object, not %s" % (key, _kind_of(record[key])))
@@ -833,7 +862,7 @@ def _read_maps(log_path, frame_count, record):
 
     def fail(what):
         raise ReportError("%s: not a maps file (Results.save_maps: arrays frames, loss and "
-                          "perhaps lost): %s" % (path, what))
+                          "perhaps lost): %s" % (shown(path), what))
     try:
         with zipfile.ZipFile(path) as archive:
             names = sorted(archive.namelist())
@@ -915,7 +944,7 @@ def _file_frames(path, settings, numbers):
         missing = [n for n in numbers if n >= video.frame_count]
         if missing:
             raise ValueError("%s holds %d frames, not frame %d"
-                             % (path, video.frame_count, missing[0]))
+                             % (shown(path), video.frame_count, missing[0]))
         return {n: luma_8bit(video.read_luma(n), geometry.bit_depth) for n in numbers}
 
 
@@ -942,12 +971,12 @@ def _video_frames(log, path, settings, numbers):
         if any(abs(t - frame.timestamp) <= off for m, t in logged.items() if m != n):
             raise ValueError("ffmpeg's frame %d of %s is at %.6g s, the log's frame %d at "
                              "%.6g s: not certainly the frame scored"
-                             % (n, path, frame.timestamp, n, logged[n]))
+                             % (n, shown(path), frame.timestamp, n, logged[n]))
         height, width = frame.luma.shape
         if isinstance(size, list) and size != [width, height] or \
                 log.maps[n].shape != (-(-height // 32), -(-width // 32)):
             raise ValueError("frame %d of %s decodes at %dx%d, not at the size scored"
-                             % (n, path, width, height))
+                             % (n, shown(path), width, height))
         luma[n] = luma_8bit(frame.luma, frame.bit_depth)
     return luma
 
@@ -1106,12 +1135,11 @@ def _load_one(path, label, used):
 def _leave_out(specs):
     """One SkippedFile warning for the spec files given among the logs, however many
     (a glob over a ladder's logs takes every rung's record)."""
-    import warnings
     if len(specs) == 1:
-        text = "%s: a spec file (what made a log), not a log: left out" % specs[0]
+        text = "%s: a spec file (what made a log), not a log: left out" % shown(specs[0])
     else:
         text = "%d spec files (what made each log), not logs: left out (%s, ...)" % (
-            len(specs), specs[0])
+            len(specs), shown(specs[0]))
     warnings.warn(SkippedFile(text, specs), stacklevel=3)
 
 
@@ -1135,7 +1163,7 @@ def load(paths, labels=()):
     if specs:
         _leave_out(specs)
     if not logs:
-        raise ReportError("no logs among %s" % ", ".join(os.fspath(p) for p in paths))
+        raise ReportError("no logs among %s" % ", ".join(shown(p) for p in paths))
     return logs
 
 
@@ -1171,7 +1199,7 @@ def write_report(paths, output, title="float_adm report", labels=(), progress=No
     if specs:
         _leave_out(specs)
     if not logs:
-        raise ReportError("no logs among %s" % ", ".join(inputs))
+        raise ReportError("no logs among %s" % ", ".join(map(shown, inputs)))
     text = render(logs, title=title)
     bar.update(len(paths) + 1)
     bar.close()

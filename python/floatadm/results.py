@@ -18,18 +18,13 @@ log written here and float_adm_score's of the same frames are the same bytes, th
 fps aside.
 """
 
-import contextlib
 import ctypes
-import errno
-import fcntl
 import math
 import os
-import secrets
-import shutil
-import stat
 import sys
 
 from . import _lib
+from ._names import shown
 
 POOL_NAMES = ("min", "max", "mean", "harmonic_mean")
 _ERRBUF = 512
@@ -123,8 +118,8 @@ def output_target(path, kind, inputs=()):
     target = _lib.core().float_adm_output_check(os.fsencode(os.fspath(path)), kind, array,
                                                 len(names), errbuf, _ERRBUF)
     if target < 0:
-        raise OutputRefused(_lib.text(errbuf.value) or "%s: %s" % (
-            os.fspath(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
+        raise OutputRefused(_lib.message(errbuf.value) or "%s: %s" % (
+            shown(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
     return target
 
 
@@ -133,7 +128,13 @@ class RunFiles:
     (float_adm_run_files_*): inputs by what they are, not by name (one pipe given
     twice is refused), every output checked by the output policy against them, one
     writer for each file and for stdout.  .stdout_taken: an output goes to stdout,
-    which then carries nothing else."""
+    which then carries nothing else.
+
+    begin_output() begins writing a file: its temporary (.NAME.tmp beside it) made
+    and locked for as long as these files live, so that another run writing the same
+    path is refused at its start; commit() renames every temporary into place, all
+    of them or none; files dropped without a commit remove their temporaries and
+    leave every path as it was."""
 
     def __init__(self):
         self._files = ctypes.c_void_p()
@@ -141,8 +142,19 @@ class RunFiles:
             raise MemoryError("no memory for a run's files")
 
     def __del__(self):
+        self.close()
+
+    def close(self):
+        """Drops the files: outputs not committed are removed, their locks let go."""
         if getattr(self, "_files", None):
             _lib.core().float_adm_run_files_free(ctypes.byref(self._files))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
 
     @staticmethod
     def _label(label):
@@ -155,8 +167,15 @@ class RunFiles:
         err = _lib.core().float_adm_run_files_add_input(
             self._files, os.fsencode(os.fspath(path)), self._label(label), errbuf, _ERRBUF)
         if err < 0:
-            raise OutputRefused(_lib.text(errbuf.value) or "%s: %s" % (
-                os.fspath(path), _lib.text(_lib.core().float_adm_strerror(err))), err)
+            raise OutputRefused(_lib.message(errbuf.value) or "%s: %s" % (
+                shown(path), _lib.text(_lib.core().float_adm_strerror(err))), err)
+
+    def add_inputs(self, paths, label=None):
+        """Registers each of paths that exists here (an output may name one that does
+        not, and no file it writes is then one of them)."""
+        for path in paths:
+            if path is not None and os.path.exists(os.fspath(path)):
+                self.add_input(path, label)
 
     def add_output(self, path, kind, label=None):
         """Registers an output of kind (_lib.FLOAT_ADM_OUTPUT_*): its target
@@ -166,110 +185,93 @@ class RunFiles:
             self._files, os.fsencode(os.fspath(path)), kind, self._label(label), errbuf,
             _ERRBUF)
         if target < 0:
+            raise OutputRefused(_lib.message(errbuf.value) or "%s: %s" % (
+                shown(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
+        return target
+
+    def begin_output(self, path, kind, label=None):
+        """Registers an output of kind and begins writing it
+        (float_adm_run_files_begin_output): an Output, else OutputRefused naming it and
+        why (.code FLOAT_ADM_ERROR_BUSY where another run writes the path, the
+        message naming its process)."""
+        errbuf = ctypes.create_string_buffer(_ERRBUF)
+        handle = ctypes.c_void_p()
+        target = _lib.core().float_adm_run_files_begin_output(
+            self._files, os.fsencode(os.fspath(path)), kind, self._label(label),
+            ctypes.byref(handle), errbuf, _ERRBUF)
+        if target < 0:
             raise OutputRefused(_lib.text(errbuf.value) or "%s: %s" % (
                 os.fspath(path), _lib.text(_lib.core().float_adm_strerror(target))), target)
-        return target
+        return Output(self, handle, os.fspath(path), kind, target)
+
+    def commit(self):
+        """Renames every output begun into place (float_adm_run_files_commit): all of
+        them, or, where one cannot land (its path written by another program meanwhile),
+        none, with OutputRefused naming it."""
+        errbuf = ctypes.create_string_buffer(_ERRBUF)
+        err = _lib.core().float_adm_run_files_commit(self._files, errbuf, _ERRBUF)
+        if err < 0:
+            raise OutputRefused(_lib.text(errbuf.value) or
+                                _lib.text(_lib.core().float_adm_strerror(err)), err)
 
     @property
     def stdout_taken(self):
         return bool(_lib.core().float_adm_run_files_stdout_taken(self._files))
 
 
-def _temporary_beside(path):
-    """A new private directory beside path (.NAME.TOKEN.tmp), for writing path
-    atomically: (the file to write in it, a descriptor of the directory holding an
-    exclusive flock on it, the directory).  The lock says the file is being written:
-    remove_stale_temporaries() leaves it alone while the descriptor is open.  (The
-    lock is the directory's so that the file itself is open nowhere when the
-    library's writer opens it.)"""
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    while True:
-        tmp = os.path.join(directory, ".%s.%s.tmp" % (os.path.basename(path),
-                                                      secrets.token_hex(6)))
-        try:
-            os.mkdir(tmp, 0o700)
-        except FileExistsError:
-            continue
-        fd = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY)
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        try:
-            # A cleanup that took the lock first removed it: make another.
-            if os.path.samestat(os.fstat(fd), os.lstat(tmp)):
-                return os.path.join(tmp, os.path.basename(path)), fd, tmp
-        except FileNotFoundError:
-            pass
-        os.close(fd)
+class Output:
+    """A file a run writes (RunFiles.begin_output): .path, .kind, .target; its bytes
+    go to .fd (the locked temporary, stdout or /dev/null) until the run commits."""
+
+    def __init__(self, files, handle, path, kind, target):
+        self._files = files  # the run that owns the output
+        self.handle, self.path, self.kind, self.target = handle, path, kind, target
+
+    @property
+    def fd(self):
+        return _lib.core().float_adm_output_fd(self.handle)
+
+    @property
+    def on_stdout(self):
+        return self.target == _lib.FLOAT_ADM_TARGET_STDOUT
+
+    def write(self, data):
+        """Appends data (bytes)."""
+        if self.on_stdout:
+            sys.stdout.flush()
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view):]
+
+    def written(self):
+        """The bytes written so far (a file's temporary; None for stdout and /dev/null)."""
+        if self.target not in (_lib.FLOAT_ADM_TARGET_NEW, _lib.FLOAT_ADM_TARGET_REPLACE):
+            return None
+        size = os.fstat(self.fd).st_size
+        return os.pread(self.fd, size, 0)
 
 
-def remove_stale_temporaries(directory, names):
-    """Removes the temporaries (.NAME.*.tmp) of the files names in directory whose
-    writers are gone: each one whose lock this process can take.  What another run
-    is writing is locked by it and left alone.  Returns the paths removed."""
-    removed = []
-    for entry in os.listdir(directory):
-        if not (entry.startswith(tuple("." + n + "." for n in names)) and
-                entry.endswith(".tmp")):
-            continue
-        path = os.path.join(directory, entry)
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except OSError:
-            continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            st = os.fstat(fd)
-            # Still the one locked (not one made again under the name meanwhile).
-            if os.path.samestat(st, os.lstat(path)):
-                if stat.S_ISDIR(st.st_mode):
-                    shutil.rmtree(path)
-                else:
-                    os.unlink(path)
-                removed.append(path)
-        except OSError:
-            pass  # locked by its writer, or gone
-        finally:
-            os.close(fd)
-    return removed
-
-
-@contextlib.contextmanager
-def _replacing(path, kind, inputs=()):
-    """A temporary file name beside path: renamed to path when the block ends, removed
-    when it raises, so that path is either absent or complete.  Only where the
-    output policy lets a file of kind replace path, asked before and again just
-    before the rename (the path may have changed meanwhile)."""
-    output_target(path, kind, inputs)
-    tmp, lock, tmp_dir = _temporary_beside(path)
-    try:
-        yield tmp
-        if output_target(path, kind, inputs) not in (_lib.FLOAT_ADM_TARGET_NEW,
-                                                      _lib.FLOAT_ADM_TARGET_REPLACE):
-            raise OutputRefused("%s changed while it was written" % os.fspath(path),
-                                -errno.EEXIST)
-        os.replace(tmp, path)
-    finally:
-        shutil.rmtree(tmp_dir, ignore_errors=True)
-        os.close(lock)
+def remove_stale_temporary(path):
+    """Removes the temporary a writer of path left when it died (one whose lock this
+    process can take; float_adm_output_remove_stale); a live writer's is left alone.
+    Whether one was removed."""
+    errbuf = ctypes.create_string_buffer(_ERRBUF)
+    removed = _lib.core().float_adm_output_remove_stale(os.fsencode(os.fspath(path)), errbuf,
+                                                        _ERRBUF)
+    if removed < 0:
+        raise OSError(_lib.text(errbuf.value))
+    return removed == 1
 
 
 def write_output(path, kind, data, inputs=()):
     """Write data (bytes) where the output policy says: stdout for "-" or
-    /dev/stdout, /dev/null directly, else a new or replaced file (a temporary and a
-    rename: path is complete or absent).  OutputRefused where it is refused."""
-    target = output_target(path, kind, inputs)
-    if target == _lib.FLOAT_ADM_TARGET_STDOUT:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-    elif target == _lib.FLOAT_ADM_TARGET_DISCARD:
-        with open(path, "wb") as out:
-            out.write(data)
-    else:
-        with _replacing(path, kind, inputs) as tmp, open(tmp, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+    /dev/stdout, /dev/null directly, else a new or replaced file, written to its
+    locked temporary and renamed into place (path is complete, or as it was).
+    OutputRefused where it is refused, or another run writes it."""
+    with RunFiles() as files:
+        files.add_inputs(inputs)
+        files.begin_output(path, kind).write(data)
+        files.commit()
 
 
 def maps_path(log_path):
@@ -282,6 +284,11 @@ def maps_path(log_path):
 def write_atomically(path, text, kind, inputs=()):
     """Write text where the output policy lets a file of kind go (write_output)."""
     write_output(path, kind, text.encode("utf-8"), inputs)
+
+
+class IncompleteLog(ValueError):
+    """A log whose run did not end: it says "incomplete" (float_adm_log_abandon), and
+    holds the frames before the failure, without pooled values."""
 
 
 class Results:
@@ -302,6 +309,9 @@ class Results:
         (frames, rows, columns) float32 array, each block's lost detail D - N
         (FrameMap.lost), by which a block's share of its frame's lost detail is
         known; else None (score_video's maps, the filter's files, hold the loss alone).
+    .doubtful_pairs: the pairs in doubt that score_video scored as asked
+        (accept_doubtful_pairs=True): per kind, how many and from which frame
+        (video.pair_doubts); [] where none.
     """
 
     def __init__(self, frames, names=None, options=None, width=None, height=None,
@@ -344,6 +354,10 @@ class Results:
         if feature_names is None:
             feature_names = feature_names_for(self.names, self.options)
         self.feature_names = dict(feature_names)
+        # Why the run that wrote these frames did not end, where a log said so
+        # (from_json(allow_incomplete=True)); else None.
+        self.incomplete = None
+        self.doubtful_pairs = []
         self._pooled = None
 
     def __len__(self):
@@ -395,30 +409,39 @@ class Results:
         in libvmaf's layout log_format (_lib.FLOAT_ADM_LOG_JSON, _CSV, _XML, _SUB),
         where the output policy lets a log go (write_output: "-" is stdout; never
         over these results' inputs, those given, a link, a device or a file that is
-        not a log): path is complete or absent.  JSON gives a frame's "timestamp"
+        not a log): path is complete, or as it was.  JSON gives a frame's "timestamp"
         where known, and the header the fps of these results (null where unknown)."""
-        inputs = list(self.inputs) + list(inputs)
-        if output_target(path, _lib.FLOAT_ADM_OUTPUT_LOG, inputs) in (
-                _lib.FLOAT_ADM_TARGET_STDOUT, _lib.FLOAT_ADM_TARGET_DISCARD):
-            write_output(path, _lib.FLOAT_ADM_OUTPUT_LOG,
-                         self._log_text(log_format).encode("utf-8"), inputs)
-            return
-        with _replacing(path, _lib.FLOAT_ADM_OUTPUT_LOG, inputs) as tmp:
-            self._write_log_file(tmp, log_format, path)
+        with RunFiles() as files:
+            files.add_inputs(list(self.inputs) + list(inputs))
+            self.write_log_to(files.begin_output(path, _lib.FLOAT_ADM_OUTPUT_LOG), log_format)
+            files.commit()
 
-    def _write_log_file(self, file_path, log_format, name):
-        """The log written to file_path, a new file of ours (errors say name)."""
+    def write_log_to(self, output, log_format=_lib.FLOAT_ADM_LOG_JSON):
+        """Write the log to output, a log a run began (RunFiles.begin_output); it lands
+        when the run commits."""
+        self._write_log(log_format, output.path, output=output)
+
+    def _write_log(self, log_format, name, file_path=None, output=None):
+        """The log written to output, or to file_path, a new file of ours (errors say
+        name)."""
         from .scorer import Error
         lib = _lib.core()
         opts = self._log_options()
         log = ctypes.c_void_p()
         errbuf = ctypes.create_string_buffer(_ERRBUF)
-        err = lib.float_adm_log_open(ctypes.byref(log), os.fsencode(file_path), log_format,
-                                     ctypes.byref(opts), self.width or 0, self.height or 0,
-                                     errbuf, _ERRBUF)
+        err = lib.float_adm_log_open(ctypes.byref(log),
+                                     None if file_path is None else os.fsencode(file_path),
+                                     log_format, ctypes.byref(opts), self.width or 0,
+                                     self.height or 0, errbuf, _ERRBUF)
         if err < 0:
-            raise Error("%s: %s" % (os.fspath(name), _lib.text(errbuf.value)), err)
+            raise Error("%s: %s" % (shown(name), _lib.message(errbuf.value)), err)
         try:
+            if output is not None:
+                err = lib.float_adm_log_set_output(log, output.handle, errbuf, _ERRBUF)
+                if err < 0:
+                    raise Error(_lib.text(errbuf.value), err)
+                if output.on_stdout:
+                    sys.stdout.flush()
             fps = self.fps
             lib.float_adm_log_set_fps(log, fps if fps is not None else math.nan)
             scores = _lib.FloatAdmScores()
@@ -434,17 +457,17 @@ class Results:
                                                      f.get("timestamp", math.nan),
                                                      ctypes.byref(scores), errbuf, _ERRBUF)
                 if err < 0:
-                    raise Error(_lib.text(errbuf.value), err)
+                    raise Error(_lib.message(errbuf.value), err)
         finally:
             closed = lib.float_adm_log_close(ctypes.byref(log), errbuf, _ERRBUF)
         if closed < 0:
-            raise Error(_lib.text(errbuf.value), closed)
+            raise Error(_lib.message(errbuf.value), closed)
 
     def _log_text(self, log_format):
         import tempfile
         with tempfile.TemporaryDirectory(prefix="floatadm.") as directory:
             path = os.path.join(directory, "log")
-            self._write_log_file(path, log_format, path)
+            self._write_log(log_format, path, file_path=path)
             with open(path, encoding="utf-8") as f:
                 return f.read()
 
@@ -466,11 +489,18 @@ class Results:
         self.write_log(path, _lib.FLOAT_ADM_LOG_CSV, inputs)
 
     @classmethod
-    def from_json(cls, path):
+    def from_json(cls, path, allow_incomplete=False):
         """Read a JSON log: the library's, float_adm_score's, the filter's or to_json's
-        (a file that is no JSON, or not UTF-8: _input.InputError, naming it)."""
+        (a file that is no JSON, or not UTF-8: _input.InputError, naming it).  A log
+        whose run did not end (it says "incomplete") is IncompleteLog, naming it and
+        why, unless allow_incomplete: then its frames, with .incomplete the reason."""
         from ._input import load_json
         data = load_json(path, "a JSON log")
+        incomplete = data.get("incomplete") if isinstance(data, dict) else None
+        if incomplete is not None and not allow_incomplete:
+            raise IncompleteLog("%s: the run that wrote this log did not end (incomplete: "
+                                "%s): its frames are not the whole run's, and it holds no "
+                                "pooled values" % (os.fspath(path), incomplete))
         frames, feature_names, options = [], {}, {}
         for entry in data.get("frames", []):
             row = {"frame": int(entry["frameNum"])}
@@ -489,10 +519,12 @@ class Results:
             frames.append(row)
         names = [n for n in _output_names() if n in feature_names]
         version = data.get("version", "")
-        return cls(frames, names=names, options=options, feature_names=feature_names,
-                   source=os.fspath(path),
-                   version=version[len("float_adm "):] if version.startswith("float_adm ")
-                   else None)
+        results = cls(frames, names=names, options=options, feature_names=feature_names,
+                      source=os.fspath(path),
+                      version=version[len("float_adm "):] if version.startswith("float_adm ")
+                      else None)
+        results.incomplete = incomplete
+        return results
 
     @classmethod
     def merge(cls, parts):
@@ -517,16 +549,26 @@ class Results:
             maps = np.concatenate([p.maps for p in parts])
             if all(p.lost is not None for p in parts):
                 lost = np.concatenate([p.lost for p in parts])
-        return cls(frames, names=first.names, options=first.options, width=first.width,
-                   height=first.height, elapsed=elapsed, feature_names=first.feature_names,
-                   version=first.version, maps=maps, lost=lost,
-                   inputs=sorted({p for part in parts for p in part.inputs}))
+        merged = cls(frames, names=first.names, options=first.options, width=first.width,
+                     height=first.height, elapsed=elapsed, feature_names=first.feature_names,
+                     version=first.version, maps=maps, lost=lost,
+                     inputs=sorted({p for part in parts for p in part.inputs}))
+        merged.doubtful_pairs = [d for p in parts for d in p.doubtful_pairs]
+        return merged
 
     def save_maps(self, path, inputs=()):
         """The maps and their frame numbers as a numpy .npz file (arrays "frames",
         first, as the library recognises a map file, "loss", and "lost" where these
         results keep it), written where the output policy lets a map go
         (write_output); load_maps() and load_lost() read it back."""
+        write_output(path, _lib.FLOAT_ADM_OUTPUT_MAP, self._maps_file(),
+                     list(self.inputs) + list(inputs))
+
+    def save_maps_to(self, output):
+        """save_maps() to output, a map file a run began (RunFiles.begin_output)."""
+        output.write(self._maps_file())
+
+    def _maps_file(self):
         import io
         import numpy as np
         if self.maps is None:
@@ -535,8 +577,7 @@ class Results:
         arrays = {"lost": self.lost} if self.lost is not None else {}
         np.savez_compressed(data, frames=np.array([f["frame"] for f in self.frames],
                                                   np.int64), loss=self.maps, **arrays)
-        write_output(path, _lib.FLOAT_ADM_OUTPUT_MAP, data.getvalue(),
-                     list(self.inputs) + list(inputs))
+        return data.getvalue()
 
     @staticmethod
     def load_maps(path):

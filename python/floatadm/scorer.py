@@ -17,7 +17,6 @@ import errno
 import functools
 import inspect
 import numbers
-import os
 import threading
 import typing
 import warnings
@@ -25,8 +24,13 @@ import warnings
 import numpy as np
 
 from . import _lib
+from ._names import shown
 
 BACKENDS = ("cpu", "cuda", "auto")
+# How the CUDA backend takes the caller's arrays: pinned where they are for their upload
+# (read until the frame's scores are out), or copied first into the library's pinned
+# buffers (docs/cuda.md, "Frames from host memory").
+UPLOADS = ("in_place", "copy")
 _ERRBUF = 512
 # The codes that mean a caller's value is wrong, by the library's names of them.
 _VALUE_ERROR_NAMES = ("INVALID", "RANGE", "NOT_FOUND", "UNSUPPORTED")
@@ -94,7 +98,7 @@ def check_frame(width, height, bit_depth):
     errbuf = ctypes.create_string_buffer(_ERRBUF)
     err = _lib.core().float_adm_check_frame(*clamp, errbuf, _ERRBUF)
     if err < 0:
-        _raise(err, _lib.text(errbuf.value))
+        _raise(err, _lib.message(errbuf.value))
     return width, height, bit_depth
 
 
@@ -151,7 +155,7 @@ def make_options(values):
             err = lib.float_adm_option_set(ctypes.byref(opts), key, str(value).encode(),
                                            errbuf, _ERRBUF)
         if err < 0:
-            message = _lib.text(errbuf.value)
+            message = _lib.message(errbuf.value)
             _raise(err, message, "" if message else "option %s=%r: " % (name, value))
     return opts
 
@@ -251,7 +255,7 @@ def warn_swapped(reference, distorted, message, stacklevel):
     """The swap check's message (float_adm_swap_check_result), naming both inputs, as
     a warning of the caller stacklevel frames up from the one that calls this."""
     warnings.warn("the distorted %s against the reference %s: %s"
-                  % (os.fspath(distorted), os.fspath(reference), message),
+                  % (shown(distorted), shown(reference), message),
                   stacklevel=stacklevel + 1)
 
 
@@ -307,12 +311,17 @@ class SwapCheck:
 class Scorer:
     """Scores luma planes with libvmaf's float ADM, bit for bit as the C API.
 
-    Scorer(width, height, bit_depth, backend="cpu", threads=1, device=0, **options)
+    Scorer(width, height, bit_depth, backend="cpu", threads=1, device=0, upload=None,
+           **options)
 
     backend: "cpu"; "cuda" (libfloatadm_cuda and an NVIDIA GPU; device picks it,
-    after CUDA_VISIBLE_DEVICES); "auto" (CUDA where both are there, else the CPU;
-    .backend says which).  threads: the CPU path splits each frame over this many
-    threads, with the same scores for any number.  options: float_adm's options by
+    after CUDA_VISIBLE_DEVICES); "auto" (the library's rule, choose_backend(): the GPU
+    where there is one and it is estimated faster than the CPU on `threads` threads for
+    frames of this size; .backend says which, .backend_reason why).  threads: the CPU
+    path splits each frame over this many threads, with the same scores for any number.
+    upload (CUDA): "in_place" (the default: each array pinned where it is for its upload,
+    no copy on the host) or "copy" (copied into the library's pinned buffers first);
+    the same bits either way.  options: float_adm's options by
     libvmaf name or alias (adm_enhn_gain_limit=1.2, egl=1.2, debug=True, ...),
     checked by the library; a bad one raises InvalidError (a ValueError).
 
@@ -320,13 +329,16 @@ class Scorer:
     """
 
     def __init__(self, width, height, bit_depth, backend="cpu", threads=1, device=0,
-                 **options):
+                 upload=None, **options):
         lib = _lib.core()
         if backend not in BACKENDS:
             raise ValueError("backend must be one of %s, not %r" % (", ".join(BACKENDS),
                                                                      backend))
         if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 1:
             raise ValueError("threads must be a positive integer, not %r" % (threads,))
+        if upload is not None and upload not in UPLOADS:
+            raise ValueError("upload must be one of %s, not %r" % (", ".join(UPLOADS), upload))
+        self.upload = upload or UPLOADS[0]
         self.width, self.height, self.bit_depth = check_frame(width, height, bit_depth)
         self._opts = make_options(options)
         self.debug = bool(self._opts.debug)
@@ -341,8 +353,11 @@ class Scorer:
         self._lock = threading.Lock()
         self._streaming_thread = None  # the thread inside score_frames, which holds _lock
         self._frames_in_flight = 1  # the context's depth (float_adm_context_set_frames_in_flight)
+        self.backend_reason = "backend=%r" % backend
         if backend == "auto":
-            backend = "cuda" if cuda_device_count() > 0 else "cpu"
+            backend, self.backend_reason = choose_backend(
+                self.width, self.height, self.bit_depth, threads=self.threads, device=device,
+                p_norm=self._opts.p_norm)
         self.backend = backend
         errbuf = ctypes.create_string_buffer(_ERRBUF)
         if backend == "cpu":
@@ -350,7 +365,7 @@ class Scorer:
                                                self.bit_depth, ctypes.byref(self._opts),
                                                errbuf, _ERRBUF)
             if err < 0:
-                _raise(err, _lib.text(errbuf.value))
+                _raise(err, _lib.message(errbuf.value))
             # The context runs its own threads: no Python runs per job, and score()
             # releases the GIL for the whole frame.
             err = lib.float_adm_context_set_threads(self._ctx, self.threads)
@@ -368,12 +383,13 @@ class Scorer:
         if count <= 0:
             raise Error("backend='cuda': no CUDA device (%s)" % cuda_device_count.why,
                         -errno.ENODEV)
-        # The library stages the planes in its own pinned buffers and uploads them.
+        # As many frames in flight as the library takes (0): score_frames keeps them
+        # queued, each upload beside the kernels of the frame before.
         err = lib.float_adm_cuda_context_create_on_device(
             ctypes.byref(self._cuda_ctx), int(device), self.width, self.height, self.bit_depth,
-            ctypes.byref(self._opts), 1, errbuf, _ERRBUF)
+            ctypes.byref(self._opts), 0, errbuf, _ERRBUF)
         if err < 0:
-            message = _lib.text(errbuf.value) or _lib.text(lib.float_adm_cuda_strerror(err))
+            message = _lib.message(errbuf.value) or _lib.text(lib.float_adm_cuda_strerror(err))
             _raise(err, message)
 
     @property
@@ -415,10 +431,14 @@ class Scorer:
         """Scores an iterable of (reference, distorted) pairs, as score() does each, and
         yields their {name: value} in order.  On the CPU with threads > 1, threads + 2
         frames are scored at once, whole, on the context's threads
-        (float_adm_submit/float_adm_collect): the same bits as score(), faster where
-        frames are many.  Each pair's arrays are held, and read, until its scores are
-        yielded: they must not change before (a reader that refills one buffer for every
-        frame gives new arrays here, or scores with score())."""
+        (float_adm_submit/float_adm_collect); on the GPU, as many as the library takes,
+        each frame's upload beside the kernels of the one before: the same bits as
+        score(), faster where frames are many.  Each pair's arrays are held, and read,
+        until its scores are yielded: they must not change before (a reader that refills
+        one buffer for every frame gives new arrays here, or scores with score())."""
+        if self.backend == "cuda" and not self._map_enabled:
+            yield from self._cuda_stream(self._cuda_submits(pairs))
+            return
         if self.backend != "cpu" or self.threads == 1 or self._map_enabled:
             for reference, distorted in pairs:
                 yield self.score(reference, distorted)
@@ -479,6 +499,107 @@ class Scorer:
                 scores = _lib.FloatAdmScores()
                 while lib.float_adm_in_flight(self._ctx) > 0:
                     lib.float_adm_collect(self._ctx, ctypes.byref(scores), 1)
+                held.clear()
+                self._streaming_thread = None
+
+    def _cuda_planes(self, ref, dis):
+        """The two checked arrays as FloatAdmCudaPlanes, in place or to be copied."""
+        where = (_lib.FLOAT_ADM_CUDA_HOST_IN_PLACE if self.upload == "in_place"
+                 else _lib.FLOAT_ADM_CUDA_HOST_COPY)
+        return [_lib.FloatAdmCudaPlane(a.ctypes.data, a.strides[0], a.itemsize, 0, where)
+                for a in (ref, dis)]
+
+    def _cuda_submits(self, pairs):
+        """For each pair, a function that queues it on the CUDA context, and its arrays."""
+        lib = _lib.cuda()
+        for reference, distorted in pairs:
+            ref = _check_plane(reference, "reference", self.width, self.height, self.dtype)
+            dis = _check_plane(distorted, "distorted", self.width, self.height, self.dtype)
+            planes = self._cuda_planes(ref, dis)
+            yield (lambda planes=planes: lib.float_adm_cuda_submit(
+                self._cuda_ctx, ctypes.byref(planes[0]), ctypes.byref(planes[1]))), (ref, dis)
+
+    def score_read(self, read_frame, count):
+        """Scores `count` frames that read_frame(index, reference, distorted) reads into the
+        two FloatAdmPlanes it is given, in order, and yields their {name: value}.  On the
+        GPU the planes are the library's pinned buffers (float_adm_cuda_host_frame), so
+        that a frame read from a file crosses host memory once; elsewhere new arrays."""
+        if self.backend != "cuda" or self._map_enabled:
+            yield from self.score_frames(self._read_arrays(read_frame, count))
+            return
+        lib = _lib.cuda()
+
+        def submit(index):
+            planes = _lib.FloatAdmPlane(), _lib.FloatAdmPlane()
+            err = lib.float_adm_cuda_host_frame(self._cuda_ctx, ctypes.byref(planes[0]),
+                                                ctypes.byref(planes[1]))
+            if err < 0:
+                return err
+            read_frame(index, *planes)
+            return lib.float_adm_cuda_submit_host_frame(self._cuda_ctx)
+
+        yield from self._cuda_stream(((lambda index=index: submit(index)), None)
+                                     for index in range(count))
+
+    def _read_arrays(self, read_frame, count):
+        for index in range(count):
+            arrays = [np.empty((self.height, self.width), self.dtype) for _ in range(2)]
+            read_frame(index, *[_lib.FloatAdmPlane(a.ctypes.data, a.strides[0], a.itemsize, 0)
+                                for a in arrays])
+            yield arrays
+
+    def _cuda_stream(self, submits):
+        """Frames on the CUDA context, as many in flight as it takes: submits yields, for
+        each frame, a function that queues it (0; -EAGAIN while the queue is full) and
+        what it reads until its scores are out, which is held until then."""
+        lib = _lib.cuda()
+        value = _lib.core().float_adm_output_value
+        held = collections.deque()
+
+        def failed(err):
+            return Error("scoring failed: %s" % (
+                _lib.text(lib.float_adm_cuda_last_error(self._cuda_ctx)) or
+                _lib.text(lib.float_adm_cuda_strerror(err))), err)
+
+        def collect(wait):
+            """The oldest frame's scores, or None (wait=0) while it is being scored."""
+            scores = _lib.FloatAdmScores()
+            err = lib.float_adm_cuda_collect(self._cuda_ctx, ctypes.byref(scores), wait)
+            if err == -errno.EAGAIN and not wait:
+                return None
+            held.popleft()
+            if err < 0:
+                raise failed(err)
+            self._frames_scored += 1
+            return {name: value(ctypes.byref(scores), i) for i, name in enumerate(self.names)}
+
+        self._not_streaming("score_frames")
+        with self._lock:
+            if not self._cuda_ctx:
+                raise Error("the scorer is closed")
+            self._streaming_thread = threading.get_ident()
+            try:
+                for submit, keep in submits:
+                    while True:
+                        err = submit()
+                        if err != -errno.EAGAIN:
+                            break
+                        yield collect(1)
+                    if err < 0:
+                        raise failed(err)
+                    held.append(keep)
+                    while held:
+                        named = collect(0)
+                        if named is None:
+                            break
+                        yield named
+                while held:
+                    yield collect(1)
+            finally:
+                # Abandoned or failed: the frames in flight finish before their arrays go.
+                scores = _lib.FloatAdmScores()
+                while lib.float_adm_cuda_in_flight(self._cuda_ctx) > 0:
+                    lib.float_adm_cuda_collect(self._cuda_ctx, ctypes.byref(scores), 1)
                 held.clear()
                 self._streaming_thread = None
 
@@ -568,10 +689,9 @@ class Scorer:
         if not self._cuda_ctx:
             raise Error("the scorer is closed")
         lib = _lib.cuda()
-        planes = [_lib.FloatAdmPlane(a.ctypes.data, a.strides[0], a.itemsize, 0)
-                  for a in (ref, dis)]
-        err = lib.float_adm_cuda_submit_host(self._cuda_ctx, ctypes.byref(planes[0]),
-                                             ctypes.byref(planes[1]))
+        planes = self._cuda_planes(ref, dis)
+        err = lib.float_adm_cuda_submit(self._cuda_ctx, ctypes.byref(planes[0]),
+                                        ctypes.byref(planes[1]))
         if err >= 0:
             err = lib.float_adm_cuda_collect(self._cuda_ctx, ctypes.byref(scores), 1)
         if err < 0:
@@ -607,6 +727,24 @@ class Scorer:
     def __repr__(self):
         return "Scorer(%d, %d, %d, backend=%r, threads=%d)" % (
             self.width, self.height, self.bit_depth, self.backend, self.threads)
+
+
+def choose_backend(width, height, bit_depth, threads=1, frames=0, device=0, p_norm=3.0):
+    """backend="auto"'s choice, the library's (float_adm_cuda_choose_backend): ("cuda",
+    why) where CUDA device `device` is there, gives this CPU's bits, and is estimated
+    faster than the CPU on `threads` threads for frames of this size (its start
+    counted over `frames` frames, where known), else ("cpu", why); why is the sentence
+    that says what decided it."""
+    lib = _lib.cuda()
+    if lib is None:
+        return "cpu", _lib.cuda_error()
+    why = ctypes.create_string_buffer(_ERRBUF)
+    chosen = lib.float_adm_cuda_choose_backend(int(device), int(width), int(height),
+                                               int(bit_depth), float(p_norm), int(threads),
+                                               int(frames or 0), why, _ERRBUF)
+    if chosen < 0:
+        _raise(chosen, _lib.text(why.value))
+    return ("cuda" if chosen == 1 else "cpu"), _lib.text(why.value)
 
 
 def cuda_device_count():

@@ -53,7 +53,9 @@ import warnings
 
 import numpy as np
 
+from . import _lib
 from ._input import load_json
+from ._names import shown
 from ._progress import ProgressBar
 from .results import Results
 from .scorer import (BACKENDS, cuda_device_count, make_options, options as option_table,
@@ -79,6 +81,30 @@ DEFAULT_SCALER = "bicubic"
 
 class FFmpegError(RuntimeError):
     """ffmpeg failed, or has no float_adm filter; the message ends with its log."""
+
+
+class DoubtfulPairsError(FFmpegError):
+    """The float_adm filter scored pairs whose frames may not belong together (frames
+    scored again, pairs more than half a frame apart, an input that ended early): the
+    scores would not be those of the pairs meant.  .doubts: what the filter said, as
+    pair_doubts() reads it; .results: the Results as scored (None once pickled)."""
+
+    def __init__(self, message, doubts, results=None):
+        super().__init__(message)
+        self.doubts = doubts
+        self.results = results
+
+    def __reduce__(self):
+        return type(self), (str(self), self.doubts)
+
+
+class DoubtfulPairsWarning(UserWarning):
+    """Pairs in doubt, scored all the same as asked (accept_doubtful_pairs=True)."""
+
+
+class FilterWarning(UserWarning):
+    """A warning of the float_adm filter that is not about the pairs (colour ranges
+    that differ, frames the decoder flagged corrupt), passed on as it said it."""
 
 
 # The filter that scores on each backend: float_adm takes software frames and scores
@@ -201,7 +227,7 @@ def find_ffmpeg(ffmpeg=None):
     if ffmpeg is not None:
         path = shutil.which(ffmpeg) or ffmpeg
         if not _has_filter(path):
-            raise FFmpegError("%s: %s" % (ffmpeg, start_failure(path) or
+            raise FFmpegError("%s: %s" % (shown(ffmpeg), start_failure(path) or
                                           "not an ffmpeg with the float_adm filter"))
         return path
     for path in _candidates():
@@ -271,7 +297,7 @@ def check_backend(ffmpeg, backend, map=False):
     if backend == "cuda" and not _has_cuda_filters(ffmpeg):
         raise FFmpegError("backend='cuda': %s has no %s and hwupload_cuda filters (an "
                           "ffmpeg built with the CUDA backend and FFmpeg's CUDA hwcontext "
-                          "has them)" % (ffmpeg, FILTERS["cuda"]))
+                          "has them)" % (shown(ffmpeg), FILTERS["cuda"]))
     return backend
 
 
@@ -310,7 +336,7 @@ def input_url(path):
         # ffprobe reads it, then ffmpeg again: a pipe gives its bytes to the first.
         raise FFmpegError("%s is a pipe, FIFO or device: a video is read more than once "
                           "(probed, then scored), which a stream cannot give; save it to a "
-                          "file first" % text)
+                          "file first" % shown(text))
     return "file:" + os.path.abspath(text)
 
 
@@ -414,7 +440,7 @@ def probe_stream(ffmpeg, path):
             pass
     if not isinstance(stream.get("width"), int) or start is None or end <= start:
         raise FFmpegError("%s: ffprobe finds no video stream with timed packets to take "
-                          "its bitrate from" % os.fspath(path))
+                          "its bitrate from" % shown(path))
     return {"codec": stream.get("codec_name", "?"), "width": stream["width"],
             "height": stream["height"], "bitrate": 8 * size / (end - start)}
 
@@ -430,8 +456,8 @@ def _warn_if_swapped(distorted_size, reference_size, reference, distorted):
     if distorted_size and distorted_size[0] * distorted_size[1] > \
             reference_size[0] * reference_size[1]:
         warnings.warn("the distorted %s (%dx%d) is larger than the reference %s (%dx%d) and "
-                      "is scaled down to it: %s" % (os.fspath(distorted), distorted_size[0],
-                                                    distorted_size[1], os.fspath(reference),
+                      "is scaled down to it: %s" % (shown(distorted), distorted_size[0],
+                                                    distorted_size[1], shown(reference),
                                                     reference_size[0], reference_size[1],
                                                     _SWAPPED),
                       stacklevel=4)
@@ -477,26 +503,148 @@ def _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted):
     ref, dis = _header_rate(ffmpeg, ref_url), _header_rate(ffmpeg, dis_url)
     if ref and dis and ref[0] == dis[0] and ref[0] in _LOSSY_CODECS and dis[1] > 2 * ref[1]:
         warnings.warn("the distorted %s (%s, %d kbit/s) has more than twice the bitrate of the "
-                      "reference %s (%d kbit/s): %s" % (os.fspath(distorted), dis[0],
-                                                        dis[1] // 1000, os.fspath(reference),
+                      "reference %s (%d kbit/s): %s" % (shown(distorted), dis[0],
+                                                        dis[1] // 1000, shown(reference),
                                                         ref[1] // 1000, _SWAPPED),
                       stacklevel=4)
         return True
     return False
 
 
-# The filter's warning that its inputs may be swapped (float_adm_swap_check_result's
-# sentence after the filter's words), on ffmpeg's stderr.
-_FILTER_SWAPPED = re.compile(r"^\[Parsed_float_adm(?:_map|_cuda)?_\d+ @ [^\]]*\] The main "
-                             r"\(first\) input against the reference \(second\): (.*?)\.?$",
-                             re.M)
+# The float_adm filter's warnings on ffmpeg's stderr ("[Parsed_float_adm_0 @ 0x...]
+# TEXT"), passed on as the package's own.  Those about pairs in doubt end with the
+# kind they are of, "(pair_doubt=KIND)": the package says those once, from what the
+# filter gives programs (each frame's metadata, the log's "pairing": pair_doubts),
+# and reads no count or frame out of the sentences.
+_FILTER_LINE = re.compile(r"^\[Parsed_float_adm(?:_map|_cuda)?_\d+ @ [^\]]*\] (.*?)\s*$", re.M)
+_FILTER_SWAPPED = re.compile(r"^The main \(first\) input against the reference \(second\): "
+                             r"(.*?)\.?$")
+_FILTER_DOUBT = re.compile(r"\(pair_doubt=([a-z_]+)\)\.?$")
+# The frame metadata key the filter gives each frame it passes on whose pair is in
+# doubt: the kinds of the pair (pair_doubt_kinds()) joined with '+'.
+PAIR_DOUBT_KEY = "lavfi.float_adm.pair_doubt"
 
 
-def _warn_if_filter_swapped(stderr, reference, distorted):
-    """The filter's swap check, said as Python's own warnings are, naming both."""
-    found = _FILTER_SWAPPED.search(stderr)
-    if found:
-        warn_swapped(reference, distorted, found.group(1), stacklevel=4)
+def pair_doubt_kinds():
+    """{name: what it is and what makes it} of each kind of pair in doubt, in the
+    library's order (float_adm_pair_doubt_name, float_adm_pair_doubt_description):
+    the names the filter's metadata, its log and Results.doubtful_pairs give them."""
+    lib = _lib.core()
+    kinds, i = {}, 0
+    while lib.float_adm_pair_doubt_name(i):
+        kinds[_lib.text(lib.float_adm_pair_doubt_name(i))] = \
+            _lib.text(lib.float_adm_pair_doubt_description(i))
+        i += 1
+    return kinds
+
+
+def __getattr__(name):
+    """PAIR_DOUBTS: pair_doubt_kinds(), read from the library when asked."""
+    if name == "PAIR_DOUBTS":
+        return pair_doubt_kinds()
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+def filter_warnings(stderr):
+    """The float_adm filter's warnings on ffmpeg's stderr, each its text, in order."""
+    return _FILTER_LINE.findall(stderr)
+
+
+def frame_doubts(path):
+    """{frame: [kind, ...]} of each frame a metadata filter printed to path (mode=print)
+    that carries PAIR_DOUBT_KEY: the kinds of doubt of its pair."""
+    doubts, current = {}, None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = _META_FRAME.match(line)
+                if m:
+                    current = int(m.group(1))
+                    continue
+                key, sep, value = line.strip().partition("=")
+                if sep and key == PAIR_DOUBT_KEY and current is not None:
+                    doubts[current] = value.split("+")
+    except OSError:
+        pass
+    return doubts
+
+
+def pair_doubts(frame_kinds, pairing, start=0, kept=None):
+    """The pairs in doubt of a run, as the filter gives them to programs: one entry per
+    kind of pair_doubt_kinds() that it counted, in that order: {"kind", "why" (the
+    library's words), "frames" (how many), "first_frame" (the title's number of the
+    first frame of that kind, start being the first frame the filter saw; None where
+    no frame says it: reference frames after the distorted's last have none)}.
+    frame_kinds: frame_doubts() of the run's metadata; pairing: the "pairing" member
+    of its log (the run's counts); kept: the frames (the filter's numbers) that a
+    range keeps, None for a whole run.  A whole run counts as the log does (a graph
+    rebuilt mid-stream leaves only the last part's metadata); a range counts the
+    frames it keeps, as the log counts any frame the filter passed on after them.
+    A kind the library does not name: FFmpegError."""
+    kinds = pair_doubt_kinds()
+    said = {k for ks in frame_kinds.values() for k in ks} | (set(pairing) - {"pairs"})
+    unknown = sorted(said - set(kinds))
+    if unknown:
+        raise FFmpegError("the float_adm filter says pairs are in doubt of kinds this "
+                          "libfloatadm does not name (%s): the filter and the library are "
+                          "of different builds" % ", ".join(unknown))
+    no_frame = _lib.text(_lib.core().float_adm_pair_doubt_name(
+        _lib.FLOAT_ADM_PAIR_REFERENCE_AFTER_MAIN))
+    found = []
+    for kind, why in kinds.items():
+        frames = sorted(f for f, ks in frame_kinds.items()
+                        if kind in ks and (kept is None or f in kept))
+        count = pairing.get(kind, 0) if kept is None or kind == no_frame else len(frames)
+        if not isinstance(count, int) or count < 0:
+            raise FFmpegError("the float_adm filter's log counts %r pairs in doubt of kind "
+                              "%s" % (count, kind))
+        if count:
+            found.append({"kind": kind, "why": why, "frames": count,
+                          "first_frame": frames[0] + start if frames else None})
+    return found
+
+
+def doubts_text(doubts):
+    """Pairs in doubt in one line: each kind, how many and the first frame, where known
+    (a record written before the filter counted every kind may lack a count)."""
+    parts = []
+    for d in doubts:
+        said = (["%d" % d["frames"]] if d.get("frames") is not None else []) + \
+            (["the first at frame %d" % d["first_frame"]] if d.get("first_frame") is not None
+             else [])
+        parts.append("%s: %s" % (d["why"], ", ".join(said)) if said else d["why"])
+    return "; ".join(parts)
+
+
+ACCEPT_HINT = ("accept_doubtful_pairs=True (python3 -m floatadm: --accept-doubtful-pairs) "
+               "keeps them all the same")
+
+
+def _pass_warnings_on(stderr, doubts, reference, distorted, swap_said, accept, results):
+    """The filter's warnings, said as the package's own, naming both inputs: the swap
+    check where nothing said it yet, each other warning, and the pairs in doubt
+    (pair_doubts()) once: a DoubtfulPairsError, or with accept a DoubtfulPairsWarning
+    and results' doubtful_pairs.  Warnings name the line that called score_video."""
+    for line in filter_warnings(stderr):
+        swapped = _FILTER_SWAPPED.match(line)
+        if _FILTER_DOUBT.search(line):
+            continue
+        if swapped:
+            if not swap_said:
+                warn_swapped(reference, distorted, swapped.group(1), stacklevel=4)
+        else:
+            warnings.warn(FilterWarning("the distorted %s against the reference %s: %s" % (
+                shown(distorted), shown(reference), line)), stacklevel=4)
+    if not doubts:
+        return
+    text = "the distorted %s against the reference %s, pairs in doubt: %s." % (
+        shown(distorted), shown(reference), doubts_text(doubts))
+    if not accept:
+        raise DoubtfulPairsError("%s These scores would not be of the two videos frame for "
+                                 "frame: %s" % (text, ACCEPT_HINT), doubts, results)
+    results.doubtful_pairs = doubts
+    warnings.warn(DoubtfulPairsWarning("%s Scored all the same, as asked." % text),
+                  stacklevel=4)
 
 
 def _probe_size(ffmpeg, url, input_args):
@@ -685,7 +833,7 @@ def metrics_ffmpeg(path):
     found = shutil.which(path) or path
     failure = start_failure(found)
     if failure:
-        raise FFmpegError("%s: %s" % (path, failure))
+        raise FFmpegError("%s: %s" % (shown(path), failure))
     return found, tuple(f for f in BESIDE if f in filter_names(found))
 
 
@@ -706,15 +854,17 @@ def _elsewhere(ffmpeg, beside, beside_ffmpeg, start):
         return None, ()
     if len(set(given.values())) > 1:
         raise ValueError("beside_ffmpeg: one other ffmpeg, not %s" % ", ".join(
-            sorted(set(given.values()))))
+            map(shown, sorted(set(given.values())))))
     other, has = metrics_ffmpeg(next(iter(given.values())))
     lacking = [name for name in given if name not in has]
     if lacking:
-        raise FFmpegError("beside_ffmpeg: %s has no %s filter" % (other, " or ".join(lacking)))
+        raise FFmpegError("beside_ffmpeg: %s has no %s filter" % (shown(other),
+                                                                  " or ".join(lacking)))
     if "psnr" not in beside_filters(ffmpeg)[0] or not has_filter_option(
             ffmpeg, PAIRING.partition("=")[0], "psnr"):
         raise FFmpegError("beside_ffmpeg: %s has no psnr filter pairing as float_adm does, "
-                          "by which the pairs handed to %s are checked" % (ffmpeg, other))
+                          "by which the pairs handed to %s are checked" % (shown(ffmpeg),
+                                                                           shown(other)))
     if start:
         raise ValueError("beside_ffmpeg: frames are handed over from the first, not from "
                          "frame %d" % start)
@@ -785,7 +935,7 @@ def measure_elsewhere(command, other, names, work, end, bar, stop):
         if measured != 0:
             raise FFmpegError("%s failed measuring %s on the frames handed to it (exit "
                               "status %d)%s\n%s" % (
-                                  other, " and ".join(names), measured,
+                                  shown(other), " and ".join(names), measured,
                                   "" if code == 0 else "; the scoring ffmpeg's exit status "
                                   "%d: %s" % (code, stderr[-1000:]), errors.read()[-4000:]))
     return code, stderr
@@ -804,7 +954,7 @@ def frames_as_scored(reference, distorted, directory, ffmpeg=None, scale=None):
     if scaler:
         size = _probe_size(ffmpeg, ref_url, ())
         if size is None:
-            raise FFmpegError("%s: its size is unknown" % reference)
+            raise FFmpegError("%s: its size is unknown" % shown(reference))
         chain.append(scale_filter({"scaler": scaler, "width": size[0], "height": size[1]}))
     count = len(_CHECK_BRANCHES)
     graph = "[0:v]%s%s;[1:v]split=%d%s" % (
@@ -823,7 +973,7 @@ def frames_as_scored(reference, distorted, directory, ffmpeg=None, scale=None):
                           errors="replace", preexec_fn=_child_setup())
     if done.returncode != 0:
         raise FFmpegError("ffmpeg failed (exit status %d): %s\n%s" % (
-            done.returncode, " ".join(command), done.stderr[-4000:]))
+            done.returncode, " ".join(shown(arg) for arg in command), done.stderr[-4000:]))
     paired = frame_metadata(os.path.join(directory, "pairs_nearest.txt"))
     _check_pairs(directory, [{"frame": n} for n in sorted(paired)], "the library",
                  "its frames are not written")
@@ -844,7 +994,8 @@ def _warn_if_coarse(values, other):
     if coarse:
         warnings.warn("%s gives %s to two decimals only (its frame metadata, as older FFmpegs "
                       "print it): their means are that coarse; measure them with the scoring "
-                      "ffmpeg for six" % (other, ", ".join(coarse)), CoarseValues, stacklevel=3)
+                      "ffmpeg for six" % (shown(other), ", ".join(coarse)), CoarseValues,
+                      stacklevel=3)
 
 
 def _check_pairs(work, frames, other, instead="measure these metrics with the scoring ffmpeg"):
@@ -865,7 +1016,7 @@ def _check_pairs(work, frames, other, instead="measure these metrics with the sc
                 "frame %d: float_adm paired it with a reference frame other than the "
                 "reference's frame %d (their PSNR differ), so %s, given frame i against "
                 "reference frame i, would not measure the pairs float_adm scored; %s" % (
-                    f["frame"], f["frame"], other, instead))
+                    f["frame"], f["frame"], shown(other), instead))
 
 
 def _scaler(scale):
@@ -911,7 +1062,7 @@ def _run_ffmpeg(command, bar, stop=None, pass_fds=()):
         try:
             for line in process.stdout:
                 if stop is not None and stop.is_set():
-                    raise FFmpegError("stopped: %s" % " ".join(command))
+                    raise FFmpegError("stopped: %s" % " ".join(shown(arg) for arg in command))
                 if line.startswith("frame="):
                     value = line[6:].strip()
                     if value.isdigit():
@@ -940,7 +1091,7 @@ def _read_pfm(path):
             columns, rows = int(size[0]), int(size[1])
             if columns * rows * 4 == len(parts[3]):
                 return np.frombuffer(parts[3], "<f4").reshape(rows, columns)[::-1].copy()
-    raise FFmpegError("%s: not a map as the float_adm filter writes it" % path)
+    raise FFmpegError("%s: not a map as the float_adm filter writes it" % shown(path))
 
 
 def _read_maps(directory, frames, end, start):
@@ -982,7 +1133,7 @@ def _stop(process):
 def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None,
                 reference_args=(), distorted_args=(), backend=None, threads=None,
                 progress=None, scale=None, scale_size=None, map=False, beside=(), stop=None,
-                beside_ffmpeg=None, **options):
+                beside_ffmpeg=None, accept_doubtful_pairs=False, **options):
     """Scores two videos with the float_adm filter of ffmpeg; returns Results.
 
     reference, distorted: local files (any name), or URLs with ://.
@@ -1008,6 +1159,11 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     float_adm filter: a distribution's, a static build with libvmaf), on the same
     frames and pairs (measure_elsewhere).  stop: a threading.Event that, set from
     another thread, stops ffmpeg (FFmpegError).
+    accept_doubtful_pairs: where the filter says pairs are in doubt (a frame scored
+    again, pairs more than half a frame apart, an input that ended early: the frames
+    compared may not belong together), return the Results all the same, with a
+    DoubtfulPairsWarning and the doubts as Results.doubtful_pairs; by default that is a
+    DoubtfulPairsError.  The filter's other warnings are FilterWarnings.
     **options: float_adm's, by libvmaf name or alias, checked by the library first.
     """
     ffmpeg = find_ffmpeg(ffmpeg)
@@ -1022,18 +1178,18 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     here = tuple(name for name in beside if name not in elsewhere)
     lacking = [name for name in here if name not in beside_filters(ffmpeg)[0]]
     if lacking:
-        raise FFmpegError("beside=%s: %s has no %s filter" % (list(beside), ffmpeg,
+        raise FFmpegError("beside=%s: %s has no %s filter" % (list(beside), shown(ffmpeg),
                                                               " or ".join(lacking)))
     option = PAIRING.partition("=")[0]
     unpaired = [name for name in here if not has_filter_option(ffmpeg, option, name)]
     if unpaired:
         raise FFmpegError("beside=%s: the %s filter of %s has no %s option, by which it would "
                           "measure the pairs float_adm scores" % (
-                              list(beside), " and ".join(unpaired), ffmpeg, option))
+                              list(beside), " and ".join(unpaired), shown(ffmpeg), option))
     if map and not has_filter_option(ffmpeg, "map_path", FILTERS[backend]):
         on_cpu = backend == "cuda" and has_filter_option(ffmpeg, "map_path")
         raise FFmpegError("map=True: the %s filter of %s has no map_path option (%s)" % (
-            FILTERS[backend], ffmpeg, "float_adm has it: backend='cpu'" if on_cpu else
+            FILTERS[backend], shown(ffmpeg), "float_adm has it: backend='cpu'" if on_cpu else
             "an older build, or not the project's: build the project's ffmpeg"))
     scaler = _scaler(scale)
     if scale_size is not None and scaler is None:
@@ -1046,7 +1202,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         target = _size(scale_size) if scale_size is not None else \
             _probe_size(ffmpeg, ref_url, ref_args)
         if target is None:
-            raise FFmpegError("%s: its size is unknown: give scale_size=WxH" % reference)
+            raise FFmpegError("%s: its size is unknown: give scale_size=WxH" % shown(reference))
         scaling = {"scaler": scaler, "width": target[0], "height": target[1],
                    "inputs": "both" if scale_size is not None else "distorted"}
         scored_size = target
@@ -1125,14 +1281,17 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         bar.close()
         if code != 0 or not os.path.exists(log):
             raise FFmpegError("ffmpeg failed (exit status %d): %s\n%s" % (
-                code, " ".join(command), stderr[-4000:]))
+                code, " ".join(shown(arg) for arg in command), stderr[-4000:]))
         elapsed = time.monotonic() - began
-        # One warning of the order: the files' sizes or rates said it already, else
-        # the filter's check of the pictures.
-        if not warned:
-            _warn_if_filter_swapped(stderr, reference, distorted)
         raw = Results.from_json(log)
+        pairing = load_json(log, "the float_adm filter's log").get("pairing")
+        if not isinstance(pairing, dict):
+            raise FFmpegError("the float_adm filter of %s does not count the pairs it scores "
+                              "(its log has no \"pairing\"), so pairs in doubt would go "
+                              "unsaid: an older build, or not the project's: build the "
+                              "project's ffmpeg" % shown(ffmpeg))
         times = frame_times(meta)
+        frame_kinds = frame_doubts(meta)
         maps = _read_maps(os.path.join(work, "maps"), raw.frames, end, start) if map else None
         # ffmpeg stops after end - start frames; the filter's log may hold one more
         # (it logs each frame it passes on, as psnr's stats_file does), which
@@ -1156,7 +1315,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         frames.append(f)
     if end is not None and len(frames) != end - start:
         raise FFmpegError("frames [%d, %d) asked for, but %s holds %d from frame %d on"
-                          % (start, end, distorted, len(frames), start))
+                          % (start, end, shown(distorted), len(frames), start))
     width, height = scored_size or (None, None)
     results = Results(frames, names=raw.names, options=held, width=width, height=height,
                       elapsed=elapsed, feature_names=raw.feature_names, version=raw.version,
@@ -1165,4 +1324,10 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     results.stderr = stderr
     results.scale = scaling
     results.beside = beside_values
+    doubts = pair_doubts(frame_kinds, pairing, start,
+                         None if end is None else {f["frame"] for f in kept})
+    # One warning of the order: the files' sizes or rates said it already, else the
+    # filter's check of the pictures; then the filter's other warnings.
+    _pass_warnings_on(stderr, doubts, reference, distorted, warned, accept_doubtful_pairs,
+                      results)
     return results

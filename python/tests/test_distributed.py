@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 
 import pytest
 
@@ -20,6 +21,7 @@ distributed = pytest.importorskip("distributed")
 import floatadm  # noqa: E402
 from floatadm.distributed import score_catalogue, score_segments  # noqa: E402
 from floatadm.results import Results  # noqa: E402
+from floatadm.video import DoubtfulPairsError  # noqa: E402
 
 from conftest import (cli_frames, cli_pooled, fixture_args, make_clip, same_bits,  # noqa: E402
                       write_y4m)
@@ -149,12 +151,23 @@ def test_segments_equal_the_whole(client, pair, long_title, run_cli, tmp_path, f
 def test_video_segments_pair_by_time(client, ffmpeg, tmp_path, dis_rate, ref_rate, vfr):
     """A video split in segments of 25 frames equals one run, frame for frame and in
     its pooled values, whatever the two inputs' frame rates: each segment's frames
-    are paired with the reference frames a whole run pairs them with."""
+    are paired with the reference frames a whole run pairs them with.  A reference of
+    half the distorted's rate scores each reference frame twice: pairs in doubt,
+    scored only as asked, and said in the merged results as in the whole run's."""
     ref = make_clip(ffmpeg, tmp_path / "ref.mkv", ref_rate)
     dis = make_clip(ffmpeg, tmp_path / "dis.mkv", dis_rate, lossy=True, vfr=vfr)
-    whole = floatadm.score_video(reference=ref, distorted=dis)
-    merged = score_segments(ref, dis, client, segment_frames=25, progress=False)
+    doubtful = (dis_rate, ref_rate) == (50, 25)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore" if doubtful else "error")
+        whole = floatadm.score_video(reference=ref, distorted=dis,
+                                     accept_doubtful_pairs=doubtful)
+    merged = score_segments(ref, dis, client, segment_frames=25, progress=False,
+                            accept_doubtful_pairs=doubtful)
     assert len(whole.frames) > 75
+    assert bool(whole.doubtful_pairs) == bool(merged.doubtful_pairs) == doubtful
+    if doubtful:
+        with pytest.raises(DoubtfulPairsError):
+            score_segments(ref, dis, client, segment_frames=25, progress=False)
     assert [f["frame"] for f in merged.frames] == [f["frame"] for f in whole.frames]
     for g, w in zip(merged.frames, whole.frames):
         assert g == w, g["frame"]
@@ -425,19 +438,56 @@ def test_failed_jobs_are_reported_after_the_others(client, pair, tmp_path, capsy
         score_catalogue([jobs[0], jobs[0]], client, out)
 
 
+def test_a_job_paired_in_doubt_fails_unless_accepted(client, ffmpeg, tmp_path, capsys):
+    """A video job whose reference ends early: failed at once (no retry: the same
+    inputs give the same doubts), naming the doubts, no log written; accepted, scored
+    with the doubts in its record and summary, which the command line says; its log
+    reused only while its doubts are accepted."""
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.4)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, seconds=1, lossy=True)
+    jobs = [{"name": "cut", "reference": ref, "distorted": dis}]
+    out = tmp_path / "out"
+    (summary,) = score_catalogue(jobs, client, out, retries=5, raise_errors=False,
+                                 progress=False)
+    assert summary["status"] == "failed"
+    assert summary["error"].startswith("DoubtfulPairsError: the distorted %s against the "
+                                       "reference %s, pairs in doubt: " % (dis, ref))
+    assert os.listdir(out) == []
+    (summary,) = score_catalogue(jobs, client, out, progress=False, accept_doubtful_pairs=True)
+    assert summary["status"] == "scored" and summary["frames"] == 25
+    assert {d["kind"] for d in summary["doubtful_pairs"]} == {"apart", "reference_repeated"}
+    with open(out / "cut.spec.json", encoding="utf-8") as f:
+        assert json.load(f)["doubtful_pairs"] == summary["doubtful_pairs"]
+    jobs_file = tmp_path / "jobs.json"
+    jobs_file.write_text(json.dumps([dict(jobs[0], name="again")]))
+    from floatadm.__main__ import main
+    assert main(["catalogue", str(jobs_file), "-o", str(out), "--scheduler",
+                 client.scheduler.address, "--no-progress"]) == 1
+    assert "again: DoubtfulPairsError: " in capsys.readouterr().err
+    assert main(["catalogue", str(jobs_file), "-o", str(out), "--scheduler",
+                 client.scheduler.address, "--no-progress", "--accept-doubtful-pairs"]) == 0
+    assert "floatadm: warning: again: pairs in doubt, scored as asked: " in \
+        capsys.readouterr().err
+    # Its log is up to date only while its doubts are accepted.
+    (summary,) = score_catalogue(jobs, client, out, progress=False, accept_doubtful_pairs=True)
+    assert summary["status"] == "skipped"
+    with pytest.warns(floatadm.distributed.RescoreWarning, match="doubtful_pairs: accepted"):
+        (summary,) = score_catalogue(jobs, client, out, progress=False, raise_errors=False)
+    assert summary["status"] == "failed"
+
+
 def test_temporaries_of_a_live_writer_are_kept(tmp_path):
     """Two catalogue runs into one directory: the cleanup of one removes only the
     temporaries no writer holds (one left by a killed run), never the file the other
     run is writing."""
-    from floatadm import distributed
-    from floatadm.results import _temporary_beside
-    _, lock, live = _temporary_beside(str(tmp_path / "job.json"))
-    try:
-        dead = str(tmp_path / ".job.json.0123456789ab.tmp")
+    from floatadm import _lib, distributed
+    from floatadm.results import RunFiles
+    with RunFiles() as files:
+        files.begin_output(str(tmp_path / "job.json"), _lib.FLOAT_ADM_OUTPUT_LOG)
+        live = str(tmp_path / ".job.json.tmp")
+        dead = str(tmp_path / ".job.spec.json.tmp")
         open(dead, "w").close()
-        other = str(tmp_path / ".jobs.json.0123456789ab.tmp")  # another job's
+        other = str(tmp_path / ".jobs.json.tmp")  # another job's
         open(other, "w").close()
         distributed._remove_stale_temporaries(str(tmp_path), ["job"])
         assert os.path.exists(live) and not os.path.exists(dead) and os.path.exists(other)
-    finally:
-        os.close(lock)

@@ -357,3 +357,56 @@ def test_a_pipe_is_refused_at_once(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(floatadm.FileError, match="a pipe.*float_adm_score reads"):
         floatadm.files.VideoFile(fifo)
+
+
+@pytest.mark.parametrize("fixture", ["chelsea_33x17_yuv444p_x264",
+                                     "coins_384x304_yuv420p10le_x265",
+                                     "camera_512x384_yuv444p12le_noise",
+                                     "brick_63x65_yuv444p10le_scale",
+                                     "rocket_426x240_yuv422p16le_blur"])
+@pytest.mark.parametrize("threads", [1, 0, 3])
+def test_frames_read_into_caller_memory_are_read_luma(pair, tmp_path, fixture, threads):
+    """VideoFile.read_luma_into (what score_files gives the CUDA library's pinned
+    buffers) writes the bytes read_luma returns: 8 to 16 bits, odd sizes, raw and y4m,
+    a frame in parts or not (the parts themselves: tests/unit/test_reader.cpp)."""
+    import numpy as np
+    from floatadm.files import Geometry, VideoFile
+    ref_path, _ = pair(fixture)
+    width, height, pix_fmt = fixture_args(fixture)
+    geometry = Geometry(width, height, pix_fmt)
+    y4m = str(tmp_path / "ref.y4m")
+    with open(ref_path, "rb") as raw, open(y4m, "wb") as out:
+        frames = raw.read()
+        out.write(b"YUV4MPEG2 W%d H%d C%s\n" % (width, height,
+                                                floatadm.files.y4m_tag(pix_fmt).encode()))
+        for k in range(len(frames) // geometry.frame_bytes):
+            out.write(b"FRAME\n" + frames[k * geometry.frame_bytes:
+                                          (k + 1) * geometry.frame_bytes])
+    for path in (ref_path, y4m):
+        with VideoFile(path) as video:
+            video.set_threads(threads)
+            video.start(video.header or geometry)
+            for index in reversed(range(video.frame_count)):
+                want = video.read_luma(index)
+                into = np.full_like(want, 0x5a)
+                video.read_luma_into(index, into.ctypes.data)
+                assert (into == want).all(), (path, index)
+
+
+def test_auto_says_which_backend_scored_the_files(pair):
+    """score_files(backend="auto") reports the library's choice; without a device the
+    CPU, saying why, with the CPU's scores."""
+    ref_path, dis_path = pair("astronaut_576x324_yuv420p_x264")
+    geometry = fixture_geometry("astronaut_576x324_yuv420p_x264")
+    auto = floatadm.score_files(reference=ref_path, distorted=dis_path, backend="auto",
+                                **geometry)
+    cpu = floatadm.score_files(reference=ref_path, distorted=dis_path, **geometry)
+    assert auto.frames == cpu.frames
+    assert cpu.backend == "cpu" and cpu.backend_reason == "backend='cpu'"
+    backend, why = floatadm.choose_backend(576, 324, 8, threads=1, frames=len(cpu.frames))
+    assert (auto.backend, auto.backend_reason) == (backend, why)
+    if floatadm.cuda_device_count() == 0:
+        assert auto.backend == "cpu"
+        assert re.search("no usable CUDA device|CUDA library .* is not available", why), why
+    else:  # 6 small frames do not pay for the device's start
+        assert auto.backend == "cpu" and "its start included" in why, why

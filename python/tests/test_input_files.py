@@ -3,6 +3,7 @@
 is not what it should be (bytes that are not UTF-8, an integer no double holds,
 nesting deeper than Python's parser goes) is one line naming it and what was expected;
 an interpreter without numpy is named, with what to install."""
+import os
 import re
 import subprocess
 import sys
@@ -75,3 +76,45 @@ def test_the_command_line_without_numpy(tmp_path):
         "floatadm: %s has no numpy, which python3 -m floatadm report needs: install it for "
         "that interpreter (Debian: apt-get install python3-numpy)\n" % sys.executable)
     assert done.stdout == "" and not (tmp_path / "r.html").exists()
+
+
+def test_names_are_shown_on_one_line():
+    """A name as messages, tables and pages show it: as it is where it is printable,
+    else quoted with escapes (a byte that is not UTF-8 as \\xNN); never two alike."""
+    from floatadm._names import shown
+    assert shown("clip 1.mkv") == "clip 1.mkv" and shown("Bob's.mkv") == "Bob's.mkv"
+    assert shown(b"\xff.y4m") == shown("\udcff.y4m") == "'\\xff.y4m'"
+    assert shown("new\nline.mkv") == "'new\\nline.mkv'"
+    assert shown("a\0b") == "'a\\x00b'" and shown("'a'") == "'\\'a\\''"
+    names = ["\\xff", "\udcff", "'\\xff'", "a\nb", "a\\nb", "'a\\nb'", "\u2028", "\\u2028",
+             "\x85", "\udc85"]
+    assert len({shown(n) for n in names}) == len(names)
+    assert all(shown(n).isprintable() for n in names)
+
+
+def test_names_in_messages_keep_them_one_line(ffmpeg, tmp_path, capsys):
+    """A name with a newline, a NUL or a byte that is not UTF-8, in a message made here
+    or by the library: one line on stderr, the name escaped."""
+    fifo = tmp_path / "fi\nfo.mkv"
+    os.mkfifo(fifo)
+    (tmp_path / "src.y4m").write_bytes(b"YUV4MPEG2 W32 H32 F25:1 C420jpeg\nFRAME\n" +
+                                       bytes(32 * 32 * 3 // 2))
+    manifest = tmp_path / "rungs.csv"
+    manifest.write_bytes(b"source,ladder,file\nsrc.y4m,vp8,d\0is.webm\n")
+    for args, said in (
+            (["score", "-r", str(tmp_path / "src.y4m"), "-d", str(tmp_path / "x\ny.y4m")],
+             "x\\ny.y4m: cannot open"),
+            (["score", "-r", str(tmp_path / "src.y4m"), "-d", os.fsdecode(
+                os.path.join(os.fsencode(str(tmp_path)), b"\xff.y4m"))],
+             "\\xff.y4m: cannot open"),
+            (["score", "--video", "-r", str(tmp_path / "src.y4m"), "-d", str(fifo)],
+             "'%s/fi\\nfo.mkv' is a pipe" % tmp_path),
+            (["report", str(tmp_path / "no\nsuch.json"), "-o", str(tmp_path / "r.html")],
+             "no\\nsuch.json: cannot read"),
+            (["ladder", str(manifest), "-o", str(tmp_path / "out")],
+             "the encode '%s/d\\x00is.webm' is not a file" % tmp_path),
+            (["ladder", "--source", str(tmp_path / "src.y4m"), "--ladder", "a=new\nline.webm",
+              "-o", str(tmp_path / "out")], "the encode 'new\\nline.webm' is not a file")):
+        assert main(args + ["--quiet"]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "\0" not in err and said in err, err

@@ -1364,3 +1364,117 @@ def test_a_report_without_the_share_view_says_why(ffmpeg, ladders, tmp_path, mon
         (report,) = ladder.write_reports(rows)
     text = open(report, encoding="utf-8").read()
     assert "loss in each block" in text and 'view-name">share of the frame' not in text
+
+
+@pytest.fixture(scope="module")
+def small_title(ffmpeg, tmp_path_factory):
+    """A 25-frame source at 25 fps, an encode of it, and 25 frames of it at 50 fps (as
+    many frames as the source, half its duration)."""
+    work = tmp_path_factory.mktemp("small")
+    make = [ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i"]
+    source = str(work / "source.y4m")
+    subprocess.run(make + ["testsrc2=s=64x64:r=25:d=1", "-pix_fmt", "yuv420p", source],
+                   check=True)
+    rung = str(work / "rung.mkv")
+    subprocess.run(make + ["testsrc2=s=64x64:r=25:d=1", "-c:v", "mpeg2video", "-q:v", "10",
+                           rung], check=True)
+    fast = str(work / "fast.mkv")
+    subprocess.run(make + ["testsrc2=s=64x64:r=50:d=0.5", "-c:v", "mpeg2video", "-q:v", "10",
+                           fast], check=True)
+    return work, source, rung, fast
+
+
+def test_a_rung_paired_in_doubt_fails_unless_accepted(ffmpeg, small_title, tmp_path, capsys):
+    """A rung of as many frames as its source at twice its rate passes the frame count,
+    but the filter pairs its frames in doubt: the ladder fails naming it; accepted, the
+    rung's record keeps the doubts, and a later run that does not accept them scores
+    it again rather than reuse its log (and fails)."""
+    _, source, rung, fast = small_title
+    out = tmp_path / "out"
+    command = ["ladder", "--source", source, "--ladder", "a=%s,%s" % (rung, fast), "-o",
+               str(out), "--ffmpeg", ffmpeg, "--quiet", "--no-progress"]
+    assert main(command) == 1
+    err = capsys.readouterr().err
+    assert "the distorted %s against the reference %s, pairs in doubt: " % (fast, source) in err
+    assert "--accept-doubtful-pairs" in err and not (out / "ladder.json").exists()
+    assert main(command + ["--accept-doubtful-pairs"]) == 0
+    assert "floatadm: warning: the distorted %s against the reference %s, pairs in doubt: " % (
+        fast, source) in capsys.readouterr().err
+    record = json.loads((out / "logs" / "source.y4m" / "a" / "fast.spec.json").read_text())
+    assert {d["kind"] for d in record["doubtful_pairs"]} >= {"apart", "reference_repeated"}
+    assert "doubtful_pairs" not in json.loads(
+        (out / "logs" / "source.y4m" / "a" / "rung.spec.json").read_text())
+    assert main(command) == 1
+    assert "pairs in doubt" in capsys.readouterr().err
+
+
+def test_a_column_named_twice_is_refused(tmp_path, capsys):
+    """A manifest naming a column twice (in any case) is refused, naming it, rather
+    than one of the two taken."""
+    (tmp_path / "src.y4m").write_bytes(b"x")
+    (tmp_path / "r1.webm").write_bytes(b"x")
+    manifest = tmp_path / "rungs.csv"
+    manifest.write_text("source,ladder,file,label,File\nsrc.y4m,vp8,r1.webm,a,r2.webm\n")
+    with pytest.raises(ladder.LadderError, match=r"rungs.csv: its first line names file "
+                                                 r"more than once"):
+        ladder.read_manifest(str(manifest))
+    assert main(["ladder", str(manifest), "-o", str(tmp_path / "out"), "--quiet"]) == 1
+    assert capsys.readouterr().err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_log_names_are_one_label_each_whatever_the_others(tmp_path):
+    """Each label's log has a name of its own, the same whichever other rungs there
+    are: "x y", "x_y" and "x_y-2" never meet, "x_y-2" logs to x_y-2.json with or
+    without the others; the names decode back to the labels."""
+    (tmp_path / "source.y4m").write_bytes(b"x")
+    (tmp_path / "r.webm").write_bytes(b"x")
+
+    def logs(labels):
+        rungs = [ladder._rung(str(tmp_path / "source.y4m"), "vp9", str(tmp_path / "r.webm"),
+                              label) for label in labels]
+        return [os.path.basename(p) for p in ladder.log_paths(rungs, "logs")]
+    labels = ["x y", "x_y", "x_y-2", "x%20y", ".hidden", "a.spec", "a", "é"]
+    names = logs(labels)
+    assert names == ["x%20y.json", "x_y.json", "x_y-2.json", "x%2520y.json", "%2Ehidden.json",
+                     "a%2Espec.json", "a.json", "%C3%A9.json"]
+    assert logs(["x_y-2"]) == ["x_y-2.json"] and logs(["x_y-2", "x y"])[0] == "x_y-2.json"
+    assert [urllib.parse.unquote(n[:-len(".json")]) for n in names] == labels
+    records = {distributed.spec_path(n) for n in names}
+    assert not records & set(names)
+
+
+def test_names_that_are_not_utf8_are_written_everywhere(ffmpeg, small_title, tmp_path, capsys):
+    """A rung whose file name is not UTF-8: the ladder writes its three tables whole
+    over an earlier run's (the name as Python holds it in JSON, shown with \\xff in
+    the CSV and the page, the page's link to its log the log's bytes), and the report
+    draws its log."""
+    _, source, rung, _ = small_title
+    odd = os.path.join(os.fsencode(str(tmp_path)), b"\xff.mkv")
+    with open(rung, "rb") as src, open(odd, "wb") as dst:
+        dst.write(src.read())
+    out = tmp_path / "out"
+    command = ["ladder", "--source", source, "--ladder", "a=%s" % rung, "-o", str(out),
+               "--ffmpeg", ffmpeg, "--quiet", "--no-progress"]
+    assert main(command) == 0
+    earlier = {name: (out / name).read_bytes() for name in ("ladder.csv", "ladder.html")}
+    command[4] = "a=%s,%s" % (rung, os.fsdecode(odd))
+    assert main(command) == 0, capsys.readouterr().err
+    table = json.loads((out / "ladder.json").read_text(encoding="ascii"))
+    assert {r["file"] for r in table["rungs"]} == {rung, os.fsdecode(odd)}
+    text = (out / "ladder.csv").read_text(encoding="utf-8")
+    assert ",'\\xff','%s/\\xff.mkv'," % tmp_path in text
+    page = (out / "ladder.html").read_text(encoding="utf-8")
+    assert all((out / name).read_bytes() != earlier[name] for name in earlier)
+    # Each rung's label links its report, and "log" its log.
+    links = re.findall(r'<a href="([^"]*)">([^<]*)</a>', page)
+    reports = {text: link for link, text in links if text != "log"}
+    logs = {link for link, text in links if text == "log"}
+    assert sorted(reports) == ["&#x27;\\xff&#x27;", "rung"] and len(logs) == 2
+    for link in logs | set(reports.values()):
+        assert os.path.isfile(os.path.join(os.fsencode(str(out)),
+                                           urllib.parse.unquote_to_bytes(link)))
+    log = next(os.path.join(os.fsencode(str(out)), urllib.parse.unquote_to_bytes(link))
+               for link in logs if not link.endswith("/rung.json"))
+    assert main(["report", os.fsdecode(log), "-o", str(tmp_path / "r.html"), "--quiet"]) == 0
+    assert "\\xff.mkv" in (tmp_path / "r.html").read_text(encoding="utf-8")

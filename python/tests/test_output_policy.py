@@ -484,3 +484,135 @@ def test_frame_rates_that_differ_are_said(work, tmp_path):
         assert done.returncode == 0, done.stderr
         assert ("24 fps and the distorted %s 50 fps" % distorted in done.stderr) == said, \
             done.stderr
+
+
+# Logs written whole, one run's: each file a face writes goes to .NAME.tmp beside it,
+# locked (flock) for the run, and lands by a rename at the end, all of a run's files
+# or none.  Another writer, here a process holding that lock as a run does, refuses
+# every face at its start, naming the holder's process.
+HELD_FACES = {
+    "score --json": ("log.json", lambda t: [sys.executable, "-m", "floatadm", "score",
+                                            "--json", t, "--quiet"]),
+    "score --csv": ("log.csv", lambda t: [sys.executable, "-m", "floatadm", "score",
+                                          "--csv", t, "--quiet"]),
+    "catalogue": ("log.json", None),
+    "report -o": ("report.html", None),
+    "save_maps": ("maps.npz", None),
+}
+HELD_FACES.update({"float_adm_score " + flag: ("log." + flag[2:], None) for flag in CLI_FLAGS})
+HELD_FACES.update({"%s, %s" % (FFMPEG_LOG, fmt): ("log." + fmt, None)
+                   for fmt in ("json", "csv", "xml")})
+
+
+def _holding(path):
+    """A process holding the lock on path's temporary as its writer would; its pid is
+    the holder's (wait until it holds it)."""
+    temporary = os.path.join(os.path.dirname(path), "." + os.path.basename(path) + ".tmp")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, os, sys, time\n"
+         "fcntl.flock(os.open(sys.argv[1], os.O_RDWR | os.O_CREAT), fcntl.LOCK_EX)\n"
+         "print('held', flush=True)\ntime.sleep(60)", temporary], stdout=subprocess.PIPE)
+    assert holder.stdout.readline() == b"held\n"
+    return holder
+
+
+@pytest.mark.parametrize("face", sorted(HELD_FACES))
+def test_a_second_writer_is_refused_naming_the_first(face, work, tmp_path, score_bin,
+                                                     face_ffmpeg):
+    if face.startswith("ffmpeg") and not face_ffmpeg:
+        pytest.skip("no ffmpeg with the float_adm filter")
+    kind, command = HELD_FACES[face]
+    path = str(tmp_path / ("out." + kind.split(".")[1]))
+    with open(str(work / kind), "rb") as src, open(path, "wb") as dst:
+        dst.write(src.read())
+    before = _snapshot(path)
+    holder = _holding(path)
+    try:
+        if command:
+            done = subprocess.run(command(path) + ["-r", str(work / "ref.y4m"), "-d",
+                                                   str(work / "dis.y4m")],
+                                  capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+        elif face.startswith(FFMPEG_LOG):
+            done = subprocess.run(_ffmpeg_command(
+                face_ffmpeg, str(work / "dis.y4m"), str(work / "ref.y4m"),
+                "log_fmt=%s:log_path='%s'" % (face.split(", ")[1], path)),
+                capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+        else:
+            done = _run_face(face, path, work, score_bin, face_ffmpeg)
+    finally:
+        holder.kill()
+        holder.wait()
+    CASES[(face, "another writer holding it")] = True
+    assert done.returncode != 0, (face, done.stderr)
+    assert ("process %d is writing it" % holder.pid).encode() in done.stderr, done.stderr
+    assert b"Traceback" not in done.stderr, done.stderr
+    assert _snapshot(path) == before
+
+
+def _score(work, *args, stdout=subprocess.PIPE):
+    return subprocess.run([sys.executable, "-m", "floatadm", "score", "-r",
+                           str(work / "ref.y4m"), "-d", str(work / "dis.y4m"), "--quiet"] +
+                          list(args), stdout=stdout, stderr=subprocess.PIPE, timeout=120,
+                          stdin=subprocess.DEVNULL)
+
+
+def test_a_run_that_fails_writes_nothing(work, tmp_path):
+    """`score --json OLD --csv NEW` whose CSV cannot be written: OLD and its record stay
+    the earlier run's, and no temporary is left."""
+    from floatadm.distributed import spec_path
+    old = str(tmp_path / "old.json")
+    assert _score(work, "--json", old).returncode == 0
+    before = {p: _snapshot(p) for p in (old, spec_path(old))}
+    done = _score(work, "--json", old, "--csv", str(tmp_path / "missing" / "new.csv"))
+    CASES[("score --json, --csv", "a CSV that cannot be written")] = True
+    assert done.returncode == 1 and b"new.csv" in done.stderr, done.stderr
+    assert {p: _snapshot(p) for p in before} == before
+    assert sorted(os.listdir(str(tmp_path))) == ["old.json", "old.spec.json"]
+
+
+@pytest.mark.parametrize("redirect", (">>", "1<>"))
+def test_stdout_redirected_onto_a_log_is_refused(redirect, work, tmp_path):
+    """`score --json X >> X`, `--csv X 1<> X`, and as `-`: the log would be appended to
+    another, or overwrite one in place; refused, the log unchanged."""
+    flag, name = ("--json", "log.json") if redirect == ">>" else ("--csv", "log.csv")
+    path = str(tmp_path / name)
+    with open(str(work / name), "rb") as src, open(path, "wb") as dst:
+        dst.write(src.read())
+    before = _snapshot(path)
+    for target in (path, "-"):
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND if redirect == ">>" else os.O_RDWR)
+        try:
+            done = _score(work, flag, target, stdout=fd)
+        finally:
+            os.close(fd)
+        CASES[("score " + flag, "stdout redirected onto a log (%s)" % redirect)] = True
+        assert done.returncode == 1 and b"stdout is redirected onto" in done.stderr, \
+            done.stderr
+        assert _snapshot(path) == before
+
+
+def test_two_runs_at_once_leave_one_runs_log_and_record(work, tmp_path):
+    """Runs of `score --json SAME` with different distorted inputs at once: each either
+    lands whole or is refused, and the record beside the log is always that log's (its
+    digest, and the distorted it names)."""
+    from floatadm.distributed import log_digest, spec_path
+    same = str(tmp_path / "same.json")
+    other = str(tmp_path / "dis2.y4m")
+    with open(str(work / "ref.y4m"), "rb") as src, open(other, "wb") as dst:
+        dst.write(src.read())
+    for _ in range(3):
+        runs = [subprocess.Popen([sys.executable, "-m", "floatadm", "score", "-r",
+                                  str(work / "ref.y4m"), "-d", dis, "--json", same, "--quiet"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                for dis in (str(work / "dis.y4m"), other)]
+        for run in runs:
+            _, err = run.communicate(timeout=120)
+            assert run.returncode == 0 or b"is writing it" in err, err
+        with open(same, "rb") as f:
+            log = f.read()
+        with open(spec_path(same), encoding="utf-8") as f:
+            record = json.load(f)
+        assert record["log_sha256"] == log_digest(log)
+        adm2 = json.loads(log)["frames"][0]["metrics"]["adm2"]
+        assert (adm2 == 1.0) == (record["inputs"]["distorted"]["path"] == other), record
+    CASES[("score --json", "two runs at once")] = True

@@ -17,7 +17,7 @@ import pytest
 
 import floatadm
 from floatadm.report import render, worst_frames
-from floatadm.results import Results
+from floatadm.results import IncompleteLog, Results
 from floatadm.video import probe_stream
 
 from conftest import fixture_args, fixture_geometry, write_y4m
@@ -520,7 +520,7 @@ def test_report_draws_video_maps_alone_where_the_frames_are_in_doubt(pair, ffmpe
     and the report says why: the log's times are not the decoded frames' (a frame
     numbered otherwise), the log has no times, the input changed since it was scored,
     or the record has no size and time of it."""
-    from floatadm.distributed import spec_path
+    from floatadm.distributed import log_digest, spec_path
     from floatadm.report import MAP_WORST_COUNT
     reference, distorted = (shutil.copy(p, str(tmp_path)) for p in pair(ASTRONAUT))
     width, height, pix_fmt = fixture_args(ASTRONAUT)
@@ -528,6 +528,15 @@ def test_report_draws_video_maps_alone_where_the_frames_are_in_doubt(pair, ffmpe
     log = tmp_path / "video.json"
     _video_log(log, reference, distorted, raw)
     original = log.read_text()
+
+    def rewrite(text):
+        """The log edited, and its record's digest with it (a record of another log is
+        left out)."""
+        log.write_text(text)
+        record = json.loads(open(spec_path(str(log))).read())
+        record["log_sha256"] = log_digest(text.encode())
+        with open(spec_path(str(log)), "w") as f:
+            json.dump(record, f)
 
     def drawn_alone(why):
         text = render(floatadm.report.load([str(log)]))
@@ -539,13 +548,13 @@ def test_report_draws_video_maps_alone_where_the_frames_are_in_doubt(pair, ffmpe
     data = json.loads(original)
     for entry in data["frames"]:
         entry["timestamp"] += 0.04
-    log.write_text(json.dumps(data))
+    rewrite(json.dumps(data))
     drawn_alone("not certainly the frame scored")
     for entry in data["frames"]:
         del entry["timestamp"]
-    log.write_text(json.dumps(data))
+    rewrite(json.dumps(data))
     drawn_alone("has no time in the log")
-    log.write_text(original)
+    rewrite(original)
 
     record = json.loads(open(spec_path(str(log))).read())
     del record["inputs"]["distorted"]["size"]
@@ -763,8 +772,35 @@ def test_incomplete_log(pair, tmp_path):
     log["incomplete"] = "writing the maps failed: No space left on device"
     with open(path, "w", encoding="utf-8") as f:
         json.dump(log, f, indent=2)
-    text = render(floatadm.report.load([path]))
+    with pytest.warns(floatadm.report.LogInDoubt, match="X.json: the run that wrote this "
+                      "log did not end \\(incomplete: writing the maps failed"):
+        text = render(floatadm.report.load([path]))
     assert "incomplete: the run failed: writing the maps failed" in text
+    with pytest.raises(IncompleteLog, match="X.json: the run that wrote this log did not end"):
+        Results.from_json(path)
+    assert Results.from_json(path, allow_incomplete=True).incomplete.startswith("writing")
+    assert distributed.run_job(job, path)["status"] == "scored"
+
+
+def test_a_record_of_another_log(pair, tmp_path):
+    """A record beside a log that is not the one it was written with (a reader between
+    the two renames of another run, or a log copied over): the catalogue scores the job
+    again, and the report leaves the record out, saying so."""
+    from floatadm import distributed
+    ref, dis = pair(ASTRONAUT)
+    job = distributed.normalise_job({"reference": ref, "distorted": dis, "frames": 2,
+                                     "width": 576, "height": 324, "pix_fmt": "yuv420p",
+                                     "name": "X"})
+    path = str(tmp_path / "X.json")
+    assert distributed.run_job(job, path)["status"] == "scored"
+    other = distributed.normalise_job(dict(job, frames=1))
+    distributed.score_job(other).to_json(path)
+    with pytest.warns(floatadm.report.LogInDoubt, match="X.spec.json: left out: it was "
+                      "written with another log"):
+        log = floatadm.report.load([path])[0]
+    assert log.record is None
+    assert distributed._up_to_date(job, path) == [
+        "the record beside the log was written with another log"]
     assert distributed.run_job(job, path)["status"] == "scored"
 
 

@@ -294,6 +294,19 @@ def test_options_by_name_alias_and_type():
         assert scorer.debug and len(scorer.names) == 18
 
 
+def test_a_refused_value_is_shown_as_given(pair, capsys):
+    """A value just past its range's end is named as given, not rounded onto the end
+    ("100 is out of range [1, 100]" says nothing)."""
+    from floatadm.__main__ import main
+    with pytest.raises(floatadm.InvalidError, match=re.escape(
+            "option adm_enhn_gain_limit (egl): 100.00000000000001 is out of range [1, 100]")):
+        floatadm.Scorer(64, 64, 8, egl="100.00000000000001")
+    ref, dis = pair("astronaut_576x324_yuv420p_x264")
+    assert main(["score", "-r", ref, "-d", dis, "--width", "576", "--height", "324",
+                 "--pix-fmt", "yuv420p", "--option", "egl=100.00000000000001", "--quiet"]) == 1
+    assert "100.00000000000001 is out of range [1, 100]" in capsys.readouterr().err
+
+
 def test_errors_carry_the_librarys_message():
     with pytest.raises(ValueError, match=r"adm_enhn_gain_limit.*range") as info:
         floatadm.Scorer(64, 64, 8, egl=0.5)
@@ -325,13 +338,36 @@ def cuda_or_skip():
 
 
 def test_cuda_unavailable_falls_back():
-    """Without a GPU (or the CUDA library) backend="cuda" raises, "auto" is the CPU."""
+    """Without a GPU (or the CUDA library) backend="cuda" raises, "auto" is the CPU and
+    says why, as choose_backend does for any size."""
     if floatadm.cuda_device_count() > 0:
         pytest.skip("a CUDA device is here: test_cuda_equals_cpu runs instead")
     with pytest.raises(floatadm.Error, match="CUDA|cuda"):
         floatadm.Scorer(96, 72, 10, backend="cuda")
     with floatadm.Scorer(96, 72, 10, backend="auto") as auto:
         assert auto.backend == "cpu"
+        assert re.search("no usable CUDA device|CUDA library .* is not available",
+                         auto.backend_reason), auto.backend_reason
+    backend, why = floatadm.choose_backend(3840, 2160, 8, threads=1, frames=1000)
+    assert backend == "cpu"
+    assert why == auto.backend_reason
+    with floatadm.Scorer(96, 72, 10, backend="cpu") as cpu:
+        assert cpu.backend_reason == "backend='cpu'"
+
+
+def test_choose_backend_checks_its_values():
+    """The rule's inputs are checked by the library, with or without a device."""
+    if floatadm.scorer._lib.cuda() is None:
+        pytest.skip("no CUDA library here: choose_backend is the CPU without asking it")
+    with pytest.raises(floatadm.InvalidError, match="width|height|size|supported"):
+        floatadm.choose_backend(0, 2160, 8)
+    with pytest.raises(floatadm.InvalidError, match="cpu_threads 0"):
+        floatadm.choose_backend(64, 64, 8, threads=0)
+
+
+def test_scorer_upload_is_checked():
+    with pytest.raises(ValueError, match="upload must be one of in_place, copy"):
+        floatadm.Scorer(64, 64, 8, upload="pinned")
 
 
 @pytest.mark.parametrize("fixture", ["rocket_1920x1080_yuv420p_vp9",
@@ -340,22 +376,31 @@ def test_cuda_unavailable_falls_back():
                                      "noise_17x17_yuv444p_blur"])
 def test_cuda_equals_cpu(pair, fixture):
     """backend="cuda" gives the CPU's bits, all 18 outputs (within 1e-6 only where the
-    library says the device cannot model this host's division)."""
+    library says the device cannot model this host's division), one frame at a time and
+    in flight, the arrays pinned in place or copied."""
     cuda_or_skip()
     frames, g = read_frames(pair, fixture)
-    with floatadm.Scorer(g.width, g.height, g.bit_depth, debug=True) as cpu, \
-            floatadm.Scorer(g.width, g.height, g.bit_depth, backend="cuda", debug=True,
-                            threads=1) as gpu:
-        assert gpu.backend == "cuda"
-        for ref, dis in frames:
-            want = cpu.score(ref, dis)
-            got = gpu.score(ref[::-1][::-1], dis)  # host planes of any stride
+    with floatadm.Scorer(g.width, g.height, g.bit_depth, debug=True) as cpu:
+        want = [cpu.score(ref, dis) for ref, dis in frames]
+    for upload in floatadm.scorer.UPLOADS:
+        with floatadm.Scorer(g.width, g.height, g.bit_depth, backend="cuda", debug=True,
+                             threads=1, upload=upload) as gpu:
+            assert gpu.backend == "cuda"
+            # Host planes of any stride; each frame's arrays anew.
+            got = [gpu.score(ref[::-1][::-1], dis) for ref, dis in frames]
+            got_in_flight = list(gpu.score_frames((ref.copy(), dis.copy())
+                                                  for ref, dis in frames * 3))
             if gpu.exact:
                 assert got == want
+                assert got_in_flight == want * 3
             else:
                 assert got == pytest.approx(want, rel=1e-6)
+    # auto: the device for the 1080p clip, the CPU for 17x17 frames (the rule's estimate
+    # of a frame's time; choose_backend says why).
     with floatadm.Scorer(g.width, g.height, g.bit_depth, backend="auto") as auto:
-        assert auto.backend == "cuda"
+        assert auto.backend == {"rocket_1920x1080_yuv420p_vp9": "cuda",
+                                "noise_17x17_yuv444p_blur": "cpu"}.get(fixture, auto.backend)
+        assert "estimated faster" in auto.backend_reason
 
 
 def test_version_and_fingerprint():

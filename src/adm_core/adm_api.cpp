@@ -76,7 +76,7 @@ const char *float_adm_strerror(int err)
     case FLOAT_ADM_ERROR_NOT_FOUND: return "unknown option";
     case FLOAT_ADM_ERROR_UNSUPPORTED: return "unsupported frame size or bit depth";
     case FLOAT_ADM_ERROR_IO: return "a log could not be written";
-    case FLOAT_ADM_ERROR_BUSY: return "the log is being written by another";
+    case FLOAT_ADM_ERROR_BUSY: return "another writer holds the file";
     case FLOAT_ADM_ERROR_AGAIN: return "try again: frame queue full or no frame ready";
     case FLOAT_ADM_ERROR_OUTPUT_INPUT: return "the output is an input of the run";
     case FLOAT_ADM_ERROR_OUTPUT_NOT_FILE: return "the output is not a regular file";

@@ -18,16 +18,20 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -43,9 +47,14 @@
 
 struct FloatAdmLog {
     FILE *file = nullptr; /* null: the summary only */
+    /* Where the file's bytes land: the log's own output (float_adm_log_open: renamed into
+     * place when it closes), or a run's (float_adm_log_open_output: its run commits it). */
+    std::unique_ptr<adm::OutputFile> own_output;
+    FloatAdmOutput *run_output = nullptr;
     bool is_stdout = false;
     bool regular = false; /* a regular file: fsync, and seek back after finish */
     std::string name;     /* the path, or "stdout", for messages */
+    std::string path;     /* the path as given ("-": stdout), where the log has one */
     adm::LogLayout layout;
     std::chrono::steady_clock::time_point opened; /* the start of the fps clock */
     bool fps_given = false; /* the caller's fps (float_adm_log_set_fps), not the clock's */
@@ -54,12 +63,16 @@ struct FloatAdmLog {
     bool header_written = false;
     uint64_t entries = 0; /* frames and skipped frames in the file */
     adm::FrameStats stats[FLOAT_ADM_NUM_DEBUG_OUTPUTS];
+    adm::LogPairing pairing; /* float_adm_log_add_pairing's counts */
     bool finished = false;
     off_t footer_start = -1; /* where the last footer began; -1: cannot seek back */
     std::string error;       /* the first write error: nothing is written after it */
 };
 
 namespace {
+
+/* A log writes to stdout: the process has one stdout, and two logs there would mix. */
+std::atomic<bool> stdout_taken{false};
 
 int num_outputs(const FloatAdmLog *log) { return static_cast<int>(log->layout.names.size()); }
 
@@ -195,25 +208,35 @@ bool adm::open_in_process(const struct stat &st, int except, bool skip_std)
 
 namespace {
 
-/* Opens path for writing by the output policy (adm_output_policy.cpp): a regular
- * file is truncated only once it is known to be no input of this process, and
- * empty or a log; stdout is use_stdout's. */
-int open_file(FloatAdmLog *log, const char *path, char *errbuf, size_t errbuf_size)
+/* Writes to what output began (the policy asked, a temporary made and locked): a
+ * temporary or /dev/null through a FILE of its own; stdout is use_stdout's. */
+int open_on(FloatAdmLog *log, const adm::OutputFile &output, char *errbuf, size_t errbuf_size)
 {
-    int fd = -1;
-    const int target = adm::open_output(path, FLOAT_ADM_OUTPUT_LOG, &fd, errbuf, errbuf_size);
-    if (target < 0 || target == FLOAT_ADM_TARGET_STDOUT)
-        return target;
-    log->regular = target != FLOAT_ADM_TARGET_DISCARD;
+    if (output.target() == FLOAT_ADM_TARGET_STDOUT)
+        return FLOAT_ADM_TARGET_STDOUT;
+    log->regular = output.target() != FLOAT_ADM_TARGET_DISCARD;
     log->layout.fps_padded = log->regular;
-    log->file = fdopen(fd, "w");
+    const int fd = fcntl(output.fd(), F_DUPFD_CLOEXEC, 0);
+    log->file = fd < 0 ? nullptr : fdopen(fd, "w");
     if (!log->file) {
-        adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path,
+        adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", output.path().c_str(),
                           std::strerror(errno));
-        close(fd);
+        if (fd >= 0)
+            close(fd);
         return FLOAT_ADM_ERROR_IO;
     }
     return 0;
+}
+
+/* A log of its own at path: checked by the output policy, written to a locked
+ * temporary beside it that close renames into place. */
+int open_file(FloatAdmLog *log, const char *path, char *errbuf, size_t errbuf_size)
+{
+    log->own_output.reset(new adm::OutputFile);
+    const int target = log->own_output->begin(path, FLOAT_ADM_OUTPUT_LOG, {}, errbuf, errbuf_size);
+    if (target < 0)
+        return target;
+    return open_on(log, *log->own_output, errbuf, errbuf_size);
 }
 
 /* stdout, unless another descriptor of this process writes there too: an output
@@ -221,6 +244,12 @@ int open_file(FloatAdmLog *log, const char *path, char *errbuf, size_t errbuf_si
  * interleave with the log.  /dev/null keeps nothing, so nothing is mixed up. */
 int use_stdout(FloatAdmLog *log, char *errbuf, size_t errbuf_size)
 {
+    if (stdout_taken.exchange(true)) {
+        adm::format_error(errbuf, errbuf_size,
+                          "refusing to write the log to stdout: another log of this process "
+                          "writes there; one writer each");
+        return FLOAT_ADM_ERROR_BUSY;
+    }
     struct stat st;
     log->file = stdout;
     log->is_stdout = true;
@@ -233,6 +262,9 @@ int use_stdout(FloatAdmLog *log, char *errbuf, size_t errbuf_size)
                           "refusing to write the log to stdout: this process has stdout open "
                           "for something else too (an output?), which the log would be "
                           "mixed into; give the log a file of its own");
+        log->file = nullptr;
+        log->is_stdout = false;
+        stdout_taken = false;
         return FLOAT_ADM_ERROR_INVALID;
     }
     return 0;
@@ -255,7 +287,8 @@ int finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size)
         return ret;
     /* Every byte before here is flushed, so this is where the footer begins. */
     log->footer_start = log->regular ? ftello(log->file) : -1;
-    ret = write_checked(log, adm::footer_text(log->layout, log->stats), errbuf, errbuf_size);
+    ret = write_checked(log, adm::footer_text(log->layout, log->stats, log->pairing), errbuf,
+                        errbuf_size);
     if (ret < 0)
         return ret;
     ret = write_fps(log, errbuf, errbuf_size);
@@ -309,6 +342,7 @@ int float_adm_log_open(FloatAdmLog **out, const char *path, enum FloatAdmLogForm
         log->opened = std::chrono::steady_clock::now();
         if (path) {
             log->name = path;
+            log->path = path;
             int ret = open_file(log, path, errbuf, errbuf_size);
             if (ret == FLOAT_ADM_TARGET_STDOUT)
                 ret = use_stdout(log, errbuf, errbuf_size);
@@ -323,6 +357,41 @@ int float_adm_log_open(FloatAdmLog **out, const char *path, enum FloatAdmLogForm
         return FLOAT_ADM_ERROR_NOMEM;
     }
     *out = log;
+    return 0;
+}
+
+int float_adm_log_set_output(FloatAdmLog *log, FloatAdmOutput *output, char *errbuf,
+                             size_t errbuf_size)
+{
+    if (!log || !output) {
+        adm::format_error(errbuf, errbuf_size, "no log or no output given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    const adm::OutputFile &file = *adm::output_file(output);
+    if (log->file || log->entries || file.kind() != FLOAT_ADM_OUTPUT_LOG || file.fd() < 0) {
+        adm::format_error(errbuf, errbuf_size,
+                          "%s: a log takes an output of its run before its first entry, "
+                          "once, and only an output begun as a log",
+                          file.path().c_str());
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    try {
+        log->name = file.path();
+        log->path = file.path();
+        int ret = open_on(log, file, errbuf, errbuf_size);
+        if (ret == FLOAT_ADM_TARGET_STDOUT)
+            ret = use_stdout(log, errbuf, errbuf_size);
+        if (ret < 0) {
+            log->file = nullptr;
+            log->is_stdout = false;
+            return ret;
+        }
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory for a log");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+    log->run_output = output;
+    adm::count_writer(output, 1);
     return 0;
 }
 
@@ -370,6 +439,39 @@ int float_adm_log_skipped(FloatAdmLog *log, uint64_t frame_num, const char *reas
         adm::format_error(errbuf, errbuf_size, "out of memory writing the log");
         return FLOAT_ADM_ERROR_NOMEM;
     }
+}
+
+int float_adm_log_add_pairing(FloatAdmLog *log, uint64_t pairs, const uint64_t *doubts,
+                              int num_doubts, char *errbuf, size_t errbuf_size)
+{
+    if (!log || (num_doubts && !doubts)) {
+        adm::format_error(errbuf, errbuf_size, "no log or no counts given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    if (num_doubts < 0 || num_doubts > FLOAT_ADM_NUM_PAIR_DOUBTS) {
+        adm::format_error(errbuf, errbuf_size,
+                          "counts of %d kinds of pairs in doubt: libfloatadm %s knows %d",
+                          num_doubts, float_adm_version(), FLOAT_ADM_NUM_PAIR_DOUBTS);
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    if (!log->error.empty()) {
+        adm::format_error(errbuf, errbuf_size, "%s", log->error.c_str());
+        return FLOAT_ADM_ERROR_IO;
+    }
+    /* The footer goes out again, with the pairing, when the log closes. */
+    if (log->file && log->finished) {
+        const int ret = reopen_after_finish(log, errbuf, errbuf_size);
+        if (ret < 0)
+            return ret;
+    }
+    log->finished = false;
+    adm::LogPairing &pairing = log->pairing;
+    pairing.num_doubts = pairing.given ? std::min(pairing.num_doubts, num_doubts) : num_doubts;
+    pairing.given = true;
+    pairing.pairs += pairs;
+    for (int i = 0; i < num_doubts; i++)
+        pairing.doubts[i] += doubts[i];
+    return 0;
 }
 
 const char *float_adm_log_output_name(const FloatAdmLog *log, int output)
@@ -425,12 +527,19 @@ int float_adm_log_close(FloatAdmLog **plog, char *errbuf, size_t errbuf_size)
                                            : std::fclose(log->file) != 0;
         if (failed && ret >= 0)
             ret = fail_io(log, "cannot write", errno, errbuf, errbuf_size);
+        if (log->is_stdout)
+            stdout_taken = false;
     }
     /* An earlier error (a frame, or going on after a finish) makes the file incomplete. */
     if (ret >= 0 && !log->error.empty()) {
         adm::format_error(errbuf, errbuf_size, "%s", log->error.c_str());
         ret = FLOAT_ADM_ERROR_IO;
     }
+    /* The whole file lands, or none of it (its temporary goes with the log). */
+    if (ret >= 0 && log->own_output)
+        ret = log->own_output->commit(errbuf, errbuf_size);
+    if (log->run_output)
+        adm::count_writer(log->run_output, -1);
     delete log;
     return ret;
 }
@@ -468,5 +577,4 @@ int float_adm_log_abandon(FloatAdmLog **plog, const char *reason, char *errbuf, 
 
 } // extern "C"
 
-/* A log on a pipe cannot take its footer back once written (adm_log_registry.cpp). */
-bool adm::log_is_on_pipe(const FloatAdmLog *log) { return log->file && !log->regular; }
+const char *adm::log_path(const FloatAdmLog *log) { return log->path.c_str(); }

@@ -16,9 +16,9 @@ namespace adm {
  * would destroy (logs, and maps: adm_map_file.cpp). */
 bool open_in_process(const struct stat &st, int except, bool skip_std = false);
 
-/* Whether a log writes to a pipe (or terminal): a footer written there is final,
- * so the log registry leaves it to the log's last user. */
-bool log_is_on_pipe(const FloatAdmLog *log);
+/* The path a log was opened with ("-": stdout; empty: none), by which the log
+ * registry keeps it for the path's next user. */
+const char *log_path(const FloatAdmLog *log);
 
 } // namespace adm
 

@@ -18,6 +18,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -30,18 +32,16 @@
 #include "adm_error_message.h"
 #include "adm_log.h"
 #include "adm_log_registry.h"
+#include "adm_output_policy.h"
 #include "float_adm.h"
 
 namespace adm {
 
 struct LogRegistry::Entry {
-    std::string path;  /* a map pattern, "-", or a file's path as first given */
+    std::string path;  /* a map pattern, or a log's key (log_key) */
     bool maps = false; /* the frame numbers of a map pattern: no log */
-    dev_t dev = 0;
-    ino_t ino = 0;
-    bool is_file = false;
-    FloatAdmLog *log = nullptr;
-    bool held = false;
+    FloatAdmLog *log = nullptr; /* a log released, waiting for the next user of its path */
+    bool held = false;          /* a map pattern's: a user writes it now */
     uint64_t next_frame = 0;
 };
 
@@ -53,31 +53,41 @@ LogRegistry &LogRegistry::process()
     return *registry;
 }
 
-LogRegistry::Entry *LogRegistry::find(const char *path, bool maps)
+/* Where a log goes, as one key however the path names it: stdout by name, a file by
+ * its directory (by identity) and its name, as the file itself may not exist before the
+ * log lands; empty for a device (/dev/null), which keeps nothing to go on with. */
+static std::string log_key(const char *path)
 {
+    if (!std::strcmp(path, "-"))
+        return "-";
     struct stat st;
-    const bool is_file = !maps && std::strcmp(path, "-") != 0 && stat(path, &st) == 0;
-    /* A device (/dev/null) keeps no file that two logs could garble: each has its own. */
-    if (is_file && S_ISCHR(st.st_mode))
-        return nullptr;
+    if (stat(path, &st) == 0 && S_ISCHR(st.st_mode))
+        return std::string();
+    const std::string directory = parent_directory(path);
+    const std::string name = std::string(path).substr(std::string(path).find_last_of('/') + 1);
+    if (stat(directory.c_str(), &st) != 0)
+        return "path " + std::string(path);
+    return "file " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + "/" + name;
+}
+
+LogRegistry::Entry *LogRegistry::find_maps(const char *pattern)
+{
     for (Entry &entry : entries_) {
-        if (entry.maps != maps)
-            continue;
-        if (is_file ? entry.is_file && entry.dev == st.st_dev && entry.ino == st.st_ino
-                    : !entry.is_file && entry.path == path)
+        if (entry.maps && entry.path == pattern)
             return &entry;
     }
     return nullptr;
 }
 
-/* The entry held under that key (a log, or a map pattern), taken over where it was
- * released; BUSY where another holds it. */
+/* A map pattern's entry, taken over where it was released; BUSY where another holds it. */
 int LogRegistry::take_over(Entry *entry, const char *path, uint64_t *next_frame, char *errbuf,
                            size_t errbuf_size)
 {
     if (entry->held) {
-        format_error(errbuf, errbuf_size, "%s: another %s of this process writes %s", path,
-                     entry->maps ? "map writer" : "log", entry->maps ? "these maps" : "this file");
+        format_error(errbuf, errbuf_size,
+                     "%s: another map writer of this process writes these "
+                     "maps",
+                     path);
         return FLOAT_ADM_ERROR_BUSY;
     }
     entry->held = true;
@@ -85,48 +95,77 @@ int LogRegistry::take_over(Entry *entry, const char *path, uint64_t *next_frame,
     return 0;
 }
 
+FloatAdmLog *LogRegistry::take_released(const char *path, uint64_t *next_frame)
+{
+    const std::string key = log_key(path);
+    std::lock_guard<std::mutex> hold(lock_);
+    for (auto entry = entries_.begin(); !key.empty() && entry != entries_.end(); ++entry) {
+        if (!entry->maps && entry->path == key) {
+            FloatAdmLog *log = entry->log;
+            *next_frame = entry->next_frame;
+            entries_.erase(entry);
+            return log;
+        }
+    }
+    return nullptr;
+}
+
 int LogRegistry::acquire(FloatAdmLog **out, const char *path, enum FloatAdmLogFormat format,
                          const FloatAdmOptions *opts, int width, int height, uint64_t *next_frame,
                          char *errbuf, size_t errbuf_size)
 {
-    std::lock_guard<std::mutex> hold(lock_);
-    if (Entry *entry = find(path, false)) {
-        const int ret = take_over(entry, path, next_frame, errbuf, errbuf_size);
-        if (ret >= 0)
-            *out = entry->log;
-        return ret;
-    }
-    Entry entry;
-    const int ret = float_adm_log_open(&entry.log, path, format, opts, width, height, errbuf,
-                                       errbuf_size);
-    if (ret < 0)
-        return ret;
-    struct stat st;
-    entry.path = path;
-    entry.is_file = std::strcmp(path, "-") != 0 && stat(path, &st) == 0;
-    if (entry.is_file) {
-        entry.dev = st.st_dev;
-        entry.ino = st.st_ino;
-    }
-    entry.held = true;
-    entries_.push_back(entry);
-    *out = entry.log;
-    return 0;
+    if ((*out = take_released(path, next_frame)))
+        return 0;
+    return float_adm_log_open(out, path, format, opts, width, height, errbuf, errbuf_size);
 }
 
-int LogRegistry::release(FloatAdmLog **plog, uint64_t next_frame, char *errbuf, size_t errbuf_size)
+/* Lands every log still waiting for a next user: the process ends, and none came. */
+static void land_released_logs() { LogRegistry::process().land_all(); }
+
+void LogRegistry::land_all()
 {
-    /* A pipe cannot take its footer back: the next user goes on and finishes it. */
-    const int ret = log_is_on_pipe(*plog) ? 0 : float_adm_log_finish(*plog, errbuf, errbuf_size);
-    std::lock_guard<std::mutex> hold(lock_);
-    for (Entry &entry : entries_) {
-        if (entry.log == *plog) {
-            entry.held = false;
-            entry.next_frame = next_frame;
+    std::vector<FloatAdmLog *> waiting;
+    {
+        std::lock_guard<std::mutex> hold(lock_);
+        exiting_ = true;
+        for (auto entry = entries_.begin(); entry != entries_.end();) {
+            if (entry->maps) {
+                ++entry;
+                continue;
+            }
+            waiting.push_back(entry->log);
+            entry = entries_.erase(entry);
         }
     }
+    for (FloatAdmLog *log : waiting) {
+        char errbuf[512] = "";
+        /* Nobody is left to tell: the error goes where a program's last words go. */
+        if (float_adm_log_close(&log, errbuf, sizeof(errbuf)) < 0)
+            std::fprintf(stderr, "float_adm: %s\n", errbuf);
+    }
+}
+
+int LogRegistry::release(FloatAdmLog **plog, uint64_t next_frame, const char *path, char *errbuf,
+                         size_t errbuf_size)
+{
+    FloatAdmLog *log = *plog;
     *plog = nullptr;
-    return ret;
+    const std::string key = log_key(path);
+    bool land_now = key.empty();
+    {
+        std::lock_guard<std::mutex> hold(lock_);
+        land_now = land_now || exiting_;
+        if (!land_now) {
+            Entry entry;
+            entry.path = key;
+            entry.log = log;
+            entry.next_frame = next_frame;
+            entries_.push_back(entry);
+            if (!lands_at_exit_)
+                lands_at_exit_ = std::atexit(land_released_logs) == 0;
+        }
+    }
+    return land_now ? float_adm_log_close(&log, errbuf, errbuf_size) : 0;
 }
 
 void LogRegistry::forget(const FloatAdmLog *log)
@@ -144,7 +183,7 @@ int LogRegistry::acquire_maps(const char *pattern, uint64_t *next_frame, char *e
                               size_t errbuf_size)
 {
     std::lock_guard<std::mutex> hold(lock_);
-    if (Entry *entry = find(pattern, true))
+    if (Entry *entry = find_maps(pattern))
         return take_over(entry, pattern, next_frame, errbuf, errbuf_size);
     Entry entry;
     entry.path = pattern;
@@ -197,7 +236,30 @@ int float_adm_log_release(FloatAdmLog **plog, uint64_t next_frame, char *errbuf,
 {
     if (!plog || !*plog)
         return 0;
-    return adm::LogRegistry::process().release(plog, next_frame, errbuf, errbuf_size);
+    try {
+        return adm::LogRegistry::process().release(plog, next_frame, adm::log_path(*plog), errbuf,
+                                                   errbuf_size);
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory keeping the log");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+int float_adm_log_abandon_released(const char *path, const char *reason, char *errbuf,
+                                   size_t errbuf_size)
+{
+    if (!path) {
+        adm::format_error(errbuf, errbuf_size, "no log path given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    uint64_t next_frame;
+    try {
+        FloatAdmLog *log = adm::LogRegistry::process().take_released(path, &next_frame);
+        return log ? float_adm_log_abandon(&log, reason, errbuf, errbuf_size) : 0;
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory ending the log");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
 }
 
 int float_adm_log_end(FloatAdmLog **plog, char *errbuf, size_t errbuf_size)

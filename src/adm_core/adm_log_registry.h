@@ -3,16 +3,19 @@
  *
  * FFmpeg rebuilds its filter graph, and so the float_adm filter, when an input
  * changes size mid-stream.  The new filter must go on writing the old one's log:
- * the same file, its frame numbers and its summary over frames, one footer at the
- * end; so must its maps' numbers, where it writes maps without a log.  The
- * registry keeps, for the whole process, one entry per log file (by device and
- * inode; stdout by name) or map pattern (by its text) with the log, whether a
- * filter holds it and the frame to go on from.  A released entry waits for the
- * next user of its file (the rebuilt filter); an ended one (float_adm_log_end,
- * float_adm_log_abandon, float_adm_map_end: the stream is over) is closed and
- * forgotten, so a later, unrelated user starts anew.  float_adm_log_acquire,
- * _release, _end and float_adm_map_acquire, _release, _end (float_adm.h) are its C
- * API; nothing else in the core touches it.
+ * the same temporary, its frame numbers and its summary over frames, one footer and
+ * one rename at the end; so must its maps' numbers, where it writes maps without a
+ * log.  A plain log (float_adm_log_open, _frame, _close) never comes here: the
+ * registry keeps, for the whole process, only the logs a filter released without an
+ * end (float_adm_log_release), one per place (stdout by name, a file by its
+ * directory and name), each with the frame to go on from, until the next user of
+ * that place takes it over (float_adm_log_acquire); one that no user takes over is
+ * landed as it stands when the process exits, and float_adm_log_abandon_released
+ * ends one as incomplete (the rebuilt filter failed).  Map patterns are kept by
+ * their text, with whether a filter holds them (float_adm_map_acquire, _release,
+ * _end).  float_adm_log_acquire, _release, _end, _abandon_released and
+ * float_adm_map_acquire, _release, _end (float_adm.h) are its C API; nothing else in
+ * the core touches it.
  *
  * The entries and their mutex live in one object that is never freed: a filter
  * may release its log from a destructor that runs after static objects are gone.
@@ -25,6 +28,7 @@
 #include <stdint.h>
 
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "float_adm.h"
@@ -36,15 +40,22 @@ public:
     /* The process's registry. */
     static LogRegistry &process();
 
-    /* float_adm_log_acquire with its arguments checked. */
+    /* float_adm_log_acquire with its arguments checked: the log released for path's
+     * place, else a new one (float_adm_log_open). */
     int acquire(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
                 const FloatAdmOptions *opts, int width, int height, uint64_t *next_frame,
                 char *errbuf, size_t errbuf_size);
-    /* float_adm_log_release of a log that acquire gave. */
-    int release(FloatAdmLog **log, uint64_t next_frame, char *errbuf, size_t errbuf_size);
-    /* Drops log's entry, where it has one (float_adm_log_end, float_adm_log_abandon):
-     * the next acquire of its file starts anew. */
+    /* The log released for path's place, taken out of the registry (*next_frame the
+     * frame to go on from); null where none waits. */
+    FloatAdmLog *take_released(const char *path, uint64_t *next_frame);
+    /* float_adm_log_release: keeps *log for the next user of path's place (a device's
+     * log, or one released while the process exits, is closed at once). */
+    int release(FloatAdmLog **log, uint64_t next_frame, const char *path, char *errbuf,
+                size_t errbuf_size);
+    /* Drops log's entry, where it has one (float_adm_log_end, float_adm_log_abandon). */
     void forget(const FloatAdmLog *log);
+    /* Closes every log released and never taken over (at exit). */
+    void land_all();
     /* float_adm_map_acquire with its pattern checked. */
     int acquire_maps(const char *pattern, uint64_t *next_frame, char *errbuf, size_t errbuf_size);
     /* float_adm_map_release (last: float_adm_map_end). */
@@ -54,14 +65,14 @@ private:
     struct Entry;
 
     LogRegistry() = default;
-    /* The entry of path's file (maps: of the map pattern); null where there is none,
-     * or where path is a device. */
-    Entry *find(const char *path, bool maps);
+    Entry *find_maps(const char *pattern);
     int take_over(Entry *entry, const char *path, uint64_t *next_frame, char *errbuf,
                   size_t errbuf_size);
 
     std::mutex lock_;
     std::vector<Entry> entries_;
+    bool lands_at_exit_ = false; /* land_all is registered with atexit */
+    bool exiting_ = false;       /* land_all has run: a log released now is closed */
 };
 
 } // namespace adm

@@ -2,6 +2,7 @@
  * float_adm: the C API of the option table (FLOAT_ADM_OPTIONS in float_adm.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstddef>
@@ -74,22 +75,44 @@ void write_field(FloatAdmOptions *opts, const OptionEntry &e, double value)
         *reinterpret_cast<int *>(base) = (int)value;
 }
 
-int check_value(const OptionEntry &e, double value, char *errbuf, size_t errbuf_size)
+/* A double as %g writes it where that reads back as the same double, else with as
+ * many more digits as it takes: 100.00000000000001, where %g would say 100, inside a
+ * range that ends at 100. */
+void shortest_text(double value, char *buf, size_t size)
+{
+    for (int precision = 6; precision <= 17; precision++) {
+        snprintf(buf, size, "%.*g", precision, value);
+        if (strtod(buf, nullptr) == value)
+            return;
+    }
+}
+
+/* given: the text the value was read from, or NULL.  A message shows the value as
+ * given (strtod skipped its leading white space, and so does the message), else as the
+ * shortest text of the number. */
+int check_value(const OptionEntry &e, double value, const char *given, char *errbuf,
+                size_t errbuf_size)
 {
     const FloatAdmOptionInfo &o = e.info;
+    char number[32], low[32], high[32];
+    const char *shown = given;
+    if (shown) {
+        while (isspace((unsigned char)*shown))
+            shown++;
+    } else {
+        shortest_text(value, number, sizeof(number));
+        shown = number;
+    }
     if (std::isnan(value) || value < o.min || value > o.max) {
-        if (o.type == FLOAT_ADM_OPT_DOUBLE)
-            adm::format_error(errbuf, errbuf_size, "option %s%s%s%s: %g is out of range [%g, %g]",
-                              o.name, o.alias ? " (" : "", o.alias ? o.alias : "",
-                              o.alias ? ")" : "", value, o.min, o.max);
-        else
-            adm::format_error(errbuf, errbuf_size, "option %s%s%s%s: %g is out of range [%d, %d]",
-                              o.name, o.alias ? " (" : "", o.alias ? o.alias : "",
-                              o.alias ? ")" : "", value, (int)o.min, (int)o.max);
+        shortest_text(o.min, low, sizeof(low));
+        shortest_text(o.max, high, sizeof(high));
+        adm::format_error(errbuf, errbuf_size, "option %s%s%s%s: %s is out of range [%s, %s]",
+                          o.name, o.alias ? " (" : "", o.alias ? o.alias : "", o.alias ? ")" : "",
+                          shown, low, high);
         return FLOAT_ADM_ERROR_RANGE;
     }
     if (o.type != FLOAT_ADM_OPT_DOUBLE && value != std::floor(value)) {
-        adm::format_error(errbuf, errbuf_size, "option %s: %g is not an integer", o.name, value);
+        adm::format_error(errbuf, errbuf_size, "option %s: %s is not an integer", o.name, shown);
         return FLOAT_ADM_ERROR_INVALID;
     }
     return 0;
@@ -150,7 +173,7 @@ int float_adm_option_set_double(FloatAdmOptions *opts, const char *name, double 
         adm::format_error(errbuf, errbuf_size, "unknown option '%s'", name ? name : "(null)");
         return FLOAT_ADM_ERROR_NOT_FOUND;
     }
-    int ret = check_value(*e, value, errbuf, errbuf_size);
+    int ret = check_value(*e, value, nullptr, errbuf, errbuf_size);
     if (ret < 0)
         return ret;
     write_field(opts, *e, value);
@@ -174,7 +197,11 @@ int float_adm_option_set(FloatAdmOptions *opts, const char *name, const char *va
                                                               : "number");
         return FLOAT_ADM_ERROR_INVALID;
     }
-    return float_adm_option_set_double(opts, e->info.name, v, errbuf, errbuf_size);
+    int ret = check_value(*e, v, value, errbuf, errbuf_size);
+    if (ret < 0)
+        return ret;
+    write_field(opts, *e, v);
+    return 0;
 }
 
 int float_adm_option_get(const FloatAdmOptions *opts, const char *name, double *value)
@@ -193,7 +220,7 @@ int float_adm_options_validate(const FloatAdmOptions *opts, char *errbuf, size_t
         return FLOAT_ADM_ERROR_INVALID;
     }
     for (const OptionEntry &e : kOptions) {
-        int ret = check_value(e, read_field(opts, e), errbuf, errbuf_size);
+        int ret = check_value(e, read_field(opts, e), nullptr, errbuf, errbuf_size);
         if (ret < 0)
             return ret;
     }

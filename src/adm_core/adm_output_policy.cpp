@@ -37,11 +37,12 @@ const char *kind_name(FloatAdmOutputKind kind)
     return "file";
 }
 
-/* The first bytes of a regular file (at most size); empty where it cannot be read. */
-std::string file_start(const char *path, size_t size)
+/* The first bytes of a regular file (at most size); empty where it cannot be read.
+ * follow: path may be a link (/proc/self/fd/1, stdout's file). */
+std::string file_start(const char *path, size_t size, bool follow = false)
 {
     std::string start(size, '\0');
-    const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    const int fd = open(path, O_RDONLY | (follow ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return std::string();
     size_t got = 0;
@@ -148,23 +149,23 @@ bool holds_csv_table(const std::string &start)
     return true;
 }
 
-bool is_ours(const char *path, FloatAdmOutputKind kind)
+bool is_ours(const char *path, FloatAdmOutputKind kind, bool follow = false)
 {
     switch (kind) {
-    case FLOAT_ADM_OUTPUT_LOG: return holds_log(file_start(path, 64));
-    case FLOAT_ADM_OUTPUT_MAP: return holds_map(file_start(path, 64));
+    case FLOAT_ADM_OUTPUT_LOG: return holds_log(file_start(path, 64, follow));
+    case FLOAT_ADM_OUTPUT_MAP: return holds_map(file_start(path, 64, follow));
     case FLOAT_ADM_OUTPUT_REPORT: {
-        const std::string start = file_start(path, 2048);
+        const std::string start = file_start(path, 2048, follow);
         return starts_with(start, "<!DOCTYPE html>") &&
                start.find("<meta name=\"generator\" content=\"float_adm report\">") !=
                    std::string::npos;
     }
     case FLOAT_ADM_OUTPUT_SPEC: {
-        const std::string start = file_start(path, 65536);
+        const std::string start = file_start(path, 65536, follow);
         return starts_with(start, "{") && start.find("\"float_adm_spec\": 1") != std::string::npos;
     }
     case FLOAT_ADM_OUTPUT_TABLE: {
-        const std::string start = file_start(path, 65536);
+        const std::string start = file_start(path, 65536, follow);
         return (starts_with(start, "{") &&
                 start.find("\"float_adm_table\": 1") != std::string::npos) ||
                holds_csv_table(start);
@@ -186,8 +187,21 @@ bool is_null_device(const struct stat &st)
            st.st_rdev == null.st_rdev;
 }
 
+/* Magic numbers that linux/magic.h does not export: the kernel's own, from
+ * ipc/mqueue.c, fs/configfs/mount.c and fs/fuse/control.c. */
+#ifndef MQUEUE_MAGIC
+#define MQUEUE_MAGIC 0x19800202
+#endif
+#ifndef CONFIGFS_MAGIC
+#define CONFIGFS_MAGIC 0x62656570
+#endif
+#ifndef FUSECTL_MAGIC
+#define FUSECTL_MAGIC 0x65735543
+#endif
+
 /* The kernel's file systems, whose "files" are settings and views, never data:
- * /proc/self/comm is a regular file of size 0. */
+ * /proc/self/comm is a regular file of size 0, a name made on mqueue is a message
+ * queue. */
 const char *kernel_file_system(const char *path)
 {
     struct statfs fs;
@@ -203,6 +217,9 @@ const char *kernel_file_system(const char *path)
         {CGROUP_SUPER_MAGIC, "cgroup"},  {CGROUP2_SUPER_MAGIC, "cgroup2"},
         {BINFMTFS_MAGIC, "binfmt_misc"}, {BPF_FS_MAGIC, "bpf"},
         {PSTOREFS_MAGIC, "pstore"},      {EFIVARFS_MAGIC, "efivarfs"},
+        {MQUEUE_MAGIC, "mqueue"},        {CONFIGFS_MAGIC, "configfs"},
+        {FUSECTL_MAGIC, "fusectl"},      {NSFS_MAGIC, "nsfs"},
+        {SELINUX_MAGIC, "selinuxfs"},
     };
     for (const auto &known : kernel) {
         if (static_cast<unsigned long>(fs.f_type) == known.magic)
@@ -241,7 +258,42 @@ int refuse_kernel_file(const char *path, const char *file_system, FloatAdmOutput
                   errbuf, errbuf_size);
 }
 
+/* stdout redirected onto a regular file that holds data already: a file written to
+ * stdout would be appended to another of ours (">> log") or overwrite one in place
+ * and leave its tail ("1<> log"); 0 where stdout may take it. */
+int refuse_stdout_file(const char *path, FloatAdmOutputKind kind, char *errbuf, size_t errbuf_size)
+{
+    struct stat out;
+    if (fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode) || out.st_size == 0)
+        return 0;
+    const int flags = fcntl(STDOUT_FILENO, F_GETFL);
+    const off_t at = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+    const bool in_place = flags >= 0 && !(flags & O_APPEND) && at >= 0 && at < out.st_size;
+    if (in_place)
+        return refuse(FLOAT_ADM_ERROR_OUTPUT_SHARED, path, kind,
+                      "stdout is redirected onto a file that holds data already without "
+                      "truncating it (1<>), which the " +
+                          std::string(kind_name(kind)) +
+                          " would overwrite in place, leaving its tail; redirect stdout to a "
+                          "new or empty file (>)",
+                      errbuf, errbuf_size);
+    if (is_ours("/proc/self/fd/1", kind, true))
+        return refuse(FLOAT_ADM_ERROR_OUTPUT_SHARED, path, kind,
+                      "stdout is redirected onto a float_adm " + std::string(kind_name(kind)) +
+                          " already (>>), which this one would be appended to; redirect "
+                          "stdout to a new or empty file (>)",
+                      errbuf, errbuf_size);
+    return 0;
+}
+
 } // namespace
+
+const char *adm::output_kind_name(FloatAdmOutputKind kind) { return kind_name(kind); }
+
+bool adm::holds_project_file(const char *path, FloatAdmOutputKind kind)
+{
+    return is_ours(path, kind);
+}
 
 /* The policy; *link the lstat of the path where it exists. */
 int adm::check_output(const char *path, FloatAdmOutputKind kind,
@@ -256,8 +308,10 @@ int adm::check_output(const char *path, FloatAdmOutputKind kind,
         adm::format_error(errbuf, errbuf_size, "unknown output kind %d", static_cast<int>(kind));
         return FLOAT_ADM_ERROR_INVALID;
     }
-    if (!std::strcmp(path, "-"))
-        return FLOAT_ADM_TARGET_STDOUT;
+    if (!std::strcmp(path, "-")) {
+        const int refused = refuse_stdout_file(path, kind, errbuf, errbuf_size);
+        return refused < 0 ? refused : FLOAT_ADM_TARGET_STDOUT;
+    }
     if (lstat(path, link) != 0) {
         if (errno == ENOENT) {
             const char *file_system = kernel_file_system(adm::parent_directory(path).c_str());
@@ -272,8 +326,10 @@ int adm::check_output(const char *path, FloatAdmOutputKind kind,
     const bool resolves = stat(path, &st) == 0;
     if (resolves && is_null_device(st))
         return FLOAT_ADM_TARGET_DISCARD;
-    if (resolves && fstat(STDOUT_FILENO, &out) == 0 && same_file(st, out))
-        return FLOAT_ADM_TARGET_STDOUT;
+    if (resolves && fstat(STDOUT_FILENO, &out) == 0 && same_file(st, out)) {
+        const int refused = refuse_stdout_file(path, kind, errbuf, errbuf_size);
+        return refused < 0 ? refused : FLOAT_ADM_TARGET_STDOUT;
+    }
     if (S_ISLNK(link->st_mode)) {
         char target[512];
         const ssize_t n = readlink(path, target, sizeof(target) - 1);
@@ -300,8 +356,8 @@ int adm::check_output(const char *path, FloatAdmOutputKind kind,
     }
     if (adm::open_in_process(*link, -1))
         return refuse(FLOAT_ADM_ERROR_OUTPUT_INPUT, path, kind,
-                      "it is an input of the run: the file is open in this process and "
-                      "would be destroyed",
+                      "the file is open in this process (an input, an output or a log "
+                      "of this run) and would be destroyed",
                       errbuf, errbuf_size);
     if (link->st_size == 0 || is_ours(path, kind))
         return FLOAT_ADM_TARGET_REPLACE;

@@ -23,9 +23,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <fcntl.h>
@@ -34,6 +36,7 @@
 
 #include "adm_error_message.h"
 #include "adm_pixel_format.h"
+#include "adm_thread_pool.h"
 #include "float_adm.h"
 
 /* The core takes 16-bit samples in host order; the files are little-endian. */
@@ -47,6 +50,11 @@ const char kY4mSignature[] = "YUV4MPEG2 ";
 const size_t kY4mSignatureLength = sizeof(kY4mSignature) - 1;
 /* Longer header lines are not y4m: stop before reading a whole raw file as one. */
 const size_t kY4mMaxLineLength = 65536;
+/* A frame read in parts: none smaller than this (a thread's wake-up would cost more than
+ * its share), and as many parts as float_adm_reader_set_threads(reader, 0) takes. */
+const uint64_t kReadPartMin = uint64_t(1) << 20;
+const int kReadThreadsChoice = 4;
+const int kReadThreadsMax = 64;
 
 /* A reader's failure: the message, prefixed with the file's path. */
 struct ReadError {
@@ -108,6 +116,10 @@ struct FloatAdmReader {
     bool started = false;
     std::vector<uint64_t> luma_offsets; /* where each whole frame's luma starts */
     std::string incomplete;             /* how the file ends inside a frame; empty: it does not */
+    /* A regular file's frames read in parts at once, on these threads
+     * (float_adm_reader_set_threads); none: one read on the caller's thread. */
+    std::unique_ptr<adm::ThreadPool> read_pool;
+    int read_threads = 1;
 
     ~FloatAdmReader()
     {
@@ -465,12 +477,77 @@ struct FloatAdmReader {
             fail(printf_string("no frame %llu: the file holds %llu",
                                static_cast<unsigned long long>(frame),
                                static_cast<unsigned long long>(luma_offsets.size())));
+        const int parts = read_pool ? static_cast<int>(std::min<uint64_t>(
+                                          read_threads, format.luma_bytes / kReadPartMin))
+                                    : 1;
+        if (parts > 1) {
+            read_in_parts(frame, dest, parts);
+            return;
+        }
         seek_to(luma_offsets[frame]);
         if (std::fread(dest, 1, format.luma_bytes, file) != format.luma_bytes)
-            fail(printf_string("cannot read frame %llu: %s", static_cast<unsigned long long>(frame),
-                               std::ferror(file) ? std::strerror(errno)
-                                                 : "the file ended: did it change while read?"),
-                 FLOAT_ADM_ERROR_IO);
+            fail_frame_read(frame, std::ferror(file) ? errno : 0);
+    }
+
+    [[noreturn]] void fail_frame_read(uint64_t frame, int error) const
+    {
+        fail(printf_string("cannot read frame %llu: %s", static_cast<unsigned long long>(frame),
+                           error ? std::strerror(error)
+                                 : "the file ended: did it change while read?"),
+             FLOAT_ADM_ERROR_IO);
+    }
+
+    /* One part of a frame read in parts: bytes [begin, end) of the luma, by pread, which
+     * leaves the stream's position alone and may run beside the other parts' reads. */
+    struct PartRead {
+        int fd;
+        unsigned char *dest;
+        uint64_t offset, bytes;
+    };
+
+    static uint64_t part_start(const PartRead &read, int part, int parts)
+    {
+        /* Whole pages but for the last part: each part's copy starts on a page of dest. */
+        const uint64_t page = 4096;
+        const uint64_t share = (read.bytes / parts + page - 1) / page * page;
+        return std::min(read.bytes, share * part);
+    }
+
+    /* 0, or the errno of a failed read; EOF (the file got shorter) as -1. */
+    static int read_part(void *arg, int part, int parts)
+    {
+        const PartRead &read = *static_cast<const PartRead *>(arg);
+        uint64_t at = part_start(read, part, parts);
+        const uint64_t end = part_start(read, part + 1, parts);
+        while (at < end) {
+            const ssize_t got = pread(read.fd, read.dest + at, end - at,
+                                      static_cast<off_t>(read.offset + at));
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0)
+                return got < 0 ? errno : -1;
+            at += static_cast<uint64_t>(got);
+        }
+        return 0;
+    }
+
+    void read_in_parts(uint64_t frame, void *dest, int parts)
+    {
+        PartRead read = {fileno(file), static_cast<unsigned char *>(dest), luma_offsets[frame],
+                         format.luma_bytes};
+        const int error = read_pool->run(read_part, &read, parts);
+        if (error)
+            fail_frame_read(frame, error > 0 ? error : 0);
+    }
+
+    void set_threads(int threads)
+    {
+        const int wanted = threads ? threads : kReadThreadsChoice;
+        read_pool.reset();
+        read_threads = 1;
+        if (wanted > 1)
+            read_pool.reset(new adm::ThreadPool(wanted));
+        read_threads = wanted;
     }
 
     /* The next whole frame's luma: true; false at the end (a frame cut short is noted
@@ -622,6 +699,20 @@ int float_adm_reader_read_luma(FloatAdmReader *reader, uint64_t frame, void *des
         return FLOAT_ADM_ERROR_INVALID;
     }
     return run(errbuf, errbuf_size, [&] { reader->read_luma(frame, dest); });
+}
+
+int float_adm_reader_set_threads(FloatAdmReader *reader, int threads)
+{
+    if (!reader || threads < 0 || threads > kReadThreadsMax)
+        return FLOAT_ADM_ERROR_INVALID;
+    try {
+        reader->set_threads(threads);
+    } catch (const std::bad_alloc &) {
+        return FLOAT_ADM_ERROR_NOMEM;
+    } catch (const std::system_error &) {
+        return FLOAT_ADM_ERROR_NOMEM; /* no thread could be started */
+    }
+    return 0;
 }
 
 void float_adm_reader_free(FloatAdmReader **reader)

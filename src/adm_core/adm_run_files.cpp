@@ -1,6 +1,8 @@
 /*
  * float_adm: a run's files (float_adm_run_files_*, float_adm.h): every input known
- * by what it is before anything is written, and one writer for each place written.
+ * by what it is before anything is written, one writer for each place written, and
+ * the files written whole, all of them or none (float_adm_run_files_begin_output,
+ * float_adm_run_files_commit; adm::OutputFile).
  *
  * Copyright (c) 2026 the float_adm authors
  *
@@ -19,6 +21,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -93,6 +96,13 @@ int refuse_pattern(const Name &pattern, const Name &name, char *errbuf, size_t e
 
 } // namespace
 
+/* An output being written: its file, and how many logs write to it now. */
+struct FloatAdmOutput {
+    adm::OutputFile file;
+    std::string named;
+    int writers = 0;
+};
+
 struct FloatAdmRunFiles {
     std::vector<adm::FileIdentity> inputs;
     std::vector<bool> input_is_stream;
@@ -103,6 +113,8 @@ struct FloatAdmRunFiles {
      * other: a pattern's file names are known only as names. */
     std::vector<Name> names;
     std::vector<Name> map_patterns;
+    /* The outputs begun, in order: committed together, or removed with the run. */
+    std::vector<std::unique_ptr<FloatAdmOutput>> begun;
 
     int add_name(const Name &name, char *errbuf, size_t errbuf_size)
     {
@@ -269,3 +281,87 @@ extern "C" int float_adm_run_files_stdout_taken(const FloatAdmRunFiles *files)
     }
     return 0;
 }
+
+extern "C" int float_adm_run_files_begin_output(FloatAdmRunFiles *files, const char *path,
+                                                enum FloatAdmOutputKind kind, const char *label,
+                                                FloatAdmOutput **output, char *errbuf,
+                                                size_t errbuf_size)
+{
+    if (!files || !output) {
+        adm::format_error(errbuf, errbuf_size, "no run or no output pointer given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    *output = nullptr;
+    const size_t outputs = files->outputs.size(), names = files->names.size();
+    const size_t replaced = files->replaced.size();
+    const int target = float_adm_run_files_add_output(files, path, kind, label, errbuf,
+                                                      errbuf_size);
+    if (target < 0)
+        return target;
+    try {
+        std::unique_ptr<FloatAdmOutput> begun(new FloatAdmOutput);
+        begun->named = describe(path, label);
+        const int ret = begun->file.begin(path, kind, files->inputs, errbuf, errbuf_size);
+        if (ret < 0) {
+            /* Not begun, not the run's: a later try of the path is no second writer. */
+            files->outputs.resize(outputs);
+            files->names.resize(names, Name{});
+            files->replaced.resize(replaced);
+            return ret;
+        }
+        *output = begun.get();
+        files->begun.push_back(std::move(begun));
+        return ret;
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory beginning an output");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+extern "C" int float_adm_output_fd(const FloatAdmOutput *output)
+{
+    return output ? output->file.fd() : -1;
+}
+
+extern "C" int float_adm_run_files_commit(FloatAdmRunFiles *files, char *errbuf, size_t errbuf_size)
+{
+    if (!files) {
+        adm::format_error(errbuf, errbuf_size, "no run given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    for (const auto &output : files->begun) {
+        if (output->writers) {
+            adm::format_error(errbuf, errbuf_size, "%s: a log still writes it: close it first",
+                              output->named.c_str());
+            return FLOAT_ADM_ERROR_INVALID;
+        }
+    }
+    /* Every file checked before any is renamed: one that cannot land keeps the others
+     * out too. */
+    for (const auto &output : files->begun) {
+        const int ret = output->file.check_unchanged(errbuf, errbuf_size);
+        if (ret < 0)
+            return ret;
+    }
+    for (const auto &output : files->begun) {
+        const int ret = output->file.land(errbuf, errbuf_size);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+extern "C" int float_adm_output_remove_stale(const char *path, char *errbuf, size_t errbuf_size)
+{
+    try {
+        return adm::remove_stale_temporary(path, errbuf, errbuf_size);
+    } catch (const std::bad_alloc &) {
+        adm::format_error(errbuf, errbuf_size, "out of memory removing a temporary");
+        return FLOAT_ADM_ERROR_NOMEM;
+    }
+}
+
+/* What a log writing to an output (adm_log.cpp) needs of it. */
+adm::OutputFile *adm::output_file(FloatAdmOutput *output) { return &output->file; }
+
+void adm::count_writer(FloatAdmOutput *output, int change) { output->writers += change; }

@@ -10,8 +10,6 @@
 
 namespace {
 
-constexpr int kMaxInFlight = 16;
-
 /* device: a device's primary context, or -1 for the current context (else device 0's). */
 int create_context(FloatAdmCudaContext **out, int device, int width, int height, int bit_depth,
                    const FloatAdmOptions *opts, void *stream, int max_in_flight, char *errbuf,
@@ -25,11 +23,14 @@ int create_context(FloatAdmCudaContext **out, int device, int width, int height,
     int ret = adm::check_context(width, height, bit_depth, opts, errbuf, errbuf_size);
     if (ret < 0)
         return ret;
-    if (max_in_flight < 1 || max_in_flight > kMaxInFlight) {
-        adm::format_error(errbuf, errbuf_size, "max_in_flight %d is out of range (1 to %d)",
+    if (max_in_flight < 0 || max_in_flight > kMaxInFlight) {
+        adm::format_error(errbuf, errbuf_size,
+                          "max_in_flight %d is out of range (1 to %d; 0: the library's choice)",
                           max_in_flight, kMaxInFlight);
         return FLOAT_ADM_ERROR_RANGE;
     }
+    if (max_in_flight == 0)
+        max_in_flight = kDefaultInFlight;
     int devices = 0;
     char why[512];
     ret = float_adm_cuda_device_count(&devices, why, sizeof(why));

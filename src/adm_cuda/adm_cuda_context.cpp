@@ -71,6 +71,15 @@ int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOption
         CU_TRY(cu->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
         own_stream = true;
     }
+    CU_TRY(cu->cuStreamCreate(&copy_stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    /* Planes read in place are only read: pinned so where the device allows it. */
+    CUdevice device = 0;
+    int read_only = 0;
+    if (cu->cuCtxGetDevice(&device) == CUDA_SUCCESS &&
+        cu->cuDeviceGetAttribute(&read_only, CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED,
+                                 device) == CUDA_SUCCESS &&
+        read_only)
+        register_flags = CU_MEMHOSTREGISTER_READ_ONLY;
 
     CUdeviceptr p = 0;
     ret = device_alloc(&p, sizeof(probe.table), "allocating the reciprocal table");
@@ -115,8 +124,14 @@ int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOption
         for (int k = 0; k < kAccumFloats; k++)
             slot.host_accum[k] = 0.0f;
         CU_TRY(cu->cuMemHostGetDevicePointer(&slot.device_accum, host, 0), "mapping pinned memory");
+        /* The frame's last event is waited on: blocking, so that a caller waiting for a
+         * frame sleeps instead of spinning a core. */
         for (CUevent &ev : slot.stage)
-            CU_TRY(cu->cuEventCreate(&ev, CU_EVENT_DEFAULT), "cuEventCreate");
+            CU_TRY(cu->cuEventCreate(&ev, &ev == &slot.stage[kNumEvents - 1]
+                                              ? CU_EVENT_BLOCKING_SYNC
+                                              : CU_EVENT_DEFAULT),
+                   "cuEventCreate");
+        CU_TRY(cu->cuEventCreate(&slot.uploaded, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
         if ((ret = capture_graph(slot)) < 0)
             return ret;
     }
@@ -165,7 +180,8 @@ int FloatAdmCudaContext::enable_map()
             (e = cu->cuMemHostAlloc(&host, map_doubles() * sizeof(double), 0)) == CUDA_SUCCESS)
             slot.host_map = static_cast<double *>(host);
         if (e == CUDA_SUCCESS && !slot.map_copied)
-            e = cu->cuEventCreate(&slot.map_copied, CU_EVENT_DISABLE_TIMING);
+            e = cu->cuEventCreate(&slot.map_copied,
+                                  CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC);
         if (e != CUDA_SUCCESS) {
             ret = fail(e, "allocating the map's pinned memory and event");
             break;
@@ -199,15 +215,24 @@ void FloatAdmCudaContext::release()
 {
     if (stream)
         cu->cuStreamSynchronize(stream);
+    if (copy_stream) {
+        cu->cuStreamSynchronize(copy_stream);
+        cu->cuStreamDestroy(copy_stream);
+        copy_stream = nullptr;
+    }
     if (map_stream) {
         cu->cuStreamSynchronize(map_stream);
         cu->cuStreamDestroy(map_stream);
         map_stream = nullptr;
     }
+    host_pool.reset();
     for (Slot &slot : slots) {
+        unpin(slot);
         for (CUevent ev : slot.stage)
             if (ev)
                 cu->cuEventDestroy(ev);
+        if (slot.uploaded)
+            cu->cuEventDestroy(slot.uploaded);
         destroy_graph(slot);
         if (slot.host_accum)
             cu->cuMemFreeHost(slot.host_accum);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "adm_cuda_driver.h"
+#include "adm_cuda_host.h"
 #include "adm_cuda_launch.h"
 #include "adm_context_setup.h"
 #include "adm_map.h"
@@ -30,7 +31,8 @@ constexpr int kMaxDevices = 64;
 /*
  * One frame in the queue: its planes, its accumulators (pinned host memory the last
  * kernel writes), the graph of its work, the events that mark it, and for frames from
- * host memory, where their luma is staged and uploaded to.
+ * host memory, where their luma is staged and uploaded to, the event that marks their
+ * upload, and the caller's memory pinned in place for it.
  */
 struct Slot {
     InputPlanes planes = {};
@@ -43,6 +45,8 @@ struct Slot {
     bool profiled = false;
     uint8_t *staging[2] = {}; /* pinned: reference, distorted */
     CUdeviceptr upload[2] = {};
+    CUevent uploaded = nullptr;    /* on the copy stream, after the frame's uploads */
+    void *pinned_in_place[2] = {}; /* cuMemHostRegister'ed until the frame is collected */
     /* With a map: its sums per scale, [scale][block row][block column][MapSum], as the
      * map kernels write them (blocks the sums regions miss stay 0), and their copy in
      * pinned memory, made on the context's map_stream after the frame's kernels:
@@ -87,6 +91,13 @@ struct FloatAdmCudaContext {
     std::vector<Slot> slots;
     int queue_head = 0, queue_count = 0;
     size_t upload_pitch = 0; /* of the device copies of host frames; 0 until the first */
+    /* Host planes are uploaded on a stream of their own, beside the kernels of the frames
+     * before; those copied first into pinned memory are copied on host_threads threads. */
+    CUstream copy_stream = nullptr;
+    int host_threads = 0; /* 0: the library's choice, made at the first copy */
+    std::unique_ptr<adm::ThreadPool> host_pool;
+    unsigned register_flags = 0;  /* cuMemHostRegister's, for planes read in place */
+    bool host_frame_lent = false; /* float_adm_cuda_host_frame gave the next slot's buffers */
     bool profiling = false;
     float stage_ms[FLOAT_ADM_CUDA_NUM_STAGES] = {};
     std::string last_error;
@@ -139,8 +150,16 @@ struct FloatAdmCudaContext {
     int copy_map(Slot &slot);
     int check_plane(const void *data, ptrdiff_t pitch, int bytes_per_sample, int shift,
                     const char *which, bool device);
-    int stage_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane);
-    int launch_frame(Slot &slot);
+    int make_upload_buffers();
+    int start_host_pool();
+    InPlaceRows pin_in_place(Slot &slot, int img, const FloatAdmCudaPlane &plane);
+    void unpin(Slot &slot);
+    int upload_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane);
+    int upload_rows(Slot &slot, int img, const uint8_t *src, size_t pitch, int first, int end);
+    int upload_staged(Slot &slot, int img, const uint8_t *src, size_t pitch, int shift);
+    int submit_planes(Slot &slot, const FloatAdmCudaPlane *const (&planes)[2]);
+    void abandon(Slot &slot);
+    int launch_frame(Slot &slot, bool after_upload);
     void pool_scales(const float *accum, FloatAdmScores *out) const;
     void release();
 };

@@ -116,4 +116,49 @@ int float_adm_cuda_device_count(int *count, char *why, size_t why_size)
     return 0;
 }
 
+int float_adm_cuda_choose_backend(int device, int width, int height, int bit_depth, double p_norm,
+                                  int cpu_threads, uint64_t frames, char *why, size_t why_size)
+{
+    int ret = adm::check_frame(width, height, bit_depth, why, why_size);
+    if (ret < 0)
+        return ret;
+    if (device < 0 || cpu_threads < 1 || cpu_threads > FLOAT_ADM_MAX_THREADS || !(p_norm > 0)) {
+        adm::format_error(why, why_size, "device %d, cpu_threads %d, p_norm %g: out of range",
+                          device, cpu_threads, p_norm);
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    AutoFacts facts;
+    facts.width = width;
+    facts.height = height;
+    facts.bit_depth = bit_depth;
+    facts.cpu_threads = cpu_threads;
+    facts.frames = frames;
+    char text[512] = "";
+    int count = 0;
+    ret = float_adm_cuda_device_count(&count, text, sizeof(text));
+    if (ret < 0 || count == 0) {
+        facts.no_device = text;
+    } else if (device >= count) {
+        adm::format_error(text, sizeof(text), "there is no CUDA device %d: %d found", device,
+                          count);
+        facts.no_device = text;
+    } else {
+        facts.devices = count;
+        /* The probes of the host a context makes: its division, and powf for p not 3. */
+        const adm::RcpProbe &probe = adm::rcp_probe_host();
+        const adm::PowfChoice powf = adm::powf_choose(p_norm == 3.0, (float)p_norm);
+        if (probe.mode == adm::kRcpIeeeNewton) {
+            adm::rcp_probe_describe(probe, text, sizeof(text));
+            facts.exact = false;
+            facts.inexact = text;
+        } else if (!powf.exact) {
+            facts.exact = false;
+            facts.inexact = powf.description;
+        }
+    }
+    const AutoChoice choice = choose_backend(facts);
+    adm::format_error(why, why_size, "%s", choice.why.c_str());
+    return choice.cuda ? 1 : 0;
+}
+
 } // extern "C"

@@ -50,6 +50,8 @@ const Symbol kSymbols[] = {
     SYM(cuMemHostAlloc, "cuMemHostAlloc"),
     SYM(cuMemFreeHost, "cuMemFreeHost"),
     SYM(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"),
+    SYM(cuMemHostRegister, "cuMemHostRegister_v2"),
+    SYM(cuMemHostUnregister, "cuMemHostUnregister"),
     SYM(cuMemsetD8, "cuMemsetD8_v2"),
     SYM(cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
     SYM(cuMemcpy2DAsync, "cuMemcpy2DAsync_v2"),

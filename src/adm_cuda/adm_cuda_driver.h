@@ -42,6 +42,7 @@ enum : CUresult {
     CUDA_ERROR_JIT_COMPILER_NOT_FOUND = 221,
     CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
     CUDA_ERROR_NOT_READY = 600,
+    CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
     CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
     CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804,
 };
@@ -49,6 +50,7 @@ enum : CUresult {
 enum : int {
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+    CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED = 113,
     CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
     CU_JIT_ERROR_LOG_BUFFER = 5,
@@ -60,8 +62,10 @@ enum : int {
 
 constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 constexpr unsigned CU_EVENT_DEFAULT = 0x0;
+constexpr unsigned CU_EVENT_BLOCKING_SYNC = 0x1;
 constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
 constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x2;
+constexpr unsigned CU_MEMHOSTREGISTER_READ_ONLY = 0x8;
 
 /* CUDA_MEMCPY2D (the _v2 layout). */
 struct CudaMemcpy2D {
@@ -112,6 +116,8 @@ struct CudaDriver {
     CUresult (*cuMemHostAlloc)(void **ptr, size_t bytes, unsigned flags);
     CUresult (*cuMemFreeHost)(void *ptr);
     CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr *dptr, void *ptr, unsigned flags);
+    CUresult (*cuMemHostRegister)(void *ptr, size_t bytes, unsigned flags);
+    CUresult (*cuMemHostUnregister)(void *ptr);
     CUresult (*cuMemsetD8)(CUdeviceptr ptr, unsigned char value, size_t count);
     CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
     CUresult (*cuMemcpy2DAsync)(const CudaMemcpy2D *copy, CUstream stream);

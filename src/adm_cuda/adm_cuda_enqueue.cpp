@@ -186,10 +186,15 @@ void FloatAdmCudaContext::destroy_graph(Slot &slot)
     slot.dwt_node = nullptr;
 }
 
-/* The frame's kernels after its planes (and their upload) are on the stream. */
-int FloatAdmCudaContext::launch_frame(Slot &slot)
+/* The frame's kernels, after its planes' uploads on the copy stream where it has some
+ * (which so run beside the kernels of the frame before). */
+int FloatAdmCudaContext::launch_frame(Slot &slot, bool after_upload)
 {
     submitted = true;
+    if (after_upload) {
+        CU_TRY(cu->cuEventRecord(slot.uploaded, copy_stream), "cuEventRecord");
+        CU_TRY(cu->cuStreamWaitEvent(stream, slot.uploaded, 0), "cuStreamWaitEvent");
+    }
     slot.profiled = profiling;
     if (slot.profiled) {
         CU_TRY(cu->cuEventRecord(slot.stage[0], stream), "cuEventRecord");

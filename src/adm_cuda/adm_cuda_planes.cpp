@@ -1,9 +1,15 @@
 /*
  * float_adm CUDA backend: the planes a caller submits, checked, and those from host
- * memory staged in the slot's pinned buffers and uploaded.
+ * memory uploaded on the context's copy stream: copied first into the slot's pinned
+ * buffers over the context's host threads, read from the caller's memory pinned in place,
+ * or read by the caller straight into the pinned buffers (float_adm_cuda_host_frame).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <cstring>
+#include <new>
+#include <system_error>
+#include <thread>
+
+#include <unistd.h>
 
 #include "adm_cuda_context.h"
 
@@ -41,46 +47,186 @@ int FloatAdmCudaContext::check_plane(const void *data, ptrdiff_t pitch, int byte
     return ret;
 }
 
-/*
- * A plane from host memory: its luma copied into the slot's pinned buffer (the caller
- * may reuse its own at once), then uploaded on the stream ahead of the kernels.  The
- * buffers are made on the first such plane, for every slot.
- */
-int FloatAdmCudaContext::stage_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane)
+/* The pinned buffers and device copies of host frames, for every slot, at the first. */
+int FloatAdmCudaContext::make_upload_buffers()
 {
+    if (upload_pitch)
+        return 0;
     const adm::FrameSetup &frame = pipeline.frame;
     const size_t row = (size_t)frame.width * frame.bytes_per_sample;
-    if (!upload_pitch) {
-        const size_t pitch = (row + kUploadAlign - 1) / kUploadAlign * kUploadAlign;
-        for (Slot &s : slots) {
-            for (int k = 0; k < 2; k++) {
-                void *host = nullptr;
+    const size_t pitch = (row + kUploadAlign - 1) / kUploadAlign * kUploadAlign;
+    for (Slot &s : slots) {
+        for (int k = 0; k < 2; k++) {
+            void *host = nullptr;
+            if (!s.staging[k]) {
                 CU_TRY(cu->cuMemHostAlloc(&host, row * frame.height, 0),
                        "allocating pinned staging memory");
                 s.staging[k] = static_cast<uint8_t *>(host);
+            }
+            if (!s.upload[k]) {
                 int ret = device_alloc(&s.upload[k], pitch * frame.height,
                                        "allocating the device copies of host frames");
                 if (ret < 0)
                     return ret;
             }
         }
-        upload_pitch = pitch;
     }
-    const uint8_t *src = static_cast<const uint8_t *>(plane.data);
-    for (int y = 0; y < frame.height; y++)
-        memcpy(slot.staging[img] + y * row, src + y * plane.pitch, row);
+    upload_pitch = pitch;
+    return 0;
+}
+
+/* The threads that copy host planes into pinned memory, at the first copy. */
+int FloatAdmCudaContext::start_host_pool()
+{
+    if (!host_threads)
+        host_threads = host_threads_choice(std::thread::hardware_concurrency());
+    if (host_threads < 2 || host_pool)
+        return 0;
+    try {
+        host_pool.reset(new adm::ThreadPool(host_threads));
+    } catch (const std::bad_alloc &) {
+        host_pool.reset();
+    } catch (const std::system_error &) {
+        host_pool.reset();
+    }
+    if (host_pool)
+        return 0;
+    last_error = "cannot start the threads that copy host frames";
+    return FLOAT_ADM_ERROR_NOMEM;
+}
+
+/*
+ * A plane read where it is: the whole pages within its rows pinned (cuMemHostRegister)
+ * until the frame is collected, and the rows in them read from there (in_place_rows).
+ * Nothing pinned (bytes 0) where they cannot be (rows upwards, too few pages, pages
+ * already pinned as those of the same plane in a frame still in flight, a mapping the
+ * driver will not pin): the plane is copied then, with the same bits.
+ */
+InPlaceRows FloatAdmCudaContext::pin_in_place(Slot &slot, int img, const FloatAdmCudaPlane &plane)
+{
+    const adm::FrameSetup &frame = pipeline.frame;
+    InPlaceRows in_place = in_place_rows((uintptr_t)plane.data, plane.pitch,
+                                         (size_t)frame.width * frame.bytes_per_sample, frame.height,
+                                         (size_t)sysconf(_SC_PAGESIZE));
+    if (in_place.bytes && cu->cuMemHostRegister(reinterpret_cast<void *>(in_place.begin),
+                                                in_place.bytes, register_flags) == CUDA_SUCCESS)
+        slot.pinned_in_place[img] = reinterpret_cast<void *>(in_place.begin);
+    else
+        in_place = InPlaceRows{};
+    return in_place;
+}
+
+/* The caller's memory pinned for a frame, unpinned once its upload is over. */
+void FloatAdmCudaContext::unpin(Slot &slot)
+{
+    for (void *&pinned : slot.pinned_in_place) {
+        if (pinned)
+            cu->cuMemHostUnregister(pinned);
+        pinned = nullptr;
+    }
+}
+
+/* A frame that was not queued: its uploads finish before the memory they read is unpinned. */
+void FloatAdmCudaContext::abandon(Slot &slot)
+{
+    if (copy_stream)
+        cu->cuStreamSynchronize(copy_stream);
+    unpin(slot);
+}
+
+/* Rows [first, end) of a plane whose row 0 is at src (pinned memory) to the slot's device
+ * copy, on the copy stream. */
+int FloatAdmCudaContext::upload_rows(Slot &slot, int img, const uint8_t *src, size_t pitch,
+                                     int first, int end)
+{
+    if (end <= first)
+        return 0;
     CudaMemcpy2D copy = {};
     copy.srcMemoryType = CU_MEMORYTYPE_HOST;
-    copy.srcHost = slot.staging[img];
-    copy.srcPitch = row;
+    copy.srcHost = src + pitch * first;
+    copy.srcPitch = pitch;
     copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    copy.dstDevice = slot.upload[img];
+    copy.dstDevice = slot.upload[img] + upload_pitch * first;
     copy.dstPitch = upload_pitch;
-    copy.WidthInBytes = row;
-    copy.Height = frame.height;
-    CU_TRY(cu->cuMemcpy2DAsync(&copy, stream), "uploading a frame");
+    copy.WidthInBytes = (size_t)pipeline.frame.width * pipeline.frame.bytes_per_sample;
+    copy.Height = end - first;
+    CU_TRY(cu->cuMemcpy2DAsync(&copy, copy_stream), "uploading a frame");
+    return 0;
+}
+
+/* A plane in pinned memory to the slot's device copy, which the frame's kernels read. */
+int FloatAdmCudaContext::upload_staged(Slot &slot, int img, const uint8_t *src, size_t pitch,
+                                       int shift)
+{
+    const int ret = upload_rows(slot, img, src, pitch, 0, pipeline.frame.height);
+    if (ret < 0)
+        return ret;
+    slot.planes.data[img] = device_pointer<const uint8_t>(slot.upload[img]);
+    slot.planes.pitch[img] = (ptrdiff_t)upload_pitch;
+    slot.planes.shift[img] = shift;
+    return 0;
+}
+
+/*
+ * A plane from host memory: the rows within whole pages read in place where the caller
+ * allows it and they can be pinned, the others (all of them otherwise) copied into the
+ * slot's pinned buffer first (the caller may reuse its own at once); then uploaded on the
+ * copy stream.
+ */
+int FloatAdmCudaContext::upload_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane)
+{
+    int ret = make_upload_buffers();
+    if (ret < 0)
+        return ret;
+    const adm::FrameSetup &frame = pipeline.frame;
+    const size_t row = (size_t)frame.width * frame.bytes_per_sample;
+    const uint8_t *src = static_cast<const uint8_t *>(plane.data);
+    const InPlaceRows in_place = plane.in_host_memory == FLOAT_ADM_CUDA_HOST_IN_PLACE
+                                     ? pin_in_place(slot, img, plane)
+                                     : InPlaceRows{};
+    if (!in_place.bytes) {
+        if ((ret = start_host_pool()) < 0)
+            return ret;
+        copy_rows(slot.staging[img], row, src, plane.pitch, row, frame.height, host_pool.get(),
+                  host_threads);
+        return upload_staged(slot, img, slot.staging[img], row, plane.shift);
+    }
+    /* The rows that touch shared pages: a few, copied on this thread. */
+    const int first = in_place.first_row, end = in_place.end_row;
+    copy_rows(slot.staging[img], row, src, plane.pitch, row, first, nullptr, 1);
+    copy_rows(slot.staging[img] + row * end, row, src + plane.pitch * end, plane.pitch, row,
+              frame.height - end, nullptr, 1);
+    if ((ret = upload_rows(slot, img, slot.staging[img], row, 0, first)) < 0 ||
+        (ret = upload_rows(slot, img, src, (size_t)plane.pitch, first, end)) < 0 ||
+        (ret = upload_rows(slot, img, slot.staging[img], row, end, frame.height)) < 0)
+        return ret;
     slot.planes.data[img] = device_pointer<const uint8_t>(slot.upload[img]);
     slot.planes.pitch[img] = (ptrdiff_t)upload_pitch;
     slot.planes.shift[img] = plane.shift;
     return 0;
+}
+
+/* A frame's planes, device or host, then its kernels after the uploads. */
+int FloatAdmCudaContext::submit_planes(Slot &slot, const FloatAdmCudaPlane *const (&planes)[2])
+{
+    bool uploads = false;
+    for (int img = 0; img < 2; img++) {
+        const FloatAdmCudaPlane &p = *planes[img];
+        if (p.in_host_memory) {
+            const int ret = upload_host_plane(slot, img, p);
+            if (ret < 0) {
+                abandon(slot);
+                return ret;
+            }
+            uploads = true;
+        } else {
+            slot.planes.data[img] = static_cast<const uint8_t *>(p.data);
+            slot.planes.pitch[img] = p.pitch;
+            slot.planes.shift[img] = p.shift;
+        }
+    }
+    const int ret = launch_frame(slot, uploads);
+    if (ret < 0)
+        abandon(slot);
+    return ret;
 }

@@ -3,6 +3,8 @@
  * in order, their device sums pooled on the host.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <string>
+
 #include "adm_cuda_context.h"
 #include "adm_scale_pooling.h"
 
@@ -38,32 +40,32 @@ int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref
 {
     if (!ctx)
         return FLOAT_ADM_ERROR_INVALID;
-    const FloatAdmCudaPlane *planes[2] = {ref, dist};
+    const FloatAdmCudaPlane *const planes[2] = {ref, dist};
     static const char *const names[2] = {"reference", "distorted"};
     for (int img = 0; img < 2; img++) {
         const FloatAdmCudaPlane *p = planes[img];
+        if (p && (p->in_host_memory < 0 || p->in_host_memory > FLOAT_ADM_CUDA_HOST_IN_PLACE)) {
+            ctx->last_error = std::string(names[img]) + " plane: in_host_memory " +
+                              std::to_string(p->in_host_memory) +
+                              " is not 0 (device), 1 (host, copied) or 2 (host, read in place)";
+            return FLOAT_ADM_ERROR_INVALID;
+        }
         int ret = ctx->check_plane(p ? p->data : nullptr, p ? p->pitch : 0,
                                    p ? p->bytes_per_sample : 0, p ? p->shift : 0, names[img],
                                    p && !p->in_host_memory);
         if (ret < 0)
             return ret;
     }
+    if (ctx->host_frame_lent) {
+        ctx->last_error = "the next frame's host buffers are lent (float_adm_cuda_host_frame): "
+                          "submit them first (float_adm_cuda_submit_host_frame)";
+        return FLOAT_ADM_ERROR_INVALID;
+    }
     Slot *slot = free_slot(ctx);
     if (!slot)
         return FLOAT_ADM_ERROR_AGAIN;
     ContextScope scope(ctx);
-    for (int img = 0; img < 2; img++) {
-        if (planes[img]->in_host_memory) {
-            int ret = ctx->stage_host_plane(*slot, img, *planes[img]);
-            if (ret < 0)
-                return ret;
-        } else {
-            slot->planes.data[img] = static_cast<const uint8_t *>(planes[img]->data);
-            slot->planes.pitch[img] = planes[img]->pitch;
-            slot->planes.shift[img] = planes[img]->shift;
-        }
-    }
-    return ctx->launch_frame(*slot);
+    return ctx->submit_planes(*slot, planes);
 }
 
 int float_adm_cuda_submit_host(FloatAdmCudaContext *ctx, const FloatAdmPlane *ref,
@@ -96,6 +98,11 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
         e = wait ? cu.cuEventSynchronize(slot.map_copied) : cu.cuEventQuery(slot.map_copied);
     if (e == CUDA_ERROR_NOT_READY)
         return FLOAT_ADM_ERROR_AGAIN;
+    /* Its uploads are over (its kernels waited for them): the caller's memory is its own. */
+    if (e == CUDA_SUCCESS)
+        ctx->unpin(slot);
+    else
+        ctx->abandon(slot);
     /* A frame whose work failed is dropped: its scores would be wrong. */
     ctx->queue_head = (ctx->queue_head + 1) % (int)ctx->slots.size();
     ctx->queue_count--;
@@ -126,6 +133,65 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
 }
 
 int float_adm_cuda_in_flight(const FloatAdmCudaContext *ctx) { return ctx ? ctx->queue_count : 0; }
+
+int float_adm_cuda_max_in_flight(const FloatAdmCudaContext *ctx)
+{
+    return ctx ? (int)ctx->slots.size() : 0;
+}
+
+int float_adm_cuda_set_host_threads(FloatAdmCudaContext *ctx, int threads)
+{
+    if (!ctx || threads < 0 || threads > kMaxHostThreads)
+        return FLOAT_ADM_ERROR_INVALID;
+    ctx->host_pool.reset();
+    ctx->host_threads = threads;
+    return 0;
+}
+
+int float_adm_cuda_host_frame(FloatAdmCudaContext *ctx, FloatAdmPlane *ref, FloatAdmPlane *dist)
+{
+    if (!ctx || !ref || !dist)
+        return FLOAT_ADM_ERROR_INVALID;
+    Slot *slot = free_slot(ctx);
+    if (!slot)
+        return FLOAT_ADM_ERROR_AGAIN;
+    ContextScope scope(ctx);
+    const int ret = ctx->make_upload_buffers();
+    if (ret < 0)
+        return ret;
+    const adm::FrameSetup &frame = ctx->pipeline.frame;
+    const ptrdiff_t row = (ptrdiff_t)frame.width * frame.bytes_per_sample;
+    *ref = FloatAdmPlane{slot->staging[0], row, frame.bytes_per_sample, 0};
+    *dist = FloatAdmPlane{slot->staging[1], row, frame.bytes_per_sample, 0};
+    ctx->host_frame_lent = true;
+    return 0;
+}
+
+int float_adm_cuda_submit_host_frame(FloatAdmCudaContext *ctx)
+{
+    if (!ctx)
+        return FLOAT_ADM_ERROR_INVALID;
+    Slot *slot = ctx->host_frame_lent ? free_slot(ctx) : nullptr;
+    if (!slot) {
+        ctx->last_error = "no host buffers were lent: float_adm_cuda_host_frame first";
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    ctx->host_frame_lent = false;
+    ContextScope scope(ctx);
+    const adm::FrameSetup &frame = ctx->pipeline.frame;
+    const size_t row = (size_t)frame.width * frame.bytes_per_sample;
+    for (int img = 0; img < 2; img++) {
+        const int ret = ctx->upload_staged(*slot, img, slot->staging[img], row, 0);
+        if (ret < 0) {
+            ctx->abandon(*slot);
+            return ret;
+        }
+    }
+    const int ret = ctx->launch_frame(*slot, true);
+    if (ret < 0)
+        ctx->abandon(*slot);
+    return ret;
+}
 
 int float_adm_cuda_score_frame(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref,
                                const FloatAdmCudaPlane *dist, FloatAdmScores *scores)

@@ -19,8 +19,8 @@
 #ifndef FLOAT_ADM_CLI_CUDA_BACKEND_H
 #define FLOAT_ADM_CLI_CUDA_BACKEND_H
 
-#include <memory>
 #include <string>
+#include <vector>
 
 #include "float_adm.h"
 #include "video_reader.h"
@@ -33,14 +33,28 @@ struct FloatAdmCudaContext;
 bool cuda_backend_available(std::string &why);
 
 /**
- * Frames scored on the CUDA device, two in flight: the caller sends each frame's
- * planes (host memory, which the library stages and uploads; they may be reused at
- * once) and receives the scores of the oldest frame, in order, as dav1d's send/get;
- * with a map pattern, receiving a frame writes its map.  Every method throws CliError
- * on failure.
+ * --backend auto's choice, the library's (float_adm_cuda_choose_backend): true for the
+ * CUDA device; why says what decided it.  frames: those scored, 0 where not known.
+ */
+bool cuda_backend_chosen(const InputGeometry &geometry, const FloatAdmOptions &options,
+                         int cpu_threads, unsigned long long frames, std::string &why);
+
+/**
+ * Frames scored on the CUDA device, as many in flight as the library takes: the caller
+ * reads each frame straight into the device's pinned buffers (host_frame, then
+ * send_host_frame), or sends planes of its own (send: copied by the library, to be reused
+ * at once), and receives the scores of the oldest frame, in order, as dav1d's send/get;
+ * with a map pattern, receiving a frame writes its map.  Every method throws CliError on
+ * failure.
  */
 class CudaScorer {
 public:
+    /* The pinned buffers of the next frame: reference, distorted. */
+    struct HostFrame {
+        void *luma[2];
+        FloatAdmPlane plane[2];
+    };
+
     /* map_path: a --map-path pattern, or empty for no maps. */
     CudaScorer(const InputGeometry &geometry, const FloatAdmOptions &options,
                const std::string &map_path);
@@ -53,16 +67,22 @@ public:
     /** Queues frame number `frame`. */
     void send(unsigned long long frame, const FloatAdmPlane &reference,
               const FloatAdmPlane &distorted);
+    /** The buffers to read the next frame into; not when full(). */
+    HostFrame host_frame();
+    /** Queues what was read into host_frame()'s buffers as frame number `frame`. */
+    void send_host_frame(unsigned long long frame);
     /** The oldest sent frame's number and scores, waiting for them; false when none is
      *  queued. */
     bool receive(unsigned long long *frame, FloatAdmScores *scores);
 
 private:
-    static const int kInFlight = 2;
+    [[noreturn]] void fail(unsigned long long frame, int err) const;
+    void queued(unsigned long long frame);
+
     FloatAdmCudaContext *context_ = nullptr;
     std::string map_path_;
-    unsigned long long frames_[kInFlight] = {}; /* numbers of the queued frames, in a ring */
-    int head_ = 0, count_ = 0;
+    std::vector<unsigned long long> frames_; /* numbers of the queued frames, in a ring */
+    size_t head_ = 0, count_ = 0;
 };
 
 #endif /* FLOAT_ADM_CLI_CUDA_BACKEND_H */

@@ -97,22 +97,34 @@ void finish_stdout()
                        std::strerror(errno ? errno : EIO));
 }
 
-/* --backend: whether frames go to a CUDA device; auto falls back to the CPU. */
-bool use_cuda(const std::string &backend)
+/* --backend: whether frames go to a CUDA device.  auto takes the device where the
+ * library's rule finds it faster for these frames (float_adm_cuda_choose_backend) and says
+ * in one line which it took and why. */
+bool use_cuda(const CommandLine &command_line, const InputGeometry &geometry,
+              const FloatAdmOptions &options, unsigned long long frames)
 {
-    if (backend == "cpu")
+    if (command_line.backend == "cpu")
         return false;
-#ifdef FLOAT_ADM_CLI_CUDA
     std::string why;
-    if (cuda_backend_available(why))
-        return true;
-#else
-    const std::string why = "this build has no CUDA backend (configure --enable-cuda)";
-#endif
-    if (backend == "cuda")
+#ifdef FLOAT_ADM_CLI_CUDA
+    if (command_line.backend == "cuda") {
+        if (cuda_backend_available(why))
+            return true;
         throw CliError("--backend cuda: " + why);
-    std::fprintf(stderr, "%s: --backend auto: %s; scoring on the CPU\n", program_name, why.c_str());
-    return false;
+    }
+    const bool cuda = cuda_backend_chosen(geometry, options, command_line.threads, frames, why);
+#else
+    (void)geometry;
+    (void)options;
+    (void)frames;
+    why = "this build has no CUDA backend (configure --enable-cuda)";
+    if (command_line.backend == "cuda")
+        throw CliError("--backend cuda: " + why);
+    const bool cuda = false;
+#endif
+    std::fprintf(stderr, "%s: --backend auto: %s; scoring on the %s\n", program_name, why.c_str(),
+                 cuda ? "CUDA device" : "CPU");
+    return cuda;
 }
 
 /* How many frames a run with a stream scores at most: --frames, vmaf's --frame_cnt,
@@ -286,7 +298,12 @@ int score(const CommandLine &command_line)
     reference.skip_frames(command_line.skip[0]);
     distorted.skip_frames(command_line.skip[1]);
     const bool maps = !command_line.map_path.empty();
-    const bool on_cuda = use_cuda(command_line.backend);
+    const unsigned long long scored = streaming && !command_line.max_frames &&
+                                              !command_line.frame_cnt
+                                          ? 0
+                                          : (frame_count + command_line.subsample - 1) /
+                                                command_line.subsample;
+    const bool on_cuda = use_cuda(command_line, geometry, options, scored);
 #ifdef FLOAT_ADM_CLI_SWSCALE
     std::unique_ptr<LumaScaler> scaler;
     if (command_line.scale)
@@ -302,11 +319,6 @@ int score(const CommandLine &command_line)
     }
     if (!on_cuda && maps && float_adm_context_enable_map(context.get()) < 0)
         throw CliError("--map-path: no memory for the maps of " + geometry.describe());
-    const unsigned long long scored = streaming && !command_line.max_frames &&
-                                              !command_line.frame_cnt
-                                          ? 0
-                                          : (frame_count + command_line.subsample - 1) /
-                                                command_line.subsample;
     ScoreOutputs outputs(command_line, options, geometry, files.get(), scored);
     /* Maps are written from the context after each frame, and scaled frames are
      * scaled here: those frames are scored one at a time. */
@@ -323,12 +335,47 @@ int score(const CommandLine &command_line)
 
 #ifdef FLOAT_ADM_CLI_CUDA
     std::unique_ptr<CudaScorer> cuda;
-    if (on_cuda)
+    if (on_cuda) {
         cuda = std::make_unique<CudaScorer>(geometry, options, command_line.map_path);
+        /* Read straight into the device's pinned buffers, a frame in parts at once. */
+        reference.set_threads(0);
+        distorted.set_threads(0);
+    }
     unsigned long long scored_frame = 0;
 #endif
     for (unsigned long long frame = 0; frame < frame_count; ++frame) {
         FloatAdmPlane reference_plane, distorted_plane;
+#ifdef FLOAT_ADM_CLI_CUDA
+        /* Unscaled frames on the device: read into its pinned buffers, no other copy. */
+        if (cuda && !command_line.scale) {
+            if (!streaming && frame % command_line.subsample) {
+                reference.skip_frames(1);
+                distorted.skip_frames(1);
+                continue;
+            }
+            FloatAdmScores scores;
+            if (cuda->full() && cuda->receive(&scored_frame, &scores))
+                outputs.add(scored_frame, scores);
+            const CudaScorer::HostFrame buffers = cuda->host_frame();
+            if (streaming) {
+                const bool got_reference = reference.read_next_into(buffers.luma[0]);
+                const bool got_distorted = distorted.read_next_into(buffers.luma[1]);
+                if (!got_reference || !got_distorted) {
+                    check_stream_end(command_line, reference, distorted, got_reference,
+                                     got_distorted, frame);
+                    break;
+                }
+                if (frame % command_line.subsample)
+                    continue;
+            } else {
+                reference.read_frame_into(buffers.luma[0]);
+                distorted.read_frame_into(buffers.luma[1]);
+            }
+            swap_warning.add(buffers.plane[0], buffers.plane[1]);
+            cuda->send_host_frame(frame);
+            continue;
+        }
+#endif
         if (streaming) {
             const bool got_reference = next_plane(reference, reference_plane);
             const bool got_distorted = next_plane(distorted, distorted_plane);

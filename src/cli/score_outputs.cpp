@@ -26,33 +26,38 @@
 
 namespace {
 
-/* Each log told to the run's files (float_adm_run_files_add_output), which hold the
+/* Each log begun in the run's files (float_adm_run_files_begin_output), which hold the
  * inputs already: a log over an input, a link, a FIFO, another program's file or
- * another log, or a second writer to stdout, is refused before anything is
- * truncated. */
-void register_log(FloatAdmRunFiles *files, const LogRequest &request)
+ * another log, a second writer to stdout, or a path another run is writing, is
+ * refused before anything is written; the log goes to its locked temporary, renamed
+ * into place with the others when the run ends. */
+FloatAdmOutput *begin_log(FloatAdmRunFiles *files, const LogRequest &request)
 {
     char message[512] = "";
-    const int target = float_adm_run_files_add_output(files, request.path.c_str(),
-                                                      FLOAT_ADM_OUTPUT_LOG, request.flag.c_str(),
-                                                      message, sizeof(message));
+    FloatAdmOutput *output = nullptr;
+    const int target = float_adm_run_files_begin_output(files, request.path.c_str(),
+                                                        FLOAT_ADM_OUTPUT_LOG, request.flag.c_str(),
+                                                        &output, message, sizeof(message));
     if (target < 0)
         throw CliError(message[0] ? message : request.path + ": " + float_adm_strerror(target));
+    return output;
 }
 
-/* Logs are opened before scoring, so that a bad path fails at once.  An empty
- * path: no file, the summary over frames alone. */
-LogPtr open_log(const LogRequest &request, const FloatAdmOptions &options,
+/* Logs are opened before scoring, so that a bad path fails at once.  No output: the
+ * summary over frames alone. */
+LogPtr open_log(const LogRequest &request, FloatAdmOutput *output, const FloatAdmOptions &options,
                 const InputGeometry &geometry)
 {
     char message[512] = "";
     FloatAdmLog *log = nullptr;
-    const int err = float_adm_log_open(&log, request.path.empty() ? nullptr : request.path.c_str(),
-                                       request.format, &options, geometry.width, geometry.height,
-                                       message, sizeof(message));
+    int err = float_adm_log_open(&log, nullptr, request.format, &options, geometry.width,
+                                 geometry.height, message, sizeof(message));
+    LogPtr owned(log);
+    if (err >= 0 && output)
+        err = float_adm_log_set_output(log, output, message, sizeof(message));
     if (err < 0)
         throw CliError(message[0] ? message : request.path + ": " + float_adm_strerror(err));
-    return LogPtr(log);
+    return owned;
 }
 
 /* Turns a log call's failure into the tool's error. */
@@ -67,16 +72,16 @@ void check_log(int err, const char *message, const std::string &path)
 ScoreOutputs::ScoreOutputs(const CommandLine &command_line, const FloatAdmOptions &options,
                            const InputGeometry &geometry, FloatAdmRunFiles *files,
                            unsigned long long frame_count)
-    : frame_count_(frame_count)
+    : files_(files), frame_count_(frame_count)
 {
-    for (const LogRequest &request : command_line.logs) {
-        if (!request.path.empty())
-            register_log(files, request);
-    }
+    std::vector<FloatAdmOutput *> outputs;
     for (const LogRequest &request : command_line.logs)
-        logs_.emplace_back(&request, open_log(request, options, geometry));
+        outputs.push_back(request.path.empty() ? nullptr : begin_log(files, request));
+    for (size_t i = 0; i < outputs.size(); i++)
+        logs_.emplace_back(&command_line.logs[i],
+                           open_log(command_line.logs[i], outputs[i], options, geometry));
     const LogRequest summary_only{"", FLOAT_ADM_LOG_JSON, ""};
-    summary_ = open_log(summary_only, options, geometry);
+    summary_ = open_log(summary_only, nullptr, options, geometry);
     /* A log on stdout, under any name, has stdout to itself. */
     print_summary_ = !command_line.quiet && !float_adm_run_files_stdout_taken(files);
     print_table_ = print_summary_ && command_line.per_frame;
@@ -130,6 +135,9 @@ void ScoreOutputs::finish()
         message[0] = '\0';
         check_log(float_adm_log_close(&raw, message, sizeof(message)), message, log.first->path);
     }
+    /* Every log written whole: now they land, all of them, or none. */
+    message[0] = '\0';
+    check_log(float_adm_run_files_commit(files_, message, sizeof(message)), message, "the logs");
     /* The pooled means, as vmaf prints its pooled scores ("%s: %f"). */
     FloatAdmPooled pooled;
     for (int i = 0; print_summary_ && float_adm_log_pooled(summary_.get(), i, &pooled) == 0; i++)

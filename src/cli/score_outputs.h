@@ -33,7 +33,8 @@
 #include "pixel_format.h"
 
 /* A log still open when the outputs go is one of a run that failed (finish() closes
- * the others): it ends as incomplete, never with a finished-looking footer. */
+ * the others): it ends as incomplete, never with a finished-looking footer; a file's
+ * temporary is then removed with the run's files, and the path keeps what it held. */
 struct LogCloser {
     void operator()(FloatAdmLog *log) const
     {
@@ -45,8 +46,10 @@ using LogPtr = std::unique_ptr<FloatAdmLog, LogCloser>;
 
 class ScoreOutputs {
 public:
-    /** Tells files (the run's, its inputs registered) every log asked for, then opens
-     *  them, so that a bad path fails before any frame is scored.  Throws CliError. */
+    /** Begins every log asked for in files (the run's, its inputs registered: each
+     *  file's temporary made and locked), then opens them, so that a bad path, or one
+     *  another run writes, fails before any frame is scored.  files outlives this.
+     *  Throws CliError. */
     ScoreOutputs(const CommandLine &command_line, const FloatAdmOptions &options,
                  const InputGeometry &geometry, FloatAdmRunFiles *files,
                  unsigned long long frame_count);
@@ -54,12 +57,14 @@ public:
     /** One scored frame, in order, whichever backend scored it. */
     void add(unsigned long long frame, const FloatAdmScores &scores);
 
-    /** Completes every log, then prints the pooled means as vmaf prints them. */
+    /** Completes every log and lands them all (the run's files committed), then
+     *  prints the pooled means as vmaf prints them. */
     void finish();
 
 private:
     void show_progress(bool last);
 
+    FloatAdmRunFiles *files_;
     std::vector<std::pair<const LogRequest *, LogPtr>> logs_;
     LogPtr summary_; /* the summary and the names, whatever logs were asked for */
     bool print_summary_ = false;

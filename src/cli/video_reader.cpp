@@ -67,9 +67,19 @@ bool VideoReader::read_next(FloatAdmPlane &plane)
 {
     if (luma_.size() != luma_bytes_)
         luma_.assign(luma_bytes_);
+    if (!read_next_into(luma_.data()))
+        return false;
+    plane.data = luma_.data();
+    plane.stride = static_cast<ptrdiff_t>(geometry_.width) * geometry_.bytes_per_sample();
+    plane.bytes_per_sample = geometry_.bytes_per_sample();
+    plane.shift = 0;
+    return true;
+}
+
+bool VideoReader::read_next_into(void *dest)
+{
     char message[1024] = "";
-    const int got = float_adm_reader_read_next_luma(reader_, luma_.data(), message,
-                                                    sizeof(message));
+    const int got = float_adm_reader_read_next_luma(reader_, dest, message, sizeof(message));
     if (got < 0)
         throw CliError(message);
     if (!got) {
@@ -77,12 +87,16 @@ bool VideoReader::read_next(FloatAdmPlane &plane)
             incomplete_ = message;
         return false;
     }
-    plane.data = luma_.data();
-    plane.stride = static_cast<ptrdiff_t>(geometry_.width) * geometry_.bytes_per_sample();
-    plane.bytes_per_sample = geometry_.bytes_per_sample();
-    plane.shift = 0;
     next_frame_++;
     return true;
+}
+
+void VideoReader::set_threads(int threads)
+{
+    const int err = float_adm_reader_set_threads(reader_, threads);
+    if (err < 0)
+        throw CliError(path_ + ": cannot read with " + std::to_string(threads) +
+                       " threads: " + float_adm_strerror(err));
 }
 
 FloatAdmPlane VideoReader::read_frame(LargeBuffer &buffer)

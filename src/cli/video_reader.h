@@ -58,6 +58,12 @@ public:
     bool is_stream() const { return is_stream_; }
     /** Reads the next frame's luma into the reused buffer: false at the input's end. */
     bool read_next(FloatAdmPlane &plane);
+    /** Reads the next frame's luma into dest (luma_bytes() of the geometry): false at the
+     *  input's end. */
+    bool read_next_into(void *dest);
+    /** Reads a regular file's frames in up to `threads` parts at once (0: the library's
+     *  choice; float_adm_reader_set_threads). */
+    void set_threads(int threads);
     /** How the file ends inside a frame after the whole ones; empty: it does not. */
     const std::string &incomplete() const { return incomplete_; }
 

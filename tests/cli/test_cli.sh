@@ -682,7 +682,7 @@ expect_ok "--subsample 2 --threads 5" $long_form --subsample 2 --threads 5 --qui
 same_file "--subsample 2: 5 threads vs 1" sub2_threads5.csv sub2.csv
 
 # ---- --backend: the CUDA device's scores are the CPU's; without one, cuda is an
-# error naming why and auto scores on the CPU after a one-line note ----
+# error naming why; auto says in one line which it took and why ----
 expect_error "bad --backend" "--backend: 'gpu' is not cpu, cuda or auto" $long_form --backend gpu
 expect_ok "--backend cpu" $long_form --backend cpu --quiet --json backend_cpu.json
 same_file "--backend cpu vs none" backend_cpu.json quiet.json
@@ -694,6 +694,10 @@ if "$bin" $long_form --backend cuda --quiet --json backend_cuda.json >out.txt 2>
     same_file "--backend cuda --subsample 2 vs cpu" backend_sub2.json sub2.json
     expect_ok "--backend auto" $long_form --backend auto --quiet --json backend_auto.json
     same_file "--backend auto vs cpu" backend_auto.json quiet.json
+    tests=$((tests + 1))
+    [ "$(wc -l <err.txt)" -eq 1 ] &&
+        grep -q -- "--backend auto: .* estimated faster .*; scoring on the \(CPU\|CUDA device\)$" err.txt ||
+        fail "--backend auto with a device: wanted a one-line note of which it took: $(cat err.txt)"
 else
     rc=$?
     [ $rc -eq 1 ] && grep -q -- "^float_adm_score: --backend cuda: ." err.txt ||
@@ -833,14 +837,14 @@ ln -sf /dev/full full0.pfm
 expect_error "map: a link is refused, its target untouched" \
     "full0.pfm: refusing to write the map there: it is a symbolic link" $astro_args \
     --map-path full%d.pfm
-# A run that fails after its log began (the map of frame 1 refused) leaves a log that
-# reads as incomplete: no pooled metrics.
-rm -f stop*.pfm failed.json && printf 'notes\n' >stop1.pfm
+# A run that fails after its log began (the map of frame 1 refused) writes no log: the
+# earlier one stays as it was, and no temporary is left.
+rm -f stop*.pfm && cp quiet.json failed.json && printf 'notes\n' >stop1.pfm
 expect_error "map: a failure mid-run" "stop1.pfm: refusing to write the map there" $astro_args \
     --map-path stop%d.pfm --json failed.json
 tests=$((tests + 1))
-if grep -q pooled_metrics failed.json || ! grep -q '"incomplete": ' failed.json; then
-    fail "map: a failure mid-run: the log reads as finished: $(tail -3 failed.json)"
+if ! cmp -s failed.json quiet.json || [ -e .failed.json.tmp ]; then
+    fail "map: a failure mid-run: the earlier log was replaced: $(tail -3 failed.json)"
 fi
 printf 'notes\n' >keep0.pfm
 expect_error "map: not over another file" "refusing to write the map there" $astro_args \

@@ -3,6 +3,9 @@
 #                               where no CUDA device exists
 #   build/tests/cuda_map        CPU vs CUDA maps (every block's sums and loss, 0 bits) and
 #                               CUDA scores with a map vs without; skips without a device
+#   build/tests/cuda_host       frames from host memory (copied, in place, read from files
+#                               into pinned buffers) at every depth, bit for bit the CPU's;
+#                               the API's refusals; waiting sleeps; skips without a device
 #   build/tests/cuda_robust     injected device out-of-memory (FLOAT_ADM_CUDA_MEMORY_LIMIT,
 #                               a hook compiled into the tests' copy of the backend) and,
 #                               with --long-run N, memory growth over N frames
@@ -19,10 +22,11 @@
 CUDA_PARITY_BIN := $(BUILD)/tests/cuda_parity
 CUDA_ROBUST_BIN := $(BUILD)/tests/cuda_robust
 CUDA_MAP_BIN := $(BUILD)/tests/cuda_map
+CUDA_HOST_BIN := $(BUILD)/tests/cuda_host
 CUDA_NO_DRIVER_BIN := $(BUILD)/tests/cuda_no_driver
 CUDA_SUPPORT_OBJ := $(BUILD)/obj/tests/cuda/cuda_support.o
 CUDA_TEST_OBJS := $(BUILD)/obj/tests/cuda/test_cuda_parity.o $(BUILD)/obj/tests/cuda/test_cuda_robust.o \
-                  $(BUILD)/obj/tests/cuda/test_cuda_map.o \
+                  $(BUILD)/obj/tests/cuda/test_cuda_map.o $(BUILD)/obj/tests/cuda/test_cuda_host.o \
                   $(BUILD)/obj/tests/cuda/test_cuda_no_driver.o $(CUDA_SUPPORT_OBJ)
 # How the CUDA test and benchmark programs compile and link.
 CUDA_TOOL_CXXFLAGS := -I$(BUILD)/include -Isrc/adm_cuda -Itests/cuda $(TESTSUPPORT_CXXFLAGS) \
@@ -32,7 +36,7 @@ CUDA_TOOL_DEPS = $(CUDA_SUPPORT_OBJ) $(TESTSUPPORT_LIB) $(COMMON_OBJS) $(CUDA_LI
 
 .PHONY: check-cuda
 
-all: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN) $(CUDA_NO_DRIVER_BIN) $(CUDA_MAP_BIN)
+all: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN) $(CUDA_NO_DRIVER_BIN) $(CUDA_MAP_BIN) $(CUDA_HOST_BIN)
 check: check-cuda
 
 $(CUDA_TEST_OBJS): private CXXFLAGS_ALL += $(CUDA_TOOL_CXXFLAGS)
@@ -43,6 +47,10 @@ $(CUDA_PARITY_BIN): $(BUILD)/obj/tests/cuda/test_cuda_parity.o $(CUDA_TOOL_DEPS)
 	$(CXX) $(CXXFLAGS_ALL) $< $(CUDA_SUPPORT_OBJ) $(CUDA_TOOL_LINK) -o $@
 
 $(CUDA_MAP_BIN): $(BUILD)/obj/tests/cuda/test_cuda_map.o $(CUDA_TOOL_DEPS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_ALL) $< $(CUDA_SUPPORT_OBJ) $(CUDA_TOOL_LINK) -o $@
+
+$(CUDA_HOST_BIN): $(BUILD)/obj/tests/cuda/test_cuda_host.o $(CUDA_TOOL_DEPS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) $< $(CUDA_SUPPORT_OBJ) $(CUDA_TOOL_LINK) -o $@
 
@@ -74,7 +82,7 @@ CUDA_STUB_DRIVER := $(firstword $(wildcard /usr/local/cuda/lib64/stubs/libcuda.s
                       /usr/lib/x86_64-linux-gnu/stubs/libcuda.so))
 
 # Without a CUDA device the GPU tests say so and pass (CI has no GPU).
-check-cuda: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN) $(CUDA_NO_DRIVER_BIN) $(CUDA_MAP_BIN) \
+check-cuda: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN) $(CUDA_NO_DRIVER_BIN) $(CUDA_MAP_BIN) $(CUDA_HOST_BIN) \
             $(CUDA_SHLIB) $(CUDA_LIB) \
             $(CUDA_IMAGE)
 	FLOAT_ADM_CUDA_DRIVER=/nonexistent/libcuda.so.1 $(CUDA_NO_DRIVER_BIN) \
@@ -86,6 +94,7 @@ check-cuda: $(CUDA_PARITY_BIN) $(CUDA_ROBUST_BIN) $(CUDA_NO_DRIVER_BIN) $(CUDA_M
 	$(if $(filter nvcc,$(CUDA_KERNELS)),,sh tests/cuda/test_ptx_barriers.sh $(CUDA_IMAGE))
 	$(CUDA_PARITY_BIN) --corpus tests/corpus --quick
 	$(CUDA_MAP_BIN) --corpus tests/corpus
+	$(CUDA_HOST_BIN) --corpus tests/corpus --quick
 	$(CUDA_ROBUST_BIN)
 
 # adm_cuda_driver.h's constants and CUDA_MEMCPY2D against the toolkit's cuda.h, where a

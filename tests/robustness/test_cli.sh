@@ -57,5 +57,133 @@ printf 'YUV4MPEG2 W17 H17 Cmono\nFRAMEX\n' > badframe.y4m
 expect_error "y4m FRAME marker wrong" "FRAME header" \
     --reference badframe.y4m --distorted badframe.y4m
 
+# --- Logs whole, one run's ----------------------------------------------------
+
+# Each log goes to .NAME.tmp beside its path, locked for the run, and every log of
+# the run is renamed into place at its end, or none.
+head -c $((64 * 64 * 4)) /dev/urandom >ref.yuv
+head -c $((64 * 64 * 4)) /dev/urandom >dis.yuv
+args="--width 64 --height 64 --pix-fmt gray --quiet"
+pair="--reference ref.yuv --distorted dis.yuv $args"
+
+# expect_ok NAME ARGS...: exit 0 within 10 s.
+expect_ok() {
+    name=$1; shift
+    tests=$((tests + 1))
+    timeout 10 "$bin" "$@" >out.txt 2>err.txt
+    rc=$?
+    [ $rc -eq 0 ] || fail "$name: exit $rc: $(cat err.txt)"
+    return $rc
+}
+
+# unchanged NAME FILE...: each FILE is as its copy FILE.before, and has no temporary.
+unchanged() {
+    name=$1; shift
+    for file in "$@"; do
+        tests=$((tests + 1))
+        cmp -s "$file" "$file.before" || fail "$name: $file changed"
+        [ ! -e ".$file.tmp" ] || fail "$name: .$file.tmp is left"
+    done
+}
+
+for fmt in json csv xml sub; do
+    expect_ok "an earlier $fmt log" $pair --$fmt old.$fmt && cp old.$fmt old.$fmt.before
+done
+
+# Two runs writing one log at once: the second is refused at its start, naming the
+# first's process; the log is the first run's, whole.  The first reads its reference
+# from a FIFO the test feeds a frame at a time.
+mkfifo ref.fifo
+"$bin" --reference ref.fifo --distorted dis.yuv $args --json race.json 2>race_err.txt &
+first=$!
+exec 3<>ref.fifo
+head -c 4096 ref.yuv >&3
+tests=$((tests + 1))
+if wait_lock $first .race.json.tmp; then
+    expect_error "two writers at once: the second is refused" "process $first is writing it" \
+        $pair --json race.json
+    tail -c +4097 ref.yuv >&3
+    exec 3>&-
+    wait $first || fail "two writers at once: the first failed: $(cat race_err.txt)"
+    tests=$((tests + 1))
+    [ "$(grep -c '"frameNum"' race.json)" = 4 ] || fail "two writers at once: not the first run's 4 frames"
+else
+    exec 3>&-
+    fail "two writers at once: the first holds no lock on .race.json.tmp: $(cat race_err.txt)"
+fi
+wait $first 2>/dev/null
+# Each layout: another writer holding the path refuses this run, which leaves the
+# earlier log as it was.
+for fmt in json csv xml sub; do
+    tests=$((tests + 1))
+    if hold_lock .old.$fmt.tmp; then
+        expect_error "another run holds the $fmt log" "process $holder is writing it" $pair --$fmt old.$fmt
+        rm -f .old.$fmt.tmp
+        unchanged "another run holds the $fmt log" old.$fmt
+    else
+        fail "another run holds the $fmt log: no lock taken"
+    fi
+    kill $holder 2>/dev/null
+    wait $holder 2>/dev/null
+done
+
+# stdout redirected onto a log, appended to (>>) or overwritten in place (1<>), under
+# the log's name or as -: refused, the log unchanged.
+for path in old.json -; do
+    tests=$((tests + 1))
+    "$bin" $pair --json $path >>old.json 2>err.txt && fail "--json $path >> old.json: exit 0"
+    grep -q "stdout is redirected onto a float_adm log already" err.txt ||
+        fail "--json $path >> old.json: $(cat err.txt)"
+done
+for path in old.csv -; do
+    tests=$((tests + 1))
+    "$bin" $pair --csv $path 1<>old.csv 2>err.txt && fail "--csv $path 1<> old.csv: exit 0"
+    grep -q "without truncating it (1<>)" err.txt || fail "--csv $path 1<> old.csv: $(cat err.txt)"
+done
+unchanged "stdout redirected onto a log" old.json old.csv
+
+# A run that fails writes no log: a log it cannot begin (a missing directory), or a
+# disk that fills (here the file size limit), leaves every earlier log as it was.
+expect_error "one log of two cannot be written" "missing/new.csv" $pair --json old.json \
+    --csv missing/new.csv
+unchanged "one log of two cannot be written" old.json
+tests=$((tests + 1))
+(ulimit -f 2; trap '' XFSZ; exec "$bin" $pair --json old.json --xml old.xml) >out.txt 2>err.txt &&
+    fail "a full disk: exit 0"
+grep -q "File too large" err.txt || fail "a full disk: $(cat err.txt)"
+unchanged "a full disk" old.json old.xml
+# Interrupted (SIGINT while it reads): the earlier log stays; the temporary the dead
+# run left is taken over by the next run, which lands its log.  (A command put in the
+# background by sh ignores SIGINT: python restores the default before it runs.)
+/usr/bin/python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$bin" --reference ref.fifo --distorted dis.yuv $args \
+    --json old.json 2>/dev/null &
+first=$!
+exec 3<>ref.fifo
+head -c 4096 ref.yuv >&3
+tests=$((tests + 1))
+if wait_lock $first .old.json.tmp; then
+    kill -INT $first
+    wait $first
+    tests=$((tests + 1))
+    cmp -s old.json old.json.before || fail "interrupted: the earlier log changed"
+    expect_ok "after an interrupted run" $pair --json old.json
+    tests=$((tests + 1))
+    [ "$(grep -c '"frameNum"' old.json)" = 4 ] && [ ! -e .old.json.tmp ] ||
+        fail "after an interrupted run: not its log, or the temporary is left"
+else
+    fail "interrupted: no lock on .old.json.tmp"
+fi
+exec 3>&-
+wait $first 2>/dev/null
+cp old.json old.json.before
+
+# A log replaced by a rename: a hard link to the earlier one keeps it.
+ln old.json linked.json
+expect_ok "a log with another name" $pair --json old.json
+tests=$((tests + 1))
+cmp -s linked.json old.json.before || fail "a log with another name: the other name changed"
+
 echo "robustness (float_adm_score): $((tests - failures))/$tests passed"
 [ $failures -eq 0 ]

@@ -69,12 +69,42 @@ expect_stderr() {
     grep -F -q -- "$2" err.txt || fail "$1: stderr lacks '$2': $(tail -n 5 err.txt)"
 }
 
+# expect_pairing NAME LOG COUNTS: the JSON log's "pairing" member holds COUNTS:
+# "PAIRS APART REFERENCE_REPEATED MAIN_REPEATED NO_REFERENCE REFERENCE_AFTER_MAIN".
+expect_pairing() {
+    tests=$((tests + 1))
+    got=$(/usr/bin/python3 -c '
+import json, sys
+pairing = json.load(open(sys.argv[1])).get("pairing", {})
+print(" ".join(str(pairing.get(k)) for k in ("pairs", "apart", "reference_repeated",
+                                             "main_repeated", "no_reference",
+                                             "reference_after_main")))
+' "$2" 2>&1)
+    [ "$got" = "$3" ] || fail "$1: the log's pairing is '$got', wanted '$3'"
+}
+
 # --- Inputs that do not match -------------------------------------------------
 
 expect_error "sizes differ" "must have the same size and bit depth" \
     -f lavfi -i "$(src 64x48)" -f lavfi -i "$(src 80x48)" -lavfi float_adm -f null -
-expect_error "depths differ" "the reference (second) 64x48 yuv420p10le" \
-    -f lavfi -i "$(src)" -f lavfi -i "$(src),format=yuv420p10le" -lavfi float_adm -f null -
+# Two formats (an 8-bit main, a 10-bit reference): FFmpeg converts one input to
+# the other's format as it does for psnr, here the reference to the main's.
+for flt in float_adm psnr; do
+    expect_ok "depths differ: $flt" -v verbose -f lavfi -i "$(src)" \
+        -f lavfi -i "$(src),format=yuv420p10le" -lavfi "$flt" -f null -
+    grep -o 'fmt:yuv420p10le .*-> .*fmt:[a-z0-9]*' err.txt | sed 's/.*fmt:/fmt:/' > "conversion.$flt"
+done
+tests=$((tests + 1))
+[ -s conversion.psnr ] && cmp -s conversion.psnr conversion.float_adm ||
+    fail "depths differ: float_adm converts to $(cat conversion.float_adm), psnr to $(cat conversion.psnr)"
+expect_ok "depths differ: scores" -f lavfi -i "$(src)" -f lavfi -i "$(src),format=yuv420p10le" \
+    -lavfi "float_adm,metadata=print:file=mixed.txt" -f null -
+expect_ok "depths differ: converted by hand" -f lavfi -i "$(src)" \
+    -f lavfi -i "$(src),format=yuv420p10le,scale,format=yuv420p" \
+    -lavfi "float_adm,metadata=print:file=by_hand.txt" -f null -
+tests=$((tests + 1))
+grep -q adm2= mixed.txt && cmp -s mixed.txt by_hand.txt ||
+    fail "depths differ: the scores differ from the reference converted by hand"
 expect_error "below 17x17" "too small" \
     -f lavfi -i "$(src 16x48)" -f lavfi -i "$(src 16x48)" -lavfi float_adm -f null -
 
@@ -94,21 +124,56 @@ expect_error "decoded input grows" "must have the same size and bit depth" \
 # --- One input ends early -----------------------------------------------------
 
 # Default (eof_action=repeat): a reference that ends first has its last frame
-# reused, and the filter warns that scores now compare against a stale picture.
+# reused, and the filter warns that scores now compare against a stale picture;
+# each such frame is counted (at the end, and in the log) and says so in its
+# metadata, as the pairs more than half a frame apart do.
 if expect_ok "reference ends early" -f lavfi -i "$(src 64x48 0.4)" \
-        -f lavfi -i "$(src 64x48 0.2)" -lavfi "float_adm,metadata=print:file=meta.txt" \
+        -f lavfi -i "$(src 64x48 0.2)" \
+        -lavfi "float_adm=log_fmt=json:log_path=early.json,metadata=print:file=meta.txt" \
         -f null -; then
     expect_count "reference ends early: every main frame scored" 10 meta.txt "adm2="
     expect_stderr "reference ends early: warned" "shortest=1"
+    expect_stderr "reference ends early: counted" \
+        "5 frames, the first at frame 5, were scored with a reference (second) frame already scored"
+    expect_count "reference ends early: the frames in doubt say why" 5 meta.txt \
+        "^lavfi\.float_adm\.pair_doubt=apart+reference_repeated$"
+    expect_count "reference ends early: no other frame in doubt" 5 meta.txt "pair_doubt="
+    expect_pairing "reference ends early" early.json "10 5 5 0 0 0"
 fi
 # A main input that ends first: each main frame is scored once, and the reference
-# frames after it are said to be left out.
+# frames after it are said to be left out, and counted in the log (XML here).
 if expect_ok "main ends early" -f lavfi -i "$(src 64x48 0.2)" \
-        -f lavfi -i "$(src 64x48 0.4)" -lavfi "float_adm,metadata=print:file=meta.txt" \
+        -f lavfi -i "$(src 64x48 0.4)" \
+        -lavfi "float_adm=log_fmt=xml:log_path=late.xml,metadata=print:file=meta.txt" \
         -f framecrc -; then
     expect_count "main ends early: each main frame scored once" 5 meta.txt "adm2="
     expect_count "main ends early: each main frame passed once" 5 out.txt "^0,"
     expect_stderr "main ends early: warned" "its last 5 frames have no main frame"
+    expect_count "main ends early: no main frame in doubt" 0 meta.txt "pair_doubt="
+    expect_count "main ends early: counted in the log" 1 late.xml \
+        '^  <pairing pairs="5" apart="0" reference_repeated="0" main_repeated="0" no_reference="0" reference_after_main="5" />$'
+fi
+# A reference that starts two frames later: the main's first two frames have no
+# reference frame (passed on unscored, each saying so), and the reference's last
+# two have no main frame.
+if expect_ok "reference starts later" -f lavfi -i "$(src 64x48 0.4)" -f lavfi -i "$(src 64x48 0.4)" \
+        -lavfi "[1]setpts=PTS+2[r];[0][r]float_adm=log_fmt=json:log_path=later.json,metadata=print:file=meta.txt" \
+        -f null -; then
+    expect_count "reference starts later: 8 frames scored" 8 meta.txt "adm2="
+    expect_count "reference starts later: the first two say why" 2 meta.txt \
+        "^lavfi\.float_adm\.pair_doubt=no_reference$"
+    expect_pairing "reference starts later" later.json "8 0 0 0 2 2"
+fi
+# A main frame whose timestamp repeats the one before: scored with the main
+# frame (and the reference frame) already scored.
+if expect_ok "main timestamps repeat" -f lavfi -i "$(src 64x48 0.4)" -f lavfi -i "$(src 64x48 0.4)" \
+        -lavfi "[0]setpts='if(eq(N\,5)\,4\,N)'[d];[d][1]float_adm=log_fmt=json:log_path=repeat.json,metadata=print:file=meta.txt" \
+        -f null -; then
+    expect_count "main timestamps repeat: the frame says why" 1 meta.txt \
+        "^lavfi\.float_adm\.pair_doubt=reference_repeated+main_repeated$"
+    expect_stderr "main timestamps repeat: counted" \
+        "1 frames, the first at frame 5, were scored with a main (first) frame already scored"
+    expect_pairing "main timestamps repeat" repeat.json "10 0 1 1 0 0"
 fi
 for stop in shortest=1 eof_action=endall; do
     if expect_ok "reference ends early, $stop" -f lavfi -i "$(src 64x48 0.4)" \
@@ -183,11 +248,15 @@ done
 
 # --- Pairing ------------------------------------------------------------------
 
-# Clean inputs of one rate: nothing to warn about.
-if expect_ok "clean inputs" -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi float_adm -f null -; then
+# Clean inputs of one rate: nothing to warn about, no frame in doubt, nought of
+# each kind in the log.
+if expect_ok "clean inputs" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+        -lavfi "float_adm=log_fmt=json:log_path=clean.json,metadata=print:file=meta.txt" -f null -; then
     tests=$((tests + 1))
     ! grep -iE "float_adm.*(corrupt|half a frame|no reference|already scored|differ)" err.txt ||
         fail "clean inputs: a warning: $(grep -iE 'corrupt|half a frame|no reference|already scored|differ' err.txt)"
+    expect_count "clean inputs: no frame in doubt" 0 meta.txt "pair_doubt="
+    expect_pairing "clean inputs" clean.json "10 0 0 0 0 0"
 fi
 
 # Equal inputs scored every n-th frame: no false "already scored" warning
@@ -230,7 +299,9 @@ for mode in nearest default; do
     expect_ok "rounded timestamps, ts_sync_mode=$mode" -i rounded.mkv -i rounded.y4m \
         -lavfi "float_adm=ts_sync_mode=$mode,metadata=print:file=$mode.txt" -f null -
 done
-grep '^lavfi\.float_adm\.' index.txt > index.scores
+# The scores alone: the frames' timestamps rewritten by number lie apart in time,
+# which the filter says (pair_doubt); those of nearest must be in no doubt.
+grep '^lavfi\.float_adm\.' index.txt | grep -v '^lavfi\.float_adm\.pair_doubt=' > index.scores
 tests=$((tests + 2))
 grep '^lavfi\.float_adm\.' nearest.txt | cmp -s - index.scores ||
     fail "rounded timestamps, ts_sync_mode=nearest: not the frame-by-frame scores"
@@ -244,16 +315,28 @@ if expect_ok "25 fps against 50 fps" -f lavfi -i "testsrc2=s=64x48:r=25:d=2" \
         -lavfi "float_adm=log_fmt=json:log_path=rates.json,metadata=print:file=meta.txt" -f null -; then
     expect_count "25 fps against 50 fps: 50 frames scored" 50 meta.txt "adm2="
     expect_count "25 fps against 50 fps: 50 log entries" 50 rates.json '"frameNum"'
+    expect_count "25 fps against 50 fps: no frame in doubt" 0 meta.txt "pair_doubt="
+    expect_pairing "25 fps against 50 fps" rates.json "50 0 0 0 0 0"
     tests=$((tests + 1))
     ! grep -i "Parsed_float_adm" err.txt | grep -v "mean:" ||
         fail "25 fps against 50 fps: a warning: $(grep -i Parsed_float_adm err.txt | grep -v mean: | head -2)"
 fi
-# Full range (yuvj) against limited: the scores drop without a word unless
-# warned.  (Tagged ranges of one pixel format are converted by FFmpeg's own
-# negotiation before the filter.)
-expect_ok "colour ranges differ" -f lavfi -i "$(src 64x48 0.2),scale=out_range=pc,format=yuvj420p" \
+# Full range against limited in one pixel format: each input keeps its range, the
+# samples are compared as they are, and the scores drop without a word unless
+# warned.
+expect_ok "colour ranges differ" -f lavfi -i "$(src 64x48 0.2),scale=out_range=pc,format=yuv420p" \
     -f lavfi -i "$(src 64x48 0.2),format=yuv420p" -lavfi float_adm -f null - &&
     expect_stderr "colour ranges differ: warned" "colour ranges differ"
+# A yuvj (full range) main against a yuv reference: two pixel formats, so FFmpeg
+# converts the reference, its range with it, as for psnr: the same picture
+# scores 1, with no warning.
+if expect_ok "yuvj against yuv" -f lavfi -i "$(src 64x48 0.2),scale=out_range=pc,format=yuvj420p" \
+        -f lavfi -i "$(src 64x48 0.2),format=yuv420p" \
+        -lavfi "float_adm,metadata=print:file=yuvj.txt" -f null -; then
+    expect_count "yuvj against yuv: the same picture scores 1" 5 yuvj.txt "adm2=1$"
+    tests=$((tests + 1))
+    ! grep -q "colour ranges differ" err.txt || fail "yuvj against yuv: warned of ranges"
+fi
 
 # --- Logs ---------------------------------------------------------------------
 
@@ -268,11 +351,17 @@ if expect_ok "log across a graph rebuild" -filter_complex_threads 1 \
     tests=$((tests + 1))
     # ffmpeg drops the frames queued in the old graph: the log holds every frame
     # the filter passed on, numbered in order, from both graphs.
+    # The pairing counts of both graphs' instances add up.
     /usr/bin/python3 -c '
 import json, sys
-numbers = [f["frameNum"] for f in json.load(open(sys.argv[1]))["frames"]]
+log = json.load(open(sys.argv[1]))
+numbers = [f["frameNum"] for f in log["frames"]]
 assert numbers == sorted(set(numbers)) and len(numbers) >= 20 and numbers[-1] >= 20, numbers
-' rebuilt.json || fail "log across a graph rebuild: not one log of every frame in order"
+scored = sum(1 for f in log["frames"] if "skipped" not in f)
+unpaired = sum(1 for f in log["frames"] if f.get("skipped") == "no reference frame")
+pairing = log["pairing"]
+assert (pairing["pairs"], pairing["no_reference"]) == (scored, unpaired), (pairing, scored)
+' rebuilt.json || fail "log across a graph rebuild: not one log of every frame in order, counted"
 fi
 # Four filter threads (each frame in slices): the same, each frame once, in order.
 if expect_ok "log across a graph rebuild, 4 threads" -filter_complex_threads 4 \
@@ -288,7 +377,7 @@ assert numbers == sorted(set(numbers)) and numbers[-1] >= 20, numbers
 fi
 # A rebuilt graph whose new instance cannot go on (the main input alone changed
 # size): ffmpeg fails, saying why, before the new instance opens anything; the log
-# the first instance handed on holds its frames, complete.
+# the first instance handed on lands with its frames, saying it is incomplete.
 shrink='scale=w=if(gt(n\,10)\,160\,320):h=240:eval=frame'
 if expect_error "rebuilt instance fails" "must have the same size" \
         -f lavfi -i "testsrc2=s=320x240:r=25:d=1,$shrink" -f lavfi -i "testsrc2=s=320x240:r=25:d=1" \
@@ -298,8 +387,9 @@ if expect_error "rebuilt instance fails" "must have the same size" \
 import json, sys
 log = json.load(open(sys.argv[1]))
 numbers = [f["frameNum"] for f in log["frames"]]
-assert numbers == list(range(len(numbers))) and numbers and "pooled_metrics" in log, sorted(log)
-' failed_rebuild.json || fail "rebuilt instance fails: the log is not the first instance's frames, complete"
+assert numbers == list(range(len(numbers))) and numbers, numbers
+assert "pooled_metrics" not in log and "rebuilt" in log.get("incomplete", ""), sorted(log)
+' failed_rebuild.json || fail "rebuilt instance fails: the log is not the first instance's frames, marked incomplete"
 fi
 # A log on stdout, where a pipe carries it, goes on across the rebuild too.
 tests=$((tests + 1))
@@ -382,7 +472,7 @@ expect_error "log_path is an input" "open in this process" -i input.mkv -f lavfi
     -lavfi "float_adm=log_path=input.mkv" -f null -
 tests=$((tests + 1))
 [ "$(cksum < input.mkv)" = "$sum_before" ] || fail "log_path is an input: the input was changed"
-expect_error "two instances, one log_path" "give each instance a log_path of its own" \
+expect_error "two instances, one log_path" "another writer in this process" \
     -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
     -filter_complex "[0]split[d1][d2];[1]split[r1][r2];[d1][r1]float_adm=log_path=same.json[a];[d2][r2]float_adm=log_path=same.json[b]" \
     -map "[a]" -f null - -map "[b]" -f null -
@@ -399,6 +489,89 @@ if expect_ok "-frames:v 4" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
     tests=$((tests + 1))
     logged=$(grep -c '"frameNum"' frames4.json)
     [ "$logged" = 4 ] || [ "$logged" = 5 ] || fail "-frames:v 4: $logged frames logged, wanted 4 or 5"
+fi
+
+# --- Logs whole, one run's ---------------------------------------------------
+
+# A log is written to .NAME.tmp beside its path, locked, and renamed into place at
+# the end (wait_lock, hold_lock: tests/support/shell_harness.sh).
+# Two ffmpeg writing one log at once: the second is refused at its start, naming
+# the first's process, and the log is the first's whole.
+"$ffmpeg" -hide_banner -nostdin -nostats -re -f lavfi -i "$(src 64x48 1.2)" -f lavfi -i "$(src 64x48 1.2)" \
+    -lavfi "float_adm=log_fmt=json:log_path=race.json" -f null - 2>race_err.txt &
+first=$!
+tests=$((tests + 1))
+if ! wait_lock $first .race.json.tmp; then
+    fail "two writers at once: the first ffmpeg holds no lock on .race.json.tmp"
+elif expect_error "two writers at once: the second is refused" "process $first is writing it" \
+        -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=json:log_path=race.json" -f null -; then
+    wait $first || fail "two writers at once: the first failed: $(tail -n 3 race_err.txt)"
+    tests=$((tests + 1))
+    /usr/bin/python3 -c '
+import json, sys
+assert len(json.load(open(sys.argv[1]))["frames"]) == 30
+' race.json || fail "two writers at once: the log is not the first run's 30 frames"
+fi
+wait $first 2>/dev/null
+# Each layout: another run holding the path (its lock) refuses this one, which
+# leaves the earlier log as it was.
+for fmt in json csv xml sub; do
+    ff -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=$fmt:log_path=held.$fmt" \
+        -f null - 2>/dev/null
+    cp held.$fmt held_before.$fmt
+    tests=$((tests + 1))
+    if hold_lock .held.$fmt.tmp; then
+        expect_error "another run holds the $fmt log" "process $holder is writing it" \
+            -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=$fmt:log_path=held.$fmt" -f null -
+        tests=$((tests + 1))
+        cmp -s held.$fmt held_before.$fmt || fail "another run holds the $fmt log: the log changed"
+    else
+        fail "another run holds the $fmt log: flock took no lock"
+    fi
+    kill $holder 2>/dev/null; wait $holder 2>/dev/null
+done
+# A log replaced by a rename: a hard-linked copy of the earlier one keeps it.
+ln -f held.json held_copy.json
+expect_ok "a hard-linked earlier log" -f lavfi -i "$(src 64x48 0.2)" -f lavfi -i "$(src 64x48 0.2)" \
+    -lavfi "float_adm=log_fmt=json:log_path=held.json" -f null -
+tests=$((tests + 1))
+cmp -s held_copy.json held_before.json || fail "a hard-linked earlier log: the copy changed"
+# stdout redirected onto the log (appended to, or overwritten in place) is refused,
+# under the log's name and as -.
+cp held.json held_now.json
+for name in held -; do
+    json=$name csv=$name
+    [ $name = - ] || { json=held.json; csv=held.csv; }
+    tests=$((tests + 1))
+    ff -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=json:log_path=$json" \
+        -f null - >>held.json 2>err.txt && fail "log_path=$json >> the log: exit 0"
+    expect_stderr "log_path=$json >> the log: refused" "stdout is redirected onto a float_adm log already"
+    tests=$((tests + 1))
+    ff -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=csv:log_path=$csv" \
+        -f null - 1<>held.csv 2>err.txt && fail "log_path=$csv 1<> the log: exit 0"
+    expect_stderr "log_path=$csv 1<> the log: refused" "without truncating it (1<>)"
+done
+tests=$((tests + 1))
+cmp -s held.json held_now.json && cmp -s held.csv held_before.csv ||
+    fail "stdout redirected onto a log: the log changed"
+# An output of the same run on the log's name (an image muxer): the output stays,
+# the log is not written, and the run fails, saying so.
+if expect_error "an image output on the log's name" "another program made it" \
+        -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=csv:log_path=x.csv" \
+        -c:v pgm -f image2 -update 1 x.csv; then
+    tests=$((tests + 1))
+    [ "$(head -c 2 x.csv)" = P5 ] && [ ! -e .x.csv.tmp ] || fail "an image output on the log's name: x.csv is not the picture"
+fi
+# -frames:v: ffmpeg frees the graph without an end; the log lands, whole, as the
+# process exits.
+if expect_ok "-frames:v 3, the log" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+        -lavfi "float_adm=log_fmt=json:log_path=limit.json" -frames:v 3 -f null -; then
+    tests=$((tests + 1))
+    /usr/bin/python3 -c '
+import json, sys
+log = json.load(open(sys.argv[1]))
+assert "pooled_metrics" in log and "incomplete" not in log and len(log["frames"]) in (3, 4), log
+' limit.json || fail "-frames:v 3: the log is not whole"
 fi
 
 # --- Options ------------------------------------------------------------------

@@ -20,3 +20,26 @@ fail() {
     echo "FAIL: $*" >&2
     failures=$((failures + 1))
 }
+
+# wait_lock PID FILE: PID holds a flock on FILE, as a log's writer holds its
+# temporary (within 5 s; 1 where it does not).
+wait_lock() {
+    n=0
+    while [ $n -lt 100 ]; do
+        inode=$(stat -c %i "$2" 2>/dev/null)
+        [ -n "$inode" ] && grep -q "FLOCK .* $1 [0-9a-f]*:[0-9a-f]*:$inode " /proc/locks && return 0
+        sleep 0.05
+        n=$((n + 1))
+    done
+    return 1
+}
+
+# hold_lock FILE: a process that holds a flock on FILE (made where missing) as another
+# writer would, for 10 s or until killed; its pid in $holder.
+hold_lock() {
+    /usr/bin/python3 -c 'import fcntl, os, sys, time
+fcntl.flock(os.open(sys.argv[1], os.O_RDWR | os.O_CREAT), fcntl.LOCK_EX)
+time.sleep(10)' "$1" &
+    holder=$!
+    wait_lock $holder "$1"
+}

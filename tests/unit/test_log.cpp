@@ -395,6 +395,14 @@ TEST_F(LogTest, PooledEqualsHandComputationBitForBit)
     EXPECT_EQ(float_adm_log_close(&l.log, l.err, sizeof(l.err)), 0) << l.err;
 }
 
+/* What a log wrote so far lies in its temporary, .NAME.tmp beside the path: the path
+ * itself gets the whole log when the log closes. */
+std::string temporary_of(const std::string &file)
+{
+    const size_t slash = file.find_last_of('/');
+    return file.substr(0, slash + 1) + "." + file.substr(slash + 1) + ".tmp";
+}
+
 TEST_F(LogTest, FinishThenContinueKeepsOneFileInOrder)
 {
     const std::string file = path("continue.json");
@@ -403,25 +411,28 @@ TEST_F(LogTest, FinishThenContinueKeepsOneFileInOrder)
     log_frames(l, 0, 2);
     ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;
     ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;  /* no-op */
-    testjson::Value doc = testjson::parse(read_file(file));
+    testjson::Value doc = testjson::parse(read_file(temporary_of(file)));
     expect_frames_json(doc, 7, {0, 1});
     expect_pooled_json(doc, 7, {0, 1});
 
     log_frames(l, 2, 2);
     ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;
-    doc = testjson::parse(read_file(file));
+    doc = testjson::parse(read_file(temporary_of(file)));
     expect_frames_json(doc, 7, {0, 1, 2, 3});
     expect_pooled_json(doc, 7, {0, 1, 2, 3});
 
-    log_frames(l, 4, 1);  /* close finishes again */
+    log_frames(l, 4, 1); /* close finishes again, and lands the file */
+    struct stat st;
+    EXPECT_NE(stat(file.c_str(), &st), 0) << "the log is at its path before it closes";
     ASSERT_EQ(float_adm_log_close(&l.log, l.err, sizeof(l.err)), 0) << l.err;
     doc = testjson::parse(read_file(file));
     expect_frames_json(doc, 7, {0, 1, 2, 3, 4});
     expect_pooled_json(doc, 7, {0, 1, 2, 3, 4});
+    EXPECT_NE(stat(temporary_of(file).c_str(), &st), 0) << "the temporary stays";
 }
 
-/* A graph rebuilt mid-stream: the next user of the file takes the log over,
- * numbering and pooling go on, and the file is complete after each user. */
+/* A graph rebuilt mid-stream: the next user of the path takes the log over, and
+ * numbering and pooling go on in the same temporary; the log lands once, at its end. */
 TEST_F(LogTest, SharedLogGoesOnAfterRelease)
 {
     const std::string file = path("shared.json");
@@ -438,7 +449,12 @@ TEST_F(LogTest, SharedLogGoesOnAfterRelease)
     Log a{first};
     log_frames(a, 0, 2);
     ASSERT_EQ(float_adm_log_release(&a.log, 3, err, sizeof(err)), 0) << err;
-    expect_frames_json(testjson::parse(read_file(file)), 7, {0, 1});
+    struct stat st;
+    EXPECT_NE(stat(file.c_str(), &st), 0) << "a released log landed";
+    /* Kept, its temporary still locked: no other writer takes the path meanwhile. */
+    EXPECT_EQ(float_adm_log_open(&busy, file.c_str(), FLOAT_ADM_LOG_CSV, &opts, 576, 324, err,
+                                 sizeof(err)),
+              FLOAT_ADM_ERROR_BUSY);
 
     ASSERT_EQ(float_adm_log_acquire(&second, file.c_str(), FLOAT_ADM_LOG_JSON, &opts, 576, 324,
                                     &next, err, sizeof(err)), 0) << err;
@@ -446,10 +462,41 @@ TEST_F(LogTest, SharedLogGoesOnAfterRelease)
     EXPECT_EQ(next, 3u);
     Log b{second};
     log_frames(b, 3, 2);
-    ASSERT_EQ(float_adm_log_release(&b.log, 5, err, sizeof(err)), 0) << err;
+    ASSERT_EQ(float_adm_log_end(&b.log, err, sizeof(err)), 0) << err;
     const testjson::Value doc = testjson::parse(read_file(file));
     expect_frames_json(doc, 7, {0, 1, 3, 4});
-    EXPECT_EQ(float_adm_log_frame_count(second), 4u);
+    expect_pooled_json(doc, 7, {0, 1, 3, 4});
+}
+
+/* A rebuilt filter that cannot go on ends the log its predecessor released as
+ * incomplete; with none released, nothing is written. */
+TEST_F(LogTest, AReleasedLogIsAbandonedByTheNextUserThatFails)
+{
+    const std::string file = path("rebuilt.json");
+    const FloatAdmOptions opts = options_for(7);
+    char err[512] = "";
+    uint64_t next = 0;
+    EXPECT_EQ(
+        float_adm_log_abandon_released(file.c_str(), "the rebuilt graph failed", err, sizeof(err)),
+        0)
+        << err;
+    struct stat st;
+    EXPECT_NE(stat(file.c_str(), &st), 0);
+    Log a;
+    ASSERT_EQ(float_adm_log_acquire(&a.log, file.c_str(), FLOAT_ADM_LOG_JSON, &opts, 576, 324,
+                                    &next, err, sizeof(err)),
+              0)
+        << err;
+    log_frames(a, 0, 2);
+    ASSERT_EQ(float_adm_log_release(&a.log, 2, err, sizeof(err)), 0) << err;
+    ASSERT_EQ(
+        float_adm_log_abandon_released(file.c_str(), "the rebuilt graph failed", err, sizeof(err)),
+        0)
+        << err;
+    const testjson::Value doc = testjson::parse(read_file(file));
+    expect_frames_json(doc, 7, {0, 1});
+    EXPECT_EQ(doc["incomplete"].text, "the rebuilt graph failed");
+    EXPECT_FALSE(doc.has("pooled_metrics"));
 }
 
 TEST_F(LogTest, FinishThenContinueXmlCsvAndSub)
@@ -532,12 +579,21 @@ TEST_F(LogTest, AFileOpenInTheProcessIsRefusedAndLeftIntact)
     EXPECT_EQ(open_log(l, input, FLOAT_ADM_LOG_JSON), 0) << l.err;
 }
 
+/* One writer a path: the second is refused at its start, naming the process that
+ * writes (here this one), and the first's log lands whole. */
 TEST_F(LogTest, TwoLogsOnOneFileAreRefused)
 {
     const std::string file = path("twice.json");
     Log first, second;
     ASSERT_EQ(open_log(first, file, FLOAT_ADM_LOG_JSON), 0) << first.err;
-    EXPECT_EQ(open_log(second, file, FLOAT_ADM_LOG_CSV), FLOAT_ADM_ERROR_OUTPUT_INPUT);
+    EXPECT_EQ(open_log(second, file, FLOAT_ADM_LOG_CSV), FLOAT_ADM_ERROR_BUSY);
+    EXPECT_NE(std::string(second.err).find(file), std::string::npos) << second.err;
+    EXPECT_NE(std::string(second.err).find("in this process (" + std::to_string(getpid()) + ")"),
+              std::string::npos)
+        << second.err;
+    log_frames(first, 0, 2);
+    ASSERT_EQ(float_adm_log_close(&first.log, first.err, sizeof(first.err)), 0) << first.err;
+    expect_frames_json(testjson::parse(read_file(file)), 7, {0, 1});
 }
 
 TEST_F(LogTest, SkippedFramesAreLoggedNotPooled)
@@ -582,6 +638,118 @@ TEST_F(LogTest, SkippedFramesAreLoggedNotPooled)
     const std::vector<std::string> subtitles = split(read_file(sub), '\n');
     ASSERT_EQ(subtitles.size(), 4u);
     EXPECT_EQ(subtitles[1], "{1}{2}frame: 1|");
+}
+
+/* One vocabulary of pairs in doubt: the filter's metadata, its log and Python's
+ * messages all take these names. */
+TEST(PairDoubts, NamesAndDescriptions)
+{
+    const char *names[FLOAT_ADM_NUM_PAIR_DOUBTS] = {"apart", "reference_repeated", "main_repeated",
+                                                    "no_reference", "reference_after_main"};
+    for (int i = 0; i < FLOAT_ADM_NUM_PAIR_DOUBTS; i++) {
+        EXPECT_STREQ(float_adm_pair_doubt_name(i), names[i]);
+        ASSERT_NE(float_adm_pair_doubt_description(i), nullptr);
+        EXPECT_GT(std::strlen(float_adm_pair_doubt_description(i)), 20u);
+    }
+    EXPECT_STREQ(float_adm_pair_doubt_name(FLOAT_ADM_PAIR_NO_REFERENCE), "no_reference");
+    for (int i : {-1, FLOAT_ADM_NUM_PAIR_DOUBTS}) {
+        EXPECT_EQ(float_adm_pair_doubt_name(i), nullptr);
+        EXPECT_EQ(float_adm_pair_doubt_description(i), nullptr);
+    }
+}
+
+/* A run's pairing ends the JSON and XML logs, the counts of every call added up
+ * (a rebuilt filter's instances each add theirs), also when given after a finish;
+ * CSV and subtitles stay as they are. */
+TEST_F(LogTest, PairingEndsJsonAndXml)
+{
+    const uint64_t first[FLOAT_ADM_NUM_PAIR_DOUBTS] = {1, 2, 0, 0, 0};
+    const uint64_t second[FLOAT_ADM_NUM_PAIR_DOUBTS] = {1, 0, 0, 1, 4};
+    const FloatAdmLogFormat formats[4] = {FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_XML, FLOAT_ADM_LOG_CSV,
+                                          FLOAT_ADM_LOG_SUB};
+    std::string files[4], straight[4];
+    for (int f = 0; f < 4; f++) {
+        files[f] = path("pairing" + std::to_string(f));
+        straight[f] = path("straight" + std::to_string(f));
+        {
+            Log l;
+            ASSERT_EQ(open_log(l, straight[f], formats[f]), 0) << l.err;
+            log_frames(l, 0, 2);
+        }
+        Log l;
+        ASSERT_EQ(open_log(l, files[f], formats[f]), 0) << l.err;
+        log_frames(l, 0, 2);
+        ASSERT_EQ(float_adm_log_add_pairing(l.log, 3, first, FLOAT_ADM_NUM_PAIR_DOUBTS, l.err,
+                                            sizeof(l.err)),
+                  0)
+            << l.err;
+        ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;
+        ASSERT_EQ(float_adm_log_add_pairing(l.log, 2, second, FLOAT_ADM_NUM_PAIR_DOUBTS, l.err,
+                                            sizeof(l.err)),
+                  0)
+            << l.err;
+        ASSERT_EQ(float_adm_log_close(&l.log, l.err, sizeof(l.err)), 0) << l.err;
+    }
+
+    const testjson::Value doc = testjson::parse(read_file(files[0]));
+    ASSERT_EQ(doc.members.size(), 6u);
+    EXPECT_EQ(doc.members[4].first, "aggregate_metrics");
+    EXPECT_EQ(doc.members[5].first, "pairing");
+    const testjson::Value &pairing = doc["pairing"];
+    const char *keys[] = {"pairs",         "apart",        "reference_repeated",
+                          "main_repeated", "no_reference", "reference_after_main"};
+    const char *counts[] = {"5", "2", "2", "0", "1", "4"};
+    ASSERT_EQ(pairing.members.size(), 6u);
+    for (size_t i = 0; i < 6; i++) {
+        EXPECT_EQ(pairing.members[i].first, keys[i]);
+        EXPECT_EQ(pairing.members[i].second.text, counts[i]) << keys[i];
+    }
+    expect_frames_json(doc, 7, {0, 1});
+    expect_pooled_json(doc, 7, {0, 1});
+
+    const std::vector<std::string> lines = split(read_file(files[1]), '\n');
+    ASSERT_GE(lines.size(), 4u);
+    EXPECT_EQ(lines[lines.size() - 4], "  <aggregate_metrics />");
+    EXPECT_EQ(lines[lines.size() - 3],
+              "  <pairing pairs=\"5\" apart=\"2\" reference_repeated=\"2\" "
+              "main_repeated=\"0\" no_reference=\"1\" reference_after_main=\"4\" />");
+    EXPECT_EQ(lines[lines.size() - 2], "</VMAF>");
+    std::string without = read_file(files[1]);
+    without.erase(without.find("  <pairing "), lines[lines.size() - 3].size() + 1);
+    EXPECT_EQ(without_fps(without), without_fps(read_file(straight[1])));
+
+    for (int f = 2; f < 4; f++)
+        EXPECT_EQ(read_file(files[f]), read_file(straight[f])) << f;
+    /* A log given no pairing has none. */
+    EXPECT_EQ(read_file(straight[0]).find("pairing"), std::string::npos);
+}
+
+/* A caller built against fewer kinds gives fewer counts: the others are left out,
+ * not written as nought.  More kinds than the library knows are refused. */
+TEST_F(LogTest, PairingOfFewerKindsLeavesTheOthersOut)
+{
+    const std::string file = path("fewer.json");
+    const uint64_t doubts[FLOAT_ADM_NUM_PAIR_DOUBTS + 1] = {7, 8, 9, 10, 11, 12};
+    {
+        Log l;
+        ASSERT_EQ(open_log(l, file, FLOAT_ADM_LOG_JSON), 0) << l.err;
+        log_frames(l, 0, 1);
+        EXPECT_EQ(float_adm_log_add_pairing(l.log, 1, doubts, FLOAT_ADM_NUM_PAIR_DOUBTS + 1, l.err,
+                                            sizeof(l.err)),
+                  FLOAT_ADM_ERROR_INVALID);
+        EXPECT_NE(std::string(l.err).find("6 kinds of pairs in doubt"), std::string::npos) << l.err;
+        EXPECT_EQ(float_adm_log_add_pairing(l.log, 1, nullptr, 2, l.err, sizeof(l.err)),
+                  FLOAT_ADM_ERROR_INVALID);
+        EXPECT_EQ(float_adm_log_add_pairing(nullptr, 1, doubts, 2, l.err, sizeof(l.err)),
+                  FLOAT_ADM_ERROR_INVALID);
+        ASSERT_EQ(float_adm_log_add_pairing(l.log, 1, doubts, 2, l.err, sizeof(l.err)), 0) << l.err;
+    }
+    const testjson::Value doc = testjson::parse(read_file(file));
+    const testjson::Value &pairing = doc["pairing"];
+    ASSERT_EQ(pairing.members.size(), 3u);
+    EXPECT_EQ(pairing["pairs"].text, "1");
+    EXPECT_EQ(pairing["apart"].text, "7");
+    EXPECT_EQ(pairing["reference_repeated"].text, "8");
 }
 
 /* The names a pooling-only log gives the outputs for options set by name. */
@@ -742,11 +910,11 @@ TEST_F(LogTest, FpsIsFilledInAtEachFinish)
     ASSERT_EQ(open_log(l, file, FLOAT_ADM_LOG_JSON), 0) << l.err;
     log_frames(l, 0, 1);
     /* Before the finish: a placeholder that still parses. */
-    const std::string early = read_file(file);
+    const std::string early = read_file(temporary_of(file));
     EXPECT_NE(early.find("\n  \"fps\": null        ,\n  \"frames\": ["), std::string::npos)
         << early;
     ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;
-    const std::string finished = read_file(file);
+    const std::string finished = read_file(temporary_of(file));
     /* Only the fps changed in what was written: the footer follows. */
     const std::string kept = without_fps(early);
     EXPECT_EQ(without_fps(finished).substr(0, kept.size()), kept);

@@ -197,6 +197,33 @@ TEST(Options, OutOfRangeTextIsRejected)
     EXPECT_EQ(float_adm_option_set(&opts, "ssz", "2", err, sizeof(err)), FLOAT_ADM_ERROR_INVALID);
 }
 
+/* A value just past a bound is shown as given, never rounded onto the bound
+ * ("100 is out of range [1, 100]" would say nothing). */
+TEST(Options, RefusedValuesAreShownAsGiven)
+{
+    FloatAdmOptions opts = defaults();
+    char err[256] = "";
+    EXPECT_EQ(float_adm_option_set(&opts, "egl", "100.00000000000001", err, sizeof(err)),
+              FLOAT_ADM_ERROR_RANGE);
+    EXPECT_NE(std::string(err).find(": 100.00000000000001 is out of range [1, 100]"),
+              std::string::npos)
+        << err;
+    EXPECT_EQ(float_adm_option_set(&opts, "egl", " 1e3", err, sizeof(err)), FLOAT_ADM_ERROR_RANGE);
+    EXPECT_NE(std::string(err).find(": 1e3 is out of range"), std::string::npos) << err;
+    EXPECT_EQ(float_adm_option_set_double(&opts, "egl", 100.00000000000001, err, sizeof(err)),
+              FLOAT_ADM_ERROR_RANGE);
+    EXPECT_NE(std::string(err).find(": 100.00000000000001 is out of range [1, 100]"),
+              std::string::npos)
+        << err;
+    EXPECT_EQ(float_adm_option_set(&opts, "rdf", "1080.0000000000002", err, sizeof(err)),
+              FLOAT_ADM_ERROR_INVALID);
+    EXPECT_NE(std::string(err).find(": 1080.0000000000002 is not an integer"), std::string::npos)
+        << err;
+    EXPECT_EQ(float_adm_option_set_double(&opts, "csf", 0.1, err, sizeof(err)),
+              FLOAT_ADM_ERROR_INVALID);
+    EXPECT_NE(std::string(err).find(": 0.1 is not an integer"), std::string::npos) << err;
+}
+
 TEST(Options, UnknownNamesAreNotFound)
 {
     FloatAdmOptions opts = defaults();

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -83,12 +84,14 @@ TEST_F(OutputPolicy, EachInputIsRefusedAndNamed)
     /* Another name of an input (a hard link) is the input. */
     ASSERT_EQ(link(distorted_.c_str(), path("hard.json").c_str()), 0);
     EXPECT_EQ(check(path("hard.json")), FLOAT_ADM_ERROR_OUTPUT_INPUT);
-    /* A file open in this process is an input the caller did not name. */
+    /* A file open in this process is an input or an output the caller did not name
+     * (an ffmpeg's own output file): the message claims neither. */
     const std::string held = write("held.json", "");
     const int fd = open(held.c_str(), O_RDONLY | O_CLOEXEC);
     ASSERT_GE(fd, 0);
     EXPECT_EQ(check(held), FLOAT_ADM_ERROR_OUTPUT_INPUT);
     EXPECT_NE(err().find("open in this process"), std::string::npos) << err();
+    EXPECT_EQ(err().find("it is an input"), std::string::npos) << err();
     close(fd);
     EXPECT_EQ(check(held), FLOAT_ADM_TARGET_REPLACE);
 }
@@ -233,6 +236,22 @@ TEST_F(OutputPolicy, KernelFilesAreRefused)
         EXPECT_EQ(check("/sys/kernel/uevent_seqnum"), FLOAT_ADM_ERROR_OUTPUT_NOT_FILE);
         EXPECT_NE(err().find("sysfs"), std::string::npos) << err();
     }
+}
+
+/* A POSIX message queue file system: a "file" made there is a message queue, and
+ * writing a log into it fails with EINVAL after the queue is made.  Mounted here
+ * where the process may (as root); the machine's own /dev/mqueue is often absent. */
+TEST_F(OutputPolicy, MessageQueuesAreRefused)
+{
+    const std::string queues = path("mqueue");
+    ASSERT_EQ(mkdir(queues.c_str(), 0700), 0) << std::strerror(errno);
+    if (mount("none", queues.c_str(), "mqueue", 0, nullptr) != 0)
+        GTEST_SKIP() << "cannot mount an mqueue file system here: " << std::strerror(errno);
+    EXPECT_EQ(check(queues + "/log.json"), FLOAT_ADM_ERROR_OUTPUT_NOT_FILE);
+    EXPECT_NE(err().find("kernel's mqueue file system"), std::string::npos) << err();
+    struct stat st;
+    EXPECT_NE(stat((queues + "/log.json").c_str(), &st), 0) << "the check made a queue";
+    EXPECT_EQ(umount(queues.c_str()), 0) << std::strerror(errno);
 }
 
 TEST_F(OutputPolicy, BadArgumentsAndErrorNames)

@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "float_adm.h"
@@ -148,4 +150,128 @@ TEST(Reader, ContainersAreNamedWithWhatScoresThem)
         << message;
     EXPECT_NE(message.find("python3 -m floatadm score"), std::string::npos) << message;
     EXPECT_EQ(reader.r, nullptr);
+}
+
+namespace {
+
+/* count frames of format f (y4m: with FRAME lines that carry a parameter), each byte
+ * from a xorshift of its position and frame, so that a part read to the wrong place shows. */
+std::string patterned_frames(const FloatAdmFrameFormat &f, int count, bool y4m)
+{
+    std::string bytes;
+    uint32_t state = 0x9e3779b9u;
+    for (int k = 0; k < count; k++) {
+        if (y4m)
+            bytes += "FRAME Ixyz\n";
+        for (uint64_t i = 0; i < f.frame_bytes; i++) {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            bytes += static_cast<char>(state >> 24);
+        }
+    }
+    return bytes;
+}
+
+/* Every frame of path as read with `threads` (float_adm_reader_set_threads), frames in
+ * the order given, else in order by read_next_luma. */
+std::vector<std::string> read_all(const std::string &path, const FloatAdmFrameFormat &f,
+                                  int threads, const std::vector<int> &order)
+{
+    Reader reader(path);
+    EXPECT_EQ(reader.ret, 0) << reader.err;
+    EXPECT_EQ(float_adm_reader_set_threads(reader.r, threads), 0);
+    EXPECT_EQ(float_adm_reader_start(reader.r, &f, reader.err, sizeof(reader.err)), 0)
+        << reader.err;
+    std::vector<std::string> frames;
+    std::string luma(f.luma_bytes, '\0');
+    for (int k : order) {
+        EXPECT_EQ(float_adm_reader_read_luma(reader.r, k, &luma[0], reader.err, sizeof(reader.err)),
+                  0)
+            << reader.err;
+        frames.push_back(luma);
+    }
+    while (order.empty() &&
+           float_adm_reader_read_next_luma(reader.r, &luma[0], reader.err, sizeof(reader.err)) == 1)
+        frames.push_back(luma);
+    return frames;
+}
+
+} // namespace
+
+TEST(Reader, FramesReadInPartsAreTheSameBytes)
+{
+    /* Sizes that split into parts (at least 2 MiB of luma), odd widths and heights. */
+    const struct {
+        int width, height;
+        const char *pix_fmt;
+    } cases[] = {{1031, 2049, "yuv420p"},
+                 {1031, 1031, "yuv420p10le"},
+                 {1023, 1025, "yuv444p12le"},
+                 {1031, 1033, "yuv422p16le"},
+                 {2049, 1031, "gray"}};
+    for (const auto &c : cases) {
+        for (bool y4m : {false, true}) {
+            const FloatAdmFrameFormat f = format_of(c.width, c.height, c.pix_fmt);
+            char tag[32];
+            ASSERT_EQ(float_adm_pixel_format_y4m_tag(c.pix_fmt, tag, sizeof(tag)), 0);
+            const std::string header = "YUV4MPEG2 W" + std::to_string(c.width) + " H" +
+                                       std::to_string(c.height) + " C" + tag + "\n";
+            TempFile file((y4m ? header : std::string()) + patterned_frames(f, 3, y4m),
+                          y4m ? ".y4m" : ".yuv");
+            const std::vector<int> order = {2, 0, 1};
+            const std::vector<std::string> one = read_all(file.path, f, 1, order);
+            ASSERT_EQ(one.size(), 3u);
+            for (int threads : {2, 3, 0, 7}) {
+                SCOPED_TRACE(std::string(c.pix_fmt) + (y4m ? " y4m" : " raw") + ", threads " +
+                             std::to_string(threads));
+                EXPECT_TRUE(read_all(file.path, f, threads, order) == one);
+                const std::vector<std::string> in_order = read_all(file.path, f, threads, {});
+                ASSERT_EQ(in_order.size(), 3u);
+                EXPECT_TRUE(in_order[0] == one[1] && in_order[1] == one[2] &&
+                            in_order[2] == one[0]);
+            }
+        }
+    }
+}
+
+TEST(Reader, FramesFromAPipeAreReadInOrderWhateverTheThreads)
+{
+    const FloatAdmFrameFormat f = format_of(1031, 1031, "yuv420p10le");
+    const std::string bytes = patterned_frames(f, 2, false);
+    TempFile file(bytes);
+    const std::vector<std::string> expected = read_all(file.path, f, 1, {});
+    ASSERT_EQ(expected.size(), 2u);
+    const std::string fifo = file.path + ".fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&] {
+        FILE *out = std::fopen(fifo.c_str(), "wb");
+        if (out) {
+            std::fwrite(bytes.data(), 1, bytes.size(), out);
+            std::fclose(out);
+        }
+    });
+    const std::vector<std::string> got = read_all(fifo, f, 4, {});
+    writer.join();
+    unlink(fifo.c_str());
+    EXPECT_TRUE(got == expected);
+}
+
+TEST(Reader, AFileCutShortWhileReadInPartsIsAnError)
+{
+    const FloatAdmFrameFormat f = format_of(2049, 1031, "gray");
+    TempFile file(patterned_frames(f, 2, false));
+    Reader reader(file.path);
+    ASSERT_EQ(reader.ret, 0) << reader.err;
+    ASSERT_EQ(float_adm_reader_set_threads(reader.r, 4), 0);
+    ASSERT_EQ(float_adm_reader_start(reader.r, &f, reader.err, sizeof(reader.err)), 0);
+    ASSERT_EQ(truncate(file.path.c_str(), f.frame_bytes + f.luma_bytes / 2), 0);
+    std::string luma(f.luma_bytes, '\0');
+    EXPECT_EQ(float_adm_reader_read_luma(reader.r, 1, &luma[0], reader.err, sizeof(reader.err)),
+              FLOAT_ADM_ERROR_IO);
+    EXPECT_NE(std::string(reader.err).find("cannot read frame 1: the file ended"),
+              std::string::npos)
+        << reader.err;
+    EXPECT_EQ(float_adm_reader_set_threads(reader.r, -1), FLOAT_ADM_ERROR_INVALID);
+    EXPECT_EQ(float_adm_reader_set_threads(reader.r, 65), FLOAT_ADM_ERROR_INVALID);
 }

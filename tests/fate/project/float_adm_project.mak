@@ -73,8 +73,6 @@ FLOAT_ADM_LAVFI_DEPS = FLOAT_ADM_FILTER TESTSRC2_FILTER FORMAT_FILTER NULL_MUXER
 
 FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-size
 fate-float-adm-error-size: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08[a];testsrc2=s=96x64:d=0.08[b];[a][b]float_adm"
-FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-depth
-fate-float-adm-error-depth: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08,format=yuv420p[a];testsrc2=s=64x64:d=0.08,format=yuv420p10[b];[a][b]float_adm"
 FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-pixfmt
 fate-float-adm-error-pixfmt: CMD = float_adm_fail -lavfi "testsrc2=s=64x64:d=0.08,format=rgb24[a];testsrc2=s=64x64:d=0.08,format=rgb24[b];[a][b]float_adm"
 FATE_FLOAT_ADM_ERRORS += fate-float-adm-error-range

@@ -4,6 +4,10 @@ Two refcmp tests beside psnr's and ssim's: 8-bit planar with the debug sums,
 FATE_FILTER_REFCMP_METADATA-$(CONFIG_FLOAT_ADM_FILTER) += fate-filter-refcmp-float-adm-yuv
 fate-filter-refcmp-float-adm-yuv: CMD = refcmp_metadata float_adm=debug=1:threads=2 yuv420p 0.000001
 
-FATE_FILTER_REFCMP_METADATA-$(CONFIG_FLOAT_ADM_FILTER) += fate-filter-refcmp-float-adm-p010
-fate-filter-refcmp-float-adm-p010: CMD = refcmp_metadata float_adm=debug=1:threads=2 p010le 0.000001
+# Both inputs P010: avgblur takes no semi-planar format, so the blurred copy is
+# converted there and back.
+FATE_FILTER-$(call ALLYES, FLOAT_ADM_FILTER TESTSRC2_FILTER FORMAT_FILTER SPLIT_FILTER \
+                           SCALE_FILTER AVGBLUR_FILTER METADATA_FILTER            \
+                           WRAPPED_AVFRAME_ENCODER NULL_MUXER PIPE_PROTOCOL) += fate-filter-refcmp-float-adm-p010
+fate-filter-refcmp-float-adm-p010: CMD = cmp_metadata "split[ref][tmp];[tmp]scale,format=yuv420p10le,avgblur=4,scale,format=p010le[enc];[enc][ref]float_adm=debug=1:threads=2" p010le 0.000001
 
