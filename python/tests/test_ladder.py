@@ -1408,6 +1408,27 @@ def test_a_rung_paired_in_doubt_fails_unless_accepted(ffmpeg, small_title, tmp_p
     assert "pairs in doubt" in capsys.readouterr().err
 
 
+def test_a_cache_entry_whose_record_is_not_its_logs_is_scored_again(ffmpeg, small_title,
+                                                                   tmp_path, capsys):
+    """The score cache's entries are reused as the output folder's logs are: one whose
+    record was not written with its log (log_sha256) is scored again, not copied."""
+    _, source, rung, _ = small_title
+    command = ["ladder", "--source", source, "--ladder", "a=%s" % rung, "--ffmpeg", ffmpeg,
+               "--no-progress"]
+    assert main(command + ["-o", str(tmp_path / "a")]) == 0
+    assert ": 1 scored, 0 reused" in capsys.readouterr().out
+    (entry,) = pathlib.Path(ladder.cache_directory()).rglob("*.spec.json")
+    record = json.loads(entry.read_text())
+    assert record["log_sha256"] == distributed.log_digest(
+        entry.with_name(entry.name.replace(".spec.json", ".json")).read_bytes())
+    entry.write_text(json.dumps(dict(record, log_sha256="0" * 64)))
+    assert main(command + ["-o", str(tmp_path / "b")]) == 0
+    assert ": 1 scored, 0 reused (their logs were made from the same files, options and " \
+        "scaler), 0 from the score cache" in capsys.readouterr().out
+    assert main(command + ["-o", str(tmp_path / "c")]) == 0
+    assert ", 1 from the score cache" in capsys.readouterr().out
+
+
 def test_a_column_named_twice_is_refused(tmp_path, capsys):
     """A manifest naming a column twice (in any case) is refused, naming it, rather
     than one of the two taken."""
