@@ -222,55 +222,90 @@ def _ladder(args):
     if args.jobs is not None and args.jobs < 1:
         raise ladder.LadderError("--jobs takes a number of rungs at once, 1 or more")
     options = _options(args.option)
-    metric = ladder.metric_name(args.metric, options)
+    if args.metric is not None:
+        ladder.metric_name(args.metric, options)
     pairs = ladder.comparison_pairs(rungs, args.compare or [])
     log_dir = os.path.join(args.output_dir, "logs")
     ladder.check_outputs(args.output_dir, rungs, args.manifest, log_dir)
-    from .video import BESIDE, beside_filters, find_ffmpeg
+    from .video import BESIDE, find_ffmpeg
     ffmpeg = find_ffmpeg(args.ffmpeg)
-    present, lacking = beside_filters(ffmpeg)
+    moved = [f for f in (args.metrics_ffmpeg_for or "").split(",") if f]
+    if moved and not args.metrics_ffmpeg:
+        raise ladder.LadderError("--metrics-ffmpeg-for goes with --metrics-ffmpeg")
+    beside, elsewhere, lacking = ladder.beside_measured(ffmpeg, None, args.metrics_ffmpeg,
+                                                        moved)
+    measured = [m for m in ladder.BESIDE_METRICS if any(m in BESIDE[f] for f in beside)]
+    metric = args.metric or ladder.default_metric(measured)
+    named = ladder.metric_name(metric, options)
+    rules = ladder.ladder_rules(named, args.min_rate_ratio, args.quality_step, args.rungs)
     for name in lacking:
-        print("floatadm: %s has no %s filter: the tables leave %s out"
-              % (shown(ffmpeg), name, ", ".join(BESIDE[name])), file=sys.stderr)
+        print("floatadm: %s has no %s filter%s: the tables leave %s out%s" % (
+            shown(ffmpeg), name,
+            ", nor has %s" % shown(args.metrics_ffmpeg) if args.metrics_ffmpeg else "",
+            ", ".join(BESIDE[name]),
+            "; an ffmpeg that has it measures it with --metrics-ffmpeg, or build libvmaf into "
+            "this one (docs/ladder.md, \"VMAF\")" if name == "libvmaf" else ""),
+            file=sys.stderr)
+    if elsewhere and not args.quiet:
+        print("floatadm: %s measured by %s, on the frames %s decodes and scales, paired as "
+              "float_adm pairs them" % (", ".join(elsewhere), shown(args.metrics_ffmpeg),
+                                        shown(ffmpeg)),
+              file=sys.stderr)
+    if args.metric is None and metric != "vmaf":
+        print("floatadm: the hulls and recommended ladders are by %s: no VMAF was measured "
+              "(--metric picks another)" % named, file=sys.stderr)
     began = time.monotonic()
-    # Warnings (of every rung's thread) as the tool's own lines, those before a failure too.
+    # Warnings (of every rung's thread) as the tool's own lines, each once, those before a
+    # failure too.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             rows = ladder.score_ladder(
                 rungs, log_dir=log_dir, ffmpeg=ffmpeg, scale=args.scale, progress=args.progress,
-                metric=args.metric, jobs=args.jobs, beside=present,
+                metric=metric, jobs=args.jobs, beside=beside, beside_ffmpeg=elsewhere,
+                cache=None if args.no_cache else ladder.cache_directory(),
                 accept_doubtful_pairs=args.accept_doubtful_pairs, **options)
+            # The rungs' reports before the page, which links those that are there.
+            reports = ladder.write_reports(rows, progress=False, metric=named, rules=rules)
         finally:
-            for warning in caught:
-                print("floatadm: warning: %s" % warning.message, file=sys.stderr)
-    comparisons = ladder.compare_all(rows, pairs, metric)
-    paths = ladder.write_tables(args.output_dir, rows, comparisons)
+            for warning in sorted({str(w.message) for w in caught}):
+                print("floatadm: warning: %s" % warning, file=sys.stderr)
+    comparisons = ladder.compare_all(rows, pairs, named)
+    paths = ladder.write_tables(args.output_dir, rows, comparisons, rules=rules)
     names = ladder.source_names(rows)
-    beside = [m for m in ladder.BESIDE_METRICS if m + "_mean" in rows[0] and m != metric]
+    others = [m for m in ladder.BESIDE_METRICS if m + "_mean" in rows[0] and m != named]
+    out = []
     if not args.quiet:
-        print(("%-16s %-12s %-20s %-9s %9s %6s %11s" + " %9s" * len(beside) + " %-4s %s") % (
-            "source", "ladder", "rung", "size", "kbit/s", "frames", metric + " mean", *beside,
-            "hull", "log"))
+        out.append(("%-16s %-12s %-20s %-9s %9s %6s %11s" + " %9s" * len(others) + " %-4s %s")
+                   % ("source", "ladder", "rung", "size", "kbit/s", "frames", named + " mean",
+                      *others, "hull", "log"))
         for r in rows:
-            print(("%-16s %-12s %-20s %-9s %9.1f %6d %11s" + " %9s" * len(beside) +
-                   " %-4s %s") % (
+            out.append(("%-16s %-12s %-20s %-9s %9.1f %6d %11s" + " %9s" * len(others) +
+                        " %-4s %s") % (
                 names[r["source"]][-16:], r["ladder"][:12], r["label"][:20],
                 "%dx%d" % (r["width"], r["height"]), r["bitrate_kbps"], r["frames"],
-                "-" if r[metric + "_mean"] is None else "%.6f" % r[metric + "_mean"],
-                *("-" if r[m + "_mean"] is None else "%.4f" % r[m + "_mean"] for m in beside),
-                "yes" if r["on_hull"] else "", "reused" if r["reused"] else "scored"))
+                "-" if r[named + "_mean"] is None else "%.6f" % r[named + "_mean"],
+                *("-" if r[m + "_mean"] is None else "%.4f" % r[m + "_mean"] for m in others),
+                "yes" if r["on_hull"] else "",
+                "cached" if r["cached"] else "reused" if r["reused"] else "scored"))
         for r in rows:
             for column, why in r.get("not_taken", {}).items():
-                print("  %s %s %s: %s not taken: %s" % (
+                out.append("  %s %s %s: %s not taken: %s" % (
                     names[r["source"]], r["ladder"], r["label"],
                     column.replace("_mean", " mean"), why))
-        print("Recommended ladders: each ladder's rungs on its convex hull of bitrate "
-              "against %s mean, in rising bitrate" % metric)
-        for title in ladder.titles(rows):
+        out.append("Recommended ladders by %s: %s" % (named, ladder.rules_text(rules)))
+        for title in ladder.titles(rows, named, rules):
             for d in title["ladders"]:
-                print("  %s, %s: %s" % (names[title["source"]], d["ladder"], ", ".join(
-                    "%s (%.0f kbit/s)" % (p["label"], p["bitrate_kbps"]) for p in d["hull"])))
+                out.append("  %s, %s: %s" % (names[title["source"]], d["ladder"], ", ".join(
+                    "%s (%dx%d, %.0f kbit/s, %s %.4g)" % (
+                        p["label"], p["width"], p["height"], p["bitrate_kbps"], named,
+                        p[named + "_mean"]) for p in d["recommended_rungs"]) or "none"))
+                out += ["      %s" % note for note in d["notes"]]
+                out += ["      %s over %s from %.0f kbit/s" % (c["to"], c["from"],
+                                                              c["bitrate_kbps"])
+                        if c["bitrate_kbps"] is not None else
+                        "      %s over %s: no crossover, %s" % (c["to"], c["from"], c["why"])
+                        for c in d["crossovers"]]
 
     def figure(value, text):
         return "not taken" if value is None else text % value
@@ -283,30 +318,34 @@ def _ladder(args):
             failed = True
         if args.quiet:
             continue
-        print("BD %s against %s (BD-rate < 0: %s needs fewer bits for the same quality):"
-              % (comparison["test"], comparison["anchor"], comparison["test"]))
+        out.append("BD %s against %s (BD-rate < 0: %s needs fewer bits for the same quality):"
+                   % (comparison["test"], comparison["anchor"], comparison["test"]))
         for m, c in comparison["by_metric"].items():
             for s in c["sources"]:
-                print("  %-11s %-16s BD-rate %9s  BD-quality %11s  hull points %d, %d" % (
+                out.append("  %-11s %-16s BD-rate %9s  BD-quality %11s  hull points %d, %d" % (
                     m, names[s["source"]][-16:], figure(s["bd_rate_percent"], "%+.2f %%"),
                     figure(s["bd_quality"], "%+.6g"), *s["hull_points"]))
                 for key, why in s.get("not_taken", {}).items():
-                    print("      %s not taken: %s" % (ladder.FIGURES[key], why))
-        print("BD-rate %s against %s, mean over the sources where it was taken:"
-              % (comparison["test"], comparison["anchor"]))
+                    out.append("      %s not taken: %s" % (ladder.FIGURES[key], why))
+        out.append("BD-rate %s against %s, mean over the sources where it was taken:"
+                   % (comparison["test"], comparison["anchor"]))
         for m, c in comparison["by_metric"].items():
-            print("  %-11s %9s  %s" % (
+            out.append("  %-11s %9s  %s" % (
                 m, figure(c["bd_rate_percent"], "%+.2f %%"),
                 c["not_taken"]["bd_rate_percent"] if c["bd_rate_percent"] is None else
                 "over " + ladder.mean_over(c, "bd_rate_percent", names)))
-        for note in comparison["notes"]:
-            print("note: %s" % note)
+        out += ["note: %s" % note for note in comparison["notes"]]
     if not args.quiet:
-        reused = sum(1 for r in rows if r["reused"])
-        print("floatadm: %d rung(s) in %.1f s: %d scored, %d reused (their logs were made "
-              "from the same files, options and scaler)" % (
-                  len(rows), time.monotonic() - began, len(rows) - reused, reused))
-        print("floatadm: wrote %s" % ", ".join(shown(p) for p in paths.values()))
+        reused = sum(1 for r in rows if r["reused"] and not r["cached"])
+        cached = sum(1 for r in rows if r["cached"])
+        out.append("floatadm: %d rung(s) in %.1f s: %d scored, %d reused (their logs were made "
+                   "from the same files, options and scaler), %d from the score cache" % (
+                       len(rows), time.monotonic() - began, len(rows) - reused - cached,
+                       reused, cached))
+        out.append("floatadm: wrote %s, and %d rung report(s) beside the logs" % (
+            ", ".join(shown(p) for p in paths.values()), len(reports)))
+        # The whole table at once: an interrupted run prints none of it.
+        sys.stdout.write("\n".join(out) + "\n")
     return 1 if failed else 0
 
 
@@ -413,7 +452,8 @@ def main(argv=None):
                          "taken; 1 where any was not (by any metric, for a source or a "
                          "mean, or a source one ladder lacks), each named with why on "
                          "stderr and the tables written all the same; 1 also where the "
-                         "ladder cannot be scored (nothing written).")
+                         "ladder cannot be scored (nothing written); 130 where it is "
+                         "interrupted (Ctrl-C: one line, no table).")
     lad.add_argument("manifest", nargs="?", metavar="MANIFEST.csv",
                      help="rungs as CSV: source,ladder,file[,label] (paths relative to it)")
     lad.add_argument("--source", help="one source, with its ladders as --ladder")
@@ -424,10 +464,31 @@ def main(argv=None):
     lad.add_argument("--compare", nargs="+", action="append", metavar="LADDER",
                      help="ANCHOR TEST: BD-rate and BD-quality of ladder TEST against ladder "
                      "ANCHOR, by each metric; repeatable; all: every pair of ladders")
-    lad.add_argument("--metric", default="adm2",
-                     help="the metric of the plots, the hulls and the first BD figures, one "
-                     "that grows with quality: adm2, adm3, adm_scale0..3, psnr_y, psnr_avg, "
-                     "ssim_y, ssim, vmaf [adm2]")
+    lad.add_argument("--metric",
+                     help="the metric of the hulls, the recommended ladders, the page's first "
+                     "view and the first BD figures, one that grows with quality: adm2, adm3, "
+                     "adm_scale0..3, psnr_y, psnr_avg, ssim_y, ssim, vmaf [vmaf where it is "
+                     "measured, else adm2]")
+    lad.add_argument("--metrics-ffmpeg", metavar="FFMPEG",
+                     help="another ffmpeg (a distribution's, a static build with libvmaf) that "
+                     "measures the metrics beside float_adm that --ffmpeg lacks (psnr, ssim, "
+                     "libvmaf), on the frames --ffmpeg decodes and scales, paired as "
+                     "float_adm pairs them")
+    lad.add_argument("--metrics-ffmpeg-for", metavar="FILTERS",
+                     help="with --metrics-ffmpeg: these filters too (psnr, ssim, libvmaf, "
+                     "separated by ','; all: every one it has) [those --ffmpeg lacks]")
+    lad.add_argument("--min-rate-ratio", type=float, metavar="R",
+                     help="recommended ladders: each rung at least R times the bitrate of the "
+                     "one below [%g]" % 1.5)
+    lad.add_argument("--quality-step", type=float, metavar="Q",
+                     help="recommended ladders: rungs at least Q apart in the hull metric "
+                     "[vmaf 6, adm2 0.025; other metrics none]")
+    lad.add_argument("--rungs", type=int, metavar="N",
+                     help="recommended ladders of N rungs, as far apart in quality as the "
+                     "other rules let them (instead of --quality-step)")
+    lad.add_argument("--no-cache", action="store_true",
+                     help="neither read nor keep scores in the score cache "
+                     "($XDG_CACHE_HOME/floatadm/ladder, ~/.cache/floatadm/ladder)")
     lad.add_argument("-j", "--jobs", type=int, metavar="N",
                      help="rungs scored at once, each by its own ffmpeg [the cores]")
     lad.add_argument("--scale", default="bicubic", metavar="SCALER",
@@ -461,6 +522,10 @@ def main(argv=None):
     except (Error, FileError, FFmpegError, OSError, ValueError) as error:
         print("floatadm: %s" % error, file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        # The ffmpegs are stopped on the way out; a line, not a traceback.
+        print("floatadm: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

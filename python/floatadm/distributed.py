@@ -79,10 +79,11 @@ def _kind(spec):
 
 _JOB_KEYS = ("reference", "distorted", "name", "kind", "width", "height", "pix_fmt",
              "frames", "options", "backend", "threads", "ffmpeg", "reference_args",
-             "distorted_args", "scale", "scale_size", "beside")
+             "distorted_args", "scale", "scale_size", "beside", "beside_ffmpeg")
 # The settings a log's scores depend on (threads do not change a bit).
 _RECORDED_KEYS = ("kind", "width", "height", "pix_fmt", "frames", "backend", "ffmpeg",
-                  "reference_args", "distorted_args", "scale", "scale_size", "beside")
+                  "reference_args", "distorted_args", "scale", "scale_size", "beside",
+                  "beside_ffmpeg")
 # A record's members besides what made the log: the frames asked for, what the run found.
 _FOUND_KEYS = ("scaled", "resolution", "frames", "beside_pooled", "beside_frames", "stream",
                "doubtful_pairs")
@@ -158,7 +159,7 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False, accept_doubtf
                        reference_args=spec.get("reference_args", ()),
                        distorted_args=spec.get("distorted_args", ()), progress=progress,
                        scale=spec.get("scale"), scale_size=spec.get("scale_size"),
-                       beside=spec.get("beside", ()),
+                       beside=spec.get("beside", ()), beside_ffmpeg=spec.get("beside_ffmpeg"),
                        accept_doubtful_pairs=accept_doubtful_pairs, **common)
 
 

@@ -40,6 +40,7 @@ import contextlib
 import ctypes
 import fcntl
 import json
+import math
 import os
 import re
 import shutil
@@ -193,14 +194,41 @@ def _candidates():
     return found
 
 
+def start_failure(path):
+    """Why an ffmpeg cannot run here, or None where `ffmpeg -version` runs: no such
+    file, not executable, or the loader's own words where it cannot start it (a
+    shared library it was linked with, such as libvmaf.so.3, is not where the loader
+    looks)."""
+    try:
+        done = subprocess.run([path, "-hide_banner", "-version"], capture_output=True,
+                              text=True, errors="replace", timeout=60,
+                              stdin=subprocess.DEVNULL)
+    except FileNotFoundError:
+        return "no such file"
+    except PermissionError:
+        return "not executable"
+    except (OSError, subprocess.SubprocessError) as error:
+        return "it cannot be run: %s" % error
+    if done.returncode == 0:
+        return None
+    said = " ".join(done.stderr.split())[-600:] or "nothing said"
+    if "error while loading shared libraries" in done.stderr:
+        return ("it cannot start, the loader says: %s (a library it was linked with is "
+                "not where the loader looks: LD_LIBRARY_PATH names its directory, or build "
+                "it with the library linked statically)" % said)
+    return "it cannot start (exit status %d): %s" % (done.returncode, said)
+
+
 def find_ffmpeg(ffmpeg=None):
     """The ffmpeg to run: the one named (which must have the float_adm filter), else
     $FLOATADM_FFMPEG, the project's build/bin/ffmpeg, an installed one, or the first
-    ffmpeg on PATH that has the filter."""
+    ffmpeg on PATH that has the filter.  One named that cannot start says why
+    (start_failure), not that it lacks the filter."""
     if ffmpeg is not None:
         path = shutil.which(ffmpeg) or ffmpeg
         if not _has_filter(path):
-            raise FFmpegError("%s: not an ffmpeg with the float_adm filter" % shown(ffmpeg))
+            raise FFmpegError("%s: %s" % (shown(ffmpeg), start_failure(path) or
+                                          "not an ffmpeg with the float_adm filter"))
         return path
     for path in _candidates():
         if os.access(path, os.X_OK) and _has_filter(path):
@@ -747,12 +775,13 @@ def frame_metadata(path):
     return frames
 
 
-def _beside_values(work, beside, frames):
+def _beside_values(work, beside, frames, by_index=False):
     """{metric: [its value of each of frames]} of the filters beside float_adm (their
     metadata, work/FILTER.txt; libvmaf's log, work/libvmaf.json), on exactly the pairs
     float_adm scored: None for a frame it left unscored.  frames: float_adm's log's,
     numbered from 0 as the filters number theirs.  A frame float_adm scored that a
-    filter gave no value: FFmpegError (the two did not pair alike)."""
+    filter gave no value: FFmpegError (the two did not pair alike).  by_index: the
+    filters paired every frame i with reference frame i (measure_elsewhere)."""
     values = {}
     for name in beside:
         if name == "libvmaf":
@@ -762,7 +791,7 @@ def _beside_values(work, beside, frames):
                 log = None
             frames_logged = log.get("frames") if isinstance(log, dict) else None
             # libvmaf numbers the frames it measured: those paired with a reference frame.
-            paired = [f["frame"] for f in frames if f.get("skipped") != UNPAIRED]
+            paired = [f["frame"] for f in frames if by_index or f.get("skipped") != UNPAIRED]
             per_frame = {paired[f["frameNum"]]: f.get("metrics", {})
                          for f in frames_logged or [] if isinstance(f, dict) and
                          isinstance(f.get("frameNum"), int) and 0 <= f["frameNum"] < len(paired)}
@@ -781,6 +810,213 @@ def _beside_values(work, beside, frames):
                 column.append(value)
             values[metric] = column
     return values
+
+
+# Metrics beside float_adm measured by another ffmpeg (measure_elsewhere): the
+# branches the scoring graph then has besides float_adm's and its own filters', and
+# the directory of the other ffmpeg's files in the run's private directory.
+_CHECK_BRANCHES = ["pairs_nearest", "pairs_by_index", "frames"]
+_ELSEWHERE = "elsewhere"
+# Frame i at i seconds: two streams so stamped pair frame i with frame i under any
+# pairing rule, in any FFmpeg (framesync takes the frame of equal time).
+_BY_INDEX = "settb=1,setpts=N"
+# The frames handed over: lossless (FFV1, each frame on its own) in Matroska, which
+# every FFmpeg reads, both streams in one pipe so that neither can wait on the other.
+_HANDOVER = ["-c:v", "ffv1", "-level", "3", "-g", "1", "-fps_mode", "passthrough",
+             "-f", "matroska"]
+
+
+def metrics_ffmpeg(path):
+    """Another ffmpeg to measure the metrics beside float_adm (one without the
+    float_adm filter: a distribution's, a static build with libvmaf): (its path, the
+    filters of BESIDE it has).  One that cannot start says why (start_failure)."""
+    found = shutil.which(path) or path
+    failure = start_failure(found)
+    if failure:
+        raise FFmpegError("%s: %s" % (shown(path), failure))
+    return found, tuple(f for f in BESIDE if f in filter_names(found))
+
+
+def _elsewhere(ffmpeg, beside, beside_ffmpeg, start):
+    """(the other ffmpeg, the filters of beside it measures) of score_video's
+    beside_ffmpeg, checked: one other ffmpeg, which has those filters; the scoring
+    ffmpeg's psnr filter to check the pairs; no frame range cut at its start (the
+    frames are handed over from the first).  (None, ()) where there is none: a
+    filter given to the scoring ffmpeg itself is measured in its graph."""
+    given = {name: path for name, path in (beside_ffmpeg or {}).items()
+             if not (os.path.exists(path) and os.path.exists(ffmpeg) and
+                     os.path.samefile(path, ffmpeg))}
+    unknown = [name for name in given if name not in beside]
+    if unknown:
+        raise ValueError("beside_ffmpeg names %s, not of beside=%s" % (
+            " and ".join(unknown), list(beside)))
+    if not given:
+        return None, ()
+    if len(set(given.values())) > 1:
+        raise ValueError("beside_ffmpeg: one other ffmpeg, not %s" % ", ".join(
+            map(shown, sorted(set(given.values())))))
+    other, has = metrics_ffmpeg(next(iter(given.values())))
+    lacking = [name for name in given if name not in has]
+    if lacking:
+        raise FFmpegError("beside_ffmpeg: %s has no %s filter" % (shown(other),
+                                                                  " or ".join(lacking)))
+    if "psnr" not in beside_filters(ffmpeg)[0] or not has_filter_option(
+            ffmpeg, PAIRING.partition("=")[0], "psnr"):
+        raise FFmpegError("beside_ffmpeg: %s has no psnr filter pairing as float_adm does, "
+                          "by which the pairs handed to %s are checked" % (shown(ffmpeg),
+                                                                           shown(other)))
+    if start:
+        raise ValueError("beside_ffmpeg: frames are handed over from the first, not from "
+                         "frame %d" % start)
+    return other, tuple(name for name in beside if name in given)
+
+
+def _check_branch(name, n, work):
+    """The scoring graph's branch n of _CHECK_BRANCHES: PSNR of the pairs float_adm
+    takes (PAIRING) and of frame i against reference frame i, each into its own
+    metadata file; the frames themselves, stamped by index, as the outputs
+    [handed_d] and [handed_r]."""
+    if name == "pairs_nearest":
+        return ";[d%d][r%d]psnr=%s,metadata=mode=print:file=%s" % (
+            n, n, PAIRING, filter_value(os.path.join(work, name + ".txt")))
+    if name == "pairs_by_index":
+        return (";[d{n}]{i}[d{n}i];[r{n}]{i}[r{n}i];[d{n}i][r{n}i]psnr,metadata=mode=print:"
+                "file={f}".format(n=n, i=_BY_INDEX,
+                                  f=filter_value(os.path.join(work, name + ".txt"))))
+    return ";[d{n}]{i}[handed_d];[r{n}]{i}[handed_r]".format(n=n, i=_BY_INDEX)
+
+
+def measure_elsewhere(command, other, names, work, end, bar, stop):
+    """Runs the scoring ffmpeg's command with its frames handed over, and the other
+    ffmpeg measuring the filters names on them; (the scoring ffmpeg's exit status,
+    its stderr), FFmpegError where the other fails.  The scoring ffmpeg decodes and
+    scales once: the frames float_adm is given and the reference frames, each stamped
+    with its number (_BY_INDEX), go lossless (FFV1) through one pipe to the other,
+    which pairs frame i with reference frame i; _check_pairs then checks that these
+    are the pairs float_adm scored.  The other ffmpeg's files are work/elsewhere/,
+    as _beside_values reads them."""
+    directory = os.path.join(work, _ELSEWHERE)
+    os.mkdir(directory)
+    count = len(names)
+    graph = "[0:v:0]%s,split=%d%s;[0:v:1]%s,split=%d%s" % (
+        _BY_INDEX, count, "".join("[d%d]" % n for n in range(count)),
+        _BY_INDEX, count, "".join("[r%d]" % n for n in range(count)))
+    for n, name in enumerate(names):
+        graph += ";[d%d][r%d]" % (n, n) + (
+            "libvmaf=log_fmt=json:log_path=%s" % filter_value(
+                os.path.join(directory, "libvmaf.json"))
+            if name == "libvmaf" else "%s,metadata=mode=print:file=%s" % (
+                name, filter_value(os.path.join(directory, name + ".txt"))))
+    read_end, write_end = os.pipe()
+    errors = tempfile.TemporaryFile(mode="w+")
+    with errors:
+        try:
+            reader = subprocess.Popen(
+                [other, "-hide_banner", "-nostdin", "-nostats", "-loglevel", "error",
+                 "-f", "matroska", "-i", "pipe:0", "-filter_complex", graph, "-f", "null",
+                 "-"], stdin=read_end, stdout=subprocess.DEVNULL, stderr=errors,
+                preexec_fn=_child_setup())
+        except BaseException:
+            os.close(write_end)
+            raise
+        finally:
+            os.close(read_end)
+        try:
+            handed = ["-map", "[handed_d]", "-map", "[handed_r]", *_HANDOVER,
+                      "pipe:%d" % write_end]
+            if end is not None:
+                handed[4:4] = ["-frames:v", str(end)]
+            code, stderr = _run_ffmpeg(command + handed, bar, stop, pass_fds=(write_end,))
+            measured = reader.wait()
+        finally:
+            if reader.poll() is None:
+                _stop(reader)
+        errors.seek(0)
+        if measured != 0:
+            raise FFmpegError("%s failed measuring %s on the frames handed to it (exit "
+                              "status %d)%s\n%s" % (
+                                  shown(other), " and ".join(names), measured,
+                                  "" if code == 0 else "; the scoring ffmpeg's exit status "
+                                  "%d: %s" % (code, stderr[-1000:]), errors.read()[-4000:]))
+    return code, stderr
+
+
+def frames_as_scored(reference, distorted, directory, ffmpeg=None, scale=None):
+    """The pairs float_adm scores of two videos, as two y4m files in directory
+    (distorted.y4m, reference.y4m: frame i of one paired with frame i of the other),
+    decoded and scaled as score_video does (scale: the distorted to the reference's
+    size) and checked to be the pairs float_adm takes (_check_pairs), for the
+    library to read (score_files).  Returns (reference, distorted) paths."""
+    ffmpeg = find_ffmpeg(ffmpeg)
+    scaler = _scaler(scale)
+    dis_url, ref_url = input_url(distorted), input_url(reference)
+    chain = []
+    if scaler:
+        size = _probe_size(ffmpeg, ref_url, ())
+        if size is None:
+            raise FFmpegError("%s: its size is unknown" % shown(reference))
+        chain.append(scale_filter({"scaler": scaler, "width": size[0], "height": size[1]}))
+    count = len(_CHECK_BRANCHES)
+    graph = "[0:v]%s%s;[1:v]split=%d%s" % (
+        ",".join(chain + ["split=%d" % count]), "".join("[d%d]" % n for n in range(count)),
+        count, "".join("[r%d]" % n for n in range(count)))
+    graph += "".join(_check_branch(name, n, directory) for n, name in enumerate(_CHECK_BRANCHES))
+    paths = [os.path.join(directory, name) for name in ("reference.y4m", "distorted.y4m")]
+    # The checks' outputs go to the first output; each y4m takes one stream.
+    command = [ffmpeg, "-hide_banner", "-nostdin", "-nostats", "-loglevel", "error",
+               "-i", dis_url, "-i", ref_url, "-filter_complex", graph, "-f", "null", "-"]
+    for pad, path in (("[handed_d]", paths[1]), ("[handed_r]", paths[0])):
+        # y4m names 10-bit and other depths only as an extension.
+        command += ["-map", pad, "-fps_mode", "passthrough", "-strict", "-1",
+                    "-f", "yuv4mpegpipe", "file:" + path]
+    done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          errors="replace", preexec_fn=_child_setup())
+    if done.returncode != 0:
+        raise FFmpegError("ffmpeg failed (exit status %d): %s\n%s" % (
+            done.returncode, " ".join(shown(arg) for arg in command), done.stderr[-4000:]))
+    paired = frame_metadata(os.path.join(directory, "pairs_nearest.txt"))
+    _check_pairs(directory, [{"frame": n} for n in sorted(paired)], "the library",
+                 "its frames are not written")
+    return paths[0], paths[1]
+
+
+class CoarseValues(UserWarning):
+    """Another ffmpeg gave a metric's values to two decimals only."""
+
+
+def _warn_if_coarse(values, other):
+    """A warning where every value of a PSNR or SSIM the other ffmpeg measured has two
+    decimals at most: its frame metadata printed them so (older FFmpegs do), and the
+    means are as coarse (an SSIM of 0.99 may be anything from 0.985 to 0.995)."""
+    coarse = [metric for metric, column in values.items()
+              if metric != "vmaf" and sum(v is not None and math.isfinite(v) for v in column) > 1
+              and all(round(v, 2) == v for v in column if v is not None and math.isfinite(v))]
+    if coarse:
+        warnings.warn("%s gives %s to two decimals only (its frame metadata, as older FFmpegs "
+                      "print it): their means are that coarse; measure them with the scoring "
+                      "ffmpeg for six" % (shown(other), ", ".join(coarse)), CoarseValues,
+                      stacklevel=3)
+
+
+def _check_pairs(work, frames, other, instead="measure these metrics with the scoring ffmpeg"):
+    """That the pairs handed to the other ffmpeg (or the library), frame i with
+    reference frame i, are those float_adm scored: PSNR (luma, and the planes'
+    average) of each frame float_adm scored the same bits both ways.  Else
+    FFmpegError, saying what to do instead: the other's metrics would be of other
+    pairs."""
+    paired = frame_metadata(os.path.join(work, "pairs_nearest.txt"))
+    by_index = frame_metadata(os.path.join(work, "pairs_by_index.txt"))
+    for f in frames:
+        if "skipped" in f:
+            continue
+        keys = ("lavfi.psnr.psnr.y", "lavfi.psnr.psnr_avg")
+        if not paired.get(f["frame"]) or any(
+                paired[f["frame"]].get(k) != by_index.get(f["frame"], {}).get(k) for k in keys):
+            raise FFmpegError(
+                "frame %d: float_adm paired it with a reference frame other than the "
+                "reference's frame %d (their PSNR differ), so %s, given frame i against "
+                "reference frame i, would not measure the pairs float_adm scored; %s" % (
+                    f["frame"], f["frame"], shown(other), instead))
 
 
 def _scaler(scale):
@@ -809,14 +1045,20 @@ def _size(text):
     return int(m.group(1)), int(m.group(2))
 
 
-def _run_ffmpeg(command, bar, stop=None):
+def _run_ffmpeg(command, bar, stop=None, pass_fds=()):
     """Runs ffmpeg with -progress on its stdout; (exit status, its stderr).  Stopped
     (its whole process group) if this thread is interrupted, or stop (an Event) is
-    set: FFmpegError, at ffmpeg's next progress line."""
+    set: FFmpegError, at ffmpeg's next progress line.  pass_fds: descriptors ffmpeg
+    gets (pipe:N), closed here once it has them."""
     errors = tempfile.TemporaryFile(mode="w+")
     with errors:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True,
-                                   stdin=subprocess.DEVNULL, preexec_fn=_child_setup())
+        try:
+            process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors,
+                                       text=True, stdin=subprocess.DEVNULL,
+                                       preexec_fn=_child_setup(), pass_fds=pass_fds)
+        finally:
+            for fd in pass_fds:
+                os.close(fd)
         try:
             for line in process.stdout:
                 if stop is not None and stop.is_set():
@@ -891,7 +1133,7 @@ def _stop(process):
 def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None,
                 reference_args=(), distorted_args=(), backend=None, threads=None,
                 progress=None, scale=None, scale_size=None, map=False, beside=(), stop=None,
-                accept_doubtful_pairs=False, **options):
+                beside_ffmpeg=None, accept_doubtful_pairs=False, **options):
     """Scores two videos with the float_adm filter of ffmpeg; returns Results.
 
     reference, distorted: local files (any name), or URLs with ://.
@@ -912,8 +1154,11 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     frames as float_adm (both inputs split in the graph), each paired as float_adm
     pairs (PAIRING): their values as Results.beside, {"psnr_y": [...], ...}, one for
     each of Results.frames, None for a frame float_adm left unscored
-    (beside_filters() says which ffmpeg has).  stop: a threading.Event that, set
-    from another thread, stops ffmpeg (FFmpegError).
+    (beside_filters() says which ffmpeg has).  beside_ffmpeg: {filter: another
+    ffmpeg} for filters of beside that another ffmpeg measures (one without the
+    float_adm filter: a distribution's, a static build with libvmaf), on the same
+    frames and pairs (measure_elsewhere).  stop: a threading.Event that, set from
+    another thread, stops ffmpeg (FFmpegError).
     accept_doubtful_pairs: where the filter says pairs are in doubt (a frame scored
     again, pairs more than half a frame apart, an input that ended early: the frames
     compared may not belong together), return the Results all the same, with a
@@ -929,12 +1174,14 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         raise ValueError("frames [%d, %s) are not a range" % (start, end))
     backend = check_backend(ffmpeg, backend, map)
     beside = tuple(beside)
-    lacking = [name for name in beside if name not in beside_filters(ffmpeg)[0]]
+    other, elsewhere = _elsewhere(ffmpeg, beside, beside_ffmpeg, start)
+    here = tuple(name for name in beside if name not in elsewhere)
+    lacking = [name for name in here if name not in beside_filters(ffmpeg)[0]]
     if lacking:
         raise FFmpegError("beside=%s: %s has no %s filter" % (list(beside), shown(ffmpeg),
                                                               " or ".join(lacking)))
     option = PAIRING.partition("=")[0]
-    unpaired = [name for name in beside if not has_filter_option(ffmpeg, option, name)]
+    unpaired = [name for name in here if not has_filter_option(ffmpeg, option, name)]
     if unpaired:
         raise FFmpegError("beside=%s: the %s filter of %s has no %s option, by which it would "
                           "measure the pairs float_adm scores" % (
@@ -995,9 +1242,12 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
             pattern = os.path.join(work, "maps").replace("%", "%%") + "/%d.pfm"
             parts.append("map_path=" + filter_value(pattern))
         adm = ":".join(["log_path=" + filter_value(log), "log_fmt=json", PAIRING] + parts)
-        # The filters beside float_adm take the same frames: each input split.
-        outputs = range(len(beside) + 1) if beside else [""]
-        if beside:
+        # The filters beside float_adm take the same frames: each input split.  With
+        # metrics measured elsewhere, two branches more check the pairs and write the
+        # frames for the other ffmpeg (measure_elsewhere).
+        branches = ["float_adm"] + list(here) + (_CHECK_BRANCHES if elsewhere else [])
+        outputs = range(len(branches)) if len(branches) > 1 else [""]
+        if len(branches) > 1:
             dis_chain.append("split=%d" % len(outputs))
             ref_chain.append("split=%d" % len(outputs))
         graph = "[0:v]%s%s;[1:v]%s%s;%s" % (
@@ -1005,7 +1255,10 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
             ",".join(ref_chain) or "null", "".join("[r%s]" % n for n in outputs),
             scoring_graph(backend, "d%s" % outputs[0], "r%s" % outputs[0], adm))
         graph += ",metadata=mode=print:file=" + filter_value(meta)
-        for n, name in enumerate(beside, 1):
+        for n, name in enumerate(branches[1:], 1):
+            if name in _CHECK_BRANCHES:
+                graph += _check_branch(name, n, work)
+                continue
             graph += ";[d%d][r%d]" % (n, n) + (
                 "libvmaf=%s:log_fmt=json:log_path=%s" % (PAIRING, filter_value(
                     os.path.join(work, "libvmaf.json")))
@@ -1021,7 +1274,10 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
             command += ["-frames:v", str(end - start)]
         command += ["-progress", "pipe:1", "-stats_period", "0.2", "-f", "null", "-"]
         began = time.monotonic()
-        code, stderr = _run_ffmpeg(command, bar, stop)
+        if elsewhere:
+            code, stderr = measure_elsewhere(command, other, elsewhere, work, end, bar, stop)
+        else:
+            code, stderr = _run_ffmpeg(command, bar, stop)
         bar.close()
         if code != 0 or not os.path.exists(log):
             raise FFmpegError("ffmpeg failed (exit status %d): %s\n%s" % (
@@ -1041,7 +1297,14 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         # (it logs each frame it passes on, as psnr's stats_file does), which
         # belongs to the next range.
         kept = [f for f in raw.frames if end is None or f["frame"] < end - start]
-        beside_values = _beside_values(work, beside, kept)
+        beside_values = _beside_values(work, here, kept)
+        if elsewhere:
+            _check_pairs(work, kept, other)
+            measured = _beside_values(os.path.join(work, _ELSEWHERE), elsewhere, kept,
+                                      by_index=True)
+            _warn_if_coarse(measured, other)
+            beside_values.update(measured)
+            beside_values = {m: beside_values[m] for name in beside for m in BESIDE[name]}
 
     frames = []
     for f in kept:

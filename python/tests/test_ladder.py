@@ -6,8 +6,10 @@ import html
 import json
 import math
 import os
+import pathlib
 import re
 import subprocess
+import sys
 import threading
 import time
 import urllib.parse
@@ -32,6 +34,12 @@ JCTVC_E137 = [
      [(40370.12, 37.5982), (7587.0024, 35.4025), (2390.0944, 33.9194),
       (1017.0984, 32.0822)], -0.018779823450567612),
 ]
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path_factory, monkeypatch):
+    """Each test its own score cache: a rung one test scored is not found by another."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
 
 
 @pytest.mark.parametrize("anchor,test,expected", JCTVC_E137)
@@ -183,31 +191,70 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     for figures in comparison["by_metric"].values():
         assert all(math.isfinite(s["bd_rate_percent"]) for s in figures["sources"])
     assert table["hull_metric"] == "adm2_mean" and table["options"] == ""
-    assert "convex hull" in table["recommended_rule"]
+    # Without VMAF the hulls are adm2's, and the command says so; the rules of the
+    # recommended ladders and their parameters are stored, and printed.
+    assert ("the hulls and recommended ladders are by adm2: no VMAF was measured" in
+            printed.err) != has_vmaf
+    assert table["ladder_rules"] == ladder.ladder_rules("adm2")
+    assert "at least min_rate_ratio times its bitrate" in table["recommended_rule"]
+    assert "Recommended ladders by adm2: from the floor (the cheapest rung of the smallest " \
+        "picture size on the convex hull) up: picture size never falls as bitrate rises; " \
+        "each rung at least 1.5 times " \
+        "the bitrate of the one below (default); at least 0.025 of adm2 apart (default for " \
+        "adm2)" in printed.out
     for title in table["titles"]:
         for d in title["ladders"]:
             points = [(r["bitrate_kbps"], r["adm2_mean"]) for r in rungs
                       if r["source"] == title["source"] and r["ladder"] == d["ladder"]]
             hull = ladder.convex_hull(points)
             assert [(p["bitrate_kbps"], p["adm2_mean"]) for p in d["hull"]] == hull
-            assert d["recommended"] == [p["label"] for p in d["hull"]]
-            assert len(d["recommended"]) + len(d["off_hull"]) == 6
+            assert d["recommended"] == [p["label"] for p in d["recommended_rungs"]]
+            _assert_obeys(d["recommended_rungs"], table["ladder_rules"], "adm2_mean")
+            assert len(d["hull"]) + len(d["off_hull"]) == 6
+            assert [(c["from"], c["to"]) for c in d["crossovers"]] == [("160x90", "320x180")]
     assert sum(r["on_hull"] for r in rungs) == sum(len(d["hull"]) for t in table["titles"]
                                                    for d in t["ladders"])
+    assert list(table["titles_by_metric"]) == list(comparison["by_metric"])
     with open(os.path.join(out, "ladder.html"), encoding="utf-8") as f:
         page = f.read()
-    assert page.count("<svg") == 2 and "BD figures, vp8 against mpeg2" in page
+    # A view of every metric, each with its plot of each source.
+    assert page.count("<svg") == 2 * len(comparison["by_metric"])
+    assert "BD figures by adm2, vp8 against mpeg2" in page
     # Both axes read off the plots: round rates and scores, and each rung's label,
-    # bitrate and score on its point.
+    # bitrate and score on its point, the rungs of the recommended ladders ringed.
     assert re.search(r'text-anchor="middle">[125]0*</text>', page)
     assert re.search(r'text-anchor="end">0\.\d+</text>', page)
+    chosen = {(t["source"], d["ladder"], label) for t in table["titles"]
+              for d in t["ladders"] for label in d["recommended"]}
     for rung in rungs:
-        assert "<title>%s: %.0f kbit/s, adm2 %.5f</title>" % (
-            rung["label"], rung["bitrate_kbps"], rung["adm2_mean"]) in page
-    # Each rung's label in the table links its log, relative to the page.
+        assert "<title>%s: %.0f kbit/s, adm2 %.5f%s</title>" % (
+            rung["label"], rung["bitrate_kbps"], rung["adm2_mean"],
+            ", recommended" if (rung["source"], rung["ladder"], rung["label"]) in chosen
+            else "") in page
+    # Each rung's label in the table links its report (its frames, charts and maps),
+    # and "log" its log, relative to the page.
     links = {os.path.realpath(os.path.join(out, urllib.parse.unquote(href))): html.unescape(label)
              for href, label in re.findall(r'<a href="([^"]+)">([^<]+)</a>', page)}
-    assert links == {os.path.realpath(r["log"]): r["label"] for r in rungs}
+    assert links == dict([(os.path.realpath(r["log"]), "log") for r in rungs] +
+                         [(os.path.realpath(ladder.report_path(r["log"])), r["label"])
+                          for r in rungs])
+    # Each rung's report charts every metric and draws its worst frames' maps; those of
+    # the recommended ladders' rungs the share of each frame's lost detail too, from
+    # maps the library made again of the same frames, the filter's loss to the bit.
+    from floatadm.results import Results, maps_path
+    chosen = {(t["source"], d["ladder"], label) for t in table["titles"]
+              for d in t["ladders"] for label in d["recommended"]}
+    for r in rungs:
+        report = open(ladder.report_path(r["log"]), encoding="utf-8").read()
+        assert "loss in each block" in report and "psnr_y" in report
+        shared = (r["source"], r["ladder"], r["label"]) in chosen
+        assert ('view-name">share of the frame' in report) == shared
+        assert (Results.load_lost(maps_path(r["log"])) is not None) == shared
+    r = next(r for r in rungs if (r["source"], r["ladder"], r["label"]) in chosen)
+    filters = score_video(reference=r["source"], distorted=r["file"], ffmpeg=ffmpeg,
+                          scale="bicubic", map=True).maps
+    library = Results.load_maps(maps_path(r["log"]))
+    assert all(filters[i].tobytes() == library[i].tobytes() for i in range(15))
     # Run again: the project's own tables and logs are replaced.
     assert main(["ladder", manifest, "-o", out, "--ffmpeg", ffmpeg, "--quiet",
                  "--no-progress"]) == 0
@@ -282,13 +329,14 @@ PLOT_PROBE = """
   const plots = [];
   for (const svg of d.querySelectorAll('svg')) {
     const frame = svg.getBoundingClientRect();
+    if (frame.width === 0) continue;  // a view not shown
     const texts = [...svg.querySelectorAll('text')].map(t => [t, t.getBoundingClientRect()])
         .filter(([t, r]) => r.width > 0);
     const dots = [...svg.querySelectorAll('circle')].map(c => [c.getBoundingClientRect(),
         c.querySelector('title').textContent]);
     const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 &&
         a.top < b.bottom - 1 && b.top < a.bottom - 1;
-    let overlaps = 0, covered = 0, strays = 0, outside = 0;
+    let overlaps = 0, covered = 0, strays = 0, outside = 0, unnamed = 0, oncurve = 0;
     texts.forEach(([, a], i) => texts.slice(i + 1).forEach(([, b]) => overlaps += meet(a, b)));
     const labels = texts.filter(([t]) => t.classList.contains('pl'));
     for (const [t, r] of labels) {
@@ -300,9 +348,28 @@ PLOT_PROBE = """
       const nearest = Math.min(...dots.map(gap));
       strays += !dots.some(dot => gap(dot) === nearest &&
                                   dot[1].startsWith(t.textContent + ':'));
+      // A label over a curve: a point of a curve's line inside its box.
+      for (const line of svg.querySelectorAll('line[stroke-width="2"]')) {
+        const a = line.x1.baseVal.value, b = line.y1.baseVal.value;
+        const c = line.x2.baseVal.value, e = line.y2.baseVal.value;
+        for (let k = 0; k <= 50; k++) {
+          const x = frame.left + a + (c - a) * k / 50, y = frame.top + b + (e - b) * k / 50;
+          if (x > r.left && x < r.right && y > r.top && y < r.bottom) { oncurve++; break; }
+        }
+      }
+    }
+    // Every rung named: its label drawn, or in the list under the plot shown at this width.
+    let listed = '';
+    for (let p = svg.closest('figure').nextElementSibling;
+         p && p.classList.contains('unl'); p = p.nextElementSibling)
+      if (p.getBoundingClientRect().height > 0) listed += p.textContent;
+    const drawn = new Set(labels.map(([t]) => t.textContent));
+    for (const [, title] of dots) {
+      const name = title.slice(0, title.indexOf(': '));
+      unnamed += !drawn.has(name) && !listed.includes(name + ', ');
     }
     plots.push({width: frame.width, texts: texts.length, labels: labels.length,
-                points: dots.length, overlaps, covered, strays, outside});
+                points: dots.length, overlaps, covered, strays, outside, unnamed, oncurve});
   }
   out.plots = JSON.stringify(plots);
 """
@@ -320,11 +387,13 @@ def _plots(page, width, tmp_path):
 def _assert_readable(plots, width):
     """Plots at a page's width (most of it where there is room), none past it; their
     texts overlap nothing; each shown label lies inside its plot, by its own point,
-    over no point; most rungs labelled on a wide screen, some on a phone."""
+    over no point and no curve; every rung not labelled is listed under the plot; most
+    rungs labelled on a wide screen, some on a phone."""
     for plot in plots:
         assert (0.8 if width > 1000 else 0.6) * width <= plot["width"] <= width, plot
         assert plot["overlaps"] == plot["covered"] == plot["strays"] == plot["outside"] == 0, \
             plot
+        assert plot["unnamed"] == plot["oncurve"] == 0, plot
         assert plot["labels"] >= (plot["points"] / 2 if width > 1000 else 1), plot
 
 
@@ -932,13 +1001,369 @@ def test_rungs_are_listed_by_size_and_rate_with_their_progress(ffmpeg, ladders, 
         assert [row["label"] for row in csv.DictReader(f)] == order
     table = json.loads((out / "ladder.json").read_text())
     assert [r["label"] for r in table["rungs"]] == order
-    assert re.findall(r">(\S+ [zma])</a>", (out / "ladder.html").read_text()) == order
+    first_view = (out / "ladder.html").read_text().split('<section class="view"')[1]
+    assert re.findall(r">(\S+ [zma])</a>", first_view) == order
     rates = [r["bitrate_kbps"] for r in table["rungs"]]
     assert rates[:3] == sorted(rates[:3]) and rates[3:] == sorted(rates[3:])
     progress = re.findall(r"^rung (\d+)/6 source0\.y4m mpeg2 (\S+ [zma]): scored in",
                           printed.err, re.M)
     assert [int(n) for n, _ in progress] == list(range(1, 7))
     assert sorted(label for _, label in progress) == sorted(order)
+
+
+def _assert_obeys(chosen, rules, column):
+    """A recommended ladder (rungs in rising bitrate) obeys its rules: picture size never
+    falls as bitrate rises, each rung min_rate_ratio times the one below at least, and
+    a quality step apart (the step its rules took where they chose one for a count)."""
+    for below, above in zip(chosen, chosen[1:]):
+        assert below["width"] * below["height"] <= above["width"] * above["height"], chosen
+        assert below["bitrate_kbps"] * rules["min_rate_ratio"] <= above["bitrate_kbps"], chosen
+        assert above[column] > below[column], chosen
+        if rules["quality_step"]:
+            assert above[column] - below[column] >= rules["quality_step"], chosen
+
+
+def _title(rungs):
+    """recommend()'s points of (size, kbit/s, quality) rungs."""
+    return [{"label": "%dp %dk" % (h, rate), "bitrate_kbps": rate, "quality": q,
+             "width": h * 16 // 9, "height": h} for h, rate, q in rungs]
+
+
+# A title whose convex hull alone drops the picture size as the bitrate rises: 1080p at
+# 1771k lies on the hull, then 720p at 1857k (as an AV1 ladder gave), and rungs crowd
+# in bitrate and quality.
+CROSSING = _title([(360, 400, 60.0), (360, 600, 66.0), (540, 700, 69.5), (540, 1000, 75.0),
+                   (720, 1100, 77.0), (1080, 1771, 85.0), (720, 1857, 85.9),
+                   (1080, 2400, 89.0), (1080, 3000, 90.2), (1080, 4500, 93.0),
+                   (1080, 6000, 94.0)])
+
+
+def test_the_hull_alone_would_drop_the_picture_size():
+    hull = ladder.convex_hull([(p["bitrate_kbps"], p["quality"]) for p in CROSSING])
+    sizes = [next(p["height"] for p in CROSSING if p["bitrate_kbps"] == r) for r, _ in hull]
+    assert sizes != sorted(sizes)  # 1080 at 1771k, then 720 at 1857k
+
+
+@pytest.mark.parametrize("ratio,step", [(1.5, 6.0), (1.2, 3.0), (2.0, 0.0), (1.0, 10.0)])
+def test_each_rule_of_the_recommended_ladder_holds(ratio, step):
+    rules = ladder.ladder_rules("vmaf", ratio, step)
+    chosen = ladder.recommend(CROSSING, rules)["rungs"]
+    _assert_obeys(chosen, rules, "quality")
+    sized = [dict(p, pixels=p["width"] * p["height"]) for p in CROSSING]
+    picked = [next(p for p in sized if p["label"] == c["label"]) for c in chosen]
+    # From the floor, the cheapest rung on the hull, up to where no rung is a step
+    # better than the last.
+    assert picked[0]["label"] == "360p 400k"
+    assert not any(ladder._above(p, picked[-1], ratio, step) for p in sized)
+    # Each next rung, of those the rules allow above the one below, the one that adds the
+    # most quality for each bit added: none lies above the line from the rung below
+    # through it (a cheaper one on the line would have been taken first).
+    for below, above in zip(picked, picked[1:]):
+        for p in sized:
+            if ladder._above(p, below, ratio, step) and p is not above:
+                line = below["quality"] + (above["quality"] - below["quality"]) * (
+                    p["bitrate_kbps"] - below["bitrate_kbps"]) / (
+                        above["bitrate_kbps"] - below["bitrate_kbps"])
+                assert p["quality"] < line or (p["quality"] == line and
+                                               p["bitrate_kbps"] > above["bitrate_kbps"]), \
+                    (below, above, p)
+
+
+def test_a_ladder_starts_at_its_smallest_picture():
+    """The cheapest rung is a 720p encode that undershot its rate (195 kbit/s, below every
+    540p rung): the ladder starts at the cheapest 540p rung on the hull instead of
+    locking every rung at 720p."""
+    title = _title([(720, 195, 43.0), (540, 281, 55.0), (540, 574, 65.4), (540, 1218, 73.1),
+                    (720, 1024, 71.6), (720, 2277, 81.6), (720, 4905, 91.6)])
+    found = ladder.recommend(title, ladder.ladder_rules("vmaf"))
+    assert [p["label"] for p in found["rungs"]] == ["540p 281k", "540p 574k", "720p 1024k",
+                                                    "720p 2277k", "720p 4905k"]
+
+
+def test_the_default_rules_and_a_count_of_rungs():
+    rules = ladder.ladder_rules("vmaf")
+    assert (rules["min_rate_ratio"], rules["quality_step"], rules["rungs"]) == (1.5, 6.0, None)
+    found = ladder.recommend(CROSSING, rules)
+    # 720p at 1857k, on the hull after 1080p at 1771k, is left out: the picture would
+    # shrink as the bitrate rises.  6000k is a point better than 4500k: not worth a rung.
+    assert [p["label"] for p in found["rungs"]] == \
+        ["360p 400k", "540p 700k", "720p 1100k", "1080p 1771k", "1080p 4500k"]
+    assert found["notes"] == ["on the convex hull, left out by the rules: 720p 1857k, "
+                              "1080p 2400k, 1080p 3000k, 1080p 6000k"]
+    # rungs=N: the widest quality step that gives N; the rules as before.
+    for count in (2, 3, 4, 5):
+        rules = ladder.ladder_rules("vmaf", rungs=count)
+        found = ladder.recommend(CROSSING, rules)
+        assert len(found["rungs"]) == count
+        assert not any("asked for" in note for note in found["notes"])
+        _assert_obeys(found["rungs"], dict(rules, quality_step=found["quality_step"]),
+                      "quality")
+    found = ladder.recommend(CROSSING, ladder.ladder_rules("vmaf", rungs=20))
+    assert "20 rungs asked for, 6 under the other rules" in found["notes"]
+    # A metric without a default step says so; nonsense is refused.
+    assert ladder.ladder_rules("psnr_y")["quality_step"] == 0
+    for args, message in (((0.9,), "--min-rate-ratio"), ((1.5, 6, 4), "one or the other"),
+                          ((1.5, None, 0), "--rungs")):
+        with pytest.raises(ladder.LadderError, match=message):
+            ladder.ladder_rules("vmaf", *args)
+
+
+def test_crossover_sizes_of_a_title():
+    """Where each picture size's curve reaches the next smaller one's, quality linear
+    in log-rate between rungs; none where they share no rates or one leads throughout."""
+    rates = (500, 1000, 2000, 4000)
+    grid = _title([(h, r, q) for h, qualities in ((360, (70, 78, 82, 84)),
+                                                  (540, (66, 79, 86, 89)),
+                                                  (720, (60, 75, 87, 92)))
+                   for r, q in zip(rates, qualities)])
+    found = ladder.crossovers(grid)
+    assert [(c["from"], c["to"]) for c in found] == [("640x360", "960x540"),
+                                                      ("960x540", "1280x720")]
+    # 540p is 4 behind at 500k and 1 ahead at 1000k: it reaches 360p 4/5 of the way.
+    assert found[0]["bitrate_kbps"] == pytest.approx(500 * 2 ** 0.8, rel=1e-12)
+    assert found[1]["bitrate_kbps"] == pytest.approx(1000 * 2 ** 0.8, rel=1e-12)
+    ahead = ladder.crossovers([p for p in grid if p["height"] == 360] +
+                              [dict(p, quality=p["quality"] + 20) for p in grid
+                               if p["height"] == 720])
+    assert ahead[0]["bitrate_kbps"] is None and "1280x720 is ahead of 640x360 at every " \
+        "rate both cover (500..4000 kbit/s)" == ahead[0]["why"]
+    apart = ladder.crossovers(CROSSING)
+    assert apart[0]["bitrate_kbps"] is None and "share no range of bitrates" in apart[0]["why"]
+
+
+def test_compare_all_keeps_the_order_the_ladders_were_given(tmp_path):
+    (tmp_path / "src.y4m").write_bytes(b"x")
+    for name in ("a", "b", "c"):
+        (tmp_path / (name + ".mp4")).write_bytes(b"x")
+    rungs = ladder.rungs_of(str(tmp_path / "src.y4m"), {
+        "x264": [str(tmp_path / "a.mp4")], "svtav1": [str(tmp_path / "b.mp4")],
+        "x265": [str(tmp_path / "c.mp4")]})
+    assert ladder.comparison_pairs(rungs, [["all"]]) == [("x264", "svtav1"), ("x264", "x265"),
+                                                         ("svtav1", "x265")]
+
+
+def test_ctrl_c_ends_with_one_line_and_no_table(ffmpeg, ladders, tmp_path):
+    """SIGINT while rungs are scored: the ffmpegs stop, one line on stderr, nothing
+    on stdout, exit status 130."""
+    import signal
+    work, manifest = ladders
+    process = subprocess.Popen(
+        [os.environ.get("PYTHON", "/usr/bin/python3"), "-m", "floatadm", "ladder", manifest,
+         "-o", str(tmp_path / "out"), "--ffmpeg", ffmpeg, "--progress", "--jobs", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stderr.readline()
+    while not line.startswith("rung 1/"):
+        assert line, "the ladder ended before its first rung"
+        line = process.stderr.readline()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert out == "" and err == "floatadm: interrupted\n", err
+    assert not (tmp_path / "out" / "ladder.json").exists()
+
+
+def test_a_metrics_ffmpeg_that_cannot_start_says_why(ffmpeg, tmp_path):
+    """An ffmpeg linked with a library the loader cannot find (libvmaf.so.3 from a
+    prefix of its own): named with the loader's words, not as an ffmpeg without the
+    float_adm filter."""
+    from floatadm.video import find_ffmpeg, metrics_ffmpeg
+    cc = os.environ.get("CC", "cc")
+    (tmp_path / "gone.c").write_text("int gone(void) { return 0; }\n")
+    (tmp_path / "main.c").write_text("int gone(void);\nint main(void) { return gone(); }\n")
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(tmp_path / "libgone.so.3"),
+                    "-Wl,-soname,libgone.so.3", str(tmp_path / "gone.c")], check=True)
+    subprocess.run([cc, "-o", str(tmp_path / "ffmpeg"), str(tmp_path / "main.c"),
+                    str(tmp_path / "libgone.so.3")], check=True)
+    os.unlink(tmp_path / "libgone.so.3")
+    for call in (find_ffmpeg, metrics_ffmpeg):
+        with pytest.raises(FFmpegError, match="cannot start, the loader says: .*libgone.so.3: "
+                                              "cannot open shared object file"):
+            call(str(tmp_path / "ffmpeg"))
+    with pytest.raises(FFmpegError, match="not an ffmpeg with the float_adm filter"):
+        find_ffmpeg("/bin/true")
+
+
+@pytest.fixture()
+def other_ffmpeg(ffmpeg, tmp_path):
+    """Another ffmpeg: a program of its own path that runs the workbench's."""
+    path = tmp_path / "other-ffmpeg"
+    path.write_text('#!/bin/sh\nexec "%s" "$@"\n' % ffmpeg)
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.mark.parametrize("rate,container", [("23.976", "mkv"), ("vfr", "mp4"),
+                                            ("29.97", "webm")])
+def test_metrics_of_another_ffmpeg_are_of_the_same_frames_and_pairs(
+        ffmpeg, pairing_clips, other_ffmpeg, rate, container):
+    """PSNR and SSIM measured by another ffmpeg on the frames the workbench decoded and
+    scaled, handed to it: every frame's values the bits of the workbench's own filters
+    in its graph, and float_adm's scores unchanged."""
+    source, rung = pairing_clips[(rate, container)]
+    here = score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic",
+                       beside=["psnr", "ssim"])
+    there = score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic",
+                        beside=["psnr", "ssim"], map=True,
+                        beside_ffmpeg={"psnr": other_ffmpeg, "ssim": other_ffmpeg})
+    assert there.frames == here.frames and len(here.frames) == 12
+    assert there.beside == here.beside and sorted(there.beside) == ["psnr_avg", "psnr_y",
+                                                                     "ssim", "ssim_y"]
+
+
+def test_pairs_another_ffmpeg_would_not_measure_are_refused(ffmpeg, pairing_clips,
+                                                            other_ffmpeg, tmp_path):
+    """A rung whose frames from the 7th on are a frame late in time (each paired by
+    time with the next source frame, not the source frame of its number): the other
+    ffmpeg would measure frame i against frame i, so the run is refused, naming the
+    first such frame."""
+    source, _ = pairing_clips[("24", "mkv")]
+    late = str(tmp_path / "late.mkv")
+    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-i", source,
+                    "-vf", "setpts=PTS+gte(N\\,6)/(24*TB)", "-c:v", "ffv1", late], check=True)
+    with pytest.raises(FFmpegError, match=r"frame 6: float_adm paired it with a reference "
+                                          r"frame other than the reference's frame 6"):
+        score_video(reference=source, distorted=late, ffmpeg=ffmpeg, scale="bicubic",
+                    beside=["psnr"], beside_ffmpeg={"psnr": other_ffmpeg})
+
+
+def test_a_ladder_measures_with_another_ffmpeg(ffmpeg, ladders, other_ffmpeg, tmp_path, capsys,
+                                               monkeypatch):
+    """--metrics-ffmpeg measures what --ffmpeg lacks (here: libvmaf, which neither has:
+    said), --metrics-ffmpeg-for moves others there too: the tables' PSNR and SSIM the
+    bits of the workbench's own filters, the command says which ffmpeg measured them,
+    and a log measured otherwise is scored again.  A name on PATH is that file."""
+    work, _ = ladders
+    manifest = _subset(work, tmp_path / "m.csv", ladders=("vp8",))
+    common = ["ladder", manifest, "--ffmpeg", ffmpeg, "--no-progress", "--no-cache"]
+    assert main(common + ["-o", str(tmp_path / "here"), "--metrics-ffmpeg", other_ffmpeg]) == 0
+    printed = capsys.readouterr()
+    if "libvmaf" not in beside_filters(ffmpeg)[0]:
+        assert "has no libvmaf filter, nor has %s: the tables leave vmaf out" % other_ffmpeg \
+            in printed.err
+    assert " measured by " not in printed.err
+    monkeypatch.setenv("PATH", os.path.dirname(other_ffmpeg) + os.pathsep +
+                       os.environ["PATH"])
+    assert main(common + ["-o", str(tmp_path / "here"), "--metrics-ffmpeg", "other-ffmpeg",
+                          "--metrics-ffmpeg-for", "psnr,ssim"]) == 0
+    printed = capsys.readouterr()
+    assert "floatadm: psnr, ssim measured by other-ffmpeg, on the frames %s decodes and " \
+        "scales, paired as float_adm pairs them" % ffmpeg in printed.err
+    assert ": 6 scored, 0 reused" in printed.out
+    tables = [json.loads((tmp_path / "here" / "ladder.json").read_text())]
+    assert main(common + ["-o", str(tmp_path / "workbench")]) == 0
+    tables.append(json.loads((tmp_path / "workbench" / "ladder.json").read_text()))
+    for a, b in zip(*(t["rungs"] for t in tables)):
+        assert [a[m + "_mean"] for m in ("psnr_y", "psnr_avg", "ssim_y", "ssim")] == \
+            [b[m + "_mean"] for m in ("psnr_y", "psnr_avg", "ssim_y", "ssim")]
+    assert main(common + ["-o", str(tmp_path / "x"), "--metrics-ffmpeg-for", "all"]) == 1
+    assert "--metrics-ffmpeg-for goes with --metrics-ffmpeg" in capsys.readouterr().err
+
+
+def test_coarse_values_of_another_ffmpeg_are_said(ffmpeg, pairing_clips, tmp_path):
+    """Another ffmpeg that prints PSNR and SSIM to two decimals (as older FFmpegs do):
+    a warning says the means are that coarse."""
+    from floatadm.video import CoarseValues
+    coarse = tmp_path / "coarse-ffmpeg"
+    coarse.write_text(
+        "#!%s\nimport re, subprocess, sys\n"
+        "code = subprocess.call([%r] + sys.argv[1:])\n"
+        "for path in re.findall(r\"file=\\\\'([^\\\\']+elsewhere/[a-z]+\\.txt)\", "
+        "' '.join(sys.argv)):\n"
+        "    text = open(path).read()\n"
+        "    text = re.sub(r'=(-?[0-9]+\\.[0-9]+)$', lambda m: '=%%.2f' %% float(m.group(1)), "
+        "text, flags=re.M)\n"
+        "    open(path, 'w').write(text)\n"
+        "sys.exit(code)\n" % (sys.executable, ffmpeg))
+    coarse.chmod(0o755)
+    source, rung = pairing_clips[("24", "mkv")]
+    with pytest.warns(CoarseValues, match="coarse-ffmpeg gives psnr_y, psnr_avg, ssim_y, ssim "
+                                          "to two decimals only"):
+        results = score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic",
+                              beside=["psnr", "ssim"],
+                              beside_ffmpeg={"psnr": str(coarse), "ssim": str(coarse)})
+    assert all(round(v, 2) == v for v in results.beside["ssim"])
+
+
+def test_a_rung_scored_once_is_reused_by_any_output_folder(ffmpeg, ladders, tmp_path, capsys):
+    """The score cache: a second output folder gets the first's logs, byte for byte,
+    without scoring; --no-cache scores again; an input touched is scored again."""
+    work, _ = ladders
+    manifest = _subset(work, tmp_path / "m.csv", ladders=("mpeg2",))
+    common = ["ladder", manifest, "--ffmpeg", ffmpeg, "--no-progress"]
+    assert main(common + ["-o", str(tmp_path / "a")]) == 0
+    assert ": 6 scored, 0 reused" in capsys.readouterr().out
+    assert main(common + ["-o", str(tmp_path / "b")]) == 0
+    printed = capsys.readouterr().out
+    assert ": 0 scored, 0 reused (their logs were made from the same files, options and " \
+        "scaler), 6 from the score cache" in printed and printed.count(" cached\n") == 6
+    for path in (tmp_path / "a" / "logs").rglob("*"):
+        if path.is_file() and not path.name.endswith(".html"):
+            twin = tmp_path / "b" / path.relative_to(tmp_path / "a")
+            assert twin.read_bytes() == path.read_bytes(), path
+    cache = ladder.cache_directory()
+    assert cache.startswith(os.environ["XDG_CACHE_HOME"]) and len(
+        list(pathlib.Path(cache).rglob("*.spec.json"))) == 6
+    assert main(common + ["-o", str(tmp_path / "c"), "--no-cache"]) == 0
+    assert ": 6 scored, 0 reused" in capsys.readouterr().out
+    touched = work / "s0_mpeg2_160x90_250.mkv"
+    os.utime(touched, ns=(time.time_ns(), time.time_ns()))
+    assert main(common + ["-o", str(tmp_path / "d")]) == 0
+    assert ": 1 scored, 0 reused (their logs were made from the same files, options and " \
+        "scaler), 5 from the score cache" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+def test_the_page_switches_metric_without_rerunning(ffmpeg, ladders, tmp_path, width):
+    """The page's menu shows another metric's view: its plots, hulls and BD figures,
+    from the page alone; the plots of that view are as readable."""
+    from test_report import _probe_page, parse, run_chromium
+    work, manifest = ladders
+    out = work / "page"
+    if not (out / "ladder.html").exists():
+        assert main(["ladder", manifest, "-o", str(out), "--compare", "mpeg2", "vp8",
+                     "--ffmpeg", ffmpeg, "--quiet", "--no-progress"]) == 0
+    text = (out / "ladder.html").read_text(encoding="utf-8")
+    script = """
+  const shown = () => [...d.querySelectorAll('section.view')].filter(v => !v.hidden)
+      .map(v => v.dataset.metric + ':' + v.querySelectorAll('svg').length).join(' ');
+  out.before = shown();
+  const pick = d.getElementById('metric');
+  out.choices = [...pick.options].map(o => o.value).join(' ');
+  pick.value = 'psnr_y';
+  pick.dispatchEvent(new Event('change'));
+  out.after = shown();
+  out.aria = [...d.querySelectorAll('section.view:not([hidden]) svg')]
+      .map(s => s.getAttribute('aria-label')).join('|');
+""" + PLOT_PROBE
+    (tmp_path / "probe.html").write_text(_probe_page(text, width, script))
+    body = parse(run_chromium((tmp_path / "probe.html").as_uri(), (1700, 1000),
+                              "--dump-dom")).body
+    assert body["before"] == "adm2:2" and body["after"] == "psnr_y:2", body
+    assert body["choices"].split()[:5] == ["adm2", "psnr_y", "psnr_avg", "ssim_y", "ssim"]
+    assert body["aria"] == "psnr_y against bitrate|psnr_y against bitrate"
+    plots = json.loads(html.unescape(body["plots"]))
+    assert len(plots) == 2
+    _assert_readable(plots, width)
+
+
+def test_a_report_without_the_share_view_says_why(ffmpeg, ladders, tmp_path, monkeypatch):
+    """Where a recommended rung's maps cannot be made again (here: the frames cannot be
+    handed over), a warning says so and its report shows the loss in each block."""
+    from floatadm import video
+    work, _ = ladders
+    rungs = ladder.rungs_of(str(work / "source0.y4m"),
+                            {"vp8": [str(work / "s0_vp8_320x180_250.webm")]})
+    rows = ladder.score_ladder(rungs, log_dir=str(tmp_path / "logs"), ffmpeg=ffmpeg)
+
+    def refused(*args, **kwargs):
+        raise FFmpegError("no frames today")
+    monkeypatch.setattr(video, "frames_as_scored", refused)
+    with pytest.warns(ladder.LadderWarning, match=r"vp8, s0_vp8_320x180_250: its maps with the "
+                                                  r"lost detail could not be made \(no frames "
+                                                  r"today\)"):
+        (report,) = ladder.write_reports(rows)
+    text = open(report, encoding="utf-8").read()
+    assert "loss in each block" in text and 'view-name">share of the frame' not in text
 
 
 @pytest.fixture(scope="module")
@@ -981,6 +1406,27 @@ def test_a_rung_paired_in_doubt_fails_unless_accepted(ffmpeg, small_title, tmp_p
         (out / "logs" / "source.y4m" / "a" / "rung.spec.json").read_text())
     assert main(command) == 1
     assert "pairs in doubt" in capsys.readouterr().err
+
+
+def test_a_cache_entry_whose_record_is_not_its_logs_is_scored_again(ffmpeg, small_title,
+                                                                   tmp_path, capsys):
+    """The score cache's entries are reused as the output folder's logs are: one whose
+    record was not written with its log (log_sha256) is scored again, not copied."""
+    _, source, rung, _ = small_title
+    command = ["ladder", "--source", source, "--ladder", "a=%s" % rung, "--ffmpeg", ffmpeg,
+               "--no-progress"]
+    assert main(command + ["-o", str(tmp_path / "a")]) == 0
+    assert ": 1 scored, 0 reused" in capsys.readouterr().out
+    (entry,) = pathlib.Path(ladder.cache_directory()).rglob("*.spec.json")
+    record = json.loads(entry.read_text())
+    assert record["log_sha256"] == distributed.log_digest(
+        entry.with_name(entry.name.replace(".spec.json", ".json")).read_bytes())
+    entry.write_text(json.dumps(dict(record, log_sha256="0" * 64)))
+    assert main(command + ["-o", str(tmp_path / "b")]) == 0
+    assert ": 1 scored, 0 reused (their logs were made from the same files, options and " \
+        "scaler), 0 from the score cache" in capsys.readouterr().out
+    assert main(command + ["-o", str(tmp_path / "c")]) == 0
+    assert ", 1 from the score cache" in capsys.readouterr().out
 
 
 def test_a_column_named_twice_is_refused(tmp_path, capsys):
@@ -1041,12 +1487,15 @@ def test_names_that_are_not_utf8_are_written_everywhere(ffmpeg, small_title, tmp
     assert ",'\\xff','%s/\\xff.mkv'," % tmp_path in text
     page = (out / "ladder.html").read_text(encoding="utf-8")
     assert all((out / name).read_bytes() != earlier[name] for name in earlier)
+    # Each rung's label links its report, and "log" its log.
     links = re.findall(r'<a href="([^"]*)">([^<]*)</a>', page)
-    assert sorted(text for _, text in links) == ["&#x27;\\xff&#x27;", "rung"]
-    for link, _ in links:
+    reports = {text: link for link, text in links if text != "log"}
+    logs = {link for link, text in links if text == "log"}
+    assert sorted(reports) == ["&#x27;\\xff&#x27;", "rung"] and len(logs) == 2
+    for link in logs | set(reports.values()):
         assert os.path.isfile(os.path.join(os.fsencode(str(out)),
                                            urllib.parse.unquote_to_bytes(link)))
     log = next(os.path.join(os.fsencode(str(out)), urllib.parse.unquote_to_bytes(link))
-               for link, text in links if text != "rung")
+               for link in logs if not link.endswith("/rung.json"))
     assert main(["report", os.fsdecode(log), "-o", str(tmp_path / "r.html"), "--quiet"]) == 0
     assert "\\xff.mkv" in (tmp_path / "r.html").read_text(encoding="utf-8")

@@ -358,7 +358,6 @@ def test_report_draws_maps(pair, tmp_path):
     block and each block's share of the frame's lost detail, and the maps averaged over
     the title over its middle frame; a log without maps shows none.  Chromium decodes
     every picture."""
-    import base64
     import numpy as np
     from floatadm import map_image
     from floatadm.report import MAP_WIDTH, MAP_WORST_COUNT, map_frames
