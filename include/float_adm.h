@@ -336,6 +336,41 @@ int float_adm_swap_check_add(FloatAdmSwapCheck *check, const FloatAdmPlane *ref,
 int float_adm_swap_check_result(const FloatAdmSwapCheck *check, char *message, size_t size);
 void float_adm_swap_check_free(FloatAdmSwapCheck **check);
 
+/* ---- Pairs in doubt: what a face that pairs two videos' frames by time says ----
+ *
+ * The kinds of pairs that may not be the ones meant, named once for every face:
+ *   "apart"                 a pair more than half a frame apart
+ *   "reference_repeated"    a main (distorted) frame scored against a reference frame
+ *                           already scored
+ *   "main_repeated"         a main frame with the timestamp of a main frame already
+ *                           scored
+ *   "no_reference"          a main frame with no reference frame, not scored
+ *   "reference_after_main"  a reference frame after the main input's last, not scored
+ * FFmpeg's float_adm filters give each frame they pass on whose pair is in doubt the
+ * metadata key lavfi.float_adm.pair_doubt: the names of its pair's kinds, in this
+ * order, joined with '+' ("apart+reference_repeated"; reference_after_main has no
+ * frame to carry it); and the run's counts go into its log
+ * (float_adm_log_add_pairing).  The Python package reads both by these names.
+ */
+enum FloatAdmPairDoubt {
+    FLOAT_ADM_PAIR_APART,
+    FLOAT_ADM_PAIR_REFERENCE_REPEATED,
+    FLOAT_ADM_PAIR_MAIN_REPEATED,
+    FLOAT_ADM_PAIR_NO_REFERENCE,
+    FLOAT_ADM_PAIR_REFERENCE_AFTER_MAIN,
+};
+
+#define FLOAT_ADM_NUM_PAIR_DOUBTS 5
+
+/** The name of a kind of pair in doubt (enum FloatAdmPairDoubt); NULL out of range. */
+const char *float_adm_pair_doubt_name(int doubt);
+/**
+ * What a kind of pair in doubt is and what makes it, in words, plural ("pairs more
+ * than half a frame apart (an input misses frames, starts later or has another frame
+ * rate)"); NULL out of range.
+ */
+const char *float_adm_pair_doubt_description(int doubt);
+
 /* Smallest frame: below this libvmaf reads outside its coarsest bands. */
 #define FLOAT_ADM_MIN_SIZE 17
 /* Largest width or height: keeps the core's int band and index arithmetic in range. */
@@ -359,10 +394,11 @@ int float_adm_check_frame(int64_t width, int64_t height, int64_t bit_depth, char
                           size_t errbuf_size);
 
 /**
- * Parallel work: the core splits each stage into nb_jobs row ranges and calls
- * execute(opaque, job, arg, nb_jobs), which must run job(arg, 0..nb_jobs-1) (in any
- * order, on any threads) and return when all are done.  Scores are identical for
- * every executor and job count.  NULL execute restores the serial default.
+ * Parallel work: the core splits each frame into at most nb_jobs bands of rows and
+ * calls execute(opaque, job, arg, nb_jobs) once per frame, which must run job(arg,
+ * 0..nb_jobs-1) (in any order, on any threads) and return when all are done.  No job
+ * waits for another.  Scores are identical for every executor and job count.  NULL
+ * execute restores the serial default.
  */
 typedef int (*FloatAdmJobFn)(void *arg, int job, int nb_jobs);
 typedef int (*FloatAdmExecuteFn)(void *opaque, FloatAdmJobFn job, void *arg, int nb_jobs);
@@ -577,12 +613,13 @@ const char *float_adm_context_describe(const FloatAdmContext *ctx, char *buf, si
  * output.c writes them, except that every score is %.17g:
  *   JSON: {"version": "float_adm <version>", "fps": F, "frames": [{"frameNum": N,
  *         "metrics": {NAME: VALUE, ...}}, ...], "pooled_metrics": {NAME: {"min",
- *         "max", "mean", "harmonic_mean"}}, "aggregate_metrics": {}}; NaN and
+ *         "max", "mean", "harmonic_mean"}}, "aggregate_metrics": {}}, then
+ *         "pairing" where a caller gave one (float_adm_log_add_pairing); NaN and
  *         infinity as null.
  *   XML:  <VMAF version=...><params qualityWidth= qualityHeight= /><fyi fps= />
  *         <frames><frame frameNum="N" NAME="VALUE" ... /></frames><pooled_metrics>
  *         <metric name= min= max= mean= harmonic_mean= /></pooled_metrics>
- *         <aggregate_metrics /></VMAF>
+ *         <aggregate_metrics /></VMAF>, <pairing ... /> before </VMAF> where given.
  *   CSV:  "Frame,NAME,...," then "N,VALUE,...,", one line per frame (no pooling).
  *   SUB:  "{N}{N+1}frame: N|NAME: VALUE|...|", one line per frame (no pooling).
  * F is the frames logged per second of wall time since the log was opened, %.2f,
@@ -691,6 +728,26 @@ int float_adm_log_frame_at(FloatAdmLog *log, uint64_t frame_num, double timestam
  */
 int float_adm_log_skipped(FloatAdmLog *log, uint64_t frame_num, const char *reason,
                           char *errbuf, size_t errbuf_size);
+
+/**
+ * Add a run's pairing to the log: pairs, the pairs its face checked; doubts[k], the
+ * frames of kind k (enum FloatAdmPairDoubt) for each k below num_doubts (the caller's
+ * FLOAT_ADM_NUM_PAIR_DOUBTS; kinds beyond it are left out of the log, as not
+ * counted).  Counts add up over calls: each instance of FFmpeg's filter that writes a
+ * log across a graph rebuild adds its own.  The log ends with them, after the
+ * aggregate metrics (an addition to libvmaf's layouts):
+ *   JSON "pairing": {"pairs": N, "apart": N, ...} (the names of
+ *        float_adm_pair_doubt_name, in its order);
+ *   XML  <pairing pairs="N" apart="N" ... />;
+ *   CSV and SUB have no place for them (a line of counts is no frame's line).
+ * A log never given a pairing has none (float_adm_score pairs frames by number).
+ * Before the log is finished, or after: a footer written already is cut off and
+ * written again with the pairing when the log closes (a file that cannot seek back
+ * is an error, as going on after a finish is).  num_doubts out of 0 ..
+ * FLOAT_ADM_NUM_PAIR_DOUBTS, or doubts NULL with num_doubts > 0: FLOAT_ADM_ERROR_INVALID.
+ */
+int float_adm_log_add_pairing(FloatAdmLog *log, uint64_t pairs, const uint64_t *doubts,
+                              int num_doubts, char *errbuf, size_t errbuf_size);
 
 /**
  * The fps the header gives, instead of the log's own clock: for a caller that logs

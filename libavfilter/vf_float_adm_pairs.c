@@ -21,10 +21,12 @@
 /**
  * @file
  * The float_adm filters' checks of each pair, and the warnings that make
- * sure no wrong pairing, concealed frame or range mismatch goes unsaid.
+ * sure no wrong pairing, concealed frame or range mismatch goes unsaid; the
+ * pairs in doubt also as frame metadata and counts in the log, for programs.
  */
 
 #include "libavutil/avstring.h"
+#include "libavutil/dict.h"
 #include "libavutil/error.h"
 #include "libavutil/fifo.h"
 #include "libavutil/hwcontext.h"
@@ -41,12 +43,10 @@ struct ADMPairChecks {
     } corrupt[NB_INPUTS];
     uint64_t nb_checked;
     int64_t last_pts[NB_INPUTS];        /* the last pair's timestamps, in the framesync's */
-    int warned_repeat;
     int warned_range;
-    uint64_t nb_unpaired;               /* main frames without a reference frame */
-    uint64_t nb_far_pairs;              /* pairs further apart than half a frame */
-    int64_t first_far_pair;
-    uint64_t nb_ref_after_main;         /* reference frames after the main's last */
+    uint64_t doubts[FLOAT_ADM_NUM_PAIR_DOUBTS]; /* per kind (enum FloatAdmPairDoubt): frames */
+    uint64_t first_doubt[FLOAT_ADM_NUM_PAIR_DOUBTS]; /* per kind: its first frame */
+    int logged;                         /* the counts went into the log */
     FloatAdmSwapCheck *swap_check;      /* until its verdict is said */
     FloatAdmPlane layout[NB_INPUTS];    /* per input: how its luma is laid out */
     AVFifo *skipped;                    /* the frames left unscored and why, until they leave */
@@ -98,6 +98,32 @@ const char *ff_float_adm_pairs_skipped(ADMPairChecks *c, uint64_t index)
             return sf.reason;
     }
     return NULL;
+}
+
+/* A pair in doubt of this kind, at frame index: whether it is the first. */
+static int note_doubt(ADMPairChecks *c, enum FloatAdmPairDoubt kind, uint64_t index)
+{
+    if (!c->doubts[kind])
+        c->first_doubt[kind] = index;
+    return !c->doubts[kind]++;
+}
+
+/* The frame carries its pair's kinds of doubt (a bit per enum FloatAdmPairDoubt),
+ * by libfloatadm's names joined with '+', for programs to read. */
+static int mark_doubts(AVFrame *frame, unsigned kinds)
+{
+    char value[128] = "";
+
+    if (!kinds)
+        return 0;
+    for (int i = 0; i < FLOAT_ADM_NUM_PAIR_DOUBTS; i++) {
+        if (!(kinds & 1U << i))
+            continue;
+        if (*value)
+            av_strlcat(value, "+", sizeof(value));
+        av_strlcat(value, float_adm_pair_doubt_name(i), sizeof(value));
+    }
+    return av_dict_set(&frame->metadata, "lavfi.float_adm.pair_doubt", value, 0);
 }
 
 static int frame_is_corrupt(const AVFrame *frame)
@@ -161,45 +187,60 @@ static int64_t frame_duration(AVFilterContext *ctx, const FFFrameSync *fs, const
 }
 
 /* Half a frame apart or more, the reference is another picture than the one
- * meant: an input with a frame missing, a shifted start, mismatched rates. */
-static void check_pair_distance(AVFilterContext *ctx, ADMPairChecks *c,
-                                const FFFrameSync *fs, const AVFrame *dist, uint64_t index)
+ * meant: an input with a frame missing, a shifted start, mismatched rates.
+ * The kinds of doubt found (a bit per enum FloatAdmPairDoubt). */
+static unsigned check_pair_distance(AVFilterContext *ctx, ADMPairChecks *c,
+                                    const FFFrameSync *fs, const AVFrame *dist, uint64_t index)
 {
     const int64_t dist_pts = fs->in[INPUT_MAIN].pts, ref_pts = fs->in[INPUT_REFERENCE].pts;
     const int64_t duration = frame_duration(ctx, fs, dist);
 
     if (dist_pts == AV_NOPTS_VALUE || ref_pts == AV_NOPTS_VALUE || !duration)
-        return;
+        return 0;
     if (2 * FFABS(dist_pts - ref_pts) <= duration)
-        return;
-    if (!c->nb_far_pairs++) {
-        c->first_far_pair = index;
+        return 0;
+    if (note_doubt(c, FLOAT_ADM_PAIR_APART, index))
         av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" is paired with a reference frame more "
                "than half a frame away (main at %.6f s, reference at %.6f s): an input "
-               "misses frames or starts later; further such pairs are counted.\n", index,
-               dist_pts * av_q2d(fs->time_base), ref_pts * av_q2d(fs->time_base));
-    }
+               "misses frames or starts later; further such pairs are counted "
+               "(pair_doubt=%s).\n", index, dist_pts * av_q2d(fs->time_base),
+               ref_pts * av_q2d(fs->time_base), float_adm_pair_doubt_name(FLOAT_ADM_PAIR_APART));
+    return 1U << FLOAT_ADM_PAIR_APART;
+}
+
+/* The kind of doubt of a pair whose frame of this input was scored already. */
+static enum FloatAdmPairDoubt repeated_kind(int input)
+{
+    return input == INPUT_REFERENCE ? FLOAT_ADM_PAIR_REFERENCE_REPEATED :
+                                      FLOAT_ADM_PAIR_MAIN_REPEATED;
 }
 
 /* framesync holds an input's last frame while the other goes on (the input
  * ended, or has fewer frames per second): a pair with a picture already scored
- * compares against a stale one.  Timestamps say which picture it is. */
-static void warn_repeated_frame(AVFilterContext *ctx, ADMPairChecks *c,
-                                const FFFrameSync *fs, uint64_t index)
+ * compares against a stale one.  Timestamps say which picture it is.  Each such
+ * pair is counted, the first of each input said. */
+static unsigned check_repeated_frame(AVFilterContext *ctx, ADMPairChecks *c,
+                                     const FFFrameSync *fs, uint64_t index)
 {
+    unsigned kinds = 0;
+
     for (int i = 0; i < NB_INPUTS; i++) {
         const int64_t pts = fs->in[i].pts;
 
-        if (c->nb_checked && pts != AV_NOPTS_VALUE && pts == c->last_pts[i] &&
-            !c->warned_repeat) {
-            av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" is scored with a %s frame already "
-                   "scored: that input ended early or has a lower frame rate. Use shortest=1 "
-                   "or eof_action=endall to stop with the shorter input.\n",
-                   index, ff_float_adm_input_name(i));
-            c->warned_repeat = 1;
+        if (c->nb_checked && pts != AV_NOPTS_VALUE && pts == c->last_pts[i]) {
+            kinds |= 1U << repeated_kind(i);
+            if (note_doubt(c, repeated_kind(i), index))
+                av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" is scored with a %s frame already "
+                       "scored: %s; further such frames are counted (pair_doubt=%s).\n",
+                       index, ff_float_adm_input_name(i), i == INPUT_REFERENCE ?
+                       "that input ended early or has a lower frame rate. Use shortest=1 or "
+                       "eof_action=endall to stop with the shorter input" :
+                       "the main input's timestamps repeat",
+                       float_adm_pair_doubt_name(repeated_kind(i)));
         }
         c->last_pts[i] = pts;
     }
+    return kinds;
 }
 
 /* Limited range (unspecified, except yuvj) read as full, or the reverse,
@@ -275,34 +316,40 @@ static void check_order(AVFilterContext *ctx, ADMPairChecks *c,
 }
 
 int ff_float_adm_check_pair(AVFilterContext *ctx, ADMPairChecks *c, const FFFrameSync *fs,
-                            const AVFrame *dist, const AVFrame *ref, uint64_t index,
-                            int *skip)
+                            AVFrame *dist, const AVFrame *ref, uint64_t index, int *skip)
 {
     const AVFrame *const frames[NB_INPUTS] = { [INPUT_MAIN] = dist, [INPUT_REFERENCE] = ref };
+    unsigned doubts;
     int ret = check_corrupt(ctx, c, frames, index, skip);
 
     if (ret >= 0 && *skip)
         ret = note_skipped(c, index, "corrupt");
     if (ret < 0)
         return ret;
-    check_pair_distance(ctx, c, fs, dist, index);
+    doubts = check_pair_distance(ctx, c, fs, dist, index);
     check_color_range(ctx, c, dist, ref);
-    warn_repeated_frame(ctx, c, fs, index);
+    doubts |= check_repeated_frame(ctx, c, fs, index);
     if (c->swap_check && !*skip)
         check_order(ctx, c, frames);
     c->nb_checked++;
-    return 0;
+    return mark_doubts(dist, doubts);
 }
 
 /* A main frame before the reference's first (a later start, or a graph
  * rebuilt by ffmpeg while the reference's frames were on their way) has
  * nothing to be compared with: it passes unscored, and says so. */
-int ff_float_adm_note_unpaired(AVFilterContext *ctx, ADMPairChecks *c, uint64_t index)
+int ff_float_adm_note_unpaired(AVFilterContext *ctx, ADMPairChecks *c, AVFrame *dist,
+                               uint64_t index)
 {
-    if (!c->nb_unpaired++)
+    int ret;
+
+    if (note_doubt(c, FLOAT_ADM_PAIR_NO_REFERENCE, index))
         av_log(ctx, AV_LOG_WARNING, "Frame %"PRIu64" has no reference frame to be paired "
                "with: it is not scored (the log marks it skipped); such frames are "
-               "counted.\n", index);
+               "counted (pair_doubt=%s).\n", index,
+               float_adm_pair_doubt_name(FLOAT_ADM_PAIR_NO_REFERENCE));
+    if ((ret = mark_doubts(dist, 1U << FLOAT_ADM_PAIR_NO_REFERENCE)) < 0)
+        return ret;
     return note_skipped(c, index, "no reference frame");
 }
 
@@ -315,10 +362,63 @@ void ff_float_adm_note_after_main(AVFilterContext *ctx, ADMPairChecks *c,
 
     if (dist_pts == AV_NOPTS_VALUE || ref_pts == AV_NOPTS_VALUE ||
         ref_pts >= dist_pts + frame_duration(ctx, fs, dist))
-        c->nb_ref_after_main++;
+        c->doubts[FLOAT_ADM_PAIR_REFERENCE_AFTER_MAIN]++;
 }
 
-void ff_float_adm_pairs_report(AVFilterContext *ctx, ADMPairChecks **pc)
+int ff_float_adm_pairs_log(AVFilterContext *ctx, ADMPairChecks *c, FloatAdmLog *log)
+{
+    char errbuf[512] = "";
+    int ret;
+
+    if (!c || !log || c->logged)
+        return 0;
+    c->logged = 1;
+    ret = float_adm_log_add_pairing(log, c->nb_checked, c->doubts, FLOAT_ADM_NUM_PAIR_DOUBTS,
+                                    errbuf, sizeof(errbuf));
+    if (ret < 0) {
+        av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
+        return ret == FLOAT_ADM_ERROR_NOMEM ? AVERROR(ENOMEM) : AVERROR(EIO);
+    }
+    return 0;
+}
+
+/* Each kind of pair in doubt the run had, counted, named as the frames' metadata
+ * and the log name it. */
+static void report_doubts(AVFilterContext *ctx, const ADMPairChecks *c)
+{
+    for (int kind = 0; kind < FLOAT_ADM_NUM_PAIR_DOUBTS; kind++) {
+        const uint64_t count = c->doubts[kind], first = c->first_doubt[kind];
+        char said[256];
+
+        if (!count)
+            continue;
+        switch (kind) {
+        case FLOAT_ADM_PAIR_APART:
+            snprintf(said, sizeof(said), "%"PRIu64" frame pairs, the first at frame %"PRIu64", "
+                     "were more than half a frame apart", count, first);
+            break;
+        case FLOAT_ADM_PAIR_REFERENCE_REPEATED:
+        case FLOAT_ADM_PAIR_MAIN_REPEATED:
+            snprintf(said, sizeof(said), "%"PRIu64" frames, the first at frame %"PRIu64", were "
+                     "scored with a %s frame already scored", count, first,
+                     ff_float_adm_input_name(kind == FLOAT_ADM_PAIR_REFERENCE_REPEATED ?
+                                             INPUT_REFERENCE : INPUT_MAIN));
+            break;
+        case FLOAT_ADM_PAIR_NO_REFERENCE:
+            snprintf(said, sizeof(said), "%"PRIu64" frames had no reference frame and were not "
+                     "scored", count);
+            break;
+        default: /* FLOAT_ADM_PAIR_REFERENCE_AFTER_MAIN */
+            snprintf(said, sizeof(said), "The reference input goes on after the main input "
+                     "ended: its last %"PRIu64" frames have no main frame and were not scored",
+                     count);
+        }
+        av_log(ctx, AV_LOG_WARNING, "%s (pair_doubt=%s).\n", said,
+               float_adm_pair_doubt_name(kind));
+    }
+}
+
+void ff_float_adm_pairs_report(AVFilterContext *ctx, ADMPairChecks **pc, FloatAdmLog *log)
 {
     ADMPairChecks *c = *pc;
 
@@ -326,19 +426,11 @@ void ff_float_adm_pairs_report(AVFilterContext *ctx, ADMPairChecks **pc)
      * inputs) saw no frame. */
     if (!c)
         return;
+    ff_float_adm_pairs_log(ctx, c, log);
     report_swap(ctx, c);
     for (int i = 0; i < NB_INPUTS; i++)
         report_corrupt_run(ctx, c, i);
-    if (c->nb_unpaired)
-        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames had no reference frame and were not "
-               "scored.\n", c->nb_unpaired);
-    if (c->nb_far_pairs)
-        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frame pairs, the first at frame %"PRId64", "
-               "were more than half a frame apart.\n", c->nb_far_pairs, c->first_far_pair);
-    if (c->nb_ref_after_main)
-        av_log(ctx, AV_LOG_WARNING, "The reference input goes on after the main input "
-               "ended: its last %"PRIu64" frames have no main frame and were not scored.\n",
-               c->nb_ref_after_main);
+    report_doubts(ctx, c);
     av_fifo_freep2(&c->skipped);
     av_freep(pc);
 }

@@ -24,6 +24,9 @@
  * the decoder flagged corrupt, pairs more than half a frame apart, a frame
  * scored twice, main frames without a reference, reference frames after the
  * main's end, colour ranges that differ, inputs that may be the wrong way round.
+ * Pairs in doubt are also said for programs: each frame passed on whose pair is
+ * in doubt carries lavfi.float_adm.pair_doubt (libfloatadm's names of the kinds,
+ * joined with '+'), and the counts go into the log (float_adm_log_add_pairing).
  */
 
 #ifndef AVFILTER_FLOAT_ADM_PAIRS_H
@@ -62,16 +65,20 @@ int ff_float_adm_pairs_init(ADMPairChecks **c, int on_corrupt, int width, int he
                             const FloatAdmPlane layout[NB_INPUTS]);
 
 /**
- * Check the pair framesync gives for frame index.  Warnings as they arise;
- * an error only for a flagged frame with on_corrupt=fail (or no memory).
- * *skip: leave the pair unscored (a flagged frame with on_corrupt=skip).
+ * Check the pair framesync gives for frame index.  Warnings as they arise, and
+ * dist's metadata names the pair's kinds of doubt; an error only for a flagged
+ * frame with on_corrupt=fail (or no memory).  *skip: leave the pair unscored (a
+ * flagged frame with on_corrupt=skip).
  */
 int ff_float_adm_check_pair(AVFilterContext *ctx, ADMPairChecks *c, const FFFrameSync *fs,
-                            const AVFrame *dist, const AVFrame *ref, uint64_t index,
-                            int *skip);
+                            AVFrame *dist, const AVFrame *ref, uint64_t index, int *skip);
 
-/** A main frame with no reference frame to be paired with: 0, or AVERROR(ENOMEM). */
-int ff_float_adm_note_unpaired(AVFilterContext *ctx, ADMPairChecks *c, uint64_t index);
+/**
+ * dist, main frame index, has no reference frame to be paired with (its metadata
+ * says so): 0, or AVERROR(ENOMEM).
+ */
+int ff_float_adm_note_unpaired(AVFilterContext *ctx, ADMPairChecks *c, AVFrame *dist,
+                               uint64_t index);
 
 /**
  * The main input has ended and framesync gives its last frame (dist) again
@@ -88,9 +95,17 @@ void ff_float_adm_note_after_main(AVFilterContext *ctx, ADMPairChecks *c,
 const char *ff_float_adm_pairs_skipped(ADMPairChecks *c, uint64_t index);
 
 /**
- * The end: the open run of flagged frames, the counts, the inputs' order; the
- * checks freed and *c set to NULL.
+ * The pairs checked and the pairs in doubt, counted, added to log
+ * (float_adm_log_add_pairing), once: before the log lands or is handed to a
+ * rebuilt graph.  c or log NULL: nothing.  0, or an error said.
  */
-void ff_float_adm_pairs_report(AVFilterContext *ctx, ADMPairChecks **c);
+int ff_float_adm_pairs_log(AVFilterContext *ctx, ADMPairChecks *c, FloatAdmLog *log);
+
+/**
+ * The end: the counts added to log where they are not yet (NULL: a log that
+ * takes none, or none), the open run of flagged frames, the counts said, the
+ * inputs' order; the checks freed and *c set to NULL.
+ */
+void ff_float_adm_pairs_report(AVFilterContext *ctx, ADMPairChecks **c, FloatAdmLog *log);
 
 #endif /* AVFILTER_FLOAT_ADM_PAIRS_H */

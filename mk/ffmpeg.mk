@@ -166,7 +166,8 @@ ffmpeg: $(FF_OBJ)/ffbuild/config.mak $(FF_DIR)/.synced $(FF_FLOATADM_LIBS)
 
 $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe: ffmpeg
 	@mkdir -p $(dir $@)
-	cmp -s $(FF_OBJ)/$(notdir $@) $@ || cp $(FF_OBJ)/$(notdir $@) $@
+	# Copied beside and renamed over: a program still running the old file keeps it.
+	cmp -s $(FF_OBJ)/$(notdir $@) $@ || { cp $(FF_OBJ)/$(notdir $@) $@.tmp && mv -f $@.tmp $@; }
 	scripts/ffmpeg-check-libs.sh $@
 
 # The corpus, decompressed where FATE's SAMPLES points.

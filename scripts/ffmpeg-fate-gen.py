@@ -31,6 +31,10 @@ OUTPUTS = ["adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm
            "adm_den_scale1", "adm_num_scale2", "adm_den_scale2", "adm_num_scale3",
            "adm_den_scale3"]
 RATE = 25  # rawvideo's default frame rate: pts n, time base 1/25
+# The kinds of pairs in doubt the filter counts at the end of its JSON and XML logs
+# (float_adm_pair_doubt_name's order): the inputs here pair frame for frame, none.
+PAIR_DOUBTS = ["apart", "reference_repeated", "main_repeated", "no_reference",
+               "reference_after_main"]
 
 
 def g17(x):
@@ -125,7 +129,9 @@ def log_ref(fmt, frames, width, height, debug):
             out.append((",\n" if i else "\n") + '    "%s": {' % name)
             out.append(",".join('\n      "%s": %s' % (k, g17(v)) for k, v in pooled(columns[name])))
             out.append("\n    }")
-        out.append('\n  },\n  "aggregate_metrics": {\n  }\n}\n')
+        out.append('\n  },\n  "aggregate_metrics": {\n  },\n  "pairing": {\n    "pairs": %d'
+                   % len(frames))
+        out.append("".join(',\n    "%s": 0' % kind for kind in PAIR_DOUBTS) + "\n  }\n}\n")
     elif fmt == "csv":
         out.append("Frame," + "".join(n + "," for n in names) + "\n")
         for n, row in enumerate(rows):
@@ -141,7 +147,9 @@ def log_ref(fmt, frames, width, height, debug):
         for name in names:
             out.append('    <metric name="%s" ' % name +
                        "".join('%s="%s" ' % (k, g17(v)) for k, v in pooled(columns[name])) + "/>\n")
-        out.append("  </pooled_metrics>\n  <aggregate_metrics />\n</VMAF>\n")
+        out.append("  </pooled_metrics>\n  <aggregate_metrics />\n")
+        out.append('  <pairing pairs="%d" ' % len(frames) +
+                   "".join('%s="0" ' % kind for kind in PAIR_DOUBTS) + "/>\n</VMAF>\n")
     return "".join(out)
 
 

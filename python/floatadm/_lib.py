@@ -128,6 +128,9 @@ class FloatAdmFrameFormat(ctypes.Structure):
                 ("frame_bytes", ctypes.c_uint64)]
 
 
+# enum FloatAdmPairDoubt: the kind of pair in doubt that no frame carries (reference
+# frames after the main input's last); the names are the library's.
+FLOAT_ADM_PAIR_REFERENCE_AFTER_MAIN = 4
 # enum FloatAdmLogFormat.
 FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_CSV, FLOAT_ADM_LOG_XML, FLOAT_ADM_LOG_SUB = 0, 1, 2, 3
 # enum FloatAdmOutputKind and enum FloatAdmOutputTarget (float_adm_output_check).
@@ -162,6 +165,8 @@ _CORE_PROTOTYPES = {
     "float_adm_output_feature_name": (ctypes.c_int, [_P(FloatAdmOptions), ctypes.c_int,
                                                      ctypes.c_char_p, ctypes.c_size_t]),
     "float_adm_output_parse_name": (ctypes.c_int, [ctypes.c_char_p, _P(FloatAdmOptions)]),
+    "float_adm_pair_doubt_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "float_adm_pair_doubt_description": (ctypes.c_char_p, [ctypes.c_int]),
     "float_adm_summary_create": (ctypes.c_int, [_P(ctypes.c_void_p)]),
     "float_adm_summary_add": (ctypes.c_int, [ctypes.c_void_p, _P(ctypes.c_double),
                                              ctypes.c_size_t]),

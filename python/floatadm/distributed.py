@@ -264,7 +264,7 @@ def record_changes(old, new):
             for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
 
 
-def _up_to_date(spec, path, accept_doubtful_pairs):
+def _up_to_date(spec, path, accept_doubtful_pairs=False):
     """[] where path holds a finished log made from what the job is now, its record
     the one written with it (the log's digest), its pairs in doubt (if any) accepted
     now too; else what changed."""

@@ -52,6 +52,7 @@ import warnings
 
 import numpy as np
 
+from . import _lib
 from ._input import load_json
 from ._names import shown
 from ._progress import ProgressBar
@@ -483,45 +484,37 @@ def _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted):
 
 
 # The float_adm filter's warnings on ffmpeg's stderr ("[Parsed_float_adm_0 @ 0x...]
-# TEXT"), and of them the sentences this package acts on, as
-# libavfilter/vf_float_adm_pairs.c words them: the one place they are read.  The
-# filter gives no count of pairs in doubt that a program reads otherwise (no frame
-# metadata, nothing in its log); the sentences give what there is: a count where the
-# filter counts, the first frame where it says one.
+# TEXT"), passed on as the package's own.  Those about pairs in doubt end with the
+# kind they are of, "(pair_doubt=KIND)": the package says those once, from what the
+# filter gives programs (each frame's metadata, the log's "pairing": pair_doubts),
+# and reads no count or frame out of the sentences.
 _FILTER_LINE = re.compile(r"^\[Parsed_float_adm(?:_map|_cuda)?_\d+ @ [^\]]*\] (.*?)\s*$", re.M)
 _FILTER_SWAPPED = re.compile(r"^The main \(first\) input against the reference \(second\): "
                              r"(.*?)\.?$")
-# The kinds of pairs in doubt, each with what it is and what makes it.
-PAIR_DOUBTS = {
-    "apart": "pairs more than half a frame apart (an input misses frames, starts later "
-             "or has another frame rate)",
-    "reference_repeated": "distorted frames scored against a reference frame already "
-                          "scored (the reference ended early or has a lower frame rate)",
-    "distorted_repeated": "distorted frames scored again (the distorted ended early or "
-                          "has a lower frame rate)",
-    "no_reference": "distorted frames with no reference frame, not scored (the reference "
-                    "starts later)",
-    "reference_left_over": "reference frames after the distorted's last, not scored (the "
-                           "distorted ended early)",
-}
-# The filter's sentences that say each kind, with the frames counted (frames) or the
-# first frame (first_frame) where they give them.
-_PAIR_SENTENCES = (
-    ("apart", re.compile(r"^Frame (?P<first_frame>\d+) is paired with a reference frame more "
-                         r"than half a frame away")),
-    ("apart", re.compile(r"^(?P<frames>\d+) frame pairs, the first at frame "
-                         r"(?P<first_frame>\d+), were more than half a frame apart")),
-    ("reference_repeated", re.compile(r"^Frame (?P<first_frame>\d+) is scored with a "
-                                      r"reference \(second\) frame already scored")),
-    ("distorted_repeated", re.compile(r"^Frame (?P<first_frame>\d+) is scored with a main "
-                                      r"\(first\) frame already scored")),
-    ("no_reference", re.compile(r"^Frame (?P<first_frame>\d+) has no reference frame to be "
-                                r"paired with")),
-    ("no_reference", re.compile(r"^(?P<frames>\d+) frames had no reference frame and were "
-                                r"not scored")),
-    ("reference_left_over", re.compile(r"^The reference input goes on after the main input "
-                                       r"ended: its last (?P<frames>\d+) frames")),
-)
+_FILTER_DOUBT = re.compile(r"\(pair_doubt=([a-z_]+)\)\.?$")
+# The frame metadata key the filter gives each frame it passes on whose pair is in
+# doubt: the kinds of the pair (pair_doubt_kinds()) joined with '+'.
+PAIR_DOUBT_KEY = "lavfi.float_adm.pair_doubt"
+
+
+def pair_doubt_kinds():
+    """{name: what it is and what makes it} of each kind of pair in doubt, in the
+    library's order (float_adm_pair_doubt_name, float_adm_pair_doubt_description):
+    the names the filter's metadata, its log and Results.doubtful_pairs give them."""
+    lib = _lib.core()
+    kinds, i = {}, 0
+    while lib.float_adm_pair_doubt_name(i):
+        kinds[_lib.text(lib.float_adm_pair_doubt_name(i))] = \
+            _lib.text(lib.float_adm_pair_doubt_description(i))
+        i += 1
+    return kinds
+
+
+def __getattr__(name):
+    """PAIR_DOUBTS: pair_doubt_kinds(), read from the library when asked."""
+    if name == "PAIR_DOUBTS":
+        return pair_doubt_kinds()
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
 def filter_warnings(stderr):
@@ -529,39 +522,67 @@ def filter_warnings(stderr):
     return _FILTER_LINE.findall(stderr)
 
 
-def pair_doubts(lines, start=0):
-    """The pairs in doubt that the filter's warnings (filter_warnings()) say, one entry
-    per kind of PAIR_DOUBTS in that order: {"kind", "why" (PAIR_DOUBTS' words),
-    "frames" (how many, None where the filter does not count them), "first_frame"
-    (the title's number, start being the first frame the filter saw; None where not
-    said), "said" (the filter's sentences)}; the other lines, as they are."""
-    found, others = {}, []
-    for line in lines:
-        for kind, pattern in _PAIR_SENTENCES:
-            m = pattern.match(line)
-            if m:
-                entry = found.setdefault(kind, {"kind": kind, "why": PAIR_DOUBTS[kind],
-                                                "frames": None, "first_frame": None,
-                                                "said": []})
-                said = m.groupdict()
-                if said.get("frames") is not None:
-                    entry["frames"] = int(said["frames"])
-                if said.get("first_frame") is not None and entry["first_frame"] is None:
-                    entry["first_frame"] = int(said["first_frame"]) + start
-                entry["said"].append(line)
-                break
-        else:
-            others.append(line)
-    return [found[k] for k in PAIR_DOUBTS if k in found], others
+def frame_doubts(path):
+    """{frame: [kind, ...]} of each frame a metadata filter printed to path (mode=print)
+    that carries PAIR_DOUBT_KEY: the kinds of doubt of its pair."""
+    doubts, current = {}, None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = _META_FRAME.match(line)
+                if m:
+                    current = int(m.group(1))
+                    continue
+                key, sep, value = line.strip().partition("=")
+                if sep and key == PAIR_DOUBT_KEY and current is not None:
+                    doubts[current] = value.split("+")
+    except OSError:
+        pass
+    return doubts
+
+
+def pair_doubts(frame_kinds, pairing, start=0, kept=None):
+    """The pairs in doubt of a run, as the filter gives them to programs: one entry per
+    kind of pair_doubt_kinds() that it counted, in that order: {"kind", "why" (the
+    library's words), "frames" (how many), "first_frame" (the title's number of the
+    first frame of that kind, start being the first frame the filter saw; None where
+    no frame says it: reference frames after the distorted's last have none)}.
+    frame_kinds: frame_doubts() of the run's metadata; pairing: the "pairing" member
+    of its log (the run's counts); kept: the frames (the filter's numbers) that a
+    range keeps, None for a whole run.  A whole run counts as the log does (a graph
+    rebuilt mid-stream leaves only the last part's metadata); a range counts the
+    frames it keeps, as the log counts any frame the filter passed on after them.
+    A kind the library does not name: FFmpegError."""
+    kinds = pair_doubt_kinds()
+    said = {k for ks in frame_kinds.values() for k in ks} | (set(pairing) - {"pairs"})
+    unknown = sorted(said - set(kinds))
+    if unknown:
+        raise FFmpegError("the float_adm filter says pairs are in doubt of kinds this "
+                          "libfloatadm does not name (%s): the filter and the library are "
+                          "of different builds" % ", ".join(unknown))
+    no_frame = _lib.text(_lib.core().float_adm_pair_doubt_name(
+        _lib.FLOAT_ADM_PAIR_REFERENCE_AFTER_MAIN))
+    found = []
+    for kind, why in kinds.items():
+        frames = sorted(f for f, ks in frame_kinds.items()
+                        if kind in ks and (kept is None or f in kept))
+        count = pairing.get(kind, 0) if kept is None or kind == no_frame else len(frames)
+        if not isinstance(count, int) or count < 0:
+            raise FFmpegError("the float_adm filter's log counts %r pairs in doubt of kind "
+                              "%s" % (count, kind))
+        if count:
+            found.append({"kind": kind, "why": why, "frames": count,
+                          "first_frame": frames[0] + start if frames else None})
+    return found
 
 
 def doubts_text(doubts):
-    """Pairs in doubt in one line: each kind, how many and the first frame, where the
-    filter says them."""
+    """Pairs in doubt in one line: each kind, how many and the first frame, where known
+    (a record written before the filter counted every kind may lack a count)."""
     parts = []
     for d in doubts:
-        said = (["%d" % d["frames"]] if d["frames"] is not None else []) + \
-            (["the first at frame %d" % d["first_frame"]] if d["first_frame"] is not None
+        said = (["%d" % d["frames"]] if d.get("frames") is not None else []) + \
+            (["the first at frame %d" % d["first_frame"]] if d.get("first_frame") is not None
              else [])
         parts.append("%s: %s" % (d["why"], ", ".join(said)) if said else d["why"])
     return "; ".join(parts)
@@ -571,14 +592,15 @@ ACCEPT_HINT = ("accept_doubtful_pairs=True (python3 -m floatadm: --accept-doubtf
                "keeps them all the same")
 
 
-def _pass_warnings_on(stderr, reference, distorted, swap_said, start, accept, results):
+def _pass_warnings_on(stderr, doubts, reference, distorted, swap_said, accept, results):
     """The filter's warnings, said as the package's own, naming both inputs: the swap
-    check where nothing said it yet, each other warning, and the pairs in doubt: a
-    DoubtfulPairsError, or with accept a DoubtfulPairsWarning and results'
-    doubtful_pairs.  Warnings name the line that called score_video."""
-    doubts, others = pair_doubts(filter_warnings(stderr), start)
-    for line in others:
+    check where nothing said it yet, each other warning, and the pairs in doubt
+    (pair_doubts()) once: a DoubtfulPairsError, or with accept a DoubtfulPairsWarning
+    and results' doubtful_pairs.  Warnings name the line that called score_video."""
+    for line in filter_warnings(stderr):
         swapped = _FILTER_SWAPPED.match(line)
+        if _FILTER_DOUBT.search(line):
+            continue
         if swapped:
             if not swap_said:
                 warn_swapped(reference, distorted, swapped.group(1), stacklevel=4)
@@ -1006,7 +1028,14 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
                 code, " ".join(shown(arg) for arg in command), stderr[-4000:]))
         elapsed = time.monotonic() - began
         raw = Results.from_json(log)
+        pairing = load_json(log, "the float_adm filter's log").get("pairing")
+        if not isinstance(pairing, dict):
+            raise FFmpegError("the float_adm filter of %s does not count the pairs it scores "
+                              "(its log has no \"pairing\"), so pairs in doubt would go "
+                              "unsaid: an older build, or not the project's: build the "
+                              "project's ffmpeg" % shown(ffmpeg))
         times = frame_times(meta)
+        frame_kinds = frame_doubts(meta)
         maps = _read_maps(os.path.join(work, "maps"), raw.frames, end, start) if map else None
         # ffmpeg stops after end - start frames; the filter's log may hold one more
         # (it logs each frame it passes on, as psnr's stats_file does), which
@@ -1032,8 +1061,10 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     results.stderr = stderr
     results.scale = scaling
     results.beside = beside_values
+    doubts = pair_doubts(frame_kinds, pairing, start,
+                         None if end is None else {f["frame"] for f in kept})
     # One warning of the order: the files' sizes or rates said it already, else the
     # filter's check of the pictures; then the filter's other warnings.
-    _pass_warnings_on(stderr, reference, distorted, warned, start, accept_doubtful_pairs,
+    _pass_warnings_on(stderr, doubts, reference, distorted, warned, accept_doubtful_pairs,
                       results)
     return results

@@ -604,32 +604,66 @@ def test_pairs_in_doubt_are_an_error_unless_accepted(cut_pair):
     """A reference that ends early leaves the distorted's last frames scored against
     its last frame again (and half a frame or more apart); a distorted that ends early
     leaves the reference's last frames unscored.  Either is a DoubtfulPairsError, one
-    line naming both inputs, what the filter said and how to accept it; accepted, the
-    scores come with a warning and the doubts in the Results."""
+    line naming both inputs, what the filter counted and how to accept it; accepted,
+    the scores come with a warning and the doubts in the Results.  Each kind is
+    counted exactly, the frames scored again too, from the filter's metadata and log
+    (no sentence of it read)."""
     with pytest.raises(floatadm.video.DoubtfulPairsError) as raised:
         floatadm.score_video(reference=cut_pair["ref13"], distorted=cut_pair["dis"])
     message = str(raised.value)
     assert "\n" not in message and "accept_doubtful_pairs=True" in message
     assert message.startswith("the distorted %s against the reference %s, pairs in doubt: "
                               % (cut_pair["dis"], cut_pair["ref13"]))
-    doubts = {d["kind"]: d for d in raised.value.doubts}
-    assert sorted(doubts) == ["apart", "reference_repeated"]
-    assert (doubts["apart"]["frames"], doubts["apart"]["first_frame"]) == (12, 13)
-    assert doubts["reference_repeated"]["first_frame"] == 13
+    assert [(d["kind"], d["frames"], d["first_frame"]) for d in raised.value.doubts] == [
+        ("apart", 12, 13), ("reference_repeated", 12, 13)]
+    assert raised.value.doubts[1]["why"] == floatadm.video.PAIR_DOUBTS["reference_repeated"]
     with pytest.warns(floatadm.video.DoubtfulPairsWarning) as caught:
         accepted = floatadm.score_video(reference=cut_pair["ref13"], distorted=cut_pair["dis"],
                                         accept_doubtful_pairs=True)
     assert len(caught) == 1 and caught[0].filename == __file__
     assert len(accepted.frames) == 25 and accepted.doubtful_pairs == raised.value.doubts
-    # Frames counted from a range's first, as the title numbers them.
+    # Frames counted from a range's first, as the title numbers them: the range's own
+    # (its first pair is the first its run scores, none scored again before it).
     with pytest.raises(floatadm.video.DoubtfulPairsError) as raised:
         floatadm.score_video(reference=cut_pair["ref13"], distorted=cut_pair["dis"],
                              start_frame=15, end_frame=20)
-    assert {d["kind"]: d["first_frame"] for d in raised.value.doubts}["apart"] == 15
+    assert [(d["kind"], d["frames"], d["first_frame"]) for d in raised.value.doubts] == [
+        ("apart", 5, 15), ("reference_repeated", 4, 16)]
+    # A range that ends before the reference does is in no doubt.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert floatadm.score_video(reference=cut_pair["ref13"], distorted=cut_pair["dis"],
+                                    start_frame=3, end_frame=13).doubtful_pairs == []
     with pytest.raises(floatadm.video.DoubtfulPairsError) as raised:
         floatadm.score_video(reference=cut_pair["ref"], distorted=cut_pair["dis7"])
-    assert [(d["kind"], d["frames"]) for d in raised.value.doubts] == [
-        ("reference_left_over", 18)]
+    assert [(d["kind"], d["frames"], d["first_frame"]) for d in raised.value.doubts] == [
+        ("reference_after_main", 18, None)]
+
+
+def test_pair_doubts_read_what_the_filter_gives(tmp_path):
+    """The pairs in doubt come from the frames' metadata (which frames, of which kinds)
+    and the log's counts, by the library's names: a whole run counts as the log, a
+    range the frames it keeps; a kind the library does not name is an error."""
+    meta = tmp_path / "metadata.txt"
+    meta.write_text("frame:0    pts:0       pts_time:0\nlavfi.float_adm.adm2=1\n"
+                    "frame:1    pts:1       pts_time:0.04\n"
+                    "lavfi.float_adm.pair_doubt=apart+reference_repeated\n"
+                    "lavfi.float_adm.adm2=0.5\n"
+                    "frame:2    pts:2       pts_time:0.08\nlavfi.float_adm.pair_doubt=apart\n")
+    kinds = floatadm.video.frame_doubts(str(meta))
+    assert kinds == {1: ["apart", "reference_repeated"], 2: ["apart"]}
+    pairing = {"pairs": 3, "apart": 2, "reference_repeated": 1, "main_repeated": 0,
+               "no_reference": 0, "reference_after_main": 4}
+    doubts = floatadm.video.pair_doubts(kinds, pairing, start=10)
+    assert [(d["kind"], d["frames"], d["first_frame"]) for d in doubts] == [
+        ("apart", 2, 11), ("reference_repeated", 1, 11), ("reference_after_main", 4, None)]
+    assert all(d["why"] == floatadm.video.PAIR_DOUBTS[d["kind"]] for d in doubts)
+    doubts = floatadm.video.pair_doubts(kinds, dict(pairing, reference_after_main=0),
+                                        start=10, kept={0, 1})
+    assert [(d["kind"], d["frames"], d["first_frame"]) for d in doubts] == [
+        ("apart", 1, 11), ("reference_repeated", 1, 11)]
+    with pytest.raises(floatadm.FFmpegError, match="sideways"):
+        floatadm.video.pair_doubts({0: ["sideways"]}, {"pairs": 1})
 
 
 def test_pairs_as_meant_say_nothing(cut_pair, ffmpeg, tmp_path):
@@ -658,8 +692,8 @@ def test_command_line_fails_on_pairs_in_doubt(cut_pair, tmp_path):
     assert "pairs in doubt" in done.stderr and "--accept-doubtful-pairs" in done.stderr
     assert not out.exists()
     done = floatadm_cli("score", "-r", cut_pair["ref"], "-d", cut_pair["dis7"], "--quiet")
-    assert done.returncode == 1 and "reference frames after the distorted's last, not " \
-        "scored (the distorted ended early): 18" in done.stderr, done.stderr
+    assert done.returncode == 1 and "reference frames after the main (distorted) input's " \
+        "last, not scored (the main input ended early): 18" in done.stderr, done.stderr
     done = floatadm_cli("score", "-r", cut_pair["ref13"], "-d", cut_pair["dis"], "--json",
                         str(out), "--quiet", "--accept-doubtful-pairs")
     assert done.returncode == 0, done.stderr
@@ -669,7 +703,7 @@ def test_command_line_fails_on_pairs_in_doubt(cut_pair, tmp_path):
     with open(tmp_path / "t.spec.json", encoding="utf-8") as f:
         record = json.load(f)
     assert [(d["kind"], d["frames"]) for d in record["doubtful_pairs"]] == [
-        ("apart", 12), ("reference_repeated", None)]
+        ("apart", 12), ("reference_repeated", 12)]
     done = floatadm_cli("score", "-r", cut_pair["ref"], "-d", cut_pair["dis"], "--json",
                         str(out), "--quiet")
     assert done.returncode == 0 and done.stderr == "", done.stderr

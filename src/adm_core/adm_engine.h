@@ -2,17 +2,26 @@
  * float_adm: the CPU engine.  Pipeline per scale:
  *   input -> DWT -> decouple + CSF -> masking + row sums -> pooling
  * One schedule, on the row kernels of a level (adm_simd.h; the scalar level is one
- * of them): per scale, one pass over each job's rows that runs DWT, decouple + CSF
- * and the row sums on a ring of three rows while they are in cache.  A job
- * recomputes the one detail row on each side of its rows that masking reads; only
- * band a goes through memory.  Every row's inner sum is kept and the rows fold in
- * order afterwards, so the scores depend neither on how the rows were shared out
- * nor on the level.
+ * of them).  A frame is split into horizontal bands, one per job, and each job
+ * carries its band through all four scales: one executor call per frame, so a
+ * frame's threads meet once, not at every scale.  Per scale a job makes one pass over
+ * its rows that runs DWT, decouple + CSF and the row sums on a ring of three rows
+ * while they are in cache; only band a goes through memory.  The rows of band a
+ * that the next scale's DWT reads beyond the job's own (its halo: a few rows above
+ * and below, more the finer the scale) are the neighbours' where they have published
+ * them already, else the job computes them itself into rows of its own; it
+ * recomputes the one detail row on each side of its rows that masking reads.  The arithmetic is the
+ * same whoever computes a row, so are the bits.  Every row's inner sum is kept and
+ * the rows fold in order afterwards, so the scores depend neither on how the rows
+ * were shared out nor on the level.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef ADM_ENGINE_H
 #define ADM_ENGINE_H
 
+#include <stdint.h>
+
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -69,15 +78,13 @@ public:
 private:
     enum Image { kRef = 0, kDist = 1 };
 
-    /* Per-job rows: the vertical pass of each image, a discard row for halo band a,
-     * the distorted detail, then a ring of three rows of reference detail, weighted
-     * and filtered signals. */
+    /* Per-job rows: the vertical pass of each image, the distorted detail, then a ring
+     * of three rows of reference detail, weighted and filtered signals. */
     enum JobRow {
         kLoRow = 0,          /* + image */
         kHiRow = 2,          /* + image */
-        kHaloApproxRow = 4,
-        kDistDetailRow = 5,  /* + band */
-        kRingRow = 8,        /* + slot * kRingSlotRows + RingRow */
+        kDistDetailRow = 4,  /* + band */
+        kRingRow = 7,        /* + slot * kRingSlotRows + RingRow */
         kRingSlots = 3,
     };
     enum RingRow {
@@ -87,9 +94,24 @@ private:
         kRingSlotRows = 15,
     };
 
+    /* Rows [first, last) of a scale; none when first >= last. */
+    struct Rows {
+        int first = 0, last = 0;
+        bool has(int i) const { return i >= first && i < last; }
+    };
+    /* What a job computes of a scale from its own rows: the rows whose sums it adds,
+     * the detail rows those read, and all the rows it runs the DWT on, in order. */
+    struct PassRows {
+        Rows sums, details, dwt;
+    };
+
+    /* Band a of every scale, the row sums, the flags of published rows. */
     void allocate();
-    /* 0, or the executor's error.  Each job's rows start at a multiple of align. */
-    template <class F> int parallel_rows(int first, int last, int align, F &&work);
+    /* The jobs' bands and each job's rows (nb_jobs_, and a map's blocks, set them). */
+    void plan_jobs();
+    PassRows pass_rows(int s, const Rows &own) const;
+    int run_jobs();
+    void run_job(int job);
 
     ScaleSums fold_scale(int s);
 
@@ -98,8 +120,18 @@ private:
     {
         return job_row(job, kRingRow + (row % kRingSlots) * kRingSlotRows + kind);
     }
-    void fused_rows(int s, int first, int last, int job);
-    void fused_dwt_row(int s, int i, bool own, bool details, int job);
+    /* Where among the job's halo rows of scale s row y (not its own) goes. */
+    int halo_slot(int s, int job, int y) const;
+    float *halo_row(int job, int img, int s, int slot)
+    {
+        return scratch_[job].data() + halo_offset_[s] + (2 * (ptrdiff_t)slot + img) * scales_[s].stride;
+    }
+    /* Row y of band a of scale s of an image, as the job may read it: its own, one
+     * published by another job, or one it computes now. */
+    const float *approx_row(int job, int img, int s, int y);
+    void fused_rows(int s, int job);
+    /* Row i of scale s: band a of each image into a[image], the details too if asked. */
+    void dwt_row(int s, int i, float *const a[2], bool details, int job);
     void fused_decouple_row(int s, int i, int job);
     void fused_sum_row(int s, int i, int job);
 
@@ -112,8 +144,21 @@ private:
 
     LargeBuffer storage_;
     Band approx_[2][kNumScales];          /* band a of each image and scale */
-    std::vector<float> row_sums_[kNumRowSums];
-    std::vector<std::vector<float>> scratch_; /* per job: the JobRow rows */
+    /* Row i of band a of scale s is written, for the frame numbered frame_epoch_, when
+     * published_[s][i] holds that number (release and acquire). */
+    std::unique_ptr<std::atomic<uint32_t>[]> published_[kNumScales];
+    uint32_t frame_epoch_ = 0;
+    std::vector<float> row_sums_[kNumScales][kNumRowSums];
+
+    std::vector<Rows> bands_[kNumScales]; /* per scale, each job's own rows */
+    /* Each job's halo of a scale: up to halo_above_ rows above its own, halo_below_
+     * below, both images, from halo_offset_ in its scratch. */
+    int halo_above_[kNumScales] = {}, halo_below_[kNumScales] = {};
+    ptrdiff_t halo_offset_[kNumScales] = {};
+    int halo_slots_before_[kNumScales] = {}; /* slots of the finer scales */
+    std::vector<std::vector<float>> scratch_; /* per job: the JobRow rows, then the halo */
+    /* Per job and halo slot: the frame number of the row computed there. */
+    std::vector<std::vector<uint32_t>> halo_epoch_;
     ptrdiff_t job_row_stride_ = 0;
 
     std::unique_ptr<FrameMap> map_;

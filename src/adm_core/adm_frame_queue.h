@@ -21,8 +21,8 @@ namespace adm {
  * A ring of `depth` frame slots, scored by `threads` worker threads of the queue's own.
  * A worker takes the oldest frame not yet started and scores it whole on an engine
  * no other frame is using (made when none is idle: as many engines as frames were
- * ever scored at once, at most min(threads, depth)); an engine splits each scale's
- * rows into ceil(threads / depth) jobs, and any worker that is free takes those jobs
+ * ever scored at once, at most min(threads, depth)); an engine splits a frame's rows
+ * into ceil(threads / depth) jobs, and any worker that is free takes those jobs
  * before the next frame.  Each engine folds its rows in order, so the scores are the
  * same however the work was shared out.  A slot is only a frame's planes and scores:
  * a queue deeper than its threads (so that one slow frame does not hold the others

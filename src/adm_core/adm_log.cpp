@@ -18,6 +18,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -62,6 +63,7 @@ struct FloatAdmLog {
     bool header_written = false;
     uint64_t entries = 0; /* frames and skipped frames in the file */
     adm::FrameStats stats[FLOAT_ADM_NUM_DEBUG_OUTPUTS];
+    adm::LogPairing pairing; /* float_adm_log_add_pairing's counts */
     bool finished = false;
     off_t footer_start = -1; /* where the last footer began; -1: cannot seek back */
     std::string error;       /* the first write error: nothing is written after it */
@@ -288,7 +290,8 @@ int finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size)
         return ret;
     /* Every byte before here is flushed, so this is where the footer begins. */
     log->footer_start = log->regular ? ftello(log->file) : -1;
-    ret = write_checked(log, adm::footer_text(log->layout, log->stats), errbuf, errbuf_size);
+    ret = write_checked(log, adm::footer_text(log->layout, log->stats, log->pairing), errbuf,
+                        errbuf_size);
     if (ret < 0)
         return ret;
     ret = write_fps(log, errbuf, errbuf_size);
@@ -452,6 +455,39 @@ int float_adm_log_skipped(FloatAdmLog *log, uint64_t frame_num, const char *reas
         adm::format_error(errbuf, errbuf_size, "out of memory writing the log");
         return FLOAT_ADM_ERROR_NOMEM;
     }
+}
+
+int float_adm_log_add_pairing(FloatAdmLog *log, uint64_t pairs, const uint64_t *doubts,
+                              int num_doubts, char *errbuf, size_t errbuf_size)
+{
+    if (!log || (num_doubts && !doubts)) {
+        adm::format_error(errbuf, errbuf_size, "no log or no counts given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    if (num_doubts < 0 || num_doubts > FLOAT_ADM_NUM_PAIR_DOUBTS) {
+        adm::format_error(errbuf, errbuf_size,
+                          "counts of %d kinds of pairs in doubt: libfloatadm %s knows %d",
+                          num_doubts, float_adm_version(), FLOAT_ADM_NUM_PAIR_DOUBTS);
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    if (!log->error.empty()) {
+        adm::format_error(errbuf, errbuf_size, "%s", log->error.c_str());
+        return FLOAT_ADM_ERROR_IO;
+    }
+    /* The footer goes out again, with the pairing, when the log closes. */
+    if (log->file && log->finished) {
+        const int ret = reopen_after_finish(log, errbuf, errbuf_size);
+        if (ret < 0)
+            return ret;
+    }
+    log->finished = false;
+    adm::LogPairing &pairing = log->pairing;
+    pairing.num_doubts = pairing.given ? std::min(pairing.num_doubts, num_doubts) : num_doubts;
+    pairing.given = true;
+    pairing.pairs += pairs;
+    for (int i = 0; i < num_doubts; i++)
+        pairing.doubts[i] += doubts[i];
+    return 0;
 }
 
 const char *float_adm_log_output_name(const FloatAdmLog *log, int output)

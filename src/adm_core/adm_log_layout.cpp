@@ -255,7 +255,22 @@ std::string skipped_text(const LogLayout &layout, bool first, uint64_t frame_num
     return out;
 }
 
-std::string footer_text(const LogLayout &layout, const FrameStats *stats)
+/* The pairing's members, after the aggregate metrics: JSON and XML have a place
+ * for them that libvmaf's readers pass over; CSV and SUB have none. */
+static void append_pairing(std::string &out, bool json, const LogPairing &pairing)
+{
+    out += json ? ",\n  \"pairing\": {\n    \"pairs\": " : "  <pairing pairs=\"";
+    append_uint(out, pairing.pairs);
+    for (int i = 0; i < pairing.num_doubts; i++) {
+        out += json ? ",\n    \"" : "\" ";
+        out += float_adm_pair_doubt_name(i);
+        out += json ? "\": " : "=\"";
+        append_uint(out, pairing.doubts[i]);
+    }
+    out += json ? "\n  }" : "\" />\n";
+}
+
+std::string footer_text(const LogLayout &layout, const FrameStats *stats, const LogPairing &pairing)
 {
     std::string out;
     if (layout.format == FLOAT_ADM_LOG_CSV || layout.format == FLOAT_ADM_LOG_SUB)
@@ -291,8 +306,11 @@ std::string footer_text(const LogLayout &layout, const FrameStats *stats)
             out += "/>\n";
         }
     }
-    out += json ? "\n  },\n  \"aggregate_metrics\": {\n  }\n}\n"
-                : "  </pooled_metrics>\n  <aggregate_metrics />\n</VMAF>\n";
+    out += json ? "\n  },\n  \"aggregate_metrics\": {\n  }"
+                : "  </pooled_metrics>\n  <aggregate_metrics />\n";
+    if (pairing.given)
+        append_pairing(out, json, pairing);
+    out += json ? "\n}\n" : "</VMAF>\n";
     return out;
 }
 

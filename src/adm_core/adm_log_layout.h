@@ -37,6 +37,15 @@ struct LogLayout {
     bool fps_padded = false; /* the fps is filled in later: leave room for it */
 };
 
+/* A run's pairing (float_adm_log_add_pairing): the pairs checked and the frames of
+ * each kind of pair in doubt. */
+struct LogPairing {
+    bool given = false;
+    uint64_t pairs = 0;
+    int num_doubts = FLOAT_ADM_NUM_PAIR_DOUBTS; /* the kinds every caller counted */
+    uint64_t doubts[FLOAT_ADM_NUM_PAIR_DOUBTS] = {};
+};
+
 /* The fps, %.2f, or what libvmaf writes for an fps it has no number for. */
 std::string fps_text(const LogLayout &layout, double fps);
 /* The fps value and what closes it (XML: the quote), padded where it is filled in later. */
@@ -49,8 +58,10 @@ std::string frame_text(const LogLayout &layout, bool first, uint64_t frame_num, 
 /* A frame that was not scored. */
 std::string skipped_text(const LogLayout &layout, bool first, uint64_t frame_num,
                          const char *reason);
-/* The end: the pooled metrics of stats (one per output) for JSON and XML. */
-std::string footer_text(const LogLayout &layout, const FrameStats *stats);
+/* The end: the pooled metrics of stats (one per output) for JSON and XML, then the
+ * pairing where one was given. */
+std::string footer_text(const LogLayout &layout, const FrameStats *stats,
+                        const LogPairing &pairing);
 /* The end of a log whose run failed, in place of the footer (float_adm_log_abandon):
  * no pooled metrics, the reason instead. */
 std::string incomplete_text(const LogLayout &layout, const char *reason);

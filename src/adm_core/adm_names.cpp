@@ -1,6 +1,7 @@
 /*
  * float_adm: the names libvmaf gives the outputs: the plain names, and the suffix
- * its feature names take for options that are not their defaults.
+ * its feature names take for options that are not their defaults; and the names of
+ * the kinds of pairs in doubt, which every face says and reads.
  *
  * Copyright (c) 2026 the float_adm authors
  *
@@ -41,6 +42,21 @@ const char *const kOutputNames[FLOAT_ADM_NUM_DEBUG_OUTPUTS] = {
     "adm_num_scale1", "adm_den_scale1",
     "adm_num_scale2", "adm_den_scale2",
     "adm_num_scale3", "adm_den_scale3",
+};
+
+/* Each kind of pair in doubt (enum FloatAdmPairDoubt): its name, and what it is and
+ * what makes it. */
+const char *const kPairDoubts[FLOAT_ADM_NUM_PAIR_DOUBTS][2] = {
+    {"apart", "pairs more than half a frame apart (an input misses frames, starts later or "
+              "has another frame rate)"},
+    {"reference_repeated", "main (distorted) frames scored against a reference frame already "
+                           "scored (the reference ended early or has a lower frame rate)"},
+    {"main_repeated", "main (distorted) frames with the timestamp of a main frame already "
+                      "scored (the main input's timestamps repeat)"},
+    {"no_reference", "main (distorted) frames with no reference frame, not scored (the "
+                     "reference starts later)"},
+    {"reference_after_main", "reference frames after the main (distorted) input's last, not "
+                             "scored (the main input ended early)"},
 };
 
 /* libvmaf's names are built in a 256-byte buffer (feature_name.c): longer ones are cut. */
@@ -117,6 +133,16 @@ extern "C" {
 const char *float_adm_output_name(int index)
 {
     return index >= 0 && index < FLOAT_ADM_NUM_DEBUG_OUTPUTS ? kOutputNames[index] : nullptr;
+}
+
+const char *float_adm_pair_doubt_name(int doubt)
+{
+    return doubt >= 0 && doubt < FLOAT_ADM_NUM_PAIR_DOUBTS ? kPairDoubts[doubt][0] : nullptr;
+}
+
+const char *float_adm_pair_doubt_description(int doubt)
+{
+    return doubt >= 0 && doubt < FLOAT_ADM_NUM_PAIR_DOUBTS ? kPairDoubts[doubt][1] : nullptr;
 }
 
 int float_adm_output_feature_name(const FloatAdmOptions *opts, int output, char *buf, size_t size)

@@ -69,6 +69,20 @@ expect_stderr() {
     grep -F -q -- "$2" err.txt || fail "$1: stderr lacks '$2': $(tail -n 5 err.txt)"
 }
 
+# expect_pairing NAME LOG COUNTS: the JSON log's "pairing" member holds COUNTS:
+# "PAIRS APART REFERENCE_REPEATED MAIN_REPEATED NO_REFERENCE REFERENCE_AFTER_MAIN".
+expect_pairing() {
+    tests=$((tests + 1))
+    got=$(/usr/bin/python3 -c '
+import json, sys
+pairing = json.load(open(sys.argv[1])).get("pairing", {})
+print(" ".join(str(pairing.get(k)) for k in ("pairs", "apart", "reference_repeated",
+                                             "main_repeated", "no_reference",
+                                             "reference_after_main")))
+' "$2" 2>&1)
+    [ "$got" = "$3" ] || fail "$1: the log's pairing is '$got', wanted '$3'"
+}
+
 # --- Inputs that do not match -------------------------------------------------
 
 expect_error "sizes differ" "must have the same size and bit depth" \
@@ -110,21 +124,56 @@ expect_error "decoded input grows" "must have the same size and bit depth" \
 # --- One input ends early -----------------------------------------------------
 
 # Default (eof_action=repeat): a reference that ends first has its last frame
-# reused, and the filter warns that scores now compare against a stale picture.
+# reused, and the filter warns that scores now compare against a stale picture;
+# each such frame is counted (at the end, and in the log) and says so in its
+# metadata, as the pairs more than half a frame apart do.
 if expect_ok "reference ends early" -f lavfi -i "$(src 64x48 0.4)" \
-        -f lavfi -i "$(src 64x48 0.2)" -lavfi "float_adm,metadata=print:file=meta.txt" \
+        -f lavfi -i "$(src 64x48 0.2)" \
+        -lavfi "float_adm=log_fmt=json:log_path=early.json,metadata=print:file=meta.txt" \
         -f null -; then
     expect_count "reference ends early: every main frame scored" 10 meta.txt "adm2="
     expect_stderr "reference ends early: warned" "shortest=1"
+    expect_stderr "reference ends early: counted" \
+        "5 frames, the first at frame 5, were scored with a reference (second) frame already scored"
+    expect_count "reference ends early: the frames in doubt say why" 5 meta.txt \
+        "^lavfi\.float_adm\.pair_doubt=apart+reference_repeated$"
+    expect_count "reference ends early: no other frame in doubt" 5 meta.txt "pair_doubt="
+    expect_pairing "reference ends early" early.json "10 5 5 0 0 0"
 fi
 # A main input that ends first: each main frame is scored once, and the reference
-# frames after it are said to be left out.
+# frames after it are said to be left out, and counted in the log (XML here).
 if expect_ok "main ends early" -f lavfi -i "$(src 64x48 0.2)" \
-        -f lavfi -i "$(src 64x48 0.4)" -lavfi "float_adm,metadata=print:file=meta.txt" \
+        -f lavfi -i "$(src 64x48 0.4)" \
+        -lavfi "float_adm=log_fmt=xml:log_path=late.xml,metadata=print:file=meta.txt" \
         -f framecrc -; then
     expect_count "main ends early: each main frame scored once" 5 meta.txt "adm2="
     expect_count "main ends early: each main frame passed once" 5 out.txt "^0,"
     expect_stderr "main ends early: warned" "its last 5 frames have no main frame"
+    expect_count "main ends early: no main frame in doubt" 0 meta.txt "pair_doubt="
+    expect_count "main ends early: counted in the log" 1 late.xml \
+        '^  <pairing pairs="5" apart="0" reference_repeated="0" main_repeated="0" no_reference="0" reference_after_main="5" />$'
+fi
+# A reference that starts two frames later: the main's first two frames have no
+# reference frame (passed on unscored, each saying so), and the reference's last
+# two have no main frame.
+if expect_ok "reference starts later" -f lavfi -i "$(src 64x48 0.4)" -f lavfi -i "$(src 64x48 0.4)" \
+        -lavfi "[1]setpts=PTS+2[r];[0][r]float_adm=log_fmt=json:log_path=later.json,metadata=print:file=meta.txt" \
+        -f null -; then
+    expect_count "reference starts later: 8 frames scored" 8 meta.txt "adm2="
+    expect_count "reference starts later: the first two say why" 2 meta.txt \
+        "^lavfi\.float_adm\.pair_doubt=no_reference$"
+    expect_pairing "reference starts later" later.json "8 0 0 0 2 2"
+fi
+# A main frame whose timestamp repeats the one before: scored with the main
+# frame (and the reference frame) already scored.
+if expect_ok "main timestamps repeat" -f lavfi -i "$(src 64x48 0.4)" -f lavfi -i "$(src 64x48 0.4)" \
+        -lavfi "[0]setpts='if(eq(N\,5)\,4\,N)'[d];[d][1]float_adm=log_fmt=json:log_path=repeat.json,metadata=print:file=meta.txt" \
+        -f null -; then
+    expect_count "main timestamps repeat: the frame says why" 1 meta.txt \
+        "^lavfi\.float_adm\.pair_doubt=reference_repeated+main_repeated$"
+    expect_stderr "main timestamps repeat: counted" \
+        "1 frames, the first at frame 5, were scored with a main (first) frame already scored"
+    expect_pairing "main timestamps repeat" repeat.json "10 0 1 1 0 0"
 fi
 for stop in shortest=1 eof_action=endall; do
     if expect_ok "reference ends early, $stop" -f lavfi -i "$(src 64x48 0.4)" \
@@ -199,11 +248,15 @@ done
 
 # --- Pairing ------------------------------------------------------------------
 
-# Clean inputs of one rate: nothing to warn about.
-if expect_ok "clean inputs" -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi float_adm -f null -; then
+# Clean inputs of one rate: nothing to warn about, no frame in doubt, nought of
+# each kind in the log.
+if expect_ok "clean inputs" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+        -lavfi "float_adm=log_fmt=json:log_path=clean.json,metadata=print:file=meta.txt" -f null -; then
     tests=$((tests + 1))
     ! grep -iE "float_adm.*(corrupt|half a frame|no reference|already scored|differ)" err.txt ||
         fail "clean inputs: a warning: $(grep -iE 'corrupt|half a frame|no reference|already scored|differ' err.txt)"
+    expect_count "clean inputs: no frame in doubt" 0 meta.txt "pair_doubt="
+    expect_pairing "clean inputs" clean.json "10 0 0 0 0 0"
 fi
 
 # Equal inputs scored every n-th frame: no false "already scored" warning
@@ -246,7 +299,9 @@ for mode in nearest default; do
     expect_ok "rounded timestamps, ts_sync_mode=$mode" -i rounded.mkv -i rounded.y4m \
         -lavfi "float_adm=ts_sync_mode=$mode,metadata=print:file=$mode.txt" -f null -
 done
-grep '^lavfi\.float_adm\.' index.txt > index.scores
+# The scores alone: the frames' timestamps rewritten by number lie apart in time,
+# which the filter says (pair_doubt); those of nearest must be in no doubt.
+grep '^lavfi\.float_adm\.' index.txt | grep -v '^lavfi\.float_adm\.pair_doubt=' > index.scores
 tests=$((tests + 2))
 grep '^lavfi\.float_adm\.' nearest.txt | cmp -s - index.scores ||
     fail "rounded timestamps, ts_sync_mode=nearest: not the frame-by-frame scores"
@@ -260,6 +315,8 @@ if expect_ok "25 fps against 50 fps" -f lavfi -i "testsrc2=s=64x48:r=25:d=2" \
         -lavfi "float_adm=log_fmt=json:log_path=rates.json,metadata=print:file=meta.txt" -f null -; then
     expect_count "25 fps against 50 fps: 50 frames scored" 50 meta.txt "adm2="
     expect_count "25 fps against 50 fps: 50 log entries" 50 rates.json '"frameNum"'
+    expect_count "25 fps against 50 fps: no frame in doubt" 0 meta.txt "pair_doubt="
+    expect_pairing "25 fps against 50 fps" rates.json "50 0 0 0 0 0"
     tests=$((tests + 1))
     ! grep -i "Parsed_float_adm" err.txt | grep -v "mean:" ||
         fail "25 fps against 50 fps: a warning: $(grep -i Parsed_float_adm err.txt | grep -v mean: | head -2)"
@@ -294,11 +351,17 @@ if expect_ok "log across a graph rebuild" -filter_complex_threads 1 \
     tests=$((tests + 1))
     # ffmpeg drops the frames queued in the old graph: the log holds every frame
     # the filter passed on, numbered in order, from both graphs.
+    # The pairing counts of both graphs' instances add up.
     /usr/bin/python3 -c '
 import json, sys
-numbers = [f["frameNum"] for f in json.load(open(sys.argv[1]))["frames"]]
+log = json.load(open(sys.argv[1]))
+numbers = [f["frameNum"] for f in log["frames"]]
 assert numbers == sorted(set(numbers)) and len(numbers) >= 20 and numbers[-1] >= 20, numbers
-' rebuilt.json || fail "log across a graph rebuild: not one log of every frame in order"
+scored = sum(1 for f in log["frames"] if "skipped" not in f)
+unpaired = sum(1 for f in log["frames"] if f.get("skipped") == "no reference frame")
+pairing = log["pairing"]
+assert (pairing["pairs"], pairing["no_reference"]) == (scored, unpaired), (pairing, scored)
+' rebuilt.json || fail "log across a graph rebuild: not one log of every frame in order, counted"
 fi
 # Four filter threads (each frame in slices): the same, each frame once, in order.
 if expect_ok "log across a graph rebuild, 4 threads" -filter_complex_threads 4 \

@@ -775,6 +775,118 @@ TEST_F(LogTest, SkippedFramesAreLoggedNotPooled)
     EXPECT_EQ(subtitles[1], "{1}{2}frame: 1|");
 }
 
+/* One vocabulary of pairs in doubt: the filter's metadata, its log and Python's
+ * messages all take these names. */
+TEST(PairDoubts, NamesAndDescriptions)
+{
+    const char *names[FLOAT_ADM_NUM_PAIR_DOUBTS] = {"apart", "reference_repeated", "main_repeated",
+                                                    "no_reference", "reference_after_main"};
+    for (int i = 0; i < FLOAT_ADM_NUM_PAIR_DOUBTS; i++) {
+        EXPECT_STREQ(float_adm_pair_doubt_name(i), names[i]);
+        ASSERT_NE(float_adm_pair_doubt_description(i), nullptr);
+        EXPECT_GT(std::strlen(float_adm_pair_doubt_description(i)), 20u);
+    }
+    EXPECT_STREQ(float_adm_pair_doubt_name(FLOAT_ADM_PAIR_NO_REFERENCE), "no_reference");
+    for (int i : {-1, FLOAT_ADM_NUM_PAIR_DOUBTS}) {
+        EXPECT_EQ(float_adm_pair_doubt_name(i), nullptr);
+        EXPECT_EQ(float_adm_pair_doubt_description(i), nullptr);
+    }
+}
+
+/* A run's pairing ends the JSON and XML logs, the counts of every call added up
+ * (a rebuilt filter's instances each add theirs), also when given after a finish;
+ * CSV and subtitles stay as they are. */
+TEST_F(LogTest, PairingEndsJsonAndXml)
+{
+    const uint64_t first[FLOAT_ADM_NUM_PAIR_DOUBTS] = {1, 2, 0, 0, 0};
+    const uint64_t second[FLOAT_ADM_NUM_PAIR_DOUBTS] = {1, 0, 0, 1, 4};
+    const FloatAdmLogFormat formats[4] = {FLOAT_ADM_LOG_JSON, FLOAT_ADM_LOG_XML, FLOAT_ADM_LOG_CSV,
+                                          FLOAT_ADM_LOG_SUB};
+    std::string files[4], straight[4];
+    for (int f = 0; f < 4; f++) {
+        files[f] = path("pairing" + std::to_string(f));
+        straight[f] = path("straight" + std::to_string(f));
+        {
+            Log l;
+            ASSERT_EQ(open_log(l, straight[f], formats[f]), 0) << l.err;
+            log_frames(l, 0, 2);
+        }
+        Log l;
+        ASSERT_EQ(open_log(l, files[f], formats[f]), 0) << l.err;
+        log_frames(l, 0, 2);
+        ASSERT_EQ(float_adm_log_add_pairing(l.log, 3, first, FLOAT_ADM_NUM_PAIR_DOUBTS, l.err,
+                                            sizeof(l.err)),
+                  0)
+            << l.err;
+        ASSERT_EQ(float_adm_log_finish(l.log, l.err, sizeof(l.err)), 0) << l.err;
+        ASSERT_EQ(float_adm_log_add_pairing(l.log, 2, second, FLOAT_ADM_NUM_PAIR_DOUBTS, l.err,
+                                            sizeof(l.err)),
+                  0)
+            << l.err;
+        ASSERT_EQ(float_adm_log_close(&l.log, l.err, sizeof(l.err)), 0) << l.err;
+    }
+
+    const testjson::Value doc = testjson::parse(read_file(files[0]));
+    ASSERT_EQ(doc.members.size(), 6u);
+    EXPECT_EQ(doc.members[4].first, "aggregate_metrics");
+    EXPECT_EQ(doc.members[5].first, "pairing");
+    const testjson::Value &pairing = doc["pairing"];
+    const char *keys[] = {"pairs",         "apart",        "reference_repeated",
+                          "main_repeated", "no_reference", "reference_after_main"};
+    const char *counts[] = {"5", "2", "2", "0", "1", "4"};
+    ASSERT_EQ(pairing.members.size(), 6u);
+    for (size_t i = 0; i < 6; i++) {
+        EXPECT_EQ(pairing.members[i].first, keys[i]);
+        EXPECT_EQ(pairing.members[i].second.text, counts[i]) << keys[i];
+    }
+    expect_frames_json(doc, 7, {0, 1});
+    expect_pooled_json(doc, 7, {0, 1});
+
+    const std::vector<std::string> lines = split(read_file(files[1]), '\n');
+    ASSERT_GE(lines.size(), 4u);
+    EXPECT_EQ(lines[lines.size() - 4], "  <aggregate_metrics />");
+    EXPECT_EQ(lines[lines.size() - 3],
+              "  <pairing pairs=\"5\" apart=\"2\" reference_repeated=\"2\" "
+              "main_repeated=\"0\" no_reference=\"1\" reference_after_main=\"4\" />");
+    EXPECT_EQ(lines[lines.size() - 2], "</VMAF>");
+    std::string without = read_file(files[1]);
+    without.erase(without.find("  <pairing "), lines[lines.size() - 3].size() + 1);
+    EXPECT_EQ(without_fps(without), without_fps(read_file(straight[1])));
+
+    for (int f = 2; f < 4; f++)
+        EXPECT_EQ(read_file(files[f]), read_file(straight[f])) << f;
+    /* A log given no pairing has none. */
+    EXPECT_EQ(read_file(straight[0]).find("pairing"), std::string::npos);
+}
+
+/* A caller built against fewer kinds gives fewer counts: the others are left out,
+ * not written as nought.  More kinds than the library knows are refused. */
+TEST_F(LogTest, PairingOfFewerKindsLeavesTheOthersOut)
+{
+    const std::string file = path("fewer.json");
+    const uint64_t doubts[FLOAT_ADM_NUM_PAIR_DOUBTS + 1] = {7, 8, 9, 10, 11, 12};
+    {
+        Log l;
+        ASSERT_EQ(open_log(l, file, FLOAT_ADM_LOG_JSON), 0) << l.err;
+        log_frames(l, 0, 1);
+        EXPECT_EQ(float_adm_log_add_pairing(l.log, 1, doubts, FLOAT_ADM_NUM_PAIR_DOUBTS + 1, l.err,
+                                            sizeof(l.err)),
+                  FLOAT_ADM_ERROR_INVALID);
+        EXPECT_NE(std::string(l.err).find("6 kinds of pairs in doubt"), std::string::npos) << l.err;
+        EXPECT_EQ(float_adm_log_add_pairing(l.log, 1, nullptr, 2, l.err, sizeof(l.err)),
+                  FLOAT_ADM_ERROR_INVALID);
+        EXPECT_EQ(float_adm_log_add_pairing(nullptr, 1, doubts, 2, l.err, sizeof(l.err)),
+                  FLOAT_ADM_ERROR_INVALID);
+        ASSERT_EQ(float_adm_log_add_pairing(l.log, 1, doubts, 2, l.err, sizeof(l.err)), 0) << l.err;
+    }
+    const testjson::Value doc = testjson::parse(read_file(file));
+    const testjson::Value &pairing = doc["pairing"];
+    ASSERT_EQ(pairing.members.size(), 3u);
+    EXPECT_EQ(pairing["pairs"].text, "1");
+    EXPECT_EQ(pairing["apart"].text, "7");
+    EXPECT_EQ(pairing["reference_repeated"].text, "8");
+}
+
 /* The names a pooling-only log gives the outputs for options set by name. */
 std::vector<std::string> names_for(const std::vector<std::pair<const char *, const char *>> &set)
 {

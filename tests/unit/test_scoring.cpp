@@ -342,6 +342,39 @@ TEST(Executor, IsCalledOnlyForMoreThanOneJob)
     EXPECT_GT(calls, 0);
 }
 
+/* Jobs serially, first first, counting the calls. */
+int forward_counting_execute(void *calls, FloatAdmJobFn job, void *arg, int nb_jobs)
+{
+    ++*static_cast<int *>(calls);
+    for (int k = 0; k < nb_jobs; k++)
+        job(arg, k, nb_jobs);
+    return 0;
+}
+
+/* A frame meets its jobs once (FFmpeg's slice threads wait for each other once per
+ * frame, not at every scale), with or without a map, in either order of the jobs. */
+TEST(Executor, OneCallPerFrame)
+{
+    U8Pair p(320, 180, 24);
+    const FloatAdmPlane ref{p.ref.data(), p.w, 1, 0}, dist{p.dist.data(), p.w, 1, 0};
+    for (const bool map : {false, true}) {
+        Context c(p.w, p.h, 8, defaults());
+        if (map) {
+            ASSERT_EQ(float_adm_context_enable_map(c.ctx), 0);
+        }
+        const FloatAdmScores serial = score(c.ctx, ref, dist);
+        for (FloatAdmExecuteFn execute : {forward_counting_execute, counting_execute}) {
+            int calls = 0;
+            ASSERT_EQ(float_adm_set_executor(c.ctx, execute, &calls, 4), 0);
+            for (int frame = 0; frame < 3; frame++)
+                expect_identical(score(c.ctx, ref, dist), serial,
+                                 std::string(map ? "with a map, " : "") + "frame " +
+                                     std::to_string(frame));
+            EXPECT_EQ(calls, 3) << (map ? "with a map" : "without a map");
+        }
+    }
+}
+
 TEST(Threads, ContextThreadsGiveTheSerialBits)
 {
     U8Pair p(320, 180, 23);

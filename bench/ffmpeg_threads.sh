@@ -1,0 +1,121 @@
+#!/bin/sh
+# The float_adm filter in one ffmpeg, software decoding, against decoding alone: pairs
+# per second at each filter thread count, for one or more ffmpeg builds side by side
+# (the runs interleaved, the best of RUNS kept), on encoded clips it makes itself.
+#
+#   bench/ffmpeg_threads.sh [-r RUNS] [-t "1 2 8 16"] [-c CLIPS] LABEL=FFMPEG...
+#
+# CLIPS: a folder for the clips (made there once, kept): 1920x1080 H.264, 3840x2160
+# H.264 and 1920x1080 HEVC 10-bit, 8-bit ones 240 and 96 frames, each a reference (high
+# rate) and a distorted (low rate) encode of one turning testsrc2, encoded by the first
+# ffmpeg with libx264/libx265 where it has them, else h264_nvenc/hevc_nvenc (an NVIDIA
+# GPU; H264_ENCODER and HEVC_ENCODER name others).  Thread counts above the machine's cores are left out.  Each run is
+#   ffmpeg -filter_complex_threads N -i DIST -i REF -lavfi float_adm -f null -
+# and decoding alone the same without the filter (both inputs decoded, to null); the
+# time is ffmpeg's own (-benchmark's rtime).  Prints one Markdown table per clip.
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+set -eu
+
+runs=2
+thread_list="1 2 8 16"
+clips=${TMPDIR:-/tmp}/float_adm_ffmpeg_threads
+usage="usage: $0 [-r RUNS] [-t \"THREADS...\"] [-c CLIPS] LABEL=FFMPEG..."
+while getopts r:t:c: opt; do
+    case $opt in
+    r) runs=$OPTARG ;;
+    t) thread_list=$OPTARG ;;
+    c) clips=$OPTARG ;;
+    *) echo "$usage" >&2; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
+for build in "$@"; do
+    case $build in
+    *=*) [ -x "${build#*=}" ] || { echo "$0: ${build#*=}: not a program" >&2; exit 2; } ;;
+    *) echo "$usage" >&2; exit 2 ;;
+    esac
+done
+first=${1#*=}
+cores=$(nproc)
+mkdir -p "$clips"
+
+# encoder ENCODERS...: the first of ENCODERS that the first ffmpeg has.
+encoder() {
+    for e in "$@"; do
+        "$first" -hide_banner -encoders 2>/dev/null | grep -q " $e " && { echo "$e"; return; }
+    done
+    echo "$0: $first has none of: $*" >&2
+    exit 1
+}
+h264=${H264_ENCODER:-$(encoder libx264 h264_nvenc)}
+hevc=${HEVC_ENCODER:-$(encoder libx265 hevc_nvenc)}
+
+# make NAME SIZE FRAMES CODEC PIX_FMT: NAME.ref.mkv and NAME.dis.mkv.
+make_clip() {
+    [ -s "$clips/$1.dis.mkv" ] && return
+    src="testsrc2=s=$2:r=24:d=$(($3 / 24)),rotate=a=0.2*t,format=$5"
+    for kind in ref dis; do
+        [ $kind = ref ] && rate=40M || rate=2M
+        [ "$4" = libx265 ] && opts="-x265-params log-level=error" || opts=
+        # shellcheck disable=SC2086
+        "$first" -hide_banner -loglevel error -nostdin -y -f lavfi -i "$src" -frames:v "$3" \
+            -c:v "$4" -b:v $rate $opts "$clips/$1.$kind.mkv"
+    done
+}
+make_clip h264_1080p 1920x1080 240 "$h264" yuv420p
+make_clip h264_2160p 3840x2160 96 "$h264" yuv420p
+make_clip hevc10_1080p 1920x1080 240 "$hevc" p010le
+
+# rtime ARGS...: ffmpeg's real time (s) for ARGS, or "fail".
+rtime() {
+    out=$("$@" -benchmark -f null - 2>&1) ||
+        { echo fail; return; }
+    echo "$out" | sed -n 's/.*rtime=\([0-9.]*\)s.*/\1/p' | tail -n 1
+}
+
+best() { # best of runs: the smallest
+    sort -n | head -n 1
+}
+
+for clip in h264_1080p h264_2160p hevc10_1080p; do
+    dis=$clips/$clip.dis.mkv ref=$clips/$clip.ref.mkv
+    frames=$("$first" -hide_banner -nostdin -i "$dis" -map 0:v -c copy -f null - 2>&1 |
+        sed -n 's/.*frame= *\([0-9]*\).*/\1/p' | tail -n 1)
+    echo
+    echo "### $clip ($frames frame pairs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') x $cores)"
+    echo
+    header="| threads | decoding alone"
+    for build in "$@"; do header="$header | ${build%%=*}"; done
+    echo "$header |"
+    echo "$header |" | sed 's/[^|]*/---/g; s/^---//; s/---$//'
+    for n in $thread_list; do
+        [ "$n" -le "$cores" ] || continue
+        times=$(mktemp)
+        for r in $(seq "$runs"); do
+            t=$(rtime "$first" -hide_banner -nostdin -filter_complex_threads "$n" \
+                -i "$dis" -i "$ref" -map 0:v -map 1:v)
+            echo "decode $t" >> "$times"
+            for build in "$@"; do
+                ff=${build#*=}
+                t=$(rtime "$ff" -hide_banner -nostdin -filter_complex_threads "$n" \
+                    -i "$dis" -i "$ref" -lavfi "[0:v][1:v]float_adm")
+                echo "${build%%=*} $t" >> "$times"
+            done
+        done
+        dec=$(awk '$1 == "decode" { print $2 }' "$times" | best)
+        row="| $n | $(awk -v f="$frames" -v t="$dec" 'BEGIN { printf "%.0f/s", f / t }')"
+        for build in "$@"; do
+            t=$(awk -v l="${build%%=*}" '$1 == l { print $2 }' "$times" | grep -v fail | best)
+            if [ -z "$t" ]; then
+                row="$row | failed"
+            else
+                row="$row | $(awk -v f="$frames" -v t="$t" -v d="$dec" \
+                    'BEGIN { printf "%.0f/s (%.0f %% of decoding)", f / t, 100 * d / t }')"
+            fi
+        done
+        echo "$row |"
+        rm -f "$times"
+    done
+done
