@@ -661,6 +661,30 @@ int float_adm_log_open(FloatAdmLog **log, const char *path, enum FloatAdmLogForm
                        const FloatAdmOptions *opts, int width, int height, char *errbuf,
                        size_t errbuf_size);
 
+/* Flags of float_adm_log_open_flags. */
+#define FLOAT_ADM_LOG_ANY_FILE 0x1u
+
+/*
+ * float_adm_log_open_flags(log, path, format, opts, width, height, flags, errbuf,
+ * errbuf_size): float_adm_log_open with flags, 0 or FLOAT_ADM_LOG_ANY_FILE (others:
+ * FLOAT_ADM_ERROR_INVALID).  A macro over float_adm_log_open_flags_sized ("ABI",
+ * below).  FLOAT_ADM_LOG_ANY_FILE takes path as a program takes the name of its own
+ * output file (FFmpeg's stats files), not by the output policy: of the policy's
+ * refusals only that of a file open in this process (an input, another output) stays,
+ * and a file is still written whole, to its locked temporary renamed into place by
+ * float_adm_log_close (FLOAT_ADM_ERROR_BUSY where another writer holds it):
+ *   a symbolic link is followed: the file it leads to is written (made where it
+ *       does not exist), and the link stays;
+ *   a FIFO or a character device gets the whole log at float_adm_log_close, which
+ *       opens it then (a FIFO waits there for its reader): until then the log is kept
+ *       in an unnamed temporary file; /dev/null is written at once;
+ *   an existing regular file is replaced, whatever it holds;
+ *   "-" and stdout's file are stdout, whatever file stdout is redirected onto;
+ *   anything else (a directory, a socket, a block device) is refused,
+ *       FLOAT_ADM_ERROR_OUTPUT_NOT_FILE.
+ * Nothing is shared with another log: each opens, writes and lands its own file.
+ */
+
 /**
  * The name the log gives output `output` (0 .. 6, or 17 with debug): libvmaf's
  * (float_adm_output_feature_name) for the options the log was opened with.  NULL
@@ -763,10 +787,12 @@ int float_adm_log_finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size);
 int float_adm_log_close(FloatAdmLog **log, char *errbuf, size_t errbuf_size);
 
 /*
- * What FFmpeg's graph rebuilds need (src/adm_core/adm_log_registry.cpp): FFmpeg
+ * One log across FFmpeg's graph rebuilds (src/adm_core/adm_log_registry.cpp): FFmpeg
  * rebuilds its filter graph, and so the filter, when an input changes size, and
- * the new filter must go on writing the old one's log.  A log the filter opens,
- * writes and closes needs none of this.
+ * the project's ffmpeg has the new filter go on writing the old one's log.  The
+ * logs released are kept for the whole process.  A log the filter opens, writes
+ * and closes needs none of this (the float_adm filter FFmpeg's series adds:
+ * float_adm_log_open_flags, a log per instance).
  */
 
 /**
@@ -1186,6 +1212,11 @@ int float_adm_log_frame_at_sized(FloatAdmLog *log, uint64_t frame_num, double ti
 int float_adm_log_acquire_sized(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
                                 const FloatAdmOptions *opts, size_t opts_size, int width,
                                 int height, uint64_t *next_frame, char *errbuf, size_t errbuf_size);
+/* A function of 1.8 (FLOATADM_1.8): no plain symbol, the macro below calls it. */
+int float_adm_log_open_flags_sized(FloatAdmLog **log, const char *path,
+                                   enum FloatAdmLogFormat format, const FloatAdmOptions *opts,
+                                   size_t opts_size, int width, int height, unsigned flags,
+                                   char *errbuf, size_t errbuf_size);
 
 /* The library's own sources define the plain functions: they see no macros. */
 #ifndef FLOAT_ADM_BUILDING_LIBRARY
@@ -1228,6 +1259,10 @@ int float_adm_log_acquire_sized(FloatAdmLog **log, const char *path, enum FloatA
                               errbuf_size) \
     float_adm_log_acquire_sized((log), (path), (format), (opts), sizeof(FloatAdmOptions), \
                                 (width), (height), (next_frame), (errbuf), (errbuf_size))
+#define float_adm_log_open_flags(log, path, format, opts, width, height, flags, errbuf, \
+                                 errbuf_size) \
+    float_adm_log_open_flags_sized((log), (path), (format), (opts), sizeof(FloatAdmOptions), \
+                                   (width), (height), (flags), (errbuf), (errbuf_size))
 /* clang-format on */
 #endif
 

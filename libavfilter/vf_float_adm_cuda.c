@@ -35,11 +35,11 @@
 #include "libavutil/pixdesc.h"
 #include "avfilter.h"
 #include "filters.h"
+#include "float_adm_common.h"
 #include "formats.h"
 #include "framesync.h"
-#include "vf_float_adm.h"
 
-FRAMESYNC_DEFINE_CLASS_EXT(float_adm_cuda, FloatADMContext, fs, ff_float_adm_options);
+FRAMESYNC_DEFINE_CLASS_EXT(float_adm_cuda, ADMContext, fs, ff_float_adm_options);
 
 /* The formats float_adm reads that CUDA frames can hold (hwcontext_cuda's). */
 static const enum AVPixelFormat sw_formats[] = {
@@ -160,7 +160,7 @@ static int open_device(AVFilterContext *ctx, ADMCuda *c, AVHWFramesContext *fram
 /* In the main input's context, current. */
 static int create(AVFilterContext *ctx, ADMCuda *c, int depth)
 {
-    FloatADMContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     CudaFunctions *cu = c->hwctx->internal->cuda_dl;
     char errbuf[1024];
     int exact, ret;
@@ -179,7 +179,7 @@ static int create(AVFilterContext *ctx, ADMCuda *c, int depth)
                                         c->stream, 1, errbuf, sizeof(errbuf));
     if (ret < 0) {
         av_log(ctx, AV_LOG_ERROR, "%s\n", errbuf);
-        return ret == FLOAT_ADM_ERROR_NOMEM ? AVERROR(ENOMEM) : AVERROR_EXTERNAL;
+        return ret;
     }
     /* The kernels divide as this host's processor does where they can model it;
      * where they cannot, the documentation's promise does not hold: say so. */
@@ -193,7 +193,7 @@ static int create(AVFilterContext *ctx, ADMCuda *c, int depth)
 static int config_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
-    FloatADMContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     FilterLink *out = ff_filter_link(outlink);
     FilterLink *mainlink = ff_filter_link(ctx->inputs[INPUT_MAIN]);
     AVHWFramesContext *frames[NB_INPUTS];
@@ -265,7 +265,7 @@ static int take_reference(AVFilterContext *ctx, ADMCuda *c, const AVFrame *ref,
 static int score_pair(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
-    FloatADMContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     ADMCuda *c = s->cuda;
     FloatAdmCudaPlane planes[NB_INPUTS];
     FloatAdmScores scores;
@@ -297,7 +297,6 @@ static int score_pair(FFFrameSync *fs)
     if (ret < 0) {
         av_log(ctx, AV_LOG_ERROR, "Scoring frame %"PRIu64" on the GPU failed: %s (%s)\n",
                index, float_adm_cuda_strerror(ret), float_adm_cuda_last_error(c->adm));
-        ret = ret == FLOAT_ADM_ERROR_NOMEM ? AVERROR(ENOMEM) : AVERROR_EXTERNAL;
         goto fail;
     }
     return ff_float_adm_emit(ctx, dist, index, &scores);
@@ -313,7 +312,7 @@ static av_cold int init(AVFilterContext *ctx)
 
 static av_cold void uninit(AVFilterContext *ctx)
 {
-    FloatADMContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     ADMCuda *c = s->cuda;
 
     ff_float_adm_uninit(ctx);
@@ -365,7 +364,7 @@ const AVFilter ff_vf_float_adm_cuda = {
     .init           = init,
     .uninit         = uninit,
     .activate       = ff_float_adm_activate,
-    .priv_size      = sizeof(FloatADMContext),
+    .priv_size      = sizeof(ADMContext),
     FILTER_INPUTS(float_adm_cuda_inputs),
     FILTER_OUTPUTS(float_adm_cuda_outputs),
     FILTER_QUERY_FUNC2(query_formats),

@@ -33,10 +33,10 @@
 #include "libavutil/mem.h"
 #include "avfilter.h"
 #include "filters.h"
+#include "float_adm_common.h"
 #include "formats.h"
 #include "framesync.h"
 #include "video.h"
-#include "vf_float_adm.h"
 
 typedef struct MapState {
     float *loss;            /* the grid of the frame last scored; NaN (not measured) before */
@@ -52,7 +52,7 @@ typedef struct PaintJob {
     int columns, rows;
 } PaintJob;
 
-FRAMESYNC_DEFINE_CLASS_EXT(float_adm_map, FloatADMContext, fs, ff_float_adm_options);
+FRAMESYNC_DEFINE_CLASS_EXT(float_adm_map, ADMContext, fs, ff_float_adm_options);
 
 static const enum AVPixelFormat out_pix_fmts[] = { AV_PIX_FMT_RGB24, AV_PIX_FMT_NONE };
 
@@ -120,7 +120,7 @@ static int paint(AVFilterContext *ctx, MapState *m)
 static int map_pair(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
-    FloatADMContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     MapState *m = s->map;
     FloatAdmScores scores;
     AVFrame *dist, *ref, *out = NULL;
@@ -153,7 +153,7 @@ static int map_pair(FFFrameSync *fs)
 
 static av_cold int init(AVFilterContext *ctx)
 {
-    FloatADMContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
 
     if (!(s->map = av_mallocz(sizeof(MapState))))
         return AVERROR(ENOMEM);
@@ -164,7 +164,7 @@ static av_cold int init(AVFilterContext *ctx)
 static int config_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
-    FloatADMContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     MapState *m = s->map;
     size_t blocks;
     int ret;
@@ -195,7 +195,7 @@ fail:
 
 static av_cold void uninit(AVFilterContext *ctx)
 {
-    FloatADMContext *s = ctx->priv;
+    ADMContext *s = ctx->priv;
     MapState *m = s->map;
 
     ff_float_adm_uninit_cpu(ctx);
@@ -245,7 +245,7 @@ const AVFilter ff_vf_float_adm_map = {
     .init           = init,
     .uninit         = uninit,
     .activate       = ff_float_adm_activate,
-    .priv_size      = sizeof(FloatADMContext),
+    .priv_size      = sizeof(ADMContext),
     FILTER_INPUTS(float_adm_map_inputs),
     FILTER_OUTPUTS(float_adm_map_outputs),
     FILTER_QUERY_FUNC2(query_formats),

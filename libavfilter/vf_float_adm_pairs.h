@@ -39,8 +39,8 @@
 #include "libavutil/frame.h"
 #include "libavutil/pixdesc.h"
 #include "avfilter.h"
+#include "float_adm_common.h"
 #include "framesync.h"
-#include "vf_float_adm.h"
 
 enum OnCorrupt {
     ON_CORRUPT_SCORE,

@@ -36,7 +36,8 @@ FF_FLOATADM_ORDER := $(FF_FLOATADM_LIBS) $(if $(filter yes,$(HAVE_CUDA)),$(BUILD
 FF_FILTER_FILES := $(wildcard libavfilter/*.c libavfilter/*.h)
 FF_FATE_FILES := $(wildcard tests/fate/ref/*)
 # The FATE tests the series and the extras add to filter-video.mak (patches/src/0003-*, 0004-*).
-FF_SERIES_FATE := fate-filter-refcmp-float-adm-yuv fate-filter-refcmp-float-adm-p010 fate-filter-float-adm-map
+FF_SERIES_FATE := fate-filter-refcmp-float-adm-yuv fate-filter-refcmp-float-adm-p010 \
+                  fate-filter-float-adm-log-rebuild fate-filter-float-adm-map
 FF_PATCH_SOURCES := $(shell find patches/src -type f)
 FF_CORPUS_FILES := tests/fate/corpus/float_adm_corpus.mak tests/fate/corpus/float_adm_reltol.awk \
                    $(wildcard tests/fate/corpus/ref/*)
@@ -100,10 +101,11 @@ ff-always:
 $(FF_DIR)/.synced: $(FF_DIR)/.prepared $(FF_OWN_FILES) $(FF_PATCH_SOURCES) $(FF_DIR)/.rcpss scripts/ffmpeg-fate-gen.py \
                    scripts/ffmpeg-gen-patches.py include/float_adm.h \
                    tests/corpus/golden.json $(wildcard tests/corpus/hosts/*.json)
-	scripts/ffmpeg-gen-patches.py --filter-sources $(FF_SRC)
 	cp tests/fate/corpus/float_adm_corpus.mak tests/fate/corpus/float_adm_reltol.awk \
 	    tests/fate/project/float_adm_project.mak $(FF_SRC)/tests/fate/
 	cp tests/fate/ref/* tests/fate/corpus/ref/* tests/fate/project/ref/* $(FF_SRC)/tests/ref/fate/
+	@# After the refs: an extra may change a series' ref (patches/src/0006-*).
+	scripts/ffmpeg-gen-patches.py --filter-sources $(FF_SRC)
 	for mak in float_adm_project.mak float_adm_corpus.mak; do \
 	    grep -q $$mak $(FF_SRC)/tests/Makefile || \
 	    sed -i "/^include .*tests\/fate\/filter-video.mak\$$/a include \$$(SRC_PATH)/tests/fate/$$mak" \
@@ -193,7 +195,7 @@ check-ffmpeg-plain: ffmpeg
 	git -C $(FF_SRC) diff --exit-code --stat -- . ':!tests/Makefile' ':!tests/fate-run.sh'
 	$(MAKE) -C $(FF_OBJ) fate-source
 	$(MAKE) -C $(FF_OBJ) $(FF_JOBS) $(patsubst %,%.o,$(filter %.h,$(FF_FILTER_FILES)))
-	! $(MAKE) -C $(FF_OBJ) -n -B checkheaders CONFIG_LIBFLOATADM= 2>/dev/null | grep -q 'vf_float_adm[a-z_]*\.h'
+	! $(MAKE) -C $(FF_OBJ) -n -B checkheaders CONFIG_LIBFLOATADM= 2>/dev/null | grep -q 'float_adm[a-z_]*\.h'
 
 # The series' and the project's FATE tests as a processor whose scores differ from the refs'
 # runs them: this release's FFmpeg build relinked, as ffmpeg-other-host,

@@ -23,7 +23,9 @@
 #                                include/float_adm.h is spelled out (a newer
 #                                libfloatadm cannot change the options)
 #   patches/src/<patch>/edits/<path>  the lines it adds to FFmpeg's <path>, each
-#                                block under the line it goes before or after
+#                                block under the line it goes before or after,
+#                                or (an extra changing the series' text) the
+#                                lines it replaces
 #   patches/src/<patch>/changes.diff  (extras) its changes to the filter's sources
 #                                as the earlier patches leave them (git apply)
 # Each edit of an FFmpeg file is anchored on a line every supported release
@@ -237,16 +239,18 @@ def patch_list(kind):
 def edits_of(patch, path):
     """The insertions patches/src/<patch>/edits/PATH makes in the release's PATH:
     after its description, blocks of `@@ before REGEX` or `@@ after REGEX` and the
-    lines to insert, where REGEX matches a whole line of the release's file,
+    lines to insert, or `@@ replace REGEX` and the lines that take the place of
+    those it matches, where REGEX matches whole lines of the file (\\n between
+    them) as the earlier patches leave it,
     \\1... in the lines stand for its groups and @FLOAT_ADM_VERSION@ for the
     library's version.  Texinfo comment lines that mark a generated block
     (scripts/gen-options.py's) are this repository's alone and left out."""
     text = read(f"{patch.dir}/edits/{path}")
     text = "".join(line for line in text.splitlines(True)
                    if not line.startswith(("@c begin: generated", "@c end: generated")))
-    parts = re.split(r"^@@ (before|after) (.*)\n", text, flags=re.M)
+    parts = re.split(r"^@@ (before|after|replace) (.*)\n", text, flags=re.M)
     if len(parts) < 4:
-        fail(f"{patch.dir}/edits/{path}: no @@ before/after block")
+        fail(f"{patch.dir}/edits/{path}: no @@ before/after/replace block")
     return [(parts[i], parts[i + 1], parts[i + 2]) for i in range(1, len(parts), 3)]
 
 
@@ -257,6 +261,9 @@ def edit_file(t, patch, path):
             fail(f"{path}: no line matches the anchor {anchor!r} of {patch.dir}/edits/{path}")
         new = re.sub(r"\\(\d)", lambda g: m.group(int(g.group(1))), new)
         new = new.replace("@FLOAT_ADM_VERSION@", library_version())
+        if where == "replace":
+            t = t[:m.start()] + new + t[m.end():]
+            continue
         at = m.start() if where == "before" else m.end()
         t = t[:at] + new + t[at:]
     return t

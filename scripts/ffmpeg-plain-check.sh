@@ -47,12 +47,12 @@ summary=$out/summary.txt
 
 "$top/scripts/ffmpeg-configure.sh" "$out/src" "$out/build" "$pc_dirs" >"$out/configure.log" 2>&1
 make -C "$out/build" -j"$(nproc)" >"$out/make.log" 2>&1
-echo "make: built; warnings in the filters' files: $(grep -c 'vf_float_adm.*warning' "$out/make.log" || true)" >> "$summary"
+echo "make: built; warnings in the filters' files: $(grep -c 'float_adm.*warning' "$out/make.log" || true)" >> "$summary"
 make -C "$out/build" -k -j"$(nproc)" fate >"$out/fate.log" 2>&1 && fate=passed || fate=FAILED
 echo "make fate (no SAMPLES): $fate; $(grep -c '^TEST ' "$out/fate.log") tests, $(grep -c '^TEST .*float.adm' "$out/fate.log") of them float_adm's" >> "$summary"
 make -C "$out/build" -k -j"$(nproc)" checkheaders >"$out/checkheaders.log" 2>&1 && ch=passed || ch=FAILED
-echo "make checkheaders: $ch; $(grep -c '^CC.*\.h\.o' "$out/checkheaders.log") headers, $(grep -c 'vf_float_adm' "$out/checkheaders.log") lines naming the filters' headers" >> "$summary"
-make -C "$out/build" -n -B checkheaders CONFIG_LIBFLOATADM= 2>/dev/null | grep -q 'vf_float_adm' &&
+echo "make checkheaders: $ch; $(grep -c '^CC.*\.h\.o' "$out/checkheaders.log") headers, $(grep -c 'float_adm' "$out/checkheaders.log") lines naming the filters' headers" >> "$summary"
+make -C "$out/build" -n -B checkheaders CONFIG_LIBFLOATADM= 2>/dev/null | grep -q 'float_adm' &&
     echo "checkheaders without libfloatadm: a filter header is checked (FAILED)" >> "$summary" ||
     echo "checkheaders without libfloatadm: no header that needs it" >> "$summary"
 cat "$summary"

@@ -6,7 +6,7 @@
 #   VERSION: 7.1, 8.1 or 9.0; SOURCE: an FFmpeg tree or tarball, or empty to
 #   fetch the pinned release (scripts/ffmpeg-fetch.sh); DEST: the tree to
 #   create (replaced); CACHE_DIR: where fetched tarballs are kept.
-# The series and its extras carry vf_float_adm*.[ch] and the FATE files; mk/ffmpeg.mk then
+# The series and its extras carry the filters' files and the FATE files; mk/ffmpeg.mk then
 # writes the sources generated from the working copies over them
 # (ffmpeg-gen-patches.py --filter-sources), so that edits are built before the
 # series is regenerated (make patches; make check-patches compares).

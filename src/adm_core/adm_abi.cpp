@@ -9,6 +9,7 @@
 
 #include "adm_abi.h"
 #include "adm_error_message.h"
+#include "adm_log.h"
 #include "float_adm.h"
 
 namespace {
@@ -162,6 +163,17 @@ int float_adm_log_open_sized(FloatAdmLog **log, const char *path, enum FloatAdmL
     return ret < 0
                ? ret
                : float_adm_log_open(log, path, format, opts, width, height, errbuf, errbuf_size);
+}
+
+int float_adm_log_open_flags_sized(FloatAdmLog **log, const char *path,
+                                   enum FloatAdmLogFormat format, const FloatAdmOptions *opts,
+                                   size_t opts_size, int width, int height, unsigned flags,
+                                   char *errbuf, size_t errbuf_size)
+{
+    const int ret = adm::check_options_size(opts, opts_size, errbuf, errbuf_size);
+    return ret < 0
+               ? ret
+               : adm::open_log(log, path, format, opts, width, height, flags, errbuf, errbuf_size);
 }
 
 int float_adm_log_frame_sized(FloatAdmLog *log, uint64_t frame_num, const FloatAdmScores *scores,

@@ -228,12 +228,15 @@ int open_on(FloatAdmLog *log, const adm::OutputFile &output, char *errbuf, size_
     return 0;
 }
 
-/* A log of its own at path: checked by the output policy, written to a locked
- * temporary beside it that close renames into place. */
-int open_file(FloatAdmLog *log, const char *path, char *errbuf, size_t errbuf_size)
+/* A log of its own at path: checked by the output policy (or, FLOAT_ADM_LOG_ANY_FILE,
+ * taken as a program's own output file), written to a locked temporary beside it that
+ * close renames into place. */
+int open_file(FloatAdmLog *log, const char *path, adm::OutputRule rule, char *errbuf,
+              size_t errbuf_size)
 {
     log->own_output.reset(new adm::OutputFile);
-    const int target = log->own_output->begin(path, FLOAT_ADM_OUTPUT_LOG, {}, errbuf, errbuf_size);
+    const int target = log->own_output->begin(path, FLOAT_ADM_OUTPUT_LOG, {}, errbuf, errbuf_size,
+                                              rule);
     if (target < 0)
         return target;
     return open_on(log, *log->own_output, errbuf, errbuf_size);
@@ -302,17 +305,21 @@ int finish(FloatAdmLog *log, char *errbuf, size_t errbuf_size)
 
 } // namespace
 
-extern "C" {
-
-int float_adm_log_open(FloatAdmLog **out, const char *path, enum FloatAdmLogFormat format,
-                       const FloatAdmOptions *opts, int width, int height, char *errbuf,
-                       size_t errbuf_size)
+int adm::open_log(FloatAdmLog **out, const char *path, enum FloatAdmLogFormat format,
+                  const FloatAdmOptions *opts, int width, int height, unsigned flags, char *errbuf,
+                  size_t errbuf_size)
 {
     if (!out) {
         adm::format_error(errbuf, errbuf_size, "no log pointer given");
         return FLOAT_ADM_ERROR_INVALID;
     }
     *out = nullptr;
+    if (flags & ~static_cast<unsigned>(FLOAT_ADM_LOG_ANY_FILE)) {
+        adm::format_error(errbuf, errbuf_size, "unknown log flags 0x%x", flags);
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    const adm::OutputRule rule = flags & FLOAT_ADM_LOG_ANY_FILE ? adm::OutputRule::any_file
+                                                                : adm::OutputRule::policy;
     if (format != FLOAT_ADM_LOG_JSON && format != FLOAT_ADM_LOG_CSV &&
         format != FLOAT_ADM_LOG_XML && format != FLOAT_ADM_LOG_SUB) {
         adm::format_error(errbuf, errbuf_size, "unknown log format %d", static_cast<int>(format));
@@ -343,7 +350,7 @@ int float_adm_log_open(FloatAdmLog **out, const char *path, enum FloatAdmLogForm
         if (path) {
             log->name = path;
             log->path = path;
-            int ret = open_file(log, path, errbuf, errbuf_size);
+            int ret = open_file(log, path, rule, errbuf, errbuf_size);
             if (ret == FLOAT_ADM_TARGET_STDOUT)
                 ret = use_stdout(log, errbuf, errbuf_size);
             if (ret < 0) {
@@ -358,6 +365,15 @@ int float_adm_log_open(FloatAdmLog **out, const char *path, enum FloatAdmLogForm
     }
     *out = log;
     return 0;
+}
+
+extern "C" {
+
+int float_adm_log_open(FloatAdmLog **out, const char *path, enum FloatAdmLogFormat format,
+                       const FloatAdmOptions *opts, int width, int height, char *errbuf,
+                       size_t errbuf_size)
+{
+    return adm::open_log(out, path, format, opts, width, height, 0, errbuf, errbuf_size);
 }
 
 int float_adm_log_set_output(FloatAdmLog *log, FloatAdmOutput *output, char *errbuf,

@@ -16,6 +16,12 @@ namespace adm {
  * would destroy (logs, and maps: adm_map_file.cpp). */
 bool open_in_process(const struct stat &st, int except, bool skip_std = false);
 
+/* float_adm_log_open with flags (FLOAT_ADM_LOG_ANY_FILE: the path taken as a program's
+ * own output file takes it; float_adm_log_open_flags_sized). */
+int open_log(FloatAdmLog **log, const char *path, enum FloatAdmLogFormat format,
+             const FloatAdmOptions *opts, int width, int height, unsigned flags, char *errbuf,
+             size_t errbuf_size);
+
 /* The path a log was opened with ("-": stdout; empty: none), by which the log
  * registry keeps it for the path's next user. */
 const char *log_path(const FloatAdmLog *log);

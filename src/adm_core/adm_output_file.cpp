@@ -167,19 +167,80 @@ int open_temporary(const std::string &path, const std::string &temporary, FloatA
     return cannot_write(path, "cannot lock its temporary", EAGAIN, errbuf, errbuf_size);
 }
 
+/* A file without a name, for bytes that go elsewhere at the end (tmpfile's directory). */
+int unnamed_file()
+{
+    FILE *file = std::tmpfile();
+    if (!file)
+        return -1;
+    const int fd = fcntl(fileno(file), F_DUPFD_CLOEXEC, 0);
+    const int err = errno;
+    std::fclose(file);
+    errno = err;
+    return fd;
+}
+
 } // namespace
 
 namespace adm {
 
+/* The whole file, from the unnamed temporary, to the FIFO or device at path_: opened
+ * now (a FIFO waits here for its reader), written as it stands. */
+int OutputFile::write_at_end(char *errbuf, size_t errbuf_size)
+{
+    const int out = open(path_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (out < 0)
+        return cannot_write(path_, "cannot write", errno, errbuf, errbuf_size);
+    struct stat st;
+    if (fstat(out, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+        close(out);
+        adm::format_error(errbuf, errbuf_size,
+                          "%s: it is no longer a FIFO or a device; the %s is not written",
+                          path_.c_str(), output_kind_name(kind_));
+        return FLOAT_ADM_ERROR_OUTPUT_SHARED;
+    }
+    char buffer[65536];
+    off_t at = 0;
+    int err = 0;
+    for (;;) {
+        const ssize_t got = pread(fd_, buffer, sizeof(buffer), at);
+        if (got <= 0) {
+            err = got < 0 ? errno : 0;
+            break;
+        }
+        for (ssize_t done = 0; done < got && !err;) {
+            const ssize_t n = write(out, buffer + done, static_cast<size_t>(got - done));
+            if (n > 0)
+                done += n;
+            else if (n == 0 || errno != EINTR)
+                err = n == 0 ? EIO : errno;
+        }
+        if (err)
+            break;
+        at += got;
+    }
+    if (close(out) != 0 && !err)
+        err = errno;
+    if (err)
+        return cannot_write(path_, "cannot write", err, errbuf, errbuf_size);
+    close(fd_);
+    fd_ = -1;
+    return 0;
+}
+
 int OutputFile::begin(const char *path, FloatAdmOutputKind kind,
-                      const std::vector<FileIdentity> &inputs, char *errbuf, size_t errbuf_size)
+                      const std::vector<FileIdentity> &inputs, char *errbuf, size_t errbuf_size,
+                      OutputRule rule)
 {
     discard();
     struct stat link;
-    const int target = check_output(path, kind, inputs, &link, errbuf, errbuf_size);
+    std::string file = path ? path : "";
+    const int target = rule == OutputRule::policy
+                           ? check_output(path, kind, inputs, &link, errbuf, errbuf_size)
+                           : check_any_file(path, kind, &file, errbuf, errbuf_size);
     if (target < 0)
         return target;
-    path_ = path;
+    path_ = file;
     kind_ = kind;
     target_ = target;
     if (target == FLOAT_ADM_TARGET_STDOUT) {
@@ -190,6 +251,12 @@ int OutputFile::begin(const char *path, FloatAdmOutputKind kind,
         fd_ = open(path, O_WRONLY | O_CLOEXEC);
         return fd_ < 0 ? cannot_write(path_, "cannot write", errno, errbuf, errbuf_size) : target;
     }
+    if (target == kTargetAtEnd) {
+        fd_ = unnamed_file();
+        return fd_ < 0
+                   ? cannot_write(path_, "cannot make a temporary file", errno, errbuf, errbuf_size)
+                   : target;
+    }
     const std::string temporary = temporary_of(path_);
     const int fd = open_temporary(path_, temporary, kind, errbuf, errbuf_size);
     if (fd < 0)
@@ -197,7 +264,7 @@ int OutputFile::begin(const char *path, FloatAdmOutputKind kind,
     fd_ = fd;
     temporary_ = temporary;
     /* What the path is now: at the end it must still be so. */
-    existed_ = lstat(path, &before_) == 0;
+    existed_ = lstat(path_.c_str(), &before_) == 0;
     return target;
 }
 
@@ -234,6 +301,8 @@ int OutputFile::check_unchanged(char *errbuf, size_t errbuf_size)
 
 int OutputFile::land(char *errbuf, size_t errbuf_size)
 {
+    if (target_ == kTargetAtEnd && fd_ >= 0)
+        return write_at_end(errbuf, errbuf_size);
     if (!pending())
         return 0;
     /* The replaced file's permissions go on. */

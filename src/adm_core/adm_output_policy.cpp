@@ -369,6 +369,68 @@ int adm::check_output(const char *path, FloatAdmOutputKind kind,
 
 namespace {
 
+/* The name of the file path's symbolic links lead to (path itself where it is none),
+ * the last one named where it does not exist: a link's target is made as open(2)
+ * would make it.  Only for a path that resolves or leads nowhere (stat: 0 or ENOENT). */
+std::string followed(const std::string &path)
+{
+    std::string file = path;
+    struct stat link;
+    /* stat ended the chain, so it is no longer than the system's limit of links. */
+    for (int hop = 0; hop < 64 && lstat(file.c_str(), &link) == 0 && S_ISLNK(link.st_mode); hop++) {
+        std::vector<char> target(static_cast<size_t>(link.st_size > 0 ? link.st_size : 4095) + 1);
+        const ssize_t n = readlink(file.c_str(), target.data(), target.size());
+        if (n <= 0 || static_cast<size_t>(n) >= target.size())
+            break;
+        const std::string next(target.data(), static_cast<size_t>(n));
+        file = next[0] == '/' ? next : adm::parent_directory(file) + "/" + next;
+    }
+    return file;
+}
+
+} // namespace
+
+int adm::check_any_file(const char *path, FloatAdmOutputKind kind, std::string *file, char *errbuf,
+                        size_t errbuf_size)
+{
+    if (!path || !*path) {
+        adm::format_error(errbuf, errbuf_size, "no %s path given", kind_name(kind));
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    if (!std::strcmp(path, "-"))
+        return FLOAT_ADM_TARGET_STDOUT;
+    struct stat st, out;
+    if (stat(path, &st) != 0) {
+        if (errno != ENOENT) {
+            adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path,
+                              std::strerror(errno));
+            return FLOAT_ADM_ERROR_IO;
+        }
+        *file = followed(path);
+        return FLOAT_ADM_TARGET_NEW;
+    }
+    if (is_null_device(st))
+        return FLOAT_ADM_TARGET_DISCARD;
+    if (fstat(STDOUT_FILENO, &out) == 0 && same_file(st, out))
+        return FLOAT_ADM_TARGET_STDOUT;
+    /* Opening a FIFO waits for its reader: it is opened at the end. */
+    if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))
+        return kTargetAtEnd;
+    if (!S_ISREG(st.st_mode))
+        return refuse(FLOAT_ADM_ERROR_OUTPUT_NOT_FILE, path, kind,
+                      std::string("it is ") + file_type(st.st_mode) + ", not a regular file",
+                      errbuf, errbuf_size);
+    if (adm::open_in_process(st, -1))
+        return refuse(FLOAT_ADM_ERROR_OUTPUT_INPUT, path, kind,
+                      "the file is open in this process (an input, an output or a log "
+                      "of this run) and would be destroyed",
+                      errbuf, errbuf_size);
+    *file = followed(path);
+    return FLOAT_ADM_TARGET_REPLACE;
+}
+
+namespace {
+
 int cannot_write(const char *path, int err, char *errbuf, size_t errbuf_size)
 {
     adm::format_error(errbuf, errbuf_size, "%s: cannot write: %s", path,

@@ -34,6 +34,18 @@ int check_output(const char *path, enum FloatAdmOutputKind kind,
                  const std::vector<FileIdentity> &inputs, struct stat *link, char *errbuf,
                  size_t errbuf_size);
 
+/* Where OutputFile::begin lets a file go: by the output policy, or where a program's
+ * own output file goes (FLOAT_ADM_LOG_ANY_FILE, float_adm.h). */
+enum class OutputRule { policy, any_file };
+
+/* A FIFO or a character device under OutputRule::any_file: written whole at the end. */
+constexpr int kTargetAtEnd = FLOAT_ADM_TARGET_DISCARD + 1;
+
+/* OutputRule::any_file: the target (kTargetAtEnd among them), *file the path of the
+ * file to write (where symbolic links lead), or an error with a message. */
+int check_any_file(const char *path, enum FloatAdmOutputKind kind, std::string *file, char *errbuf,
+                   size_t errbuf_size);
+
 /* Checks path by the policy, then opens it for writing: NEW is created (never
  * through a link), REPLACE opened without following links and truncated once it is
  * known to be the file checked, DISCARD opened as it is.  Returns the target
@@ -58,7 +70,9 @@ bool holds_project_file(const char *path, enum FloatAdmOutputKind kind);
  * go to fd(); commit() (or check_unchanged() then land(), for several files at once)
  * renames the temporary over the path, where the path is still what begin() saw; a
  * file never committed is removed with its temporary when this goes.  stdout and
- * /dev/null are written directly (fd() is 1, or /dev/null opened).
+ * /dev/null are written directly (fd() is 1, or /dev/null opened).  Under
+ * OutputRule::any_file the path is where its links lead, and a FIFO or a device
+ * (kTargetAtEnd) gets the bytes at commit(), from an unnamed temporary file.
  */
 class OutputFile {
 public:
@@ -68,7 +82,8 @@ public:
     OutputFile &operator=(const OutputFile &) = delete;
 
     int begin(const char *path, enum FloatAdmOutputKind kind,
-              const std::vector<FileIdentity> &inputs, char *errbuf, size_t errbuf_size);
+              const std::vector<FileIdentity> &inputs, char *errbuf, size_t errbuf_size,
+              OutputRule rule = OutputRule::policy);
     int fd() const { return fd_; }
     int target() const { return target_; }
     const std::string &path() const { return path_; }
@@ -78,13 +93,16 @@ public:
     /* The temporary written to, flushed to disk, and the path as begin() saw it (no
      * other program wrote it meanwhile): 0, or an error that says what changed. */
     int check_unchanged(char *errbuf, size_t errbuf_size);
-    /* Renames the temporary over the path (after check_unchanged). */
+    /* Renames the temporary over the path (after check_unchanged); a FIFO or a device
+     * gets the bytes written. */
     int land(char *errbuf, size_t errbuf_size);
     int commit(char *errbuf, size_t errbuf_size);
     /* Removes the temporary of a file not landed, and lets the lock go. */
     void discard();
 
 private:
+    int write_at_end(char *errbuf, size_t errbuf_size);
+
     std::string path_, temporary_;
     enum FloatAdmOutputKind kind_ = FLOAT_ADM_OUTPUT_LOG;
     int target_ = -1;

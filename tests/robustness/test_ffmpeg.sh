@@ -437,6 +437,14 @@ expect_ok "log_path is an earlier log" -f lavfi -i "$(src)" -f lavfi -i "$(src)"
     -lavfi "float_adm=log_path=rebuilt.json" -f null -
 expect_error "log on a full disk" "/dev/full" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
     -lavfi "float_adm=log_path=/dev/full" -f null -
+# libfloatadm's error codes are negative errno values, passed on as ffmpeg's: a
+# log that cannot be made (its directory is missing) fails with EIO, not EINVAL.
+tests=$((tests + 1))
+ff -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_path=nodir/adm.json" \
+    -f null - >out.txt 2>err.txt
+rc=$?
+[ $rc -eq $((256 - 5)) ] && grep -q "(Input/output error)" err.txt ||
+    fail "log in a missing directory: exit $rc, wanted EIO's $((256 - 5)): $(tail -n 2 err.txt)"
 # A run that fails partway (here a map it may not write: its name is a directory)
 # leaves a log that says it is incomplete, never one that reads as finished.
 mkdir -p partmaps/5.pfm

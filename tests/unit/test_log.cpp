@@ -15,6 +15,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -594,6 +595,140 @@ TEST_F(LogTest, TwoLogsOnOneFileAreRefused)
     log_frames(first, 0, 2);
     ASSERT_EQ(float_adm_log_close(&first.log, first.err, sizeof(first.err)), 0) << first.err;
     expect_frames_json(testjson::parse(read_file(file)), 7, {0, 1});
+}
+
+/* ---- FLOAT_ADM_LOG_ANY_FILE: the path as a program's own output file ---- */
+
+int open_any_file(Log &l, const std::string &path, FloatAdmLogFormat format)
+{
+    const FloatAdmOptions opts = options_for(7);
+    return float_adm_log_open_flags(&l.log, path.c_str(), format, &opts, 576, 324,
+                                    FLOAT_ADM_LOG_ANY_FILE, l.err, sizeof(l.err));
+}
+
+/* Two users of one path one after the other (FFmpeg's filter in two graphs): each
+ * lands a whole log of its own, the second's replacing the first's, its frames
+ * numbered as the second gave them and pooled alone. */
+TEST_F(LogTest, AnyFileLogsOneAfterTheOtherEachLandWhole)
+{
+    const std::string file = path("twice.json");
+    {
+        Log first;
+        ASSERT_EQ(open_any_file(first, file, FLOAT_ADM_LOG_JSON), 0) << first.err;
+        log_frames(first, 0, 3);
+        ASSERT_EQ(float_adm_log_close(&first.log, first.err, sizeof(first.err)), 0) << first.err;
+    }
+    expect_frames_json(testjson::parse(read_file(file)), 7, {0, 1, 2});
+    Log second;
+    ASSERT_EQ(open_any_file(second, file, FLOAT_ADM_LOG_JSON), 0) << second.err;
+    /* Written whole: the path keeps the first's log until the second lands. */
+    log_frames(second, 0, 2);
+    expect_frames_json(testjson::parse(read_file(file)), 7, {0, 1, 2});
+    /* One writer at a time, as every log. */
+    Log busy;
+    EXPECT_EQ(open_any_file(busy, file, FLOAT_ADM_LOG_JSON), FLOAT_ADM_ERROR_BUSY);
+    ASSERT_EQ(float_adm_log_close(&second.log, second.err, sizeof(second.err)), 0) << second.err;
+    const testjson::Value doc = testjson::parse(read_file(file));
+    expect_frames_json(doc, 7, {0, 1});
+    expect_pooled_json(doc, 7, {0, 1});
+}
+
+/* A symbolic link is written through: the file it leads to gets the log (made where
+ * the link leads nowhere), and the link stays a link. */
+TEST_F(LogTest, AnyFileWritesThroughASymbolicLink)
+{
+    const std::string target = path("target.csv"), link_name = path("link.csv");
+    const std::string missing = path("missing.csv"), dangling = path("dangling.csv");
+    {
+        std::ofstream out(target, std::ios::binary);
+        out << "not a log\n";
+    }
+    ASSERT_EQ(symlink("target.csv", link_name.c_str()), 0) << std::strerror(errno);
+    ASSERT_EQ(symlink(missing.c_str(), dangling.c_str()), 0) << std::strerror(errno);
+    for (const std::string &name : {link_name, dangling}) {
+        Log l;
+        ASSERT_EQ(open_any_file(l, name, FLOAT_ADM_LOG_CSV), 0) << l.err;
+        log_frames(l, 0, 2);
+        ASSERT_EQ(float_adm_log_close(&l.log, l.err, sizeof(l.err)), 0) << l.err;
+        struct stat st;
+        ASSERT_EQ(lstat(name.c_str(), &st), 0);
+        EXPECT_TRUE(S_ISLNK(st.st_mode)) << name;
+    }
+    for (const std::string &written : {target, missing}) {
+        const std::vector<std::string> lines = split(read_file(written), '\n');
+        ASSERT_EQ(lines.size(), 4u) << written;
+        EXPECT_EQ(lines[0].rfind("Frame,", 0), 0u) << written;
+        EXPECT_EQ(lines[2].rfind("1,", 0), 0u) << written;
+    }
+}
+
+/* A file of any content is replaced, as any program replaces its output file. */
+TEST_F(LogTest, AnyFileReplacesAFileThatIsNotALog)
+{
+    const std::string file = path("data.txt");
+    {
+        std::ofstream out(file, std::ios::binary);
+        out << "somebody's notes\n";
+    }
+    Log l;
+    ASSERT_EQ(open_any_file(l, file, FLOAT_ADM_LOG_JSON), 0) << l.err;
+    log_frames(l, 0, 1);
+    ASSERT_EQ(float_adm_log_close(&l.log, l.err, sizeof(l.err)), 0) << l.err;
+    expect_frames_json(testjson::parse(read_file(file)), 7, {0});
+}
+
+/* A FIFO gets the whole log at the close, which opens it then: opening the log does
+ * not wait for a reader.  A device too: /dev/full's error comes at the close. */
+TEST_F(LogTest, AnyFileWritesAFifoOrADeviceAtTheEnd)
+{
+    const std::string fifo = path("fifo");
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+    Log l;
+    ASSERT_EQ(open_any_file(l, fifo, FLOAT_ADM_LOG_JSON), 0) << l.err;
+    log_frames(l, 0, 3);
+    std::string received;
+    std::thread reader([&] { received = read_file(fifo); });
+    const int closed = float_adm_log_close(&l.log, l.err, sizeof(l.err));
+    reader.join();
+    ASSERT_EQ(closed, 0) << l.err;
+    const testjson::Value doc = testjson::parse(received);
+    expect_frames_json(doc, 7, {0, 1, 2});
+    expect_pooled_json(doc, 7, {0, 1, 2});
+
+    Log full;
+    ASSERT_EQ(open_any_file(full, "/dev/full", FLOAT_ADM_LOG_CSV), 0) << full.err;
+    log_frames(full, 0, 1);
+    EXPECT_EQ(float_adm_log_close(&full.log, full.err, sizeof(full.err)), FLOAT_ADM_ERROR_IO);
+    EXPECT_NE(std::string(full.err).find("/dev/full"), std::string::npos) << full.err;
+}
+
+/* What stays of the policy: a file open in this process is never written; and a
+ * directory is no file. */
+TEST_F(LogTest, AnyFileRefusesAFileOpenInTheProcessAndADirectory)
+{
+    const std::string input = path("input.yuv"), input_link = path("input_link.json");
+    const std::string content = "frames that must survive\n";
+    {
+        std::ofstream out(input, std::ios::binary);
+        out << content;
+    }
+    ASSERT_EQ(symlink(input.c_str(), input_link.c_str()), 0) << std::strerror(errno);
+    FILE *held = std::fopen(input.c_str(), "rb");
+    ASSERT_NE(held, nullptr);
+    for (const std::string &name : {input, input_link}) {
+        Log l;
+        EXPECT_EQ(open_any_file(l, name, FLOAT_ADM_LOG_JSON), FLOAT_ADM_ERROR_OUTPUT_INPUT);
+        EXPECT_NE(std::string(l.err).find("open in this process"), std::string::npos) << l.err;
+    }
+    std::fclose(held);
+    EXPECT_EQ(read_file(input), content);
+    Log l;
+    EXPECT_EQ(open_any_file(l, dir_, FLOAT_ADM_LOG_JSON), FLOAT_ADM_ERROR_OUTPUT_NOT_FILE);
+    EXPECT_NE(std::string(l.err).find("a directory"), std::string::npos) << l.err;
+    const FloatAdmOptions opts = options_for(7);
+    EXPECT_EQ(float_adm_log_open_flags(&l.log, path("flags.json").c_str(), FLOAT_ADM_LOG_JSON,
+                                       &opts, 576, 324, 0x4, l.err, sizeof(l.err)),
+              FLOAT_ADM_ERROR_INVALID);
 }
 
 TEST_F(LogTest, SkippedFramesAreLoggedNotPooled)

@@ -20,13 +20,13 @@
 
 /**
  * @file
- * What float_adm and float_adm_cuda share: their options, the pairing of the
- * inputs, the log and the frames' metadata.  Each filter scores a pair its own
- * way and hands the scores on through ff_float_adm_emit.
+ * What float_adm and float_adm_cuda share (float_adm_common.c): their options,
+ * the pairing of the inputs, the log and the frames' metadata.  Each filter
+ * scores a pair its own way and hands the scores on through ff_float_adm_emit.
  */
 
-#ifndef AVFILTER_FLOAT_ADM_H
-#define AVFILTER_FLOAT_ADM_H
+#ifndef AVFILTER_FLOAT_ADM_COMMON_H
+#define AVFILTER_FLOAT_ADM_COMMON_H
 
 #include <stdint.h>
 
@@ -46,7 +46,7 @@ enum {
     NB_INPUTS,
 };
 
-typedef struct FloatADMContext {
+typedef struct ADMContext {
     const AVClass *class;
     FFFrameSync fs;
 
@@ -58,8 +58,7 @@ typedef struct FloatADMContext {
     int width, height;
     FloatAdmPlane layout[NB_INPUTS];    /* sample size and shift of each input's luma */
     int nb_scores;                      /* the scores each frame carries */
-    FloatAdmLog *log;                   /* the file's, or one without a file for the summary */
-    int shared_log;                     /* log is the file's, taken over by a rebuilt graph */
+    FloatAdmLog *log;                   /* log_path's, or one without a file for the summary */
     uint64_t frame_index;               /* frames seen on the main input */
     int ended;                          /* the output has ended */
     int failed;                         /* the error that stopped the filter, or 0 */
@@ -68,7 +67,7 @@ typedef struct FloatADMContext {
     int *job_rets;
     int nb_jobs;
     void *cuda;                         /* float_adm_cuda's own state */
-} FloatADMContext;
+} ADMContext;
 
 extern const AVOption ff_float_adm_options[];
 
@@ -94,9 +93,13 @@ int ff_float_adm_get_pair(FFFrameSync *fs, AVFrame **dist, AVFrame **ref,
 int ff_float_adm_emit(AVFilterContext *ctx, AVFrame *dist, uint64_t index,
                       const FloatAdmScores *scores);
 
+/** framesync's activation; at the end of the output the log is closed. */
 int ff_float_adm_activate(AVFilterContext *ctx);
 
-/** The summary said, the log completed or abandoned, framesync freed. */
+/**
+ * The summary said, the log closed (as incomplete where the filter failed),
+ * framesync freed.
+ */
 void ff_float_adm_uninit(AVFilterContext *ctx);
 
-#endif /* AVFILTER_FLOAT_ADM_H */
+#endif /* AVFILTER_FLOAT_ADM_COMMON_H */
