@@ -4,12 +4,14 @@
 # (the runs interleaved, the best of RUNS kept), on encoded clips it makes itself.
 #
 #   bench/ffmpeg_threads.sh [-r RUNS] [-t "1 2 8 16"] [-c CLIPS] LABEL=FFMPEG...
+#   bench/ffmpeg_threads.sh -m [-c CLIPS] ENCODING_FFMPEG     (only make the clips)
 #
-# CLIPS: a folder for the clips (made there once, kept): 1920x1080 H.264, 3840x2160
-# H.264 and 1920x1080 HEVC 10-bit, 8-bit ones 240 and 96 frames, each a reference (high
-# rate) and a distorted (low rate) encode of one turning testsrc2, encoded by the first
-# ffmpeg with libx264/libx265 where it has them, else h264_nvenc/hevc_nvenc (an NVIDIA
-# GPU; H264_ENCODER and HEVC_ENCODER name others).  Thread counts above the machine's cores are left out.  Each run is
+# CLIPS: a folder for the clips (made there once, kept): 1920x1080 H.264 (120 frames),
+# 3840x2160 H.264 (48) and 1920x1080 HEVC 10-bit (120), each a reference (high rate)
+# and a distorted (low rate) encode of one turning testsrc2, encoded by the first ffmpeg
+# (or ENCODING_FFMPEG) with libx264/libx265 where it has them, else h264_nvenc/hevc_nvenc
+# (H264_ENCODER and HEVC_ENCODER name others; an H100 has no NVENC).  Thread counts
+# above the machine's cores are left out.  Each run is
 #   ffmpeg -filter_complex_threads N -i DIST -i REF -lavfi float_adm -f null -
 # and decoding alone the same without the filter (both inputs decoded, to null); the
 # time is ffmpeg's own (-benchmark's rtime).  Prints one Markdown table per clip.
@@ -19,10 +21,12 @@ set -eu
 
 runs=2
 thread_list="1 2 8 16"
+make_only=
 clips=${TMPDIR:-/tmp}/float_adm_ffmpeg_threads
 usage="usage: $0 [-r RUNS] [-t \"THREADS...\"] [-c CLIPS] LABEL=FFMPEG..."
-while getopts r:t:c: opt; do
+while getopts r:t:c:m opt; do
     case $opt in
+    m) make_only=yes ;;
     r) runs=$OPTARG ;;
     t) thread_list=$OPTARG ;;
     c) clips=$OPTARG ;;
@@ -31,6 +35,7 @@ while getopts r:t:c: opt; do
 done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
+if [ -n "$make_only" ]; then set -- "encoder=$1"; fi
 for build in "$@"; do
     case $build in
     *=*) [ -x "${build#*=}" ] || { echo "$0: ${build#*=}: not a program" >&2; exit 2; } ;;
@@ -52,21 +57,22 @@ encoder() {
 h264=${H264_ENCODER:-$(encoder libx264 h264_nvenc)}
 hevc=${HEVC_ENCODER:-$(encoder libx265 hevc_nvenc)}
 
-# make NAME SIZE FRAMES CODEC PIX_FMT: NAME.ref.mkv and NAME.dis.mkv.
+# make NAME SIZE FRAMES CODEC PIX_FMT RATE: NAME.ref.mkv (at 5 x RATE) and NAME.dis.mkv.
 make_clip() {
     [ -s "$clips/$1.dis.mkv" ] && return
     src="testsrc2=s=$2:r=24:d=$(($3 / 24)),rotate=a=0.2*t,format=$5"
     for kind in ref dis; do
-        [ $kind = ref ] && rate=40M || rate=2M
+        [ $kind = ref ] && rate=$(($6 * 5))k || rate=${6}k
         [ "$4" = libx265 ] && opts="-x265-params log-level=error" || opts=
         # shellcheck disable=SC2086
         "$first" -hide_banner -loglevel error -nostdin -y -f lavfi -i "$src" -frames:v "$3" \
             -c:v "$4" -b:v $rate $opts "$clips/$1.$kind.mkv"
     done
 }
-make_clip h264_1080p 1920x1080 240 "$h264" yuv420p
-make_clip h264_2160p 3840x2160 96 "$h264" yuv420p
-make_clip hevc10_1080p 1920x1080 240 "$hevc" p010le
+make_clip h264_1080p 1920x1080 120 "$h264" yuv420p 1500
+make_clip h264_2160p 3840x2160 48 "$h264" yuv420p 5000
+make_clip hevc10_1080p 1920x1080 120 "$hevc" yuv420p10le 1500
+[ -z "$make_only" ] || exit 0
 
 # rtime ARGS...: ffmpeg's real time (s) for ARGS, or "fail".
 rtime() {
