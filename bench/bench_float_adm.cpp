@@ -122,8 +122,8 @@ void BM_ExecutorCalls(benchmark::State &state)
         }
         benchmark::DoNotOptimize(scores);
     }
-    state.counters["calls_per_frame"] =
-        (double)executor.calls.load() / (double)(state.iterations() ? state.iterations() : 1);
+    state.counters["calls_per_frame"] = (double)executor.calls.load() /
+                                        (double)(state.iterations() ? state.iterations() : 1);
     label_scores(state, w, h, jobs, "job", scores);
 }
 

@@ -106,7 +106,8 @@ void Engine::plan_jobs()
         bands_[s].resize(jobs);
         halo_above_[s] = halo_below_[s] = 0;
         for (int job = 0; job < jobs; job++)
-            bands_[s][job] = Rows{first[job] >> s, job + 1 == jobs ? scales_[s].h : first[job + 1] >> s};
+            bands_[s][job] = Rows{first[job] >> s,
+                                  job + 1 == jobs ? scales_[s].h : first[job + 1] >> s};
     }
     for (int job = 0; job < jobs; job++) {
         Rows read; /* rows of scale s + 1 whose DWT reads scale s */
@@ -116,7 +117,8 @@ void Engine::plan_jobs()
             if (read.first < read.last) {
                 /* Taps 2i - 1 .. 2i + 2 of each row i, mirrored inside the scale. */
                 const int top = 2 * read.first - 1, bottom = 2 * read.last;
-                const Rows taps = {top > 0 ? top : 0, bottom < scales_[s].h ? bottom + 1 : scales_[s].h};
+                const Rows taps = {top > 0 ? top : 0,
+                                   bottom < scales_[s].h ? bottom + 1 : scales_[s].h};
                 if (need.first >= need.last)
                     need = taps;
                 need.first = need.first < taps.first ? need.first : taps.first;

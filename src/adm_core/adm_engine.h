@@ -81,10 +81,10 @@ private:
     /* Per-job rows: the vertical pass of each image, the distorted detail, then a ring
      * of three rows of reference detail, weighted and filtered signals. */
     enum JobRow {
-        kLoRow = 0,          /* + image */
-        kHiRow = 2,          /* + image */
-        kDistDetailRow = 4,  /* + band */
-        kRingRow = 7,        /* + slot * kRingSlotRows + RingRow */
+        kLoRow = 0,         /* + image */
+        kHiRow = 2,         /* + image */
+        kDistDetailRow = 4, /* + band */
+        kRingRow = 7,       /* + slot * kRingSlotRows + RingRow */
         kRingSlots = 3,
     };
     enum RingRow {
@@ -124,7 +124,8 @@ private:
     int halo_slot(int s, int job, int y) const;
     float *halo_row(int job, int img, int s, int slot)
     {
-        return scratch_[job].data() + halo_offset_[s] + (2 * (ptrdiff_t)slot + img) * scales_[s].stride;
+        return scratch_[job].data() + halo_offset_[s] +
+               (2 * (ptrdiff_t)slot + img) * scales_[s].stride;
     }
     /* Row y of band a of scale s of an image, as the job may read it: its own, one
      * published by another job, or one it computes now. */
@@ -155,7 +156,7 @@ private:
      * below, both images, from halo_offset_ in its scratch. */
     int halo_above_[kNumScales] = {}, halo_below_[kNumScales] = {};
     ptrdiff_t halo_offset_[kNumScales] = {};
-    int halo_slots_before_[kNumScales] = {}; /* slots of the finer scales */
+    int halo_slots_before_[kNumScales] = {};  /* slots of the finer scales */
     std::vector<std::vector<float>> scratch_; /* per job: the JobRow rows, then the halo */
     /* Per job and halo slot: the frame number of the row computed there. */
     std::vector<std::vector<uint32_t>> halo_epoch_;

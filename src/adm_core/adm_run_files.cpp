@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -83,6 +84,36 @@ bool pattern_gives(const Name &pattern, const Name &name)
 {
     return pattern.directory == name.directory &&
            adm::map_pattern_names(pattern.base.c_str(), name.base);
+}
+
+/* The files already in a pattern's directory that it gives a name of, each asked of the
+ * output policy as the map it would become, so that a pattern that would replace an
+ * input (a file open in the process: ffmpeg's), a link or another program's file is
+ * refused before the first map is written, not at its frame. */
+int check_existing_maps(const std::string &pattern, const Name &where,
+                        const std::vector<adm::FileIdentity> &inputs, char *errbuf,
+                        size_t errbuf_size)
+{
+    const std::string directory = adm::parent_directory(pattern);
+    DIR *dir = opendir(directory.c_str());
+    if (!dir)
+        return 0; /* a directory yet to be made holds no file */
+    int ret = 0;
+    while (const struct dirent *entry = readdir(dir)) {
+        if (!adm::map_pattern_names(where.base.c_str(), entry->d_name))
+            continue;
+        const std::string path = pattern.find('/') == std::string::npos
+                                     ? entry->d_name
+                                     : directory + "/" + entry->d_name;
+        struct stat link;
+        ret = adm::check_output(path.c_str(), FLOAT_ADM_OUTPUT_MAP, inputs, &link, errbuf,
+                                errbuf_size);
+        if (ret < 0)
+            break;
+        ret = 0;
+    }
+    closedir(dir);
+    return ret;
 }
 
 int refuse_pattern(const Name &pattern, const Name &name, char *errbuf, size_t errbuf_size)
@@ -263,6 +294,10 @@ extern "C" int float_adm_run_files_add_map_pattern(FloatAdmRunFiles *files, cons
             if (pattern_gives(where, name))
                 return refuse_pattern(where, name, errbuf, errbuf_size);
         }
+        const int existing = check_existing_maps(pattern, where, files->inputs, errbuf,
+                                                 errbuf_size);
+        if (existing < 0)
+            return existing;
         files->map_patterns.push_back(where);
         return 0;
     } catch (const std::bad_alloc &) {

@@ -445,11 +445,12 @@ ff -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm=log_path=nodir/ad
 rc=$?
 [ $rc -eq $((256 - 5)) ] && grep -q "(Input/output error)" err.txt ||
     fail "log in a missing directory: exit $rc, wanted EIO's $((256 - 5)): $(tail -n 2 err.txt)"
-# A run that fails partway (here a map it may not write: its name is a directory)
-# leaves a log that says it is incomplete, never one that reads as finished.
-mkdir -p partmaps/5.pfm
-if expect_error "a map fails partway" "partmaps/5.pfm" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
-        -lavfi "float_adm=log_fmt=json:log_path=part.json:map_path=partmaps/%d.pfm" -f null -; then
+# A run that fails partway (here a map it cannot write: its directory, named by the
+# frame number, is missing from frame 5 on) leaves a log that says it is incomplete,
+# never one that reads as finished.
+for n in 0 1 2 3 4; do mkdir -p partmaps$n; done
+if expect_error "a map fails partway" "partmaps5/m.pfm" -f lavfi -i "$(src)" -f lavfi -i "$(src)" \
+        -lavfi "float_adm=log_fmt=json:log_path=part.json:map_path=partmaps%d/m.pfm" -f null -; then
     tests=$((tests + 1))
     /usr/bin/python3 -c '
 import json, sys
@@ -457,6 +458,21 @@ log = json.load(open(sys.argv[1]))
 assert "incomplete" in log and "pooled_metrics" not in log, sorted(log)
 ' part.json || fail "a map fails partway: the log does not say it is incomplete"
 fi
+# A map_path that gives the log's name, or the name of a file the process reads (an
+# input), is refused before any map is written, not at that frame.
+expect_error "map_path gives the log's name" "gives the name of log_path" -f lavfi -i "$(src)" \
+    -f lavfi -i "$(src)" -lavfi "float_adm=log_fmt=json:log_path=collide3.pfm:map_path=collide%d.pfm" \
+    -f null -
+tests=$((tests + 1))
+! ls collide* >/dev/null 2>&1 || fail "map_path gives the log's name: files were written: $(ls collide*)"
+ff -f lavfi -i "$(src)" -f rawvideo inmap3.yuv 2>/dev/null
+cp inmap3.yuv inmap3.copy
+expect_error "map_path gives an input's name" "inmap3.yuv: refusing to write the map there" \
+    -f rawvideo -pix_fmt yuv420p -s 64x48 -i inmap3.yuv -f lavfi -i "$(src)" \
+    -lavfi "float_adm=map_path=inmap%d.yuv" -f null -
+tests=$((tests + 1))
+cmp -s inmap3.yuv inmap3.copy && ! ls inmap0.yuv >/dev/null 2>&1 ||
+    fail "map_path gives an input's name: maps were written or the input changed"
 # Maps are PFM: a picture format's name is refused before anything is written.
 expect_error "map_path named .png" "the maps are PFM files, not png" -f lavfi -i "$(src)" \
     -f lavfi -i "$(src)" -lavfi "float_adm=map_path=pngmaps_%d.png" -f null -

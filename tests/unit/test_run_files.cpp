@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -191,6 +192,36 @@ TEST_F(RunFiles, AMapPatternNamesNoOtherFile)
     EXPECT_EQ(input(path("ref5.y4m"), "--distorted"), FLOAT_ADM_ERROR_OUTPUT_INPUT);
     EXPECT_EQ(float_adm_run_files_add_map_pattern(files_, "no-number", nullptr, err_, sizeof(err_)),
               FLOAT_ADM_ERROR_INVALID);
+}
+
+/* The files a pattern would replace that are there already are asked of the policy
+ * when the pattern is registered, before any map is written: a file open in the
+ * process (an input the face could not name, as ffmpeg's are to the filter), or
+ * another program's, is refused then, not at its frame; earlier maps are replaced. */
+TEST_F(RunFiles, AMapPatternsFilesThereAlreadyAreCheckedFirst)
+{
+    std::ofstream(path("old3.pfm")) << "Pf\n1 1\n-1.0\n";
+    EXPECT_EQ(float_adm_run_files_add_map_pattern(files_, path("old%d.pfm").c_str(), nullptr, err_,
+                                                  sizeof(err_)),
+              0)
+        << err();
+    std::ofstream(path("held7.pfm")) << "";
+    const int fd = open(path("held7.pfm").c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    err_[0] = '\0';
+    EXPECT_EQ(float_adm_run_files_add_map_pattern(files_, path("held%d.pfm").c_str(), nullptr, err_,
+                                                  sizeof(err_)),
+              FLOAT_ADM_ERROR_OUTPUT_INPUT);
+    EXPECT_NE(err().find(path("held7.pfm")), std::string::npos) << err();
+    EXPECT_NE(err().find("open in this process"), std::string::npos) << err();
+    close(fd);
+    std::ofstream(path("notes2.txt")) << "someone else's";
+    EXPECT_EQ(float_adm_run_files_add_map_pattern(files_, path("notes%d.txt").c_str(), nullptr,
+                                                  err_, sizeof(err_)),
+              FLOAT_ADM_ERROR_OUTPUT_NOT_OURS);
+    std::ifstream kept(path("notes2.txt"));
+    std::string text((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, "someone else's");
 }
 
 TEST_F(RunFiles, BadArguments)
