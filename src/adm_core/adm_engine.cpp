@@ -142,7 +142,9 @@ void Engine::plan_jobs()
         slots += halo_above_[s] + halo_below_[s];
         floats += 2 * (ptrdiff_t)(halo_above_[s] + halo_below_[s]) * scales_[s].stride;
     }
-    scratch_.assign(jobs, std::vector<float>(floats));
+    scratch_ = std::vector<LargeBuffer>(jobs);
+    for (LargeBuffer &rows : scratch_)
+        rows.assign(floats * sizeof(float));
     halo_epoch_.assign(jobs, std::vector<uint32_t>(slots, 0));
     if (map_)
         map_->set_jobs(nb_jobs_);

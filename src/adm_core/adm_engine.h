@@ -88,9 +88,9 @@ private:
         kRingSlots = 3,
     };
     enum RingRow {
-        kRefDetail = 0,      /* + band */
-        kWeightedRow = 3,    /* + signal * 3 + band */
-        kFilteredRow = 9,    /* + signal * 3 + band */
+        kRefDetail = 0,   /* + band */
+        kWeightedRow = 3, /* + signal * 3 + band */
+        kFilteredRow = 9, /* + signal * 3 + band */
         kRingSlotRows = 15,
     };
 
@@ -115,7 +115,8 @@ private:
 
     ScaleSums fold_scale(int s);
 
-    float *job_row(int job, int index) { return scratch_[job].data() + index * job_row_stride_; }
+    float *job_rows(int job) { return static_cast<float *>(scratch_[job].data()); }
+    float *job_row(int job, int index) { return job_rows(job) + index * job_row_stride_; }
     float *ring_row(int job, int row, int kind)
     {
         return job_row(job, kRingRow + (row % kRingSlots) * kRingSlotRows + kind);
@@ -124,8 +125,7 @@ private:
     int halo_slot(int s, int job, int y) const;
     float *halo_row(int job, int img, int s, int slot)
     {
-        return scratch_[job].data() + halo_offset_[s] +
-               (2 * (ptrdiff_t)slot + img) * scales_[s].stride;
+        return job_rows(job) + halo_offset_[s] + (2 * (ptrdiff_t)slot + img) * scales_[s].stride;
     }
     /* Row y of band a of scale s of an image, as the job may read it: its own, one
      * published by another job, or one it computes now. */
@@ -144,7 +144,7 @@ private:
     const SimdKernels *kernels_; /* level_'s; never null */
 
     LargeBuffer storage_;
-    Band approx_[2][kNumScales];          /* band a of each image and scale */
+    Band approx_[2][kNumScales]; /* band a of each image and scale */
     /* Row i of band a of scale s is written, for the frame numbered frame_epoch_, when
      * published_[s][i] holds that number (release and acquire). */
     std::unique_ptr<std::atomic<uint32_t>[]> published_[kNumScales];
@@ -156,8 +156,10 @@ private:
      * below, both images, from halo_offset_ in its scratch. */
     int halo_above_[kNumScales] = {}, halo_below_[kNumScales] = {};
     ptrdiff_t halo_offset_[kNumScales] = {};
-    int halo_slots_before_[kNumScales] = {};  /* slots of the finer scales */
-    std::vector<std::vector<float>> scratch_; /* per job: the JobRow rows, then the halo */
+    int halo_slots_before_[kNumScales] = {}; /* slots of the finer scales */
+    /* Per job: the JobRow rows, then the halo; rows on 64-byte boundaries (wide loads
+     * that cross none). */
+    std::vector<LargeBuffer> scratch_;
     /* Per job and halo slot: the frame number of the row computed there. */
     std::vector<std::vector<uint32_t>> halo_epoch_;
     ptrdiff_t job_row_stride_ = 0;
