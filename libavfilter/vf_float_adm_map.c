@@ -157,7 +157,6 @@ static av_cold int init(AVFilterContext *ctx)
 
     if (!(s->map = av_mallocz(sizeof(MapState))))
         return AVERROR(ENOMEM);
-    s->writes_maps = 1;
     return ff_float_adm_init(ctx, map_pair);
 }
 

@@ -233,5 +233,5 @@ demo: workbench
 # run by hand; docs/fate-ffmpeg.md records the results.
 .PHONY: check-ffmpeg-series
 check-ffmpeg-series: $(CORE_PC) $(FF_FLOATADM_DEPS) $(NV_PREFIX)/.installed | $(FF_FLOATADM_ORDER)
-	scripts/ffmpeg-plain-check.sh $(FFMPEG_VERSION) $(FF_PC_DIRS) $(BUILD)/plain-$(FFMPEG_VERSION) $(FF_CACHE)
-	scripts/ffmpeg-plain-check.sh --extras $(FFMPEG_VERSION) $(FF_PC_DIRS) $(BUILD)/plain-$(FFMPEG_VERSION)-extras $(FF_CACHE)
+	scripts/ffmpeg-plain-check.sh --full $(FFMPEG_VERSION) $(FF_PC_DIRS) $(BUILD)/plain-$(FFMPEG_VERSION) $(FF_CACHE)
+	scripts/ffmpeg-plain-check.sh --full --extras $(FFMPEG_VERSION) $(FF_PC_DIRS) $(BUILD)/plain-$(FFMPEG_VERSION)-extras $(FF_CACHE)

@@ -8,15 +8,24 @@
 # in docs/fate-ffmpeg.md.
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Usage: scripts/ffmpeg-plain-check.sh [--extras] VERSION PKG_CONFIG_DIRS OUT_DIR CACHE_DIR
+# Usage: scripts/ffmpeg-plain-check.sh [--full] [--extras] VERSION PKG_CONFIG_DIRS OUT_DIR CACHE_DIR
+#   --full: FFmpeg's default configuration (every native component, the
+#   autodetected system libraries) plus --enable-libfloatadm, as a distribution
+#   builds it; without it, the embedded build's lean one (scripts/ffmpeg-configure.sh).
+#   Where ccache is installed it compiles, so a second tree costs little.
 
 set -eu
 
 extras=
-if [ "${1:-}" = --extras ]; then
-    extras=yes
+full=
+while :; do
+    case ${1:-} in
+    --extras) extras=yes ;;
+    --full) full=yes ;;
+    *) break ;;
+    esac
     shift
-fi
+done
 version=$1
 pc_dirs=$2
 out=$3
@@ -45,7 +54,16 @@ summary=$out/summary.txt
         sed -e 's/\x1b\[[0-9;]*[mK]//g' -e 's/^/    /'
 } > "$summary"
 
-"$top/scripts/ffmpeg-configure.sh" "$out/src" "$out/build" "$pc_dirs" >"$out/configure.log" 2>&1
+if [ -n "$full" ]; then
+    cc=gcc
+    ! command -v ccache >/dev/null 2>&1 || cc="ccache gcc"
+    mkdir -p "$out/build"
+    (cd "$out/build" && PKG_CONFIG_PATH=$pc_dirs "$out/src/configure" --cc="$cc" \
+        --enable-libfloatadm) >"$out/configure.log" 2>&1
+    echo "configure: FFmpeg's defaults and --enable-libfloatadm; filters built: $(sed -n 's/^#define CONFIG_\(FLOAT_ADM[A-Z_]*\)_FILTER 1$/\1/p' "$out/build/config_components.h" | tr 'A-Z\n' 'a-z ')" >> "$summary"
+else
+    "$top/scripts/ffmpeg-configure.sh" "$out/src" "$out/build" "$pc_dirs" >"$out/configure.log" 2>&1
+fi
 make -C "$out/build" -j"$(nproc)" >"$out/make.log" 2>&1
 echo "make: built; warnings in the filters' files: $(grep -c 'float_adm.*warning' "$out/make.log" || true)" >> "$summary"
 make -C "$out/build" -k -j"$(nproc)" fate >"$out/fate.log" 2>&1 && fate=passed || fate=FAILED

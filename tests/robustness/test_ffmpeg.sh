@@ -671,6 +671,10 @@ expect_error "log_path is a directory" "it is a directory" \
 if ff -filters 2>/dev/null | grep -q ' float_adm_cuda '; then
     expect_error "float_adm_cuda on software frames" "float_adm_cuda" \
         -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm_cuda" -f null -
+    # It writes float_adm's maps: map_path is checked at init as float_adm's is.
+    expect_error "float_adm_cuda's map_path named .png" "the maps are PFM files, not png" \
+        -f lavfi -i "$(src)" -f lavfi -i "$(src)" -lavfi "float_adm_cuda=map_path=pngmaps_%d.png" \
+        -f null -
     visible=${CUDA_VISIBLE_DEVICES-none}
     CUDA_VISIBLE_DEVICES=-1
     export CUDA_VISIBLE_DEVICES
