@@ -6,6 +6,7 @@
   ffmpeg_sched.py memory --ffmpeg base=PATH --ffmpeg patched=PATH --clips DIR [--nvdec]
   ffmpeg_sched.py speed  --ffmpeg base=PATH --ffmpeg patched=PATH --clips DIR
                          [--nvdec] [--streams 1,8] [--runs 3] [--cases h264_1080p,...]
+  ffmpeg_sched.py slope  --ffmpeg NAME=PATH... --clips DIR [--nvdec] [--runs 3] ...
 
 DIR holds the pairs scripts/cuda/make_decoder_clips.sh makes (48 frames each).
 memory: each case at two lengths; peak resident memory of the process (wait4's
@@ -14,9 +15,16 @@ less what was in use before.  A case whose filters or formats a build lacks is
 left out and said so.
 speed: pairs per second over the wall time of N ffmpegs started at once, median
 of the runs; "decode" is the two decoders alone, into two null outputs.
+slope: one ffmpeg, the rate while it runs: the least-squares slope of the frames
+it reports done (-progress, every 50 ms) against the time they were reported,
+between 15 % and 90 % of its frames, median of the runs.  Whole-run times of NVDEC
+runs fall on steps of about 0.25 s, which a slope does not see, nor the start and
+the end; "decode" is then both decoders into one null output (its muxer takes the
+pairs in step, as a filter does).
 """
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -169,13 +177,16 @@ def memory(args, builds):
             print(line + " |", flush=True)
 
 
-def speed_graph(graph, nvdec):
+def speed_graph(graph, nvdec, maps_dir):
     """The graph's arguments; float_adm scores NVDEC's CUDA frames as float_adm_cuda,
-    the software filters (float_adm_map, psnr, ssim) take them downloaded."""
+    "maps" is float_adm with map_path (a PFM file a frame, into maps_dir), the
+    software filters (float_adm_map, psnr, ssim) take CUDA frames downloaded."""
     if graph == "decode":
         return ["-map", "0:v", "-f", "null", "-", "-map", "1:v", "-f", "null", "-"]
-    if graph == "float_adm":
-        return ["-lavfi", f"[0:v][1:v]{graph}{'_cuda' if nvdec else ''}", "-f", "null", "-"]
+    if graph in ("float_adm", "maps"):
+        options = f"=map_path={os.path.join(maps_dir, '%d.pfm')}" if graph == "maps" else ""
+        return ["-lavfi", f"[0:v][1:v]float_adm{'_cuda' if nvdec else ''}{options}",
+                "-f", "null", "-"]
     if nvdec:
         return ["-lavfi", f"[0:v]hwdownload,format=nv12[a];[1:v]hwdownload,format=nv12[b];"
                 f"[a][b]{graph}", "-f", "null", "-"]
@@ -192,6 +203,65 @@ def run_wall(argv, streams):
         if proc.returncode != 0:
             sys.exit(f"{' '.join(argv)}: {err.decode()[-300:]}")
     return time.monotonic() - start
+
+
+def run_slope(argv):
+    """Frames per second of argv while it runs (the module's docstring, "slope")."""
+    proc = subprocess.Popen(argv + ["-progress", "pipe:1", "-stats_period", "0.05"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    points, frame = [], 0
+    for line in proc.stdout:
+        key, _, value = line.strip().partition("=")
+        if key == "frame":
+            frame = int(value)
+        elif key == "progress":
+            points.append((time.monotonic(), frame))
+    err = proc.stderr.read()
+    if proc.wait() != 0:
+        sys.exit(f"{' '.join(argv)}: {err[-300:]}")
+    total = points[-1][1]
+    window = [(t, f) for t, f in points if 0.15 * total <= f <= 0.9 * total]
+    if len(window) < 10:
+        sys.exit(f"{' '.join(argv)}: too short to measure a rate ({len(window)} reports)")
+    mean_t = statistics.fmean(t for t, _ in window)
+    mean_f = statistics.fmean(f for _, f in window)
+    return (sum((t - mean_t) * (f - mean_f) for t, f in window) /
+            sum((t - mean_t) ** 2 for t, _ in window))
+
+
+def slope(args, builds):
+    graphs = args.graphs.split(",")
+    print("| case | graph | " + " | ".join(f"{n} pairs/s (runs)" for n, _ in builds) +
+          " | " + " | ".join(f"{n} / decode" for n, _ in builds) + " |")
+    print("|---" * (2 + 2 * len(builds)) + "|")
+    for case in args.cases.split(","):
+        loops = (args.loops_1080p if case.endswith("1080p") else args.loops_2160p)[-1]
+        inputs = []
+        for kind in ("dist", "ref"):
+            inputs += (["-stream_loop", str(loops)] + (nvdec_opts() if args.nvdec else []) +
+                       ["-i", os.path.join(args.clips, f"{case}_{kind}.mp4")])
+        rates = {(graph, name): [] for graph in graphs for name, _ in builds}
+        for _ in range(args.runs):
+            for graph in graphs:
+                for name, path in builds:
+                    maps_dir = tempfile.mkdtemp(prefix="ffmpeg-sched-maps-")
+                    args_graph = (["-map", "0:v", "-map", "1:v", "-f", "null", "-"]
+                                  if graph == "decode" else
+                                  speed_graph(graph, args.nvdec, maps_dir))
+                    rates[(graph, name)].append(run_slope(
+                        [path, "-hide_banner", "-nostdin", "-v", "error", "-nostats"] +
+                        inputs + args_graph))
+                    shutil.rmtree(maps_dir)
+        for graph in graphs:
+            med = {n: statistics.median(rates[(graph, n)]) for n, _ in builds}
+            cells = [f"{med[n]:.0f} ({', '.join(f'{r:.0f}' for r in rates[(graph, n)])})"
+                     for n, _ in builds]
+            if "decode" in graphs:
+                cells += [f"{med[n] / statistics.median(rates[('decode', n)]):.1%}"
+                          for n, _ in builds]
+            print(f"| {case}{' NVDEC' if args.nvdec else ''}, {48 * (loops + 1)} pairs | "
+                  f"{graph} | " + " | ".join(cells) + " |", flush=True)
 
 
 def speed(args, builds):
@@ -224,9 +294,11 @@ def speed(args, builds):
                                        (nvdec_opts() if args.nvdec else []) +
                                        ["-i", os.path.join(args.clips, f"{case}_{kind}.mp4")])
                         for name, path in builds:
+                            maps_dir = tempfile.mkdtemp(prefix="ffmpeg-sched-maps-")
                             argv = ([path, "-hide_banner", "-nostdin", "-v", "error"] +
-                                    inputs + speed_graph(graph, args.nvdec))
+                                    inputs + speed_graph(graph, args.nvdec, maps_dir))
                             times[(graph, name, p)].append(run_wall(argv, streams))
+                            shutil.rmtree(maps_dir)
             for graph in graphs:
                 rates[graph], once[graph] = {}, {}
                 for name, _ in builds:
@@ -250,7 +322,7 @@ def speed(args, builds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["memory", "speed"])
+    parser.add_argument("what", choices=["memory", "speed", "slope"])
     parser.add_argument("--ffmpeg", action="append", required=True, metavar="NAME=PATH")
     parser.add_argument("--clips", required=True)
     parser.add_argument("--nvdec", action="store_true")
@@ -272,7 +344,7 @@ def main():
     if len(args.loops_1080p) != len(args.loops_2160p) or len(args.loops_1080p) > 2:
         sys.exit("--loops-1080p and --loops-2160p: one length each, or two each")
     builds = parse_builds(args.ffmpeg)
-    (memory if args.what == "memory" else speed)(args, builds)
+    {"memory": memory, "speed": speed, "slope": slope}[args.what](args, builds)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 # per second at each filter thread count, for one or more ffmpeg builds side by side
 # (the runs interleaved, the best of RUNS kept), on encoded clips it makes itself.
 #
-#   bench/ffmpeg_threads.sh [-r RUNS] [-t "1 2 8 16"] [-c CLIPS] LABEL=FFMPEG...
+#   bench/ffmpeg_threads.sh [-r RUNS] [-t "1 2 8 16"] [-l LOOPS] [-k "NAMES"] [-c CLIPS] LABEL=FFMPEG...
 #   bench/ffmpeg_threads.sh -m [-c CLIPS] ENCODING_FFMPEG     (only make the clips)
 #
 # CLIPS: a folder for the clips (made there once, kept): 1920x1080 H.264 (120 frames),
@@ -14,19 +14,28 @@
 # above the machine's cores are left out.  Each run is
 #   ffmpeg -filter_complex_threads N -i DIST -i REF -lavfi float_adm -f null -
 # and decoding alone the same without the filter (both inputs decoded, to null); the
-# time is ffmpeg's own (-benchmark's rtime).  Prints one Markdown table per clip.
+# time is ffmpeg's own (-benchmark's rtime).  -l LOOPS plays each clip LOOPS more
+# times (-stream_loop on both inputs) for runs long enough to time; -k times only
+# the clips named (of h264_1080p h264_2160p hevc10_1080p).  Prints one
+# Markdown table per clip: pairs per second, and the CPU time each pair took (user +
+# system, all threads), which bounds what the cores can give: decoding and scoring
+# together cannot beat cores / (decoding's CPU time + scoring's).
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 set -eu
 
 runs=2
+loops=0
 thread_list="1 2 8 16"
+clip_list="h264_1080p h264_2160p hevc10_1080p"
 make_only=
 clips=${TMPDIR:-/tmp}/float_adm_ffmpeg_threads
-usage="usage: $0 [-r RUNS] [-t \"THREADS...\"] [-c CLIPS] LABEL=FFMPEG..."
-while getopts r:t:c:m opt; do
+usage="usage: $0 [-r RUNS] [-t \"THREADS...\"] [-l LOOPS] [-k \"NAMES\"] [-c CLIPS] LABEL=FFMPEG..."
+while getopts r:t:l:k:c:m opt; do
     case $opt in
+    k) clip_list=$OPTARG ;;
     m) make_only=yes ;;
+    l) loops=$OPTARG ;;
     r) runs=$OPTARG ;;
     t) thread_list=$OPTARG ;;
     c) clips=$OPTARG ;;
@@ -59,6 +68,7 @@ hevc=${HEVC_ENCODER:-$(encoder libx265 hevc_nvenc)}
 
 # make NAME SIZE FRAMES CODEC PIX_FMT RATE: NAME.ref.mkv (at 5 x RATE) and NAME.dis.mkv.
 make_clip() {
+    case " $clip_list " in *" $1 "*) ;; *) return ;; esac
     [ -s "$clips/$1.dis.mkv" ] && return
     src="testsrc2=s=$2:r=24:d=$(($3 / 24)),rotate=a=0.2*t,format=$5"
     for kind in ref dis; do
@@ -74,21 +84,23 @@ make_clip h264_2160p 3840x2160 48 "$h264" yuv420p 5000
 make_clip hevc10_1080p 1920x1080 120 "$hevc" yuv420p10le 1500
 [ -z "$make_only" ] || exit 0
 
-# rtime ARGS...: ffmpeg's real time (s) for ARGS, or "fail".
+# rtime ARGS...: ffmpeg's real time and CPU time (user + system), in s, for ARGS, or "fail".
 rtime() {
     out=$("$@" -benchmark -f null - 2>&1) ||
         { echo fail; return; }
-    echo "$out" | sed -n 's/.*rtime=\([0-9.]*\)s.*/\1/p' | tail -n 1
+    echo "$out" | sed -n 's/.*utime=\([0-9.]*\)s stime=\([0-9.]*\)s rtime=\([0-9.]*\)s.*/\3 \1 \2/p' |
+        tail -n 1 | awk '{ print $1, $2 + $3 }'
 }
 
-best() { # best of runs: the smallest
+best() { # best of runs: the smallest real time, with its CPU time
     sort -n | head -n 1
 }
 
-for clip in h264_1080p h264_2160p hevc10_1080p; do
+for clip in $clip_list; do
     dis=$clips/$clip.dis.mkv ref=$clips/$clip.ref.mkv
     frames=$("$first" -hide_banner -nostdin -i "$dis" -map 0:v -c copy -f null - 2>&1 |
         sed -n 's/.*frame= *\([0-9]*\).*/\1/p' | tail -n 1)
+    frames=$((frames * (loops + 1)))
     echo
     echo "### $clip ($frames frame pairs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') x $cores)"
     echo
@@ -101,24 +113,25 @@ for clip in h264_1080p h264_2160p hevc10_1080p; do
         times=$(mktemp)
         for r in $(seq "$runs"); do
             t=$(rtime "$first" -hide_banner -nostdin -filter_complex_threads "$n" \
-                -i "$dis" -i "$ref" -map 0:v -map 1:v)
+                -stream_loop "$loops" -i "$dis" -stream_loop "$loops" -i "$ref" -map 0:v -map 1:v)
             echo "decode $t" >> "$times"
             for build in "$@"; do
                 ff=${build#*=}
                 t=$(rtime "$ff" -hide_banner -nostdin -filter_complex_threads "$n" \
-                    -i "$dis" -i "$ref" -lavfi "[0:v][1:v]float_adm")
+                    -stream_loop "$loops" -i "$dis" -stream_loop "$loops" -i "$ref" \
+                    -lavfi "[0:v][1:v]float_adm")
                 echo "${build%%=*} $t" >> "$times"
             done
         done
-        dec=$(awk '$1 == "decode" { print $2 }' "$times" | best)
-        row="| $n | $(awk -v f="$frames" -v t="$dec" 'BEGIN { printf "%.0f/s", f / t }')"
+        dec=$(awk '$1 == "decode" && $2 != "fail" { print $2, $3 }' "$times" | best)
+        row="| $n | $(echo "$dec" | awk -v f="$frames" '{ printf "%.0f/s, %.1f ms CPU", f / $1, 1000 * $2 / f }')"
         for build in "$@"; do
-            t=$(awk -v l="${build%%=*}" '$1 == l { print $2 }' "$times" | grep -v fail | best)
+            t=$(awk -v l="${build%%=*}" '$1 == l && $2 != "fail" { print $2, $3 }' "$times" | best)
             if [ -z "$t" ]; then
                 row="$row | failed"
             else
-                row="$row | $(awk -v f="$frames" -v t="$t" -v d="$dec" \
-                    'BEGIN { printf "%.0f/s (%.0f %% of decoding)", f / t, 100 * d / t }')"
+                row="$row | $(echo "$t $dec" | awk -v f="$frames" \
+                    '{ printf "%.0f/s (%.0f %% of decoding), %.1f ms CPU", f / $1, 100 * $3 / $1, 1000 * $2 / f }')"
             fi
         done
         echo "$row |"
