@@ -1683,17 +1683,16 @@ def write_tables(directory, rows, comparisons=(), metric=None, scale=None, rules
 def write_reports(rows, progress=None, metric=None, rules=None):
     """Each rung's report beside its log (report_path): its per-frame charts of every
     metric, its worst frames, and where its maps lie beside the log, the frames with
-    their maps (report.write_report).  The rungs of the recommended ladders (by metric,
-    the rows' hull metric unless given, under rules) have their maps made again by the
-    library first (share_maps), so that their reports show each block's share of the
-    frame's lost detail too.  One up to date (newer than its log, record and maps) is
-    left as it is.  Returns the reports written."""
+    their maps (report.write_report).  The rungs on a hull (hull_rungs: of any metric
+    the page shows) have their maps made again by the library first (share_maps), so
+    that their reports show each block's share of the frame's lost detail too.  One up
+    to date (newer than its log, record and maps) is left as it is.  Returns the
+    reports written."""
     from .distributed import spec_path
     from .report import write_report
     from .results import maps_path
     names = source_names(rows)
-    chosen = {(t["source"], d["ladder"], label) for t in titles(rows, metric, rules)
-              for d in t["ladders"] for label in d["recommended"]}
+    chosen = hull_rungs(rows, metric, rules)
     written = []
     for r in rows:
         if not r.get("log"):
@@ -1715,6 +1714,15 @@ def write_reports(rows, progress=None, metric=None, rules=None):
             progress=progress)
         written.append(report)
     return written
+
+
+def hull_rungs(rows, metric=None, rules=None):
+    """(source, ladder, label) of every rung on a convex hull by any metric the page
+    shows (bd_metrics: metric, the rows' hull metric unless given, first), the
+    recommended ladders' rungs among them."""
+    metric = metric or _one(rows, "hull_metric")[:-len("_mean")]
+    return {(t["source"], d["ladder"], p["label"]) for m in bd_metrics(rows, metric)
+            for t in titles(rows, m, rules) for d in t["ladders"] for p in d["hull"]}
 
 
 def share_maps(row):

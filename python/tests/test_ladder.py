@@ -239,11 +239,17 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
                          [(os.path.realpath(ladder.report_path(r["log"])), r["label"])
                           for r in rungs])
     # Each rung's report charts every metric and draws its worst frames' maps; those of
-    # the recommended ladders' rungs the share of each frame's lost detail too, from
-    # maps the library made again of the same frames, the filter's loss to the bit.
+    # the rungs on a hull, by any metric the page shows, the share of each frame's lost
+    # detail too, from maps the library made again of the same frames, the filter's
+    # loss to the bit.
     from floatadm.results import Results, maps_path
-    chosen = {(t["source"], d["ladder"], label) for t in table["titles"]
-              for d in t["ladders"] for label in d["recommended"]}
+    assert chosen <= ladder.hull_rungs(rungs)
+    chosen = {(r["source"], r["ladder"], r["label"]) for r in rungs
+              if any(r["label"] in [p["label"] for p in d["hull"]]
+                     for m in ladder.bd_metrics(rungs, "adm2")
+                     for t in ladder.titles(rungs, m) if t["source"] == r["source"]
+                     for d in t["ladders"] if d["ladder"] == r["ladder"])}
+    assert 0 < len(chosen) < len(rungs)
     for r in rungs:
         report = open(ladder.report_path(r["log"]), encoding="utf-8").read()
         assert "loss in each block" in report and "psnr_y" in report
