@@ -13,7 +13,8 @@
 # (H264_ENCODER and HEVC_ENCODER name others; an H100 has no NVENC).  Thread counts
 # above the machine's cores are left out.  Each run is
 #   ffmpeg -filter_complex_threads N -i DIST -i REF -lavfi float_adm -f null -
-# and decoding alone the same without the filter (both inputs decoded, to null); the
+# (LABEL=FFMPEG@OPTIONS: float_adm=OPTIONS, THREADS in them replaced by N, e.g.
+# batched=ffmpeg@batch=THREADS) and decoding alone the same without the filter (both inputs decoded, to null); the
 # time is ffmpeg's own (-benchmark's rtime).  -l LOOPS plays each clip LOOPS more
 # times (-stream_loop on both inputs) for runs long enough to time; -k times only
 # the clips named (of h264_1080p h264_2160p hevc10_1080p).  Prints one
@@ -47,11 +48,13 @@ shift $((OPTIND - 1))
 if [ -n "$make_only" ]; then set -- "encoder=$1"; fi
 for build in "$@"; do
     case $build in
-    *=*) [ -x "${build#*=}" ] || { echo "$0: ${build#*=}: not a program" >&2; exit 2; } ;;
+    *=*) path=${build#*=}; path=${path%%@*}
+         [ -x "$path" ] || { echo "$0: $path: not a program" >&2; exit 2; } ;;
     *) echo "$usage" >&2; exit 2 ;;
     esac
 done
 first=${1#*=}
+first=${first%%@*}
 cores=$(nproc)
 mkdir -p "$clips"
 
@@ -117,9 +120,12 @@ for clip in $clip_list; do
             echo "decode $t" >> "$times"
             for build in "$@"; do
                 ff=${build#*=}
+                options=
+                case $ff in *@*) options="=$(echo "${ff#*@}" | sed "s/THREADS/$n/g")" ;; esac
+                ff=${ff%%@*}
                 t=$(rtime "$ff" -hide_banner -nostdin -filter_complex_threads "$n" \
                     -stream_loop "$loops" -i "$dis" -stream_loop "$loops" -i "$ref" \
-                    -lavfi "[0:v][1:v]float_adm")
+                    -lavfi "[0:v][1:v]float_adm$options")
                 echo "${build%%=*} $t" >> "$times"
             done
         done
