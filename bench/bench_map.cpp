@@ -6,6 +6,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <stdlib.h>
+#include <string>
 #include <vector>
 
 #include "adm_engine.h"
@@ -81,6 +83,42 @@ void BM_MapLoss(benchmark::State &state)
 }
 
 BENCHMARK(BM_MapLoss)
+    ->ArgNames({"w", "h"})
+    ->Args({1920, 1080})
+    ->Args({3840, 2160})
+    ->Unit(benchmark::kMillisecond);
+
+/* args: width, height.  A frame's map written as a PFM file (float_adm_map_write_pfm:
+ * the loss, the output policy's checks, the file), a new file each time, as a run's
+ * maps are: what map_path costs the filter's thread beyond the sums. */
+void BM_MapWritePfm(benchmark::State &state)
+{
+    const int w = (int)state.range(0), h = (int)state.range(1);
+    const testsupport::FramePair frames = bench::frames(w, h);
+    const bench::ScoringContext ctx(w, h, 1);
+    FloatAdmScores scores;
+    const FloatAdmPlane ref = frames.ref.view(), dist = frames.dist.view();
+    char dir[] = "/dev/shm/float_adm_bench_maps.XXXXXX"; /* tmpfs: the file system aside */
+    if (!ctx.ok() || float_adm_context_enable_map(ctx.get()) < 0 ||
+        float_adm_score_frame(ctx.get(), &ref, &dist, &scores) < 0 || !mkdtemp(dir)) {
+        state.SkipWithError("no map");
+        return;
+    }
+    const std::string pattern = std::string(dir) + "/%d.pfm";
+    char err[256];
+    uint64_t frame = 0;
+    for (auto _ : state) {
+        if (float_adm_map_write_pfm(ctx.get(), pattern.c_str(), frame++, err, sizeof(err)) < 0) {
+            state.SkipWithError(err);
+            break;
+        }
+    }
+    for (uint64_t i = 0; i < frame; i++)
+        std::remove((std::string(dir) + "/" + std::to_string(i) + ".pfm").c_str());
+    std::remove(dir);
+}
+
+BENCHMARK(BM_MapWritePfm)
     ->ArgNames({"w", "h"})
     ->Args({1920, 1080})
     ->Args({3840, 2160})

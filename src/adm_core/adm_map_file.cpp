@@ -135,20 +135,25 @@ int write_pfm(const std::string &path, const float *loss, int columns, int rows,
         close(fd);
         return cannot_write(path, err, errbuf, errbuf_size);
     }
-    errno = 0;
-    std::fprintf(file, "Pf\n%d %d\n-1.0\n", columns, rows);
-    /* PFM rows run from the bottom of the picture up; -1.0: little-endian floats. */
+    /* PFM rows run from the bottom of the picture up; -1.0: little-endian floats.
+     * The file is made in memory and written at once. */
+    char header[64];
+    const int header_size =
+        std::snprintf(header, sizeof(header), "Pf\n%d %d\n-1.0\n", columns, rows);
+    std::vector<uint8_t> bytes((size_t)header_size + (size_t)columns * rows * 4);
+    std::memcpy(bytes.data(), header, (size_t)header_size);
+    uint8_t *out = bytes.data() + header_size;
     for (int r = rows - 1; r >= 0; r--) {
         for (int c = 0; c < columns; c++) {
             const float v = loss[(size_t)r * columns + c];
-            uint8_t bytes[4];
             uint32_t bits;
             std::memcpy(&bits, &v, sizeof(bits));
             for (int k = 0; k < 4; k++)
-                bytes[k] = (uint8_t)(bits >> (8 * k));
-            std::fwrite(bytes, 1, sizeof(bytes), file);
+                *out++ = (uint8_t)(bits >> (8 * k));
         }
     }
+    errno = 0;
+    std::fwrite(bytes.data(), 1, bytes.size(), file);
     const bool failed = std::fflush(file) != 0 || std::ferror(file);
     const int err = errno;
     if (std::fclose(file) != 0 || failed)
