@@ -129,6 +129,8 @@ help:
 	@echo 'make deps              the packages make demo and make check need (apt-get as root, else the command)'
 	@echo 'make workbench         the plain build, the embedded ffmpeg and the Python package (after deps)'
 	@echo 'make demo              the float_adm filter on a sample pair through the embedded ffmpeg'
+	@echo 'make workbench-libvmaf libvmaf from source, static, into the embedded ffmpeg (VMAF_SOURCE=DIR:'
+	@echo '                       the vmaf tree to build, else tag v3.2.0 is cloned; after make workbench)'
 	@echo 'make check             all tests: unit, corpus, CLI, FATE, robustness, install, Python (CUDA where configured)'
 	@echo 'make check-unit        the unit tests'
 	@echo 'make check-corpus      the golden corpus at every SIMD level'

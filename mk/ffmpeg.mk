@@ -19,6 +19,10 @@ FF_CACHE      := $(BUILD)/cache
 NV_PREFIX     := $(BUILD)/nv-codec-headers
 FATE_SAMPLES  := $(BUILD)/fate-samples
 FF_PC_DIRS     = $(ABS_BUILD)/lib/pkgconfig:$(abspath $(NV_PREFIX))/lib/pkgconfig
+# libvmaf built from source by make workbench-libvmaf (below): where it is, the
+# workbench's FFmpeg is configured with it, before a distribution's libvmaf.
+FF_VMAF_PREFIX := $(BUILD)/vmaf
+FF_VMAF_PC    := $(FF_VMAF_PREFIX)/lib/pkgconfig/libvmaf.pc
 
 # libfloatadm, and its CUDA backend where configured: FFmpeg's configure finds
 # floatadm_cuda.pc and builds the float_adm_cuda filter.
@@ -89,6 +93,13 @@ $(FF_DIR)/.rcpss: $(CLI_BIN) ff-always
 	[ "$$(cat $@ 2>/dev/null)" = "$$fp" ] || echo "$$fp" > $@
 ff-always:
 
+# Whether libvmaf is built in $(FF_VMAF_PREFIX) (make workbench-libvmaf), rewritten only
+# when that changes: FFmpeg is configured again when it comes or goes.
+$(FF_DIR)/.libvmaf: ff-always
+	@mkdir -p $(dir $@)
+	@state=$(if $(wildcard $(FF_VMAF_PC)),built,absent); \
+	[ "$$(cat $@ 2>/dev/null)" = "$$state" ] || echo "$$state" > $@
+
 # The filter's files as the series carries them (generated from the working
 # copies: edits are built before the series is regenerated), written only when
 # changed: FFmpeg's make must see a changed filter as newer, and an unchanged
@@ -144,9 +155,11 @@ $(NV_PREFIX)/.installed: scripts/ffmpeg-fetch.sh
 
 # configure links a test program against libfloatadm: it must exist.
 $(FF_OBJ)/ffbuild/config.mak: $(FF_DIR)/.prepared $(NV_PREFIX)/.installed $(FF_FLOATADM_DEPS) \
+                              $(FF_DIR)/.libvmaf $(wildcard $(FF_VMAF_PC)) \
                               scripts/ffmpeg-configure.sh mk/ffmpeg.mk | $(FF_FLOATADM_ORDER) $(DEPS_STAMP)
 	$(if $(filter yes,$(HAVE_CUDA)),,rm -f $(FF_CUDA_PC))
-	scripts/ffmpeg-configure.sh $(if $(filter yes,$(GPL)),--gpl) $(FF_SRC) $(FF_OBJ) $(FF_PC_DIRS) \
+	scripts/ffmpeg-configure.sh $(if $(filter yes,$(GPL)),--gpl) $(FF_SRC) $(FF_OBJ) \
+	    $(FF_PC_DIRS):$(abspath $(dir $(FF_VMAF_PC))) \
 	    --cc="$(CC)" --cxx="$(CXX)" $(if $(filter debug,$(BUILD_TYPE)),--disable-optimizations --disable-stripping)
 	@if [ "$(HAVE_CUDA)" = yes ] && grep -q '^CONFIG_CUDA=yes' $@ && ! grep -q '^CONFIG_FLOAT_ADM_CUDA_FILTER=yes' $@; then \
 	    echo "FFmpeg's configure did not take floatadm_cuda.pc (see $(FF_OBJ)/ffbuild/config.log):" \
@@ -154,11 +167,12 @@ $(FF_OBJ)/ffbuild/config.mak: $(FF_DIR)/.prepared $(NV_PREFIX)/.installed $(FF_F
 	    rm -f $@; exit 1; \
 	fi
 
-# FFmpeg's make knows its own dependencies but not libfloatadm: relink the
-# programs when one of its libraries is newer.
-ffmpeg: $(FF_OBJ)/ffbuild/config.mak $(FF_DIR)/.synced $(FF_FLOATADM_LIBS)
+# FFmpeg's make knows its own dependencies but not libfloatadm, nor a libvmaf built
+# here: relink the programs when one of their libraries is newer.
+FF_RELINK_LIBS = $(FF_FLOATADM_LIBS) $(wildcard $(FF_VMAF_PREFIX)/lib/libvmaf.a)
+ffmpeg: $(FF_OBJ)/ffbuild/config.mak $(FF_DIR)/.synced $(FF_RELINK_LIBS)
 	for prog in ffmpeg ffprobe; do \
-	    for lib in $(FF_FLOATADM_LIBS); do \
+	    for lib in $(FF_RELINK_LIBS); do \
 	        [ $$lib -nt $(FF_OBJ)/$${prog}_g ] && rm -f $(FF_OBJ)/$${prog}_g $(FF_OBJ)/$$prog; \
 	    done; \
 	done; true
@@ -169,6 +183,29 @@ $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe: ffmpeg
 	# Copied beside and renamed over: a program still running the old file keeps it.
 	cmp -s $(FF_OBJ)/$(notdir $@) $@ || { cp $(FF_OBJ)/$(notdir $@) $@.tmp && mv -f $@.tmp $@; }
 	scripts/ffmpeg-check-libs.sh $@
+
+# libvmaf from Netflix's source, static, into the workbench's ffmpeg (docs/ladder.md,
+# "VMAF"): scripts/workbench-libvmaf.sh builds it into $(FF_VMAF_PREFIX), from
+# VMAF_SOURCE=DIR (the top of the vmaf tree) or else a clone of tag v3.2.0; FFmpeg is
+# configured and linked again, then the filter is checked to be there and no libvmaf
+# to be loaded at run time.  After make workbench: it installs no package.  libvmaf is
+# compiled by FFmpeg's compilers.
+.PHONY: workbench-libvmaf
+workbench-libvmaf:
+	@[ -x $(BUILD)/bin/ffmpeg ] || { echo "workbench-libvmaf: no $(BUILD)/bin/ffmpeg: make workbench first" >&2; exit 1; }
+	CC='$(CC)' CXX='$(CXX)' scripts/workbench-libvmaf.sh $(if $(VMAF_SOURCE),--source '$(subst ','\'',$(VMAF_SOURCE))') $(BUILD)
+	$(MAKE) $(BUILD)/bin/ffmpeg $(BUILD)/bin/ffprobe
+	@$(BUILD)/bin/ffmpeg -hide_banner -filters | grep -qw libvmaf || \
+	    { echo "workbench-libvmaf: $(BUILD)/bin/ffmpeg has no libvmaf filter (see $(FF_OBJ)/ffbuild/config.log)" >&2; exit 1; }
+	@! ldd $(BUILD)/bin/ffmpeg | grep vmaf || \
+	    { echo "workbench-libvmaf: $(BUILD)/bin/ffmpeg loads libvmaf at run time: not the static one of $(FF_VMAF_PREFIX)" >&2; exit 1; }
+	@echo "workbench-libvmaf: $(BUILD)/bin/ffmpeg has the libvmaf filter, libvmaf linked in"
+
+# Its refusals (a missing tool, an unusable VMAF_SOURCE), with no libvmaf and no network.
+.PHONY: check-workbench-libvmaf
+check-workbench-libvmaf:
+	sh tests/build/test_workbench_libvmaf.sh
+check: check-workbench-libvmaf
 
 # The corpus, decompressed where FATE's SAMPLES points.
 FATE_SAMPLE_FILES := $(patsubst tests/corpus/%.xz,$(FATE_SAMPLES)/float_adm/%,$(wildcard tests/corpus/*.yuv.xz))

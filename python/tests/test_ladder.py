@@ -803,8 +803,8 @@ def test_vmaf_measures_the_pairs_float_adm_scores(ffmpeg, pairing_clips, tmp_pat
     the source's frame i."""
     if "libvmaf" not in beside_filters(ffmpeg)[0]:
         pytest.skip("%s has no libvmaf filter (the project's ffmpeg has it where libvmaf-dev "
-                    "was installed when it was configured): VMAF's pairing is not checked "
-                    "here" % ffmpeg)
+                    "was installed when it was configured, or after make workbench-libvmaf): "
+                    "VMAF's pairing is not checked here" % ffmpeg)
     source, rung = pairing_clips[(rate, container)]
     scored = score_video(reference=source, distorted=rung, ffmpeg=ffmpeg, scale="bicubic",
                          beside=["libvmaf"])
