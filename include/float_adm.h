@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 #define FLOAT_ADM_VERSION_MAJOR 1
-#define FLOAT_ADM_VERSION_MINOR 8
+#define FLOAT_ADM_VERSION_MINOR 9
 #define FLOAT_ADM_VERSION_PATCH 0
 
 /** The version of the library linked in, "MAJOR.MINOR.PATCH". */
@@ -548,6 +548,15 @@ int float_adm_map_pattern_check(const char *pattern, char *errbuf, size_t errbuf
  */
 int float_adm_map_write_pfm(const FloatAdmContext *ctx, const char *pattern, uint64_t frame_num,
                             char *errbuf, size_t errbuf_size);
+
+/**
+ * Write a loss grid (columns x rows floats, row by row, as float_adm_map_loss
+ * gives it, or float_adm_cuda_map_loss_rows in parts, each on a thread of its
+ * own) as the PFM file float_adm_map_write_pfm writes of it, under the same
+ * rules.  FLOAT_ADM_ERROR_INVALID for a NULL loss or a size <= 0.  Since 1.9.0.
+ */
+int float_adm_map_write_pfm_grid(const float *loss, int columns, int rows, const char *pattern,
+                                 uint64_t frame_num, char *errbuf, size_t errbuf_size);
 
 /**
  * Paint a loss grid (columns x rows floats, row by row, as float_adm_map_loss

@@ -247,4 +247,14 @@ int float_adm_map_write_pfm(const FloatAdmContext *ctx, const char *pattern, uin
     }
 }
 
+int float_adm_map_write_pfm_grid(const float *loss, int columns, int rows, const char *pattern,
+                                 uint64_t frame_num, char *errbuf, size_t errbuf_size)
+{
+    if (!loss || columns <= 0 || rows <= 0) {
+        adm::format_error(errbuf, errbuf_size, "no map to write: no loss grid given");
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    return adm::write_map_pfm(pattern, frame_num, loss, columns, rows, errbuf, errbuf_size);
+}
+
 } // extern "C"

@@ -447,6 +447,45 @@ TEST(Map, PfmFileHoldsTheLossGrid)
     float_adm_context_free(&ctx);
 }
 
+/* A loss grid the caller computed (in parts, as float_adm_cuda writes its maps) is
+ * written as the context's map is: the same file, byte for byte; under the same rules
+ * (a picture's extension refused); no grid, no file. */
+TEST(Map, PfmOfAGridIsTheContextsPfm)
+{
+    const FramePair f = left_half_distorted(100, 70, 5);
+    FloatAdmContext *ctx = make_context(f, defaults(), true);
+    ASSERT_TRUE(ctx);
+    const FloatAdmPlane ref = f.ref.view(), dist = f.dist.view();
+    FloatAdmScores s;
+    ASSERT_EQ(0, float_adm_score_frame(ctx, &ref, &dist, &s));
+    const Map m = read_map(ctx);
+    char dir[] = "/tmp/float_adm_map_XXXXXX";
+    ASSERT_TRUE(mkdtemp(dir));
+    const std::string base = std::string(dir) + "/";
+    char err[512] = "";
+    ASSERT_EQ(0, float_adm_map_write_pfm(ctx, (base + "ctx%d.pfm").c_str(), 3, err, sizeof(err)))
+        << err;
+    ASSERT_EQ(0, float_adm_map_write_pfm_grid(m.loss.data(), m.columns, m.rows,
+                                              (base + "grid%d.pfm").c_str(), 3, err, sizeof(err)))
+        << err;
+    EXPECT_EQ(testsupport::read_file(base + "ctx3.pfm"), testsupport::read_file(base + "grid3.pfm"));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID,
+              float_adm_map_write_pfm_grid(m.loss.data(), m.columns, m.rows,
+                                           (base + "grid%d.png").c_str(), 4, err, sizeof(err)));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID,
+              float_adm_map_write_pfm_grid(nullptr, m.columns, m.rows, (base + "grid%d.pfm").c_str(),
+                                           5, err, sizeof(err)));
+    EXPECT_EQ(FLOAT_ADM_ERROR_INVALID,
+              float_adm_map_write_pfm_grid(m.loss.data(), 0, m.rows, (base + "grid%d.pfm").c_str(),
+                                           6, err, sizeof(err)));
+    for (const char *name : {"grid4.png", "grid5.pfm", "grid6.pfm"})
+        EXPECT_NE(0, access((base + name).c_str(), F_OK)) << name << " was written";
+    std::remove((base + "ctx3.pfm").c_str());
+    std::remove((base + "grid3.pfm").c_str());
+    rmdir(dir);
+    float_adm_context_free(&ctx);
+}
+
 /* The maps are PFM files: a picture format's extension is refused with the reason, before
  * any file is written; any other name is taken. */
 TEST(MapFile, PictureExtensionsAreRefused)
