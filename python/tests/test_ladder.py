@@ -424,6 +424,20 @@ def test_rungs_are_labelled_and_ticks_kept_apart(tmp_path, width):
 
 
 @pytest.mark.parametrize("width", [390, 1400])
+def test_a_label_by_the_top_of_the_plot_stays_inside_it(tmp_path, width):
+    """The best rung a little under the plot's top edge (8.4 % of its height, as VMAF
+    98.3 on an axis up to 100): its label, above it, keeps inside the plot as drawn,
+    the font's whole height included."""
+    rows = [dict({k: None for k in ladder.RUNG_COLUMNS}, source="s.y4m", ladder="a",
+                 label="320x180 %dk" % kbps, codec="x", width=1, height=1, frames=1,
+                 bitrate_kbps=kbps, adm2_mean=quality)
+            for kbps, quality in ((100, 0.80), (200, 0.90), (400, 0.95), (800, 0.98318))]
+    page = ladder.table_html(rows, None, "adm2", "bicubic")
+    assert page.count('cy="8.41%"') == 1
+    _assert_readable(_plots(page, width, tmp_path), width)
+
+
+@pytest.mark.parametrize("width", [390, 1400])
 def test_ladder_page_holds_from_a_phone_to_a_wide_screen(ffmpeg, ladders, tmp_path, width):
     """ladder.html in Chromium at 390 and 1400 pixels: nothing runs past the window but
     inside a table's scroller, each plot is drawn at the page's width and its rungs
