@@ -1187,8 +1187,12 @@ _TIER_CSS = ("@media (max-width:1199px){.t2{display:none}}"
              "@media (min-width:700px) and (max-width:1199px){.unl.w1{display:block}}"
              "@media (min-width:1200px){.unl.w2{display:block}}")
 _FONT = 12
-# A character of the page's sans-serif at _FONT pixels, a little over its width.
+# A character of the page's sans-serif at _FONT pixels, a little over its width.  A
+# browser's box of a text spans the font's ascent above the baseline and its descent
+# below, whatever the glyphs (DejaVu Sans at _FONT pixels: 11 and 3).
 _CHAR = 0.64 * _FONT
+_ASCENT = 0.95 * _FONT
+_DESCENT = 0.25 * _FONT
 
 
 def _text_box(x, y, text, anchor, dx, dy):
@@ -1196,7 +1200,7 @@ def _text_box(x, y, text, anchor, dx, dy):
     ends ("end") or centres ("middle") at (x + dx, y + dy)."""
     width = len(text) * _CHAR
     left = x + dx - {"start": 0, "middle": width / 2, "end": width}[anchor]
-    return (left, y + dy - 0.8 * _FONT, left + width, y + dy + 0.25 * _FONT)
+    return (left, y + dy - _ASCENT, left + width, y + dy + _DESCENT)
 
 
 def _overlaps(a, b, gap=2):
@@ -1213,11 +1217,13 @@ def _crosses(box, segment, size):
 
 # Where a point's label may go: (dx, dy, text-anchor), in the order tried: a point on
 # a hull (which rises and bends down) has room above it and to its left, a point off
-# the hulls below it and to its right; then the same a line further off.
+# the hulls below it and to its right; then the same a line further off.  dy is the
+# baseline's: a label below its point clears the point's marker and margin (7 pixels)
+# by its ascent.
 _ABOVE = ((-5, -10, "end"), (-7, 4, "end"), (0, -11, "middle"), (5, -10, "start"))
-_BELOW = ((5, 17, "start"), (7, 4, "start"), (0, 18, "middle"), (-5, 17, "end"))
-_FURTHER = ((0, -24, "middle"), (0, 31, "middle"), (-9, -22, "end"), (9, 29, "start"),
-            (-9, 29, "end"), (9, -22, "start"))
+_BELOW = ((5, 19, "start"), (7, 4, "start"), (0, 20, "middle"), (-5, 19, "end"))
+_FURTHER = ((0, -24, "middle"), (0, 33, "middle"), (-9, -22, "end"), (9, 31, "start"),
+            (-9, 31, "end"), (9, -22, "start"))
 
 
 def _place_labels(points, segments, obstacles=()):

@@ -144,8 +144,12 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     assert main(["ladder", manifest, "-o", out, "--compare", "mpeg2", "vp8", "--ffmpeg", ffmpeg,
                  "--no-progress"]) == 0
     printed = capsys.readouterr()
+    # The hulls' metric, first of the BD figures: VMAF where this ffmpeg has libvmaf,
+    # else adm2.
+    has_vmaf = "libvmaf" in beside_filters(ffmpeg)[0]
+    hull_metric = "vmaf" if has_vmaf else "adm2"
     assert "BD-rate vp8 against mpeg2, mean over the sources where it was taken:\n" \
-        "  adm2 " in printed.out
+        "  %s " % hull_metric in printed.out
     with open(os.path.join(out, "ladder.json"), encoding="utf-8") as f:
         table = json.load(f)
     rungs = table["rungs"]
@@ -175,7 +179,6 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     assert len(lines) == 25
     # PSNR and SSIM beside ADM, each rung's mean; VMAF where this ffmpeg has libvmaf,
     # else one line says it is left out.
-    has_vmaf = "libvmaf" in beside_filters(ffmpeg)[0]
     header = lines[0].split(",")
     for metric in ("psnr_y", "psnr_avg", "ssim_y", "ssim") + ("vmaf",) * has_vmaf:
         assert metric + "_mean" in header
@@ -184,32 +187,34 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     for rung in rungs:
         assert 20 < rung["psnr_y_mean"] < 70 and 20 < rung["psnr_avg_mean"] < 70
         assert 0.5 < rung["ssim_y_mean"] <= 1 and 0.5 < rung["ssim_mean"] <= 1
-    # A BD figure by each metric; the hulls' rungs marked, in each title's recommended
-    # ladder in rising bitrate.
-    assert list(comparison["by_metric"]) == ["adm2", "psnr_y", "psnr_avg", "ssim_y", "ssim"] \
-        + ["vmaf"] * has_vmaf
+    # A BD figure by each metric, the hulls' first; the hulls' rungs marked, in each
+    # title's recommended ladder in rising bitrate.
+    assert list(comparison["by_metric"]) == ["vmaf"] * has_vmaf + [
+        "adm2", "psnr_y", "psnr_avg", "ssim_y", "ssim"]
     for figures in comparison["by_metric"].values():
         assert all(math.isfinite(s["bd_rate_percent"]) for s in figures["sources"])
-    assert table["hull_metric"] == "adm2_mean" and table["options"] == ""
-    # Without VMAF the hulls are adm2's, and the command says so; the rules of the
-    # recommended ladders and their parameters are stored, and printed.
+    column = hull_metric + "_mean"
+    assert table["hull_metric"] == column and table["options"] == ""
+    # Without VMAF the hulls are adm2's, and the command says so; with it, VMAF's,
+    # unsaid; the rules of the recommended ladders and their parameters are stored,
+    # and printed.
     assert ("the hulls and recommended ladders are by adm2: no VMAF was measured" in
             printed.err) != has_vmaf
-    assert table["ladder_rules"] == ladder.ladder_rules("adm2")
+    assert table["ladder_rules"] == ladder.ladder_rules(hull_metric)
     assert "at least min_rate_ratio times its bitrate" in table["recommended_rule"]
-    assert "Recommended ladders by adm2: from the floor (the cheapest rung of the smallest " \
+    assert "Recommended ladders by %s: from the floor (the cheapest rung of the smallest " \
         "picture size on the convex hull) up: picture size never falls as bitrate rises; " \
-        "each rung at least 1.5 times " \
-        "the bitrate of the one below (default); at least 0.025 of adm2 apart (default for " \
-        "adm2)" in printed.out
+        "each rung at least 1.5 times the bitrate of the one below (default); at least %s " \
+        "of %s apart (default for %s)" % (hull_metric, "6" if has_vmaf else "0.025",
+                                          hull_metric, hull_metric) in printed.out
     for title in table["titles"]:
         for d in title["ladders"]:
-            points = [(r["bitrate_kbps"], r["adm2_mean"]) for r in rungs
+            points = [(r["bitrate_kbps"], r[column]) for r in rungs
                       if r["source"] == title["source"] and r["ladder"] == d["ladder"]]
             hull = ladder.convex_hull(points)
-            assert [(p["bitrate_kbps"], p["adm2_mean"]) for p in d["hull"]] == hull
+            assert [(p["bitrate_kbps"], p[column]) for p in d["hull"]] == hull
             assert d["recommended"] == [p["label"] for p in d["recommended_rungs"]]
-            _assert_obeys(d["recommended_rungs"], table["ladder_rules"], "adm2_mean")
+            _assert_obeys(d["recommended_rungs"], table["ladder_rules"], column)
             assert len(d["hull"]) + len(d["off_hull"]) == 6
             assert [(c["from"], c["to"]) for c in d["crossovers"]] == [("160x90", "320x180")]
     assert sum(r["on_hull"] for r in rungs) == sum(len(d["hull"]) for t in table["titles"]
@@ -227,8 +232,8 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     chosen = {(t["source"], d["ladder"], label) for t in table["titles"]
               for d in t["ladders"] for label in d["recommended"]}
     for rung in rungs:
-        assert "<title>%s: %.0f kbit/s, adm2 %.5f%s</title>" % (
-            rung["label"], rung["bitrate_kbps"], rung["adm2_mean"],
+        assert "<title>%s: %.0f kbit/s, %s %.5f%s</title>" % (
+            rung["label"], rung["bitrate_kbps"], hull_metric, rung[column],
             ", recommended" if (rung["source"], rung["ladder"], rung["label"]) in chosen
             else "") in page
     # Each rung's label in the table links its report (its frames, charts and maps),
@@ -246,7 +251,7 @@ def test_one_command_scores_two_ladders_of_two_sources(ffmpeg, ladders, capsys):
     assert chosen <= ladder.hull_rungs(rungs)
     chosen = {(r["source"], r["ladder"], r["label"]) for r in rungs
               if any(r["label"] in [p["label"] for p in d["hull"]]
-                     for m in ladder.bd_metrics(rungs, "adm2")
+                     for m in ladder.bd_metrics(rungs, hull_metric)
                      for t in ladder.titles(rungs, m) if t["source"] == r["source"]
                      for d in t["ladders"] if d["ladder"] == r["ladder"])}
     assert 0 < len(chosen) < len(rungs)
@@ -420,6 +425,20 @@ def test_rungs_are_labelled_and_ticks_kept_apart(tmp_path, width):
             for quality in [quality + shift]]
     page = ladder.table_html(rows, None, "adm2", "bicubic")
     assert page.count("<circle") == 16
+    _assert_readable(_plots(page, width, tmp_path), width)
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+def test_a_label_by_the_top_of_the_plot_stays_inside_it(tmp_path, width):
+    """The best rung a little under the plot's top edge (8.4 % of its height, as VMAF
+    98.3 on an axis up to 100): its label, above it, keeps inside the plot as drawn,
+    the font's whole height included."""
+    rows = [dict({k: None for k in ladder.RUNG_COLUMNS}, source="s.y4m", ladder="a",
+                 label="320x180 %dk" % kbps, codec="x", width=1, height=1, frames=1,
+                 bitrate_kbps=kbps, adm2_mean=quality)
+            for kbps, quality in ((100, 0.80), (200, 0.90), (400, 0.95), (800, 0.98318))]
+    page = ladder.table_html(rows, None, "adm2", "bicubic")
+    assert page.count('cy="8.41%"') == 1
     _assert_readable(_plots(page, width, tmp_path), width)
 
 
@@ -935,7 +954,9 @@ def test_a_second_run_reuses_every_log_and_a_changed_option_rescores(ffmpeg, lad
     work, _ = ladders
     manifest = _subset(work, work / "reuse.csv")
     out = str(work / "reuse")
-    command = ["ladder", manifest, "-o", out, "--ffmpeg", ffmpeg, "--no-progress"]
+    # adm2's hulls, with or without VMAF: the hull metric's name takes the option's.
+    command = ["ladder", manifest, "-o", out, "--ffmpeg", ffmpeg, "--no-progress", "--metric",
+               "adm2"]
     began = time.monotonic()
     assert main(command) == 0
     first = time.monotonic() - began
@@ -1344,8 +1365,12 @@ def test_the_page_switches_metric_without_rerunning(ffmpeg, ladders, tmp_path, w
     (tmp_path / "probe.html").write_text(_probe_page(text, width, script))
     body = parse(run_chromium((tmp_path / "probe.html").as_uri(), (1700, 1000),
                               "--dump-dom")).body
-    assert body["before"] == "adm2:2" and body["after"] == "psnr_y:2", body
-    assert body["choices"].split()[:5] == ["adm2", "psnr_y", "psnr_avg", "ssim_y", "ssim"]
+    # The page opens on the hulls' metric: VMAF where this ffmpeg has libvmaf, else adm2.
+    has_vmaf = "libvmaf" in beside_filters(ffmpeg)[0]
+    first = "vmaf" if has_vmaf else "adm2"
+    assert body["before"] == first + ":2" and body["after"] == "psnr_y:2", body
+    assert body["choices"].split() == ["vmaf"] * has_vmaf + ["adm2", "psnr_y", "psnr_avg",
+                                                               "ssim_y", "ssim"]
     assert body["aria"] == "psnr_y against bitrate|psnr_y against bitrate"
     plots = json.loads(html.unescape(body["plots"]))
     assert len(plots) == 2
