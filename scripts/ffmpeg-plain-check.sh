@@ -12,7 +12,8 @@
 #   --full: FFmpeg's default configuration (every native component, the
 #   autodetected system libraries) plus --enable-libfloatadm, as a distribution
 #   builds it; without it, the embedded build's lean one (scripts/ffmpeg-configure.sh).
-#   Where ccache is installed it compiles, so a second tree costs little.
+#   Where ccache is installed it compiles (paths relative to each tree, so that
+#   the second tree finds the first's objects), so a second tree costs less.
 
 set -eu
 
@@ -47,16 +48,27 @@ summary=$out/summary.txt
 {
     echo "FFmpeg $version, base commit $(git_ rev-parse HEAD) (the release's files as one commit)"
     for p in $list; do
-        git_ am -q "$p" && echo "git am $(basename "$p"): applied"
+        if git_ am -q "$p"; then
+            echo "git am $(basename "$p"): applied"
+        else
+            echo "git am $(basename "$p"): FAILED"
+            git_ am --abort
+            break
+        fi
     done
     echo "tools/patcheck:"
     (cd "$out/src" && GREP_COLORS='mt=' sh tools/patcheck $list 2>&1) |
         sed -e 's/\x1b\[[0-9;]*[mK]//g' -e 's/^/    /'
 } > "$summary"
 
+grep -q '^git am .*: FAILED$' "$summary" && { cat "$summary"; exit 1; }
 if [ -n "$full" ]; then
-    cc=gcc
-    ! command -v ccache >/dev/null 2>&1 || cc="ccache gcc"
+    cc=${CC:-gcc}
+    if command -v ccache >/dev/null 2>&1; then
+        cc="ccache $cc"
+        CCACHE_BASEDIR=$out CCACHE_NOHASHDIR=1
+        export CCACHE_BASEDIR CCACHE_NOHASHDIR
+    fi
     mkdir -p "$out/build"
     (cd "$out/build" && PKG_CONFIG_PATH=$pc_dirs "$out/src/configure" --cc="$cc" \
         --enable-libfloatadm) >"$out/configure.log" 2>&1
