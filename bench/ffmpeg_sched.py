@@ -177,14 +177,15 @@ def memory(args, builds):
             print(line + " |", flush=True)
 
 
-def speed_graph(graph, nvdec, maps_dir):
+def speed_graph(graph, nvdec):
     """The graph's arguments; float_adm scores NVDEC's CUDA frames as float_adm_cuda,
-    "maps" is float_adm with map_path (a PFM file a frame, into maps_dir), the
-    software filters (float_adm_map, psnr, ssim) take CUDA frames downloaded."""
+    "maps" is float_adm with map_path (a PFM file a frame, into the directory ffmpeg
+    runs in: a relative name keeps the path out of the filtergraph), the software
+    filters (float_adm_map, psnr, ssim) take CUDA frames downloaded."""
     if graph == "decode":
         return ["-map", "0:v", "-f", "null", "-", "-map", "1:v", "-f", "null", "-"]
     if graph in ("float_adm", "maps"):
-        options = f"=map_path={os.path.join(maps_dir, '%d.pfm')}" if graph == "maps" else ""
+        options = "=map_path=%d.pfm" if graph == "maps" else ""
         return ["-lavfi", f"[0:v][1:v]float_adm{'_cuda' if nvdec else ''}{options}",
                 "-f", "null", "-"]
     if nvdec:
@@ -193,10 +194,10 @@ def speed_graph(graph, nvdec, maps_dir):
     return ["-lavfi", f"[0:v][1:v]{graph}", "-f", "null", "-"]
 
 
-def run_wall(argv, streams):
+def run_wall(argv, streams, cwd=None):
     """Seconds from starting N copies of argv at once to the last one's exit."""
     start = time.monotonic()
-    procs = [subprocess.Popen(argv, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    procs = [subprocess.Popen(argv, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
              for _ in range(streams)]
     for proc in procs:
         _, err = proc.communicate()
@@ -205,21 +206,24 @@ def run_wall(argv, streams):
     return time.monotonic() - start
 
 
-def run_slope(argv):
+def run_slope(argv, cwd=None):
     """Frames per second of argv while it runs (the module's docstring, "slope")."""
-    proc = subprocess.Popen(argv + ["-progress", "pipe:1", "-stats_period", "0.05"],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    points, frame = [], 0
-    for line in proc.stdout:
-        key, _, value = line.strip().partition("=")
-        if key == "frame":
-            frame = int(value)
-        elif key == "progress":
-            points.append((time.monotonic(), frame))
-    err = proc.stderr.read()
-    if proc.wait() != 0:
-        sys.exit(f"{' '.join(argv)}: {err[-300:]}")
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(argv + ["-progress", "pipe:1", "-stats_period", "0.05"],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err,
+                                text=True, cwd=cwd)
+        points, frame = [], 0
+        for line in proc.stdout:
+            key, _, value = line.strip().partition("=")
+            if key == "frame":
+                frame = int(value)
+            elif key == "progress":
+                points.append((time.monotonic(), frame))
+        if proc.wait() != 0:
+            err.seek(0)
+            sys.exit(f"{' '.join(argv)}: {err.read().decode(errors='replace')[-300:]}")
+    if not points:
+        sys.exit(f"{' '.join(argv)}: no progress reported")
     total = points[-1][1]
     window = [(t, f) for t, f in points if 0.15 * total <= f <= 0.9 * total]
     if len(window) < 10:
@@ -232,9 +236,10 @@ def run_slope(argv):
 
 def slope(args, builds):
     graphs = args.graphs.split(",")
+    against = "decode" in graphs
     print("| case | graph | " + " | ".join(f"{n} pairs/s (runs)" for n, _ in builds) +
-          " | " + " | ".join(f"{n} / decode" for n, _ in builds) + " |")
-    print("|---" * (2 + 2 * len(builds)) + "|")
+          "".join(f" | {n} / decode" for n, _ in builds if against) + " |")
+    print("|---" * (2 + (2 if against else 1) * len(builds)) + "|")
     for case in args.cases.split(","):
         loops = (args.loops_1080p if case.endswith("1080p") else args.loops_2160p)[-1]
         inputs = []
@@ -247,11 +252,10 @@ def slope(args, builds):
                 for name, path in builds:
                     maps_dir = tempfile.mkdtemp(prefix="ffmpeg-sched-maps-")
                     args_graph = (["-map", "0:v", "-map", "1:v", "-f", "null", "-"]
-                                  if graph == "decode" else
-                                  speed_graph(graph, args.nvdec, maps_dir))
+                                  if graph == "decode" else speed_graph(graph, args.nvdec))
                     rates[(graph, name)].append(run_slope(
                         [path, "-hide_banner", "-nostdin", "-v", "error", "-nostats"] +
-                        inputs + args_graph))
+                        inputs + args_graph, cwd=maps_dir))
                     shutil.rmtree(maps_dir)
         for graph in graphs:
             med = {n: statistics.median(rates[(graph, n)]) for n, _ in builds}
@@ -296,8 +300,8 @@ def speed(args, builds):
                         for name, path in builds:
                             maps_dir = tempfile.mkdtemp(prefix="ffmpeg-sched-maps-")
                             argv = ([path, "-hide_banner", "-nostdin", "-v", "error"] +
-                                    inputs + speed_graph(graph, args.nvdec, maps_dir))
-                            times[(graph, name, p)].append(run_wall(argv, streams))
+                                    inputs + speed_graph(graph, args.nvdec))
+                            times[(graph, name, p)].append(run_wall(argv, streams, maps_dir))
                             shutil.rmtree(maps_dir)
             for graph in graphs:
                 rates[graph], once[graph] = {}, {}
@@ -337,6 +341,7 @@ def main():
                              "the steady rate between the two lengths")
     parser.add_argument("--loops-2160p", default="9")
     args = parser.parse_args()
+    args.clips = os.path.abspath(args.clips)  # ffmpeg runs in a directory of its own
     args.lengths = [int(v) for v in args.lengths.split(",")]
     args.streams = [int(v) for v in args.streams.split(",")]
     args.loops_1080p = [int(v) for v in args.loops_1080p.split(",")]
@@ -344,6 +349,8 @@ def main():
     if len(args.loops_1080p) != len(args.loops_2160p) or len(args.loops_1080p) > 2:
         sys.exit("--loops-1080p and --loops-2160p: one length each, or two each")
     builds = parse_builds(args.ffmpeg)
+    if "maps" in args.graphs.split(",") and args.what == "speed" and max(args.streams) > 1:
+        sys.exit("--graphs maps: one stream only (the ffmpegs of a run would write the same maps)")
     {"memory": memory, "speed": speed, "slope": slope}[args.what](args, builds)
 
 

@@ -13,9 +13,10 @@
 # (H264_ENCODER and HEVC_ENCODER name others; an H100 has no NVENC).  Thread counts
 # above the machine's cores are left out.  Each run is
 #   ffmpeg -filter_complex_threads N -i DIST -i REF -lavfi float_adm -f null -
-# (LABEL=FFMPEG@OPTIONS: float_adm=OPTIONS, THREADS in them replaced by N, e.g.
-# batched=ffmpeg@batch=THREADS) and decoding alone the same without the filter (both inputs decoded, to null); the
-# time is ffmpeg's own (-benchmark's rtime).  -l LOOPS plays each clip LOOPS more
+# (LABEL=FFMPEG@OPTIONS: float_adm=OPTIONS, the last @ splitting them off, so that a
+# path holding @ ends with one; THREADS in them replaced by N, e.g.
+# every2=ffmpeg@n_subsample=2) and decoding alone the same
+# without the filter (both inputs decoded, to null); the time is ffmpeg's own (-benchmark's rtime).  -l LOOPS plays each clip LOOPS more
 # times (-stream_loop on both inputs) for runs long enough to time; -k times only
 # the clips named (of h264_1080p h264_2160p hevc10_1080p).  Prints one
 # Markdown table per clip: pairs per second, and the CPU time each pair took (user +
@@ -45,16 +46,22 @@ while getopts r:t:l:k:c:m opt; do
 done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
+for clip in $clip_list; do
+    case $clip in
+    h264_1080p | h264_2160p | hevc10_1080p) ;;
+    *) echo "$0: -k $clip: the clips are h264_1080p, h264_2160p and hevc10_1080p" >&2; exit 2 ;;
+    esac
+done
 if [ -n "$make_only" ]; then set -- "encoder=$1"; fi
 for build in "$@"; do
     case $build in
-    *=*) path=${build#*=}; path=${path%%@*}
+    *=*) path=${build#*=}; path=${path%@*}
          [ -x "$path" ] || { echo "$0: $path: not a program" >&2; exit 2; } ;;
     *) echo "$usage" >&2; exit 2 ;;
     esac
 done
 first=${1#*=}
-first=${first%%@*}
+first=${first%@*}
 cores=$(nproc)
 mkdir -p "$clips"
 
@@ -121,8 +128,8 @@ for clip in $clip_list; do
             for build in "$@"; do
                 ff=${build#*=}
                 options=
-                case $ff in *@*) options="=$(echo "${ff#*@}" | sed "s/THREADS/$n/g")" ;; esac
-                ff=${ff%%@*}
+                case $ff in *@*) options="=$(echo "${ff##*@}" | sed "s/THREADS/$n/g")" ;; esac
+                ff=${ff%@*}
                 t=$(rtime "$ff" -hide_banner -nostdin -filter_complex_threads "$n" \
                     -stream_loop "$loops" -i "$dis" -stream_loop "$loops" -i "$ref" \
                     -lavfi "[0:v][1:v]float_adm$options")

@@ -104,7 +104,7 @@ for feature in VMAF_BUILT_IN_MODELS VMAF_FLOAT_FEATURES; do
         exit 1
     }
 done
-ninja -C "$build/vmaf-build" -j "$(nproc)" install
+ninja -C "$build/vmaf-build" -j "$(getconf _NPROCESSORS_ONLN)" install
 
 pc=$build/vmaf/lib/pkgconfig/libvmaf.pc
 if [ ! -f "$build/vmaf/lib/libvmaf.a" ] || [ ! -f "$pc" ] || ls "$build/vmaf/lib"/libvmaf.so* >/dev/null 2>&1; then
@@ -112,5 +112,5 @@ if [ ! -f "$build/vmaf/lib/libvmaf.a" ] || [ ! -f "$pc" ] || ls "$build/vmaf/lib
     exit 1
 fi
 # libvmaf's SVM code is C++, and its libvmaf.pc names no C++ runtime.
-sed -i '/^Libs:/s/$/ -lstdc++/' "$pc"
+sed '/^Libs:/s/$/ -lstdc++/' "$pc" > "$pc.tmp" && mv "$pc.tmp" "$pc"
 echo "$me: libvmaf $version, static, in $build/vmaf (FFmpeg's configure finds it through $build/vmaf/lib/pkgconfig)" >&2

@@ -266,7 +266,7 @@ def _ladder(args):
                 cache=None if args.no_cache else ladder.cache_directory(),
                 accept_doubtful_pairs=args.accept_doubtful_pairs, **options)
             # The rungs' reports before the page, which links those that are there.
-            reports = ladder.write_reports(rows, progress=False, metric=named, rules=rules)
+            reports = ladder.write_reports(rows, progress=False, metric=named)
         finally:
             for warning in sorted({str(w.message) for w in caught}):
                 print("floatadm: warning: %s" % warning, file=sys.stderr)

@@ -1686,7 +1686,7 @@ def write_tables(directory, rows, comparisons=(), metric=None, scale=None, rules
     return paths
 
 
-def write_reports(rows, progress=None, metric=None, rules=None):
+def write_reports(rows, progress=None, metric=None):
     """Each rung's report beside its log (report_path): its per-frame charts of every
     metric, its worst frames, and where its maps lie beside the log, the frames with
     their maps (report.write_report).  The rungs on a hull (hull_rungs: of any metric
@@ -1698,7 +1698,7 @@ def write_reports(rows, progress=None, metric=None, rules=None):
     from .report import write_report
     from .results import maps_path
     names = source_names(rows)
-    chosen = hull_rungs(rows, metric, rules)
+    chosen = hull_rungs(rows, metric)
     written = []
     for r in rows:
         if not r.get("log"):
@@ -1722,13 +1722,13 @@ def write_reports(rows, progress=None, metric=None, rules=None):
     return written
 
 
-def hull_rungs(rows, metric=None, rules=None):
+def hull_rungs(rows, metric=None):
     """(source, ladder, label) of every rung on a convex hull by any metric the page
     shows (bd_metrics: metric, the rows' hull metric unless given, first), the
-    recommended ladders' rungs among them."""
+    recommended ladders' rungs among them (the rules pick from a hull, not make one)."""
     metric = metric or _one(rows, "hull_metric")[:-len("_mean")]
     return {(t["source"], d["ladder"], p["label"]) for m in bd_metrics(rows, metric)
-            for t in titles(rows, m, rules) for d in t["ladders"] for p in d["hull"]}
+            for t in titles(rows, m) for d in t["ladders"] for p in d["hull"]}
 
 
 def share_maps(row):

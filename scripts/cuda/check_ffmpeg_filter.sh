@@ -137,6 +137,12 @@ maps rocket-1080p "$raw -i $m.dis.yuv $raw -i $m.ref.yuv" \
     "[0:v]format=nv12[d];[1:v]format=nv12[r];[d][r]"
 maps nvdec "$hw -i $WORK/dist.mkv $hw -i $WORK/ref.mkv" "[0:v][1:v]" \
     "[0:v]hwdownload,format=nv12[d];[1:v]hwdownload,format=nv12[r];[d][r]"
+# The loss in slices: 10 block rows over 3 filter threads (3, 3 and 4 rows), 10-bit.
+m="$WORK/coins_384x304_yuv420p10le_x265"
+raw10="-f rawvideo -pix_fmt yuv420p10le -s 384x304"
+maps coins-p010-3threads "-filter_complex_threads 3 $raw10 -i $m.dis.yuv $raw10 -i $m.ref.yuv" \
+    "[0:v]format=p010,hwupload_cuda[d];[1:v]format=p010,hwupload_cuda[r];[d][r]" \
+    "[0:v]format=p010[d];[1:v]format=p010[r];[d][r]"
 
 # expect_error NAME TEXT ARGS...: ffmpeg fails and says TEXT.
 expect_error() {

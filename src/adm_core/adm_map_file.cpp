@@ -113,10 +113,34 @@ int cannot_write(const std::string &path, int err, char *errbuf, size_t errbuf_s
     return FLOAT_ADM_ERROR_IO;
 }
 
-/* Writes the PFM to path, where the output policy allows a map (adm_output_policy.cpp). */
+/* The PFM file's bytes: rows from the bottom of the picture up; -1.0: little-endian
+ * floats. */
+std::vector<uint8_t> pfm_bytes(const float *loss, int columns, int rows)
+{
+    char header[64];
+    const int header_size = std::snprintf(header, sizeof(header), "Pf\n%d %d\n-1.0\n", columns,
+                                          rows);
+    std::vector<uint8_t> bytes((size_t)header_size + (size_t)columns * rows * 4);
+    std::memcpy(bytes.data(), header, (size_t)header_size);
+    uint8_t *out = bytes.data() + header_size;
+    for (int r = rows - 1; r >= 0; r--) {
+        for (int c = 0; c < columns; c++) {
+            const float v = loss[(size_t)r * columns + c];
+            uint32_t bits;
+            std::memcpy(&bits, &v, sizeof(bits));
+            for (int k = 0; k < 4; k++)
+                *out++ = (uint8_t)(bits >> (8 * k));
+        }
+    }
+    return bytes;
+}
+
+/* Writes the PFM to path, where the output policy allows a map (adm_output_policy.cpp),
+ * at once; the bytes are made before the file is opened, so that nothing fails between. */
 int write_pfm(const std::string &path, const float *loss, int columns, int rows, char *errbuf,
               size_t errbuf_size)
 {
+    const std::vector<uint8_t> bytes = pfm_bytes(loss, columns, rows);
     int fd = -1;
     const int target = adm::open_output(path.c_str(), FLOAT_ADM_OUTPUT_MAP, &fd, errbuf,
                                         errbuf_size);
@@ -134,23 +158,6 @@ int write_pfm(const std::string &path, const float *loss, int columns, int rows,
         const int err = errno;
         close(fd);
         return cannot_write(path, err, errbuf, errbuf_size);
-    }
-    /* PFM rows run from the bottom of the picture up; -1.0: little-endian floats.
-     * The file is made in memory and written at once. */
-    char header[64];
-    const int header_size =
-        std::snprintf(header, sizeof(header), "Pf\n%d %d\n-1.0\n", columns, rows);
-    std::vector<uint8_t> bytes((size_t)header_size + (size_t)columns * rows * 4);
-    std::memcpy(bytes.data(), header, (size_t)header_size);
-    uint8_t *out = bytes.data() + header_size;
-    for (int r = rows - 1; r >= 0; r--) {
-        for (int c = 0; c < columns; c++) {
-            const float v = loss[(size_t)r * columns + c];
-            uint32_t bits;
-            std::memcpy(&bits, &v, sizeof(bits));
-            for (int k = 0; k < 4; k++)
-                *out++ = (uint8_t)(bits >> (8 * k));
-        }
     }
     errno = 0;
     std::fwrite(bytes.data(), 1, bytes.size(), file);
@@ -251,7 +258,8 @@ int float_adm_map_write_pfm_grid(const float *loss, int columns, int rows, const
                                  uint64_t frame_num, char *errbuf, size_t errbuf_size)
 {
     if (!loss || columns <= 0 || rows <= 0) {
-        adm::format_error(errbuf, errbuf_size, "no map to write: no loss grid given");
+        adm::format_error(errbuf, errbuf_size,
+                          "no map to write: no loss grid, or a grid of no block, given");
         return FLOAT_ADM_ERROR_INVALID;
     }
     return adm::write_map_pfm(pattern, frame_num, loss, columns, rows, errbuf, errbuf_size);

@@ -468,13 +468,14 @@ TEST(Map, PfmOfAGridIsTheContextsPfm)
     ASSERT_EQ(0, float_adm_map_write_pfm_grid(m.loss.data(), m.columns, m.rows,
                                               (base + "grid%d.pfm").c_str(), 3, err, sizeof(err)))
         << err;
-    EXPECT_EQ(testsupport::read_file(base + "ctx3.pfm"), testsupport::read_file(base + "grid3.pfm"));
+    EXPECT_EQ(testsupport::read_file(base + "ctx3.pfm"),
+              testsupport::read_file(base + "grid3.pfm"));
     EXPECT_EQ(FLOAT_ADM_ERROR_INVALID,
               float_adm_map_write_pfm_grid(m.loss.data(), m.columns, m.rows,
                                            (base + "grid%d.png").c_str(), 4, err, sizeof(err)));
     EXPECT_EQ(FLOAT_ADM_ERROR_INVALID,
-              float_adm_map_write_pfm_grid(nullptr, m.columns, m.rows, (base + "grid%d.pfm").c_str(),
-                                           5, err, sizeof(err)));
+              float_adm_map_write_pfm_grid(nullptr, m.columns, m.rows,
+                                           (base + "grid%d.pfm").c_str(), 5, err, sizeof(err)));
     EXPECT_EQ(FLOAT_ADM_ERROR_INVALID,
               float_adm_map_write_pfm_grid(m.loss.data(), 0, m.rows, (base + "grid%d.pfm").c_str(),
                                            6, err, sizeof(err)));
