@@ -414,23 +414,45 @@ TEST(Map, RowKernelsAddColumnSumsAsTheScalarLevel)
     }
 }
 
-/* The PFM holds the loss grid bit for bit, its rows from the bottom up. */
-TEST(Map, PfmFileHoldsTheLossGrid)
-{
-    const FramePair f = left_half_distorted(100, 70, 5);
-    FloatAdmContext *ctx = make_context(f, defaults(), true);
-    ASSERT_TRUE(ctx);
-    const FloatAdmPlane ref = f.ref.view(), dist = f.dist.view();
-    FloatAdmScores s;
-    ASSERT_EQ(0, float_adm_score_frame(ctx, &ref, &dist, &s));
-    const Map m = read_map(ctx);
-    char dir[] = "/tmp/float_adm_map_XXXXXX";
-    ASSERT_TRUE(mkdtemp(dir));
-    const std::string pattern = std::string(dir) + "/m%%_%04d.pfm";
+/* A frame with a map scored, and a directory for its files. */
+class MapFiles : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        ctx = make_context(frames, defaults(), true);
+        ASSERT_TRUE(ctx);
+        const FloatAdmPlane ref = frames.ref.view(), dist = frames.dist.view();
+        FloatAdmScores s;
+        ASSERT_EQ(0, float_adm_score_frame(ctx, &ref, &dist, &s));
+        m = read_map(ctx);
+        ASSERT_TRUE(mkdtemp(dir));
+        base = std::string(dir) + "/";
+    }
+    void TearDown() override
+    {
+        for (const std::string &name : written)
+            std::remove((base + name).c_str());
+        rmdir(dir);
+        float_adm_context_free(&ctx);
+    }
+
+    const FramePair frames = left_half_distorted(100, 70, 5);
+    FloatAdmContext *ctx = nullptr;
+    Map m;
+    char dir[32] = "/tmp/float_adm_map_XXXXXX";
+    std::string base;
+    std::vector<std::string> written; /* removed at the end */
     char err[512] = "";
-    ASSERT_EQ(0, float_adm_map_write_pfm(ctx, pattern.c_str(), 17, err, sizeof(err))) << err;
-    const std::string path = std::string(dir) + "/m%_0017.pfm";
-    const std::string bytes = testsupport::read_file(path);
+};
+
+/* The PFM holds the loss grid bit for bit, its rows from the bottom up. */
+TEST_F(MapFiles, PfmFileHoldsTheLossGrid)
+{
+    written.push_back("m%_0017.pfm");
+    ASSERT_EQ(0,
+              float_adm_map_write_pfm(ctx, (base + "m%%_%04d.pfm").c_str(), 17, err, sizeof(err)))
+        << err;
+    const std::string bytes = testsupport::read_file(base + "m%_0017.pfm");
     const std::string header = "Pf\n4 3\n-1.0\n";
     ASSERT_EQ(header.size() + 4 * 3 * sizeof(float), bytes.size());
     EXPECT_EQ(header, bytes.substr(0, header.size()));
@@ -442,27 +464,14 @@ TEST(Map, PfmFileHoldsTheLossGrid)
     EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_write_pfm(ctx, nullptr, 0, err, sizeof(err)));
     EXPECT_EQ(FLOAT_ADM_ERROR_INVALID, float_adm_map_pattern_check(nullptr, err, sizeof(err)));
     EXPECT_EQ(0, float_adm_map_pattern_check("%d", nullptr, 0));
-    std::remove(path.c_str());
-    rmdir(dir);
-    float_adm_context_free(&ctx);
 }
 
 /* A loss grid the caller computed (in parts, as float_adm_cuda writes its maps) is
  * written as the context's map is: the same file, byte for byte; under the same rules
  * (a picture's extension refused); no grid, no file. */
-TEST(Map, PfmOfAGridIsTheContextsPfm)
+TEST_F(MapFiles, PfmOfAGridIsTheContextsPfm)
 {
-    const FramePair f = left_half_distorted(100, 70, 5);
-    FloatAdmContext *ctx = make_context(f, defaults(), true);
-    ASSERT_TRUE(ctx);
-    const FloatAdmPlane ref = f.ref.view(), dist = f.dist.view();
-    FloatAdmScores s;
-    ASSERT_EQ(0, float_adm_score_frame(ctx, &ref, &dist, &s));
-    const Map m = read_map(ctx);
-    char dir[] = "/tmp/float_adm_map_XXXXXX";
-    ASSERT_TRUE(mkdtemp(dir));
-    const std::string base = std::string(dir) + "/";
-    char err[512] = "";
+    written = {"ctx3.pfm", "grid3.pfm"};
     ASSERT_EQ(0, float_adm_map_write_pfm(ctx, (base + "ctx%d.pfm").c_str(), 3, err, sizeof(err)))
         << err;
     ASSERT_EQ(0, float_adm_map_write_pfm_grid(m.loss.data(), m.columns, m.rows,
@@ -481,10 +490,6 @@ TEST(Map, PfmOfAGridIsTheContextsPfm)
                                            6, err, sizeof(err)));
     for (const char *name : {"grid4.png", "grid5.pfm", "grid6.pfm"})
         EXPECT_NE(0, access((base + name).c_str(), F_OK)) << name << " was written";
-    std::remove((base + "ctx3.pfm").c_str());
-    std::remove((base + "grid3.pfm").c_str());
-    rmdir(dir);
-    float_adm_context_free(&ctx);
 }
 
 /* The maps are PFM files: a picture format's extension is refused with the reason, before
