@@ -446,6 +446,16 @@ def test_a_label_by_the_top_of_the_plot_stays_inside_it(tmp_path, width):
     _assert_readable(_plots(page, width, tmp_path), width)
 
 
+def _ladder_page(ffmpeg, ladders):
+    """ladder.html of the two ladders compared, made by the first test that asks."""
+    work, manifest = ladders
+    out = work / "page"
+    if not (out / "ladder.html").exists():
+        assert main(["ladder", manifest, "-o", str(out), "--compare", "mpeg2", "vp8",
+                     "--ffmpeg", ffmpeg, "--quiet", "--no-progress"]) == 0
+    return (out / "ladder.html").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("width", [390, 1400])
 def test_ladder_page_holds_from_a_phone_to_a_wide_screen(ffmpeg, ladders, tmp_path, width):
     """ladder.html in Chromium at 390 and 1400 pixels: nothing runs past the window but
@@ -453,12 +463,7 @@ def test_ladder_page_holds_from_a_phone_to_a_wide_screen(ffmpeg, ladders, tmp_pa
     labelled (_assert_readable), a size never wraps, and nothing is fetched from
     elsewhere."""
     from test_report import _probe_page, parse, run_chromium
-    work, manifest = ladders
-    out = work / "page"
-    if not (out / "ladder.html").exists():
-        assert main(["ladder", manifest, "-o", str(out), "--compare", "mpeg2", "vp8",
-                     "--ffmpeg", ffmpeg, "--quiet", "--no-progress"]) == 0
-    text = (out / "ladder.html").read_text(encoding="utf-8")
+    text = _ladder_page(ffmpeg, ladders)
     assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "https://" not in text
     script = """
@@ -1348,12 +1353,7 @@ def test_the_page_switches_metric_without_rerunning(ffmpeg, ladders, tmp_path, w
     """The page's menu shows another metric's view: its plots, hulls and BD figures,
     from the page alone; the plots of that view are as readable."""
     from test_report import _probe_page, parse, run_chromium
-    work, manifest = ladders
-    out = work / "page"
-    if not (out / "ladder.html").exists():
-        assert main(["ladder", manifest, "-o", str(out), "--compare", "mpeg2", "vp8",
-                     "--ffmpeg", ffmpeg, "--quiet", "--no-progress"]) == 0
-    text = (out / "ladder.html").read_text(encoding="utf-8")
+    text = _ladder_page(ffmpeg, ladders)
     script = """
   const shown = () => [...d.querySelectorAll('section.view')].filter(v => !v.hidden)
       .map(v => v.dataset.metric + ':' + v.querySelectorAll('svg').length).join(' ');
