@@ -387,8 +387,8 @@ def main(argv=None):
     score.add_argument("--threads", type=int, default=1)
     score.add_argument("--backend", choices=("cpu", "cuda", "auto"),
                        help="cpu (default), cuda or auto (cuda where there is a device); "
-                       "videos: cpu is the float_adm filter, cuda hwupload_cuda and "
-                       "float_adm_cuda")
+                       "videos: cpu is the float_adm filter, cuda float_adm_cuda on "
+                       "NVDEC's frames or frames uploaded")
     score.add_argument("--video", action="store_true",
                        help="read the inputs with ffmpeg, whatever their names")
     score.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter")

@@ -79,7 +79,7 @@ def _kind(spec):
 
 _JOB_KEYS = ("reference", "distorted", "name", "kind", "width", "height", "pix_fmt",
              "frames", "options", "backend", "threads", "ffmpeg", "reference_args",
-             "distorted_args", "scale", "scale_size", "beside", "beside_ffmpeg")
+             "distorted_args", "scale", "scale_size", "beside", "beside_ffmpeg", "decoder")
 # The settings a log's scores depend on (threads do not change a bit).
 _RECORDED_KEYS = ("kind", "width", "height", "pix_fmt", "frames", "backend", "ffmpeg",
                   "reference_args", "distorted_args", "scale", "scale_size", "beside",
@@ -143,9 +143,9 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False, accept_doubtf
         if key in spec:
             common[key] = spec[key]
     if spec["kind"] == "files":
-        if spec.get("scale") or spec.get("scale_size") or spec.get("beside"):
-            raise ValueError("job %s: scaling and metrics beside need kind \"video\" "
-                             "(ffmpeg's filters)" % shown(spec["name"]))
+        if any(spec.get(key) for key in ("scale", "scale_size", "beside", "decoder")):
+            raise ValueError("job %s: scaling, metrics beside and a decoder need kind "
+                             "\"video\" (ffmpeg's filters)" % shown(spec["name"]))
         return _files().score_files(
             reference=spec["reference"], distorted=spec["distorted"], width=spec.get("width"),
             height=spec.get("height"), pix_fmt=spec.get("pix_fmt"), frames=spec.get("frames"),
@@ -160,6 +160,7 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False, accept_doubtf
                        distorted_args=spec.get("distorted_args", ()), progress=progress,
                        scale=spec.get("scale"), scale_size=spec.get("scale_size"),
                        beside=spec.get("beside", ()), beside_ffmpeg=spec.get("beside_ffmpeg"),
+                       decoder=spec.get("decoder", "auto"),
                        accept_doubtful_pairs=accept_doubtful_pairs, **common)
 
 
@@ -443,7 +444,7 @@ def score_catalogue(jobs, client, output_dir, retries=2, resources=None, progres
     jobs: dicts with reference, distorted and optionally name, kind ("files" or
     "video"; default: files for .yuv/.y4m or when width/height/pix_fmt are given),
     width, height, pix_fmt, frames, options ({name: value}), backend, threads,
-    ffmpeg, reference_args, distorted_args, scale, scale_size; or (reference,
+    ffmpeg, reference_args, distorted_args, scale, scale_size, decoder; or (reference,
     distorted) pairs.  client: a distributed.Client.  output_dir: each job's JSON log goes to
     output_dir/NAME.json, written atomically, with output_dir/NAME.spec.json (what
     made it); a job whose log is there, made from what the job is now, is not scored

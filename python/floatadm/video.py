@@ -18,8 +18,9 @@ Everything a caller passes reaches ffmpeg as data: local files as absolute
 file: URLs, input options from a short list of known ones, the filter's options
 checked (the library's option table; the backend one of the package's names) and
 quoted by FFmpeg's two levels of filtergraph escaping.  The CPU scores with the
-float_adm filter; backend="cuda" uploads both inputs (hwupload_cuda) and scores
-with float_adm_cuda, to the same bits (scoring_graph).
+float_adm filter; backend="cuda" scores with float_adm_cuda, to the same bits, on
+frames that NVDEC decoded where the codec and ffmpeg allow, else on frames decoded
+on the CPU and uploaded (cuda_decoding, scoring_graph).
 
 Frames are paired by the nearest timestamp (PAIRING, given to the filter and to
 every filter measuring beside it: framesync's default pairs each frame with the
@@ -48,6 +49,7 @@ import signal
 import stat
 import subprocess
 import tempfile
+import threading
 import time
 import warnings
 
@@ -108,8 +110,8 @@ class FilterWarning(UserWarning):
 
 
 # The filter that scores on each backend: float_adm takes software frames and scores
-# them on the CPU; float_adm_cuda takes CUDA frames (here uploaded by hwupload_cuda)
-# and scores them on the GPU, to the same bits.
+# them on the CPU; float_adm_cuda takes CUDA frames (NVDEC's, or uploaded by
+# hwupload) and scores them on the GPU, to the same bits.
 FILTERS = {"cpu": "float_adm", "cuda": "float_adm_cuda"}
 
 # How the filter pairs the inputs, given on every run: each distorted frame with the
@@ -278,7 +280,98 @@ def has_filter_option(ffmpeg, option, name="float_adm"):
 
 
 def _has_cuda_filters(ffmpeg):
-    return {FILTERS["cuda"], "hwupload_cuda"} <= filter_names(ffmpeg)
+    return {FILTERS["cuda"], "hwupload"} <= filter_names(ffmpeg)
+
+
+# backend="cuda": where frames are decoded.  NVDEC's frames stay on the GPU; frames
+# decoded on the CPU are uploaded.  NVDEC is taken only for codecs whose decoding
+# their standard fixes to the bit (every conforming decoder gives the same pictures,
+# so the scores are the CPU's), in the formats whose NVDEC frames (NV12, P010) hold
+# the software decoder's luma, and where nothing in the graph needs software frames
+# (a scaler, the metrics beside).
+DECODERS = ("auto", "nvdec", "cpu")
+NVDEC_CODECS = frozenset(("h264", "hevc", "vp8", "vp9", "av1"))
+NVDEC_PIX_FMTS = frozenset(("yuv420p", "yuv420p10le"))
+# decoder="auto": the runs of this process that decode with NVDEC at once; the runs
+# beyond decode on the CPU and upload, so that a GPU node's CPU decoders feed the GPU
+# beside NVDEC once NVDEC is busy.  Two 3840x2160 H.264 runs keep an H100's NVDEC
+# at its rate (docs/perf-cuda.md); set it for other GPUs and sizes.
+NVDEC_RUNS = 2
+_nvdec_runs = {"busy": 0, "lock": threading.Lock()}
+# The device ffmpeg opens for a run: the decoders or uploads and float_adm_cuda on
+# one CUDA context (frames of two contexts cost a copy of each reference frame).
+_CUDA_DEVICE = "floatadm"
+# NVDEC's frames held beyond the decoder's own: those framesync holds while it pairs.
+_EXTRA_HW_FRAMES = 8
+
+
+def _hwaccels(ffmpeg):
+    """The hardware decoders ffmpeg has, as ffmpeg -hwaccels lists them."""
+    key = ("-hwaccels", ffmpeg)
+    if key not in _filter_lists:
+        try:
+            out = subprocess.run([ffmpeg, "-hide_banner", "-hwaccels"], capture_output=True,
+                                 text=True, timeout=60, stdin=subprocess.DEVNULL).stdout
+        except (OSError, subprocess.SubprocessError):
+            out = ""
+        _filter_lists[key] = set(out.split()[1:])  # after "Hardware acceleration methods:"
+    return _filter_lists[key]
+
+
+def cuda_decoding(ffmpeg, decoder, streams, software_frames):
+    """Where a backend="cuda" run decodes: ("nvdec", why) or ("cpu", why).  decoder:
+    one of DECODERS; streams: each input's (codec, pixel format) as ffprobe names
+    them; software_frames: what in the graph needs frames on the CPU, or None."""
+    if decoder not in DECODERS:
+        raise ValueError("decoder %r: one of %s" % (decoder, ", ".join(DECODERS)))
+    if decoder == "cpu":
+        return "cpu", "decoder='cpu'"
+    if software_frames:
+        return "cpu", "%s takes frames decoded on the CPU" % software_frames
+    if "cuda" not in _hwaccels(ffmpeg):
+        return "cpu", "%s has no cuda hwaccel" % shown(ffmpeg)
+    for which, (codec, pix_fmt) in zip(("reference", "distorted"), streams):
+        if codec not in NVDEC_CODECS:
+            return "cpu", "the %s is %s: NVDEC is taken for %s" % (
+                which, codec or "of a codec ffprobe does not name",
+                ", ".join(sorted(NVDEC_CODECS)))
+        if pix_fmt not in NVDEC_PIX_FMTS:
+            return "cpu", "the %s is %s: NVDEC is taken for %s" % (
+                which, pix_fmt or "of a pixel format ffprobe does not name",
+                " and ".join(sorted(NVDEC_PIX_FMTS)))
+    return "nvdec", "NVDEC decodes both inputs"
+
+
+@contextlib.contextmanager
+def _nvdec_run(decoding, decoder):
+    """Holds one of the process's NVDEC_RUNS for an NVDEC run of decoder="auto";
+    yields the decoding the run takes: "cpu" where they are all held."""
+    taken = False
+    if decoding[0] == "nvdec" and decoder == "auto":
+        with _nvdec_runs["lock"]:
+            taken = _nvdec_runs["busy"] < NVDEC_RUNS
+            _nvdec_runs["busy"] += taken
+        if not taken:
+            decoding = ("cpu", "NVDEC decodes %d runs of this process already "
+                               "(floatadm.video.NVDEC_RUNS)" % NVDEC_RUNS)
+    try:
+        yield decoding
+    finally:
+        if taken:
+            with _nvdec_runs["lock"]:
+                _nvdec_runs["busy"] -= 1
+
+
+def cuda_options(decoding):
+    """ffmpeg's options for a backend="cuda" run: (before the inputs, before each
+    input).  One device for the run; NVDEC's frames left on it, or the filters'
+    uploads made to it."""
+    device = ["-init_hw_device", "cuda=" + _CUDA_DEVICE]
+    if decoding == "nvdec":
+        return device, ["-hwaccel", "cuda", "-hwaccel_device", _CUDA_DEVICE,
+                        "-hwaccel_output_format", "cuda",
+                        "-extra_hw_frames", str(_EXTRA_HW_FRAMES)]
+    return device + ["-filter_hw_device", _CUDA_DEVICE], []
 
 
 def check_backend(ffmpeg, backend, map=False):
@@ -295,20 +388,21 @@ def check_backend(ffmpeg, backend, map=False):
             not map or has_filter_option(ffmpeg, "map_path", FILTERS["cuda"]))
         return "cuda" if usable else "cpu"
     if backend == "cuda" and not _has_cuda_filters(ffmpeg):
-        raise FFmpegError("backend='cuda': %s has no %s and hwupload_cuda filters (an "
-                          "ffmpeg built with the CUDA backend and FFmpeg's CUDA hwcontext "
-                          "has them)" % (shown(ffmpeg), FILTERS["cuda"]))
+        raise FFmpegError("backend='cuda': %s has no %s filter (an ffmpeg built with the "
+                          "CUDA backend and FFmpeg's CUDA hwcontext has it)"
+                          % (shown(ffmpeg), FILTERS["cuda"]))
     return backend
 
 
-def scoring_graph(backend, distorted, reference, options):
+def scoring_graph(backend, distorted, reference, options, decoding="cpu"):
     """The filtergraph part that scores the pads labelled distorted and reference
-    with a filter option string: float_adm on the CPU; for "cuda" each input uploaded
-    by hwupload_cuda (to the first CUDA device CUDA_VISIBLE_DEVICES leaves) and scored
-    by float_adm_cuda.  Its output, the distorted frames with their scores (CUDA frames
-    on the GPU), is left open for a filter after it."""
-    if backend == "cuda":
-        return "[{d}]hwupload_cuda[{d}_gpu];[{r}]hwupload_cuda[{r}_gpu];" \
+    with a filter option string: float_adm on the CPU; for "cuda" float_adm_cuda, on
+    NVDEC's frames as they are (decoding "nvdec") or on each input uploaded by
+    hwupload to the run's device (cuda_options: the first CUDA device
+    CUDA_VISIBLE_DEVICES leaves).  Its output, the distorted frames with their scores
+    (CUDA frames on the GPU), is left open for a filter after it."""
+    if backend == "cuda" and decoding != "nvdec":
+        return "[{d}]hwupload[{d}_gpu];[{r}]hwupload[{r}_gpu];" \
             "[{d}_gpu][{r}_gpu]{f}={o}".format(d=distorted, r=reference, f=FILTERS["cuda"],
                                               o=options)
     return "[%s][%s]%s=%s" % (distorted, reference, FILTERS[backend], options)
@@ -645,6 +739,14 @@ def _pass_warnings_on(stderr, doubts, reference, distorted, swap_said, accept, r
     results.doubtful_pairs = doubts
     warnings.warn(DoubtfulPairsWarning("%s Scored all the same, as asked." % text),
                   stacklevel=4)
+
+
+def _probe_decoding(ffmpeg, url, input_args):
+    """(codec, pixel format) of the first video stream as ffprobe names them; None
+    for what it does not say."""
+    stream = (_ffprobe(ffmpeg, url, input_args, "stream=codec_name,pix_fmt").get("streams")
+              or [{}])[0]
+    return stream.get("codec_name"), stream.get("pix_fmt")
 
 
 def _probe_size(ffmpeg, url, input_args):
@@ -1121,6 +1223,17 @@ def _read_maps(directory, frames, end, start):
     return np.stack([np.full(shape, np.nan, np.float32) if m is None else m for m in maps])
 
 
+def _clear_run(work, log, meta, map):
+    """What a failed run may have left in its private directory, before the next."""
+    for path in (log, meta):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+    if map:
+        maps = os.path.join(work, "maps")
+        for name in os.listdir(maps):
+            os.unlink(os.path.join(maps, name))
+
+
 def _stop(process):
     try:
         os.killpg(process.pid, signal.SIGKILL)
@@ -1133,7 +1246,7 @@ def _stop(process):
 def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None,
                 reference_args=(), distorted_args=(), backend=None, threads=None,
                 progress=None, scale=None, scale_size=None, map=False, beside=(), stop=None,
-                beside_ffmpeg=None, accept_doubtful_pairs=False, **options):
+                beside_ffmpeg=None, accept_doubtful_pairs=False, decoder="auto", **options):
     """Scores two videos with the float_adm filter of ffmpeg; returns Results.
 
     reference, distorted: local files (any name), or URLs with ://.
@@ -1142,10 +1255,14 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     "576x324"]).  ffmpeg: which ffmpeg (find_ffmpeg()).  start_frame, end_frame:
     only frames [start, end) of the distorted, by number, each paired with the
     reference as in a whole run; the results keep the title's frame numbers.
-    backend: "cpu" (None: the float_adm filter), "cuda" (both inputs uploaded with
-    hwupload_cuda and scored by float_adm_cuda, the same bits) or "auto" (CUDA where
-    ffmpeg and the machine have it; check_backend).  threads: the filtergraph's
-    threads.  progress: a bar of frames done / expected on stderr (None: only when
+    backend: "cpu" (None: the float_adm filter), "cuda" (scored by float_adm_cuda,
+    the same bits) or "auto" (CUDA where ffmpeg and the machine have it;
+    check_backend).  decoder, for "cuda": "auto" (NVDEC where the codecs, the formats
+    and ffmpeg allow and fewer than NVDEC_RUNS runs of this process hold it, else the
+    CPU), "nvdec" (where they allow) or "cpu" (decoded on the CPU, uploaded); an NVDEC
+    run that fails is run again decoding on the CPU.  Results.decoder says which
+    decoded ("nvdec" or "cpu"), Results.decoder_reason why.  threads: the
+    filtergraph's threads.  progress: a bar of frames done / expected on stderr (None: only when
     stderr is a terminal).  scale: a scaler of SCALERS (True: bicubic) that scales
     the distorted to the reference's size, or both to scale_size ("WxH"); without
     it the sizes must agree.  map=True: every frame's map too, as Results.maps
@@ -1173,6 +1290,8 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     if start < 0 or (end is not None and end < start):
         raise ValueError("frames [%d, %s) are not a range" % (start, end))
     backend = check_backend(ffmpeg, backend, map)
+    if decoder not in DECODERS:
+        raise ValueError("decoder %r: one of %s" % (decoder, ", ".join(DECODERS)))
     beside = tuple(beside)
     other, elsewhere = _elsewhere(ffmpeg, beside, beside_ffmpeg, start)
     here = tuple(name for name in beside if name not in elsewhere)
@@ -1215,6 +1334,15 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     if not (scaler and scale_size is None) and not dis_args and not ref_args and \
             all(u.startswith("file:") for u in (ref_url, dis_url)):
         warned = _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted)
+    if backend == "cuda":
+        software = "the scaler (scale=)" if scaling else \
+            "beside=%s" % list(beside) if beside else None
+        streams = [] if decoder == "cpu" or software else \
+            [_probe_decoding(ffmpeg, url, args)
+             for url, args in ((ref_url, ref_args), (dis_url, dis_args))]
+        decoding = cuda_decoding(ffmpeg, decoder, streams, software)
+    else:
+        decoding = ("cpu", "backend='cpu'")
 
     bar = ProgressBar(None, enabled=progress)
     if bar.enabled:
@@ -1242,6 +1370,33 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
             pattern = os.path.join(work, "maps").replace("%", "%%") + "/%d.pfm"
             parts.append("map_path=" + filter_value(pattern))
         adm = ":".join(["log_path=" + filter_value(log), "log_fmt=json", PAIRING] + parts)
+
+        def command_for(decoding):
+            graph = "[0:v]%s%s;[1:v]%s%s;%s" % (
+                ",".join(dis_chain) or "null", "".join("[d%s]" % n for n in outputs),
+                ",".join(ref_chain) or "null", "".join("[r%s]" % n for n in outputs),
+                scoring_graph(backend, "d%s" % outputs[0], "r%s" % outputs[0], adm,
+                              decoding))
+            graph += ",metadata=mode=print:file=" + filter_value(meta)
+            for n, name in enumerate(branches[1:], 1):
+                if name in _CHECK_BRANCHES:
+                    graph += _check_branch(name, n, work)
+                    continue
+                graph += ";[d%d][r%d]" % (n, n) + (
+                    "libvmaf=%s:log_fmt=json:log_path=%s" % (PAIRING, filter_value(
+                        os.path.join(work, "libvmaf.json")))
+                    if name == "libvmaf" else
+                    "%s=%s,metadata=mode=print:file=%s" % (name, PAIRING, filter_value(
+                        os.path.join(work, name + ".txt"))))
+            run_options, input_args = cuda_options(decoding) if backend == "cuda" else ([], [])
+            command = [ffmpeg, "-hide_banner", "-nostdin", "-nostats", "-loglevel", "warning",
+                       *run_options, *input_args, *dis_args, "-i", dis_url,
+                       *input_args, *ref_args, "-i", ref_url, "-filter_complex", graph]
+            if threads:
+                command[1:1] = ["-filter_complex_threads", str(int(threads))]
+            if end is not None:
+                command += ["-frames:v", str(end - start)]
+            return command + ["-progress", "pipe:1", "-stats_period", "0.2", "-f", "null", "-"]
         # The filters beside float_adm take the same frames: each input split.  With
         # metrics measured elsewhere, two branches more check the pairs and write the
         # frames for the other ffmpeg (measure_elsewhere).
@@ -1250,33 +1405,21 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         if len(branches) > 1:
             dis_chain.append("split=%d" % len(outputs))
             ref_chain.append("split=%d" % len(outputs))
-        graph = "[0:v]%s%s;[1:v]%s%s;%s" % (
-            ",".join(dis_chain) or "null", "".join("[d%s]" % n for n in outputs),
-            ",".join(ref_chain) or "null", "".join("[r%s]" % n for n in outputs),
-            scoring_graph(backend, "d%s" % outputs[0], "r%s" % outputs[0], adm))
-        graph += ",metadata=mode=print:file=" + filter_value(meta)
-        for n, name in enumerate(branches[1:], 1):
-            if name in _CHECK_BRANCHES:
-                graph += _check_branch(name, n, work)
-                continue
-            graph += ";[d%d][r%d]" % (n, n) + (
-                "libvmaf=%s:log_fmt=json:log_path=%s" % (PAIRING, filter_value(
-                    os.path.join(work, "libvmaf.json")))
-                if name == "libvmaf" else
-                "%s=%s,metadata=mode=print:file=%s" % (name, PAIRING, filter_value(
-                    os.path.join(work, name + ".txt"))))
-        command = [ffmpeg, "-hide_banner", "-nostdin", "-nostats", "-loglevel", "warning",
-                   *dis_args, "-i", dis_url, *ref_args, "-i", ref_url,
-                   "-filter_complex", graph]
-        if threads:
-            command[1:1] = ["-filter_complex_threads", str(int(threads))]
-        if end is not None:
-            command += ["-frames:v", str(end - start)]
-        command += ["-progress", "pipe:1", "-stats_period", "0.2", "-f", "null", "-"]
         began = time.monotonic()
-        if elsewhere:
-            code, stderr = measure_elsewhere(command, other, elsewhere, work, end, bar, stop)
-        else:
+        with _nvdec_run(decoding, decoder) as decoding:
+            command = command_for(decoding[0])
+            if elsewhere:
+                code, stderr = measure_elsewhere(command, other, elsewhere, work, end, bar,
+                                                 stop)
+            else:
+                code, stderr = _run_ffmpeg(command, bar, stop)
+        if code != 0 and decoding[0] == "nvdec":
+            # The GPU may not decode what its codec's name promised (a profile, a
+            # size): the run again, decoded on the CPU, with what NVDEC's run said.
+            decoding = ("cpu", "NVDEC's run failed (exit status %d: %s)" % (
+                code, " ".join(stderr.split()[-40:]) or "nothing said"))
+            _clear_run(work, log, meta, map)
+            command = command_for("cpu")
             code, stderr = _run_ffmpeg(command, bar, stop)
         bar.close()
         if code != 0 or not os.path.exists(log):
@@ -1323,6 +1466,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
                                          if os.path.exists(os.fspath(p))])
     results.stderr = stderr
     results.scale = scaling
+    results.decoder, results.decoder_reason = decoding
     results.beside = beside_values
     doubts = pair_doubts(frame_kinds, pairing, start,
                          None if end is None else {f["frame"] for f in kept})

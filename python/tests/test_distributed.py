@@ -398,7 +398,8 @@ def test_hostile_catalogue_fields_stay_data(client, pair, tmp_path):
                ("options", {"egl": "1:log_path=%s" % victim}),
                ("options", {"egl;x": 1}), ("distorted_args", ["-dump_attachment:t", str(victim)]),
                ("distorted_args", raw[:-1] + ["322x182:log_path=x"]),
-               ("scale", "bicubic:log_path=%s" % victim), ("scale_size", "9x9,null")]
+               ("scale", "bicubic:log_path=%s" % victim), ("scale_size", "9x9,null"),
+               ("decoder", "cpu:log_path=%s" % victim)]
     jobs = [dict(base, name="good")]
     jobs += [dict(base, name="bad-%d" % i, **{key: value})
              for i, (key, value) in enumerate(hostile)]
@@ -407,6 +408,11 @@ def test_hostile_catalogue_fields_stay_data(client, pair, tmp_path):
     assert [s["status"] for s in summaries] == ["scored"] + ["failed"] * len(hostile)
     assert victim.read_text() == "keep me"
     assert sorted(os.listdir(tmp_path / "out")) == ["good.json", "good.spec.json"]
+    files = {"kind": "files", "reference": ref, "distorted": dis, "width": 322, "height": 182,
+             "pix_fmt": "yuv420p", "decoder": "cpu", "name": "files"}
+    summary, = score_catalogue([files], client, tmp_path / "out", retries=0, progress=False,
+                               raise_errors=False)
+    assert summary["status"] == "failed" and "a decoder need kind" in summary["error"]
     for name in ("x\ny", "../x", ".x", ""):
         with pytest.raises(ValueError, match="job name"):
             score_catalogue([dict(base, name=name)], client, tmp_path / "out")

@@ -328,7 +328,7 @@ def test_score_video_maps_on_the_cuda_backend(pair, ffmpeg, monkeypatch):
     want = floatadm.score_files(reference=reference, distorted=distorted, width=width,
                                 height=height, pix_fmt=pix_fmt, map=True)
     video = floatadm.video
-    if not {"float_adm_cuda", "hwupload_cuda"} <= video.filter_names(ffmpeg):
+    if not {"float_adm_cuda", "hwupload"} <= video.filter_names(ffmpeg):
         with pytest.raises(floatadm.FFmpegError, match="no float_adm_cuda"):
             run()
     elif not video.has_filter_option(ffmpeg, "map_path", "float_adm_cuda"):

@@ -238,7 +238,7 @@ def test_the_graph_of_each_backend(monkeypatch):
     video = floatadm.video
     monkeypatch.setitem(video._filter_lists, "cpu-only", {"float_adm", "null"})
     monkeypatch.setitem(video._filter_lists, "with-cuda",
-                        {"float_adm", "float_adm_cuda", "hwupload_cuda"})
+                        {"float_adm", "float_adm_cuda", "hwupload"})
     assert video.check_backend("cpu-only", None) == "cpu"
     assert video.check_backend("cpu-only", "cpu") == "cpu"
     assert video.check_backend("cpu-only", "auto") == "cpu"
@@ -255,8 +255,89 @@ def test_the_graph_of_each_backend(monkeypatch):
     assert video.scoring_graph("cpu", "d0", "r0", "log_fmt=json") == \
         "[d0][r0]float_adm=log_fmt=json"
     assert video.scoring_graph("cuda", "d0", "r0", "log_fmt=json") == \
-        "[d0]hwupload_cuda[d0_gpu];[r0]hwupload_cuda[r0_gpu];" \
+        "[d0]hwupload[d0_gpu];[r0]hwupload[r0_gpu];" \
         "[d0_gpu][r0_gpu]float_adm_cuda=log_fmt=json"
+    assert video.scoring_graph("cuda", "d0", "r0", "log_fmt=json", "nvdec") == \
+        "[d0][r0]float_adm_cuda=log_fmt=json"
+    # One device for the run: the decoders or the uploads and the filter on it.
+    assert video.cuda_options("cpu") == (
+        ["-init_hw_device", "cuda=floatadm", "-filter_hw_device", "floatadm"], [])
+    assert video.cuda_options("nvdec") == (
+        ["-init_hw_device", "cuda=floatadm"],
+        ["-hwaccel", "cuda", "-hwaccel_device", "floatadm", "-hwaccel_output_format", "cuda",
+         "-extra_hw_frames", "8"])
+
+
+def test_nvdec_only_where_its_frames_are_the_cpus(monkeypatch):
+    """NVDEC decodes only codecs whose standard fixes the pictures, in the formats
+    whose NVDEC frames hold the software decoder's luma, with an ffmpeg that has the
+    cuda hwaccel and nothing in the graph that takes software frames; each refusal
+    says why."""
+    video = floatadm.video
+    monkeypatch.setitem(video._filter_lists, ("-hwaccels", "nv"), {"cuda"})
+    monkeypatch.setitem(video._filter_lists, ("-hwaccels", "no-nv"), {"vaapi"})
+    good = [("h264", "yuv420p"), ("hevc", "yuv420p10le")]
+    assert video.cuda_decoding("nv", "auto", good, None)[0] == "nvdec"
+    assert video.cuda_decoding("nv", "nvdec", [("av1", "yuv420p")] * 2, None)[0] == "nvdec"
+    for decoder, streams, software, why in (
+            ("cpu", good, None, "decoder='cpu'"),
+            ("auto", good, "the scaler (scale=)", "the scaler"),
+            ("auto", [("h264", "yuv420p"), ("mpeg2video", "yuv420p")], None,
+             "the distorted is mpeg2video"),
+            ("auto", [("h264", "yuv422p"), ("h264", "yuv420p")], None,
+             "the reference is yuv422p"),
+            ("auto", [("hevc", "yuv420p12le")] * 2, None, "yuv420p12le"),
+            ("nvdec", [(None, None)] * 2, None, "ffprobe does not name")):
+        decoding, reason = video.cuda_decoding("nv", decoder, streams, software)
+        assert decoding == "cpu" and why in reason, (decoder, streams, reason)
+    assert video.cuda_decoding("no-nv", "auto", good, None) == (
+        "cpu", "no-nv has no cuda hwaccel")
+    with pytest.raises(ValueError, match="decoder"):
+        video.cuda_decoding("nv", "gpu", good, None)
+
+
+def test_nvdec_runs_of_a_process_are_counted(monkeypatch):
+    """decoder="auto" holds one of NVDEC_RUNS while it runs; a run beyond decodes on
+    the CPU, saying why; "nvdec" is not counted; a run's end gives its place back."""
+    video = floatadm.video
+    monkeypatch.setattr(video, "NVDEC_RUNS", 2)
+    nvdec = ("nvdec", "NVDEC decodes both inputs")
+    with video._nvdec_run(nvdec, "auto") as first, video._nvdec_run(nvdec, "nvdec") as forced:
+        assert first == nvdec and forced == nvdec
+        with video._nvdec_run(nvdec, "auto") as second:
+            assert second == nvdec
+            with video._nvdec_run(nvdec, "auto") as third:
+                assert third[0] == "cpu" and "NVDEC_RUNS" in third[1]
+        with video._nvdec_run(nvdec, "auto") as again:
+            assert again == nvdec
+    assert video._nvdec_runs["busy"] == 0
+
+
+def test_a_failed_nvdec_run_is_run_again_decoded_on_the_cpu(videos, monkeypatch):
+    """An NVDEC run that fails (here: NVDEC's frames given to a filter that takes
+    software frames, or no device at all) is run again decoding on the CPU, and the
+    Results say so; the scores are the CPU's."""
+    ref_y4m, dis_y4m, _ = videos
+    video = floatadm.video
+    ffmpeg = video.find_ffmpeg()
+    if not {"float_adm_cuda", "hwupload"} <= video.filter_names(ffmpeg):
+        pytest.skip("this ffmpeg has no float_adm_cuda")
+    monkeypatch.setitem(video._filter_lists, ("-hwaccels", ffmpeg), {"cuda"})
+    monkeypatch.setattr(video, "NVDEC_CODECS", frozenset(("rawvideo",)))
+    real_options, real_graph = video.cuda_options, video.scoring_graph
+    monkeypatch.setattr(video, "cuda_options", lambda decoding: real_options(decoding)
+                        if decoding == "nvdec" else ([], []))
+    monkeypatch.setattr(video, "scoring_graph", lambda backend, d, r, o, decoding="cpu":
+                        real_graph("cpu", d, r, o))
+    commands = []
+    real_run = video._run_ffmpeg
+    monkeypatch.setattr(video, "_run_ffmpeg", lambda command, *a, **k: (
+        commands.append(command), real_run(command, *a, **k))[1])
+    got = floatadm.score_video(reference=ref_y4m, distorted=dis_y4m, backend="cuda")
+    assert len(commands) == 2 and "-hwaccel" in commands[0] and "-hwaccel" not in commands[1]
+    assert got.decoder == "cpu" and got.decoder_reason.startswith("NVDEC's run failed"), \
+        got.decoder_reason
+    assert_same(got, floatadm.score_video(reference=ref_y4m, distorted=dis_y4m))
 
 
 def _children(pid):
