@@ -49,7 +49,6 @@ import signal
 import stat
 import subprocess
 import tempfile
-import threading
 import time
 import warnings
 
@@ -289,15 +288,9 @@ def _has_cuda_filters(ffmpeg):
 # so the scores are the CPU's), in the formats whose NVDEC frames (NV12, P010) hold
 # the software decoder's luma, and where nothing in the graph needs software frames
 # (a scaler, the metrics beside).
-DECODERS = ("auto", "nvdec", "cpu")
+DECODERS = ("auto", "cpu")
 NVDEC_CODECS = frozenset(("h264", "hevc", "vp8", "vp9", "av1"))
 NVDEC_PIX_FMTS = frozenset(("yuv420p", "yuv420p10le"))
-# decoder="auto": the runs of this process that decode with NVDEC at once; the runs
-# beyond decode on the CPU and upload, so that a GPU node's CPU decoders feed the GPU
-# beside NVDEC once NVDEC is busy.  Two 3840x2160 H.264 runs keep an H100's NVDEC
-# at its rate (docs/perf-cuda.md); set it for other GPUs and sizes.
-NVDEC_RUNS = 2
-_nvdec_runs = {"busy": 0, "lock": threading.Lock()}
 # The device ffmpeg opens for a run: the decoders or uploads and float_adm_cuda on
 # one CUDA context (frames of two contexts cost a copy of each reference frame).
 _CUDA_DEVICE = "floatadm"
@@ -340,26 +333,6 @@ def cuda_decoding(ffmpeg, decoder, streams, software_frames):
                 which, pix_fmt or "of a pixel format ffprobe does not name",
                 " and ".join(sorted(NVDEC_PIX_FMTS)))
     return "nvdec", "NVDEC decodes both inputs"
-
-
-@contextlib.contextmanager
-def _nvdec_run(decoding, decoder):
-    """Holds one of the process's NVDEC_RUNS for an NVDEC run of decoder="auto";
-    yields the decoding the run takes: "cpu" where they are all held."""
-    taken = False
-    if decoding[0] == "nvdec" and decoder == "auto":
-        with _nvdec_runs["lock"]:
-            taken = _nvdec_runs["busy"] < NVDEC_RUNS
-            _nvdec_runs["busy"] += taken
-        if not taken:
-            decoding = ("cpu", "NVDEC decodes %d runs of this process already "
-                               "(floatadm.video.NVDEC_RUNS)" % NVDEC_RUNS)
-    try:
-        yield decoding
-    finally:
-        if taken:
-            with _nvdec_runs["lock"]:
-                _nvdec_runs["busy"] -= 1
 
 
 def cuda_options(decoding):
@@ -570,15 +543,13 @@ def _bit_rate(entry):
     return int(rate) if rate.isdigit() else None
 
 
-def _header_rate(ffmpeg, url):
-    """(codec, bit/s) of the first video stream as the container's header gives them,
-    or None: the stream's own rate, else the file's less each other stream's where
-    every one is given (an audio track never counts), else none.  A hint read in an
-    instant, not the measured whole-stream rate of probe_stream."""
-    info = _ffprobe(ffmpeg, url, (), "stream=codec_type,codec_name,bit_rate:format=bit_rate",
-                    streams=None)
+def _header_rate(info):
+    """(codec, bit/s) of the first video stream as the container's header gives them
+    (info: _probe_input's), or None: the stream's own rate, else the file's less each
+    other stream's where every one is given (an audio track never counts), else none.
+    A hint read in an instant, not the measured whole-stream rate of probe_stream."""
     streams = info.get("streams") or []
-    video = next((s for s in streams if s.get("codec_type") == "video"), None)
+    video = _video_stream(info)
     if not video or "codec_name" not in video:
         return None
     rate = _bit_rate(video)
@@ -591,10 +562,10 @@ def _header_rate(ffmpeg, url):
     return (video["codec_name"], rate) if rate > 0 else None
 
 
-def _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted):
+def _warn_if_swapped_rates(ref_info, dis_info, reference, distorted):
     """Two encodes in one lossy codec: a distorted at more than twice its reference's
     bitrate is most likely the source given as the distorted.  Whether it warned."""
-    ref, dis = _header_rate(ffmpeg, ref_url), _header_rate(ffmpeg, dis_url)
+    ref, dis = _header_rate(ref_info), _header_rate(dis_info)
     if ref and dis and ref[0] == dis[0] and ref[0] in _LOSSY_CODECS and dis[1] > 2 * ref[1]:
         warnings.warn("the distorted %s (%s, %d kbit/s) has more than twice the bitrate of the "
                       "reference %s (%d kbit/s): %s" % (shown(distorted), dis[0],
@@ -741,21 +712,37 @@ def _pass_warnings_on(stderr, doubts, reference, distorted, swap_said, accept, r
                   stacklevel=4)
 
 
-def _probe_decoding(ffmpeg, url, input_args):
+def _probe_input(ffmpeg, url, input_args):
+    """What score_video asks of an input, in one ffprobe: every stream's type, codec,
+    header bitrate, size and pixel format, and the file's bitrate."""
+    return _ffprobe(ffmpeg, url, input_args, "stream=codec_type,codec_name,bit_rate,width,"
+                    "height,pix_fmt:format=bit_rate", streams=None)
+
+
+def _video_stream(info):
+    """The first video stream of _probe_input's info, or None."""
+    return next((s for s in info.get("streams") or [] if s.get("codec_type") == "video"),
+                None)
+
+
+def _decoding_of(info):
     """(codec, pixel format) of the first video stream as ffprobe names them; None
     for what it does not say."""
-    stream = (_ffprobe(ffmpeg, url, input_args, "stream=codec_name,pix_fmt").get("streams")
-              or [{}])[0]
+    stream = _video_stream(info) or {}
     return stream.get("codec_name"), stream.get("pix_fmt")
+
+
+def _size_of(info):
+    """(width, height) of the first video stream, or None."""
+    stream = _video_stream(info) or {}
+    if isinstance(stream.get("width"), int) and isinstance(stream.get("height"), int):
+        return stream["width"], stream["height"]
+    return None
 
 
 def _probe_size(ffmpeg, url, input_args):
     """(width, height) of the first video stream, or None."""
-    stream = (_ffprobe(ffmpeg, url, input_args, "stream=width,height").get("streams")
-              or [{}])[0]
-    if isinstance(stream.get("width"), int) and isinstance(stream.get("height"), int):
-        return stream["width"], stream["height"]
-    return None
+    return _size_of(_probe_input(ffmpeg, url, input_args))
 
 
 _PR_SET_PDEATHSIG = 1
@@ -1258,9 +1245,8 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     backend: "cpu" (None: the float_adm filter), "cuda" (scored by float_adm_cuda,
     the same bits) or "auto" (CUDA where ffmpeg and the machine have it;
     check_backend).  decoder, for "cuda": "auto" (NVDEC where the codecs, the formats
-    and ffmpeg allow and fewer than NVDEC_RUNS runs of this process hold it, else the
-    CPU), "nvdec" (where they allow) or "cpu" (decoded on the CPU, uploaded); an NVDEC
-    run that fails is run again decoding on the CPU.  Results.decoder says which
+    and ffmpeg allow, else the CPU: cuda_decoding) or "cpu" (decoded on the CPU and
+    uploaded); an NVDEC run that fails is run again decoding on the CPU.  Results.decoder says which
     decoded ("nvdec" or "cpu"), Results.decoder_reason why.  threads: the
     filtergraph's threads.  progress: a bar of frames done / expected on stderr (None: only when
     stderr is a terminal).  scale: a scaler of SCALERS (True: bicubic) that scales
@@ -1316,30 +1302,29 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     dis_url, ref_url = input_url(distorted), input_url(reference)
     dis_args = input_options(distorted_args, "distorted")
     ref_args = input_options(reference_args, "reference")
+    ref_info = _probe_input(ffmpeg, ref_url, ref_args)
+    dis_info = _probe_input(ffmpeg, dis_url, dis_args)
     scaling, scored_size, warned = None, None, False
     if scaler:
-        target = _size(scale_size) if scale_size is not None else \
-            _probe_size(ffmpeg, ref_url, ref_args)
+        target = _size(scale_size) if scale_size is not None else _size_of(ref_info)
         if target is None:
             raise FFmpegError("%s: its size is unknown: give scale_size=WxH" % shown(reference))
         scaling = {"scaler": scaler, "width": target[0], "height": target[1],
                    "inputs": "both" if scale_size is not None else "distorted"}
         scored_size = target
         if scale_size is None:
-            warned = _warn_if_swapped(_probe_size(ffmpeg, dis_url, dis_args), target,
+            warned = _warn_if_swapped(_size_of(dis_info), target,
                                       reference, distorted)
     else:
-        scored_size = _probe_size(ffmpeg, ref_url, ref_args)
+        scored_size = _size_of(ref_info)
     # The rates where the sizes did not already answer (a rung scaled to its source).
     if not (scaler and scale_size is None) and not dis_args and not ref_args and \
             all(u.startswith("file:") for u in (ref_url, dis_url)):
-        warned = _warn_if_swapped_rates(ffmpeg, ref_url, dis_url, reference, distorted)
+        warned = _warn_if_swapped_rates(ref_info, dis_info, reference, distorted)
     if backend == "cuda":
         software = "the scaler (scale=)" if scaling else \
             "beside=%s" % list(beside) if beside else None
-        streams = [] if decoder == "cpu" or software else \
-            [_probe_decoding(ffmpeg, url, args)
-             for url, args in ((ref_url, ref_args), (dis_url, dis_args))]
+        streams = [_decoding_of(ref_info), _decoding_of(dis_info)]
         decoding = cuda_decoding(ffmpeg, decoder, streams, software)
     else:
         decoding = ("cpu", "backend='cpu'")
@@ -1406,13 +1391,11 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
             dis_chain.append("split=%d" % len(outputs))
             ref_chain.append("split=%d" % len(outputs))
         began = time.monotonic()
-        with _nvdec_run(decoding, decoder) as decoding:
-            command = command_for(decoding[0])
-            if elsewhere:
-                code, stderr = measure_elsewhere(command, other, elsewhere, work, end, bar,
-                                                 stop)
-            else:
-                code, stderr = _run_ffmpeg(command, bar, stop)
+        command = command_for(decoding[0])
+        if elsewhere:
+            code, stderr = measure_elsewhere(command, other, elsewhere, work, end, bar, stop)
+        else:
+            code, stderr = _run_ffmpeg(command, bar, stop)
         if code != 0 and decoding[0] == "nvdec":
             # The GPU may not decode what its codec's name promised (a profile, a
             # size): the run again, decoded on the CPU, with what NVDEC's run said.

@@ -278,7 +278,7 @@ def test_nvdec_only_where_its_frames_are_the_cpus(monkeypatch):
     monkeypatch.setitem(video._filter_lists, ("-hwaccels", "no-nv"), {"vaapi"})
     good = [("h264", "yuv420p"), ("hevc", "yuv420p10le")]
     assert video.cuda_decoding("nv", "auto", good, None)[0] == "nvdec"
-    assert video.cuda_decoding("nv", "nvdec", [("av1", "yuv420p")] * 2, None)[0] == "nvdec"
+    assert video.cuda_decoding("nv", "auto", [("av1", "yuv420p")] * 2, None)[0] == "nvdec"
     for decoder, streams, software, why in (
             ("cpu", good, None, "decoder='cpu'"),
             ("auto", good, "the scaler (scale=)", "the scaler"),
@@ -287,30 +287,13 @@ def test_nvdec_only_where_its_frames_are_the_cpus(monkeypatch):
             ("auto", [("h264", "yuv422p"), ("h264", "yuv420p")], None,
              "the reference is yuv422p"),
             ("auto", [("hevc", "yuv420p12le")] * 2, None, "yuv420p12le"),
-            ("nvdec", [(None, None)] * 2, None, "ffprobe does not name")):
+            ("auto", [(None, None)] * 2, None, "ffprobe does not name")):
         decoding, reason = video.cuda_decoding("nv", decoder, streams, software)
         assert decoding == "cpu" and why in reason, (decoder, streams, reason)
     assert video.cuda_decoding("no-nv", "auto", good, None) == (
         "cpu", "no-nv has no cuda hwaccel")
     with pytest.raises(ValueError, match="decoder"):
-        video.cuda_decoding("nv", "gpu", good, None)
-
-
-def test_nvdec_runs_of_a_process_are_counted(monkeypatch):
-    """decoder="auto" holds one of NVDEC_RUNS while it runs; a run beyond decodes on
-    the CPU, saying why; "nvdec" is not counted; a run's end gives its place back."""
-    video = floatadm.video
-    monkeypatch.setattr(video, "NVDEC_RUNS", 2)
-    nvdec = ("nvdec", "NVDEC decodes both inputs")
-    with video._nvdec_run(nvdec, "auto") as first, video._nvdec_run(nvdec, "nvdec") as forced:
-        assert first == nvdec and forced == nvdec
-        with video._nvdec_run(nvdec, "auto") as second:
-            assert second == nvdec
-            with video._nvdec_run(nvdec, "auto") as third:
-                assert third[0] == "cpu" and "NVDEC_RUNS" in third[1]
-        with video._nvdec_run(nvdec, "auto") as again:
-            assert again == nvdec
-    assert video._nvdec_runs["busy"] == 0
+        video.cuda_decoding("nv", "nvdec", good, None)
 
 
 def test_a_failed_nvdec_run_is_run_again_decoded_on_the_cpu(videos, monkeypatch):
