@@ -155,17 +155,22 @@ BESIDE = {"psnr": {"psnr_y": "lavfi.psnr.psnr.y", "psnr_avg": "lavfi.psnr.psnr_a
 _filter_lists = {}
 
 
-def filter_names(ffmpeg):
-    """The filters ffmpeg has, as ffmpeg -filters lists them."""
-    if ffmpeg not in _filter_lists:
+def _listed(ffmpeg, option, key, parse):
+    """What ffmpeg lists with option (-filters, -hwaccels), parsed, once a process."""
+    if key not in _filter_lists:
         try:
-            out = subprocess.run([ffmpeg, "-hide_banner", "-filters"], capture_output=True,
+            out = subprocess.run([ffmpeg, "-hide_banner", option], capture_output=True,
                                  text=True, timeout=60, stdin=subprocess.DEVNULL).stdout
         except (OSError, subprocess.SubprocessError):
             out = ""
-        _filter_lists[ffmpeg] = {line.split()[1] for line in out.splitlines()
-                                 if len(line.split()) > 2}
-    return _filter_lists[ffmpeg]
+        _filter_lists[key] = parse(out)
+    return _filter_lists[key]
+
+
+def filter_names(ffmpeg):
+    """The filters ffmpeg has, as ffmpeg -filters lists them."""
+    return _listed(ffmpeg, "-filters", ffmpeg, lambda out: {
+        line.split()[1] for line in out.splitlines() if len(line.split()) > 2})
 
 
 def beside_filters(ffmpeg):
@@ -299,16 +304,10 @@ _EXTRA_HW_FRAMES = 8
 
 
 def _hwaccels(ffmpeg):
-    """The hardware decoders ffmpeg has, as ffmpeg -hwaccels lists them."""
-    key = ("-hwaccels", ffmpeg)
-    if key not in _filter_lists:
-        try:
-            out = subprocess.run([ffmpeg, "-hide_banner", "-hwaccels"], capture_output=True,
-                                 text=True, timeout=60, stdin=subprocess.DEVNULL).stdout
-        except (OSError, subprocess.SubprocessError):
-            out = ""
-        _filter_lists[key] = set(out.split()[1:])  # after "Hardware acceleration methods:"
-    return _filter_lists[key]
+    """The hardware decoders ffmpeg has, as ffmpeg -hwaccels lists them (after its
+    heading, "Hardware acceleration methods:")."""
+    return _listed(ffmpeg, "-hwaccels", ("-hwaccels", ffmpeg),
+                   lambda out: set(out.split()[3:]))
 
 
 def cuda_decoding(ffmpeg, decoder, streams, software_frames):
