@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-# Encoded titles on a machine with an NVIDIA GPU: score_video(backend="cuda") against
-# its ffmpeg's NVDEC decoding, its bits against the CPU's, and a catalogue of titles
-# on one node with Dask: CPU workers alone against a GPU worker fed by NVDEC and by
-# the CPU's decoders.  A benchmark, not a test: it prints a table and the commands.
+"""Encoded titles on a machine with an NVIDIA GPU: score_video(backend="cuda")'s bits
+against the CPU's, its rate against its ffmpeg's NVDEC decoding, and a catalogue of
+titles on one node with Dask: CPU workers alone against one GPU worker.  A benchmark,
+not a test: it prints tables."""
 #
 # Usage (from the repository root, after make; the package and library of the build):
 #   PYTHONPATH=build/python python3 bench/cuda/video_titles.py --clips CLIPS \
@@ -42,10 +42,6 @@ def title(ffmpeg, clips, case, loops, out_dir, name):
                         "-c", "copy", path], check=True)
         paths.append(path)
     return tuple(paths)
-
-
-def frames_of(ffmpeg, path):
-    return video.count_frames(ffmpeg, path)
 
 
 def ffmpeg_nvdec_seconds(ffmpeg, ref, dis, graph):
@@ -120,7 +116,7 @@ def main():
         ref = os.path.join(args.clips, case + "_ref.mp4")
         dis = os.path.join(args.clips, case + "_dist.mp4")
         cpu = floatadm.score_video(reference=ref, distorted=dis, backend="cpu")
-        for decoder in ("nvdec", "cpu"):
+        for decoder in video.DECODERS:
             got = floatadm.score_video(reference=ref, distorted=dis, backend="cuda",
                                        decoder=decoder)
             bad, total = differing(got, cpu)
@@ -130,7 +126,8 @@ def main():
 
     # One title: score_video against its ffmpeg's NVDEC decoding alone and with the filter.
     ref, dis = title(ffmpeg, args.clips, args.title, args.loops, work, "one")
-    pairs = frames_of(ffmpeg, dis)
+    pairs = video.count_frames(ffmpeg, dis)
+    clip = video.count_frames(ffmpeg, os.path.join(args.clips, args.title + "_dist.mp4"))
     rows = {"ffmpeg, NVDEC decoding alone": [], "ffmpeg, NVDEC + float_adm_cuda": [],
             "score_video(backend='cuda')": [], "score_video(backend='cuda', decoder='cpu')": [],
             "score_video(backend='cpu')": []}
@@ -148,7 +145,7 @@ def main():
             decoders[label] = results.decoder
     decode = statistics.median(rows["ffmpeg, NVDEC decoding alone"])
     print("\n%s, %d pairs (the %d-frame clip %d times), wall time of the whole call, "
-          "median of %d:" % (args.title, pairs, 48, args.loops + 1, args.runs))
+          "median of %d:" % (args.title, pairs, clip, args.loops + 1, args.runs))
     print("\n| run | seconds (runs) | pairs/s | of NVDEC decoding |")
     print("|---|---|---|---|")
     for label, times in rows.items():
@@ -163,7 +160,7 @@ def main():
     from distributed import Client, LocalCluster
     titles = [title(ffmpeg, args.clips, args.title, args.title_loops, work, "t%d" % i)
               for i in range(args.titles)]
-    total = args.titles * frames_of(ffmpeg, titles[0][1])
+    total = args.titles * video.count_frames(ffmpeg, titles[0][1])
     cores = os.cpu_count()
 
     def jobs(**settings):

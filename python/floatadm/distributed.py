@@ -86,6 +86,7 @@ _RECORDED_KEYS = ("kind", "width", "height", "pix_fmt", "frames", "backend", "ff
                   "beside_ffmpeg")
 # A record's members besides what made the log: the frames asked for, what the run found.
 _FOUND_KEYS = ("scaled", "resolution", "frames", "beside_pooled", "beside_frames", "stream",
+               "decoded",
                "doubtful_pairs")
 SPEC_SUFFIX = ".spec.json"
 # The member that makes a JSON file a spec file of this project (the library's
@@ -143,9 +144,11 @@ def score_job(spec, start_frame=0, end_frame=None, progress=False, accept_doubtf
         if key in spec:
             common[key] = spec[key]
     if spec["kind"] == "files":
-        if any(spec.get(key) for key in ("scale", "scale_size", "beside", "decoder")):
-            raise ValueError("job %s: scaling, metrics beside and a decoder need kind "
-                             "\"video\" (ffmpeg's filters)" % shown(spec["name"]))
+        if any(spec.get(key) for key in ("scale", "scale_size", "beside")) or \
+                spec.get("decoder", "auto") != "auto":
+            raise ValueError("job %s: scaling, metrics beside and decoder=%r need kind "
+                             "\"video\" (ffmpeg's filters)" % (shown(spec["name"]),
+                                                            spec.get("decoder", "auto")))
         return _files().score_files(
             reference=spec["reference"], distorted=spec["distorted"], width=spec.get("width"),
             height=spec.get("height"), pix_fmt=spec.get("pix_fmt"), frames=spec.get("frames"),
@@ -293,7 +296,8 @@ def add_results_to_record(record, results):
     values (beside_frames: [{"frame": N, METRIC: value, ...}, ...]) and their pooled
     values (beside_pooled), each null where it is not finite (PSNR of a frame
     identical to its reference); the pairs in doubt scored as asked
-    (accept_doubtful_pairs: Results.doubtful_pairs)."""
+    (accept_doubtful_pairs: Results.doubtful_pairs); which decoded a video's frames and
+    why (decoded: {"by": "nvdec" or "cpu", "why": ...})."""
     from .results import pool
     if results.width and results.height:
         record["resolution"] = [results.width, results.height]
@@ -310,6 +314,8 @@ def add_results_to_record(record, results):
             for i, f in enumerate(results.frames) if "skipped" not in f]
     if getattr(results, "doubtful_pairs", None):
         record["doubtful_pairs"] = results.doubtful_pairs
+    if getattr(results, "decoder", None):
+        record["decoded"] = {"by": results.decoder, "why": results.decoder_reason}
 
 
 def scored_log_record(job, results, frames=None):

@@ -152,24 +152,26 @@ def _has_filter(path):
 BESIDE = {"psnr": {"psnr_y": "lavfi.psnr.psnr.y", "psnr_avg": "lavfi.psnr.psnr_avg"},
           "ssim": {"ssim_y": "lavfi.ssim.Y", "ssim": "lavfi.ssim.All"},
           "libvmaf": {"vmaf": "vmaf"}}
-_filter_lists = {}
+# What each ffmpeg lists, by (option, ffmpeg): read once a process.
+_listings = {}
 
 
-def _listed(ffmpeg, option, key, parse):
-    """What ffmpeg lists with option (-filters, -hwaccels), parsed, once a process."""
-    if key not in _filter_lists:
+def _listed(ffmpeg, option, parse):
+    """What ffmpeg lists with option (-filters, -hwaccels), parsed."""
+    key = (option, ffmpeg)
+    if key not in _listings:
         try:
             out = subprocess.run([ffmpeg, "-hide_banner", option], capture_output=True,
                                  text=True, timeout=60, stdin=subprocess.DEVNULL).stdout
         except (OSError, subprocess.SubprocessError):
             out = ""
-        _filter_lists[key] = parse(out)
-    return _filter_lists[key]
+        _listings[key] = parse(out)
+    return _listings[key]
 
 
 def filter_names(ffmpeg):
     """The filters ffmpeg has, as ffmpeg -filters lists them."""
-    return _listed(ffmpeg, "-filters", ffmpeg, lambda out: {
+    return _listed(ffmpeg, "-filters", lambda out: {
         line.split()[1] for line in out.splitlines() if len(line.split()) > 2})
 
 
@@ -288,49 +290,62 @@ def _has_cuda_filters(ffmpeg):
 
 
 # backend="cuda": where frames are decoded.  NVDEC's frames stay on the GPU; frames
-# decoded on the CPU are uploaded.  NVDEC is taken only for codecs whose decoding
-# their standard fixes to the bit (every conforming decoder gives the same pictures,
-# so the scores are the CPU's), in the formats whose NVDEC frames (NV12, P010) hold
-# the software decoder's luma, and where nothing in the graph needs software frames
-# (a scaler, the metrics beside).
+# decoded on the CPU are uploaded.  NVDEC is taken for the codecs and formats whose
+# NVDEC frames have been compared with the CPU decoder's, value for value, on the
+# GPU (docs/perf-cuda.md): H.264 and HEVC, whose standards fix the decoded pictures
+# of a stream that decodes without errors, in 4:2:0 (NV12, P010: the software
+# decoder's luma).  Not where a picture is cropped at its top or left, which ffmpeg
+# leaves on NVDEC's frames for a filter to apply, nor where something in the graph
+# needs software frames (a scaler, the metrics beside).
 DECODERS = ("auto", "cpu")
-NVDEC_CODECS = frozenset(("h264", "hevc", "vp8", "vp9", "av1"))
-NVDEC_PIX_FMTS = frozenset(("yuv420p", "yuv420p10le"))
+NVDEC_FORMATS = {"h264": frozenset(("yuv420p",)),
+                 "hevc": frozenset(("yuv420p", "yuv420p10le"))}
 # The device ffmpeg opens for a run: the decoders or uploads and float_adm_cuda on
 # one CUDA context (frames of two contexts cost a copy of each reference frame).
 _CUDA_DEVICE = "floatadm"
-# NVDEC's frames held beyond the decoder's own: those framesync holds while it pairs.
+# NVDEC's decode surfaces beyond what the stream needs, as its rates in
+# docs/perf-cuda.md were measured.
 _EXTRA_HW_FRAMES = 8
+
+
+def check_decoder(decoder):
+    """decoder= as given, if one of DECODERS, else ValueError."""
+    if not isinstance(decoder, str) or decoder not in DECODERS:
+        raise ValueError("decoder %r: one of %s" % (decoder, ", ".join(DECODERS)))
+    return decoder
 
 
 def _hwaccels(ffmpeg):
     """The hardware decoders ffmpeg has, as ffmpeg -hwaccels lists them (after its
     heading, "Hardware acceleration methods:")."""
-    return _listed(ffmpeg, "-hwaccels", ("-hwaccels", ffmpeg),
-                   lambda out: set(out.split()[3:]))
+    return _listed(ffmpeg, "-hwaccels", lambda out: set(out.split()[3:]))
 
 
 def cuda_decoding(ffmpeg, decoder, streams, software_frames):
     """Where a backend="cuda" run decodes: ("nvdec", why) or ("cpu", why).  decoder:
-    one of DECODERS; streams: each input's (codec, pixel format) as ffprobe names
-    them; software_frames: what in the graph needs frames on the CPU, or None."""
-    if decoder not in DECODERS:
-        raise ValueError("decoder %r: one of %s" % (decoder, ", ".join(DECODERS)))
-    if decoder == "cpu":
+    one of DECODERS; streams: each input's (codec, pixel format, cropped at the top or
+    left) as _probe_input and _cropped_at_top_or_left find them, the reference's first;
+    software_frames: what in the graph needs frames on the CPU, or None."""
+    if check_decoder(decoder) == "cpu":
         return "cpu", "decoder='cpu'"
     if software_frames:
         return "cpu", "%s takes frames decoded on the CPU" % software_frames
     if "cuda" not in _hwaccels(ffmpeg):
         return "cpu", "%s has no cuda hwaccel" % shown(ffmpeg)
-    for which, (codec, pix_fmt) in zip(("reference", "distorted"), streams):
-        if codec not in NVDEC_CODECS:
-            return "cpu", "the %s is %s: NVDEC is taken for %s" % (
-                which, codec or "of a codec ffprobe does not name",
-                ", ".join(sorted(NVDEC_CODECS)))
-        if pix_fmt not in NVDEC_PIX_FMTS:
-            return "cpu", "the %s is %s: NVDEC is taken for %s" % (
-                which, pix_fmt or "of a pixel format ffprobe does not name",
-                " and ".join(sorted(NVDEC_PIX_FMTS)))
+    taken = "NVDEC is taken for %s" % "; ".join(
+        "%s in %s" % (codec, " or ".join(sorted(formats)))
+        for codec, formats in sorted(NVDEC_FORMATS.items()))
+    for which, (codec, pix_fmt, cropped) in zip(("reference", "distorted"), streams):
+        if codec not in NVDEC_FORMATS:
+            return "cpu", "the %s is %s: %s" % (
+                which, codec or "of a codec ffprobe does not name", taken)
+        if pix_fmt not in NVDEC_FORMATS[codec]:
+            return "cpu", "the %s is %s in %s: %s" % (
+                which, codec, pix_fmt or "a pixel format ffprobe does not name", taken)
+        if cropped is not False:
+            return "cpu", "the %s's pictures are cropped at the top or left%s, which ffmpeg " \
+                "leaves on NVDEC's frames" % (which, "" if cropped else " (ffprobe could "
+                                              "not say)")
     return "nvdec", "NVDEC decodes both inputs"
 
 
@@ -360,8 +375,8 @@ def check_backend(ffmpeg, backend, map=False):
             not map or has_filter_option(ffmpeg, "map_path", FILTERS["cuda"]))
         return "cuda" if usable else "cpu"
     if backend == "cuda" and not _has_cuda_filters(ffmpeg):
-        raise FFmpegError("backend='cuda': %s has no %s filter (an ffmpeg built with the "
-                          "CUDA backend and FFmpeg's CUDA hwcontext has it)"
+        raise FFmpegError("backend='cuda': %s has no %s or no hwupload filter (an ffmpeg "
+                          "built with the CUDA backend and FFmpeg's CUDA hwcontext has both)"
                           % (shown(ffmpeg), FILTERS["cuda"]))
     return backend
 
@@ -729,6 +744,19 @@ def _decoding_of(info):
     for what it does not say."""
     stream = _video_stream(info) or {}
     return stream.get("codec_name"), stream.get("pix_fmt")
+
+
+def _cropped_at_top_or_left(ffmpeg, url, input_args):
+    """Whether the first video stream's first picture is cropped at its top or left
+    (an H.264 or HEVC stream's cropping, which the decoder applies to software frames
+    only), by decoding it with the cropping left undone; None where ffprobe cannot
+    say."""
+    frame = (_ffprobe(ffmpeg, url, ["-apply_cropping", "0", *input_args],
+                      "frame=crop_top,crop_left", ["-read_intervals", "%+#1"])
+             .get("frames") or [{}])[0]
+    if not all(isinstance(frame.get(k), int) for k in ("crop_top", "crop_left")):
+        return None
+    return frame["crop_top"] > 0 or frame["crop_left"] > 0
 
 
 def _size_of(info):
@@ -1209,17 +1237,6 @@ def _read_maps(directory, frames, end, start):
     return np.stack([np.full(shape, np.nan, np.float32) if m is None else m for m in maps])
 
 
-def _clear_run(work, log, meta, map):
-    """What a failed run may have left in its private directory, before the next."""
-    for path in (log, meta):
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
-    if map:
-        maps = os.path.join(work, "maps")
-        for name in os.listdir(maps):
-            os.unlink(os.path.join(maps, name))
-
-
 def _stop(process):
     try:
         os.killpg(process.pid, signal.SIGKILL)
@@ -1275,8 +1292,7 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     if start < 0 or (end is not None and end < start):
         raise ValueError("frames [%d, %s) are not a range" % (start, end))
     backend = check_backend(ffmpeg, backend, map)
-    if decoder not in DECODERS:
-        raise ValueError("decoder %r: one of %s" % (decoder, ", ".join(DECODERS)))
+    check_decoder(decoder)
     beside = tuple(beside)
     other, elsewhere = _elsewhere(ffmpeg, beside, beside_ffmpeg, start)
     here = tuple(name for name in beside if name not in elsewhere)
@@ -1301,29 +1317,42 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     dis_url, ref_url = input_url(distorted), input_url(reference)
     dis_args = input_options(distorted_args, "distorted")
     ref_args = input_options(reference_args, "reference")
-    ref_info = _probe_input(ffmpeg, ref_url, ref_args)
-    dis_info = _probe_input(ffmpeg, dis_url, dis_args)
+    inputs = {"reference": (ref_url, ref_args), "distorted": (dis_url, dis_args)}
+    probed = {}
+
+    def info(which):
+        """_probe_input's of an input, probed once, where it is asked for."""
+        if which not in probed:
+            probed[which] = _probe_input(ffmpeg, *inputs[which])
+        return probed[which]
+
     scaling, scored_size, warned = None, None, False
     if scaler:
-        target = _size(scale_size) if scale_size is not None else _size_of(ref_info)
+        target = _size(scale_size) if scale_size is not None else _size_of(info("reference"))
         if target is None:
             raise FFmpegError("%s: its size is unknown: give scale_size=WxH" % shown(reference))
         scaling = {"scaler": scaler, "width": target[0], "height": target[1],
                    "inputs": "both" if scale_size is not None else "distorted"}
         scored_size = target
         if scale_size is None:
-            warned = _warn_if_swapped(_size_of(dis_info), target,
-                                      reference, distorted)
+            warned = _warn_if_swapped(_size_of(info("distorted")), target, reference,
+                                      distorted)
     else:
-        scored_size = _size_of(ref_info)
+        scored_size = _size_of(info("reference"))
     # The rates where the sizes did not already answer (a rung scaled to its source).
     if not (scaler and scale_size is None) and not dis_args and not ref_args and \
             all(u.startswith("file:") for u in (ref_url, dis_url)):
-        warned = _warn_if_swapped_rates(ref_info, dis_info, reference, distorted)
+        warned = _warn_if_swapped_rates(info("reference"), info("distorted"), reference,
+                                        distorted)
     if backend == "cuda":
         software = "the scaler (scale=)" if scaling else \
             "beside=%s" % list(beside) if beside else None
-        streams = [_decoding_of(ref_info), _decoding_of(dis_info)]
+        streams = []
+        if decoder == "auto" and not software:
+            for which in ("reference", "distorted"):
+                codec, pix_fmt = _decoding_of(info(which))
+                streams.append((codec, pix_fmt, pix_fmt in NVDEC_FORMATS.get(codec, ()) and
+                                _cropped_at_top_or_left(ffmpeg, *inputs[which])))
         decoding = cuda_decoding(ffmpeg, decoder, streams, software)
     else:
         decoding = ("cpu", "backend='cpu'")
@@ -1389,25 +1418,32 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
         if len(branches) > 1:
             dis_chain.append("split=%d" % len(outputs))
             ref_chain.append("split=%d" % len(outputs))
-        began = time.monotonic()
-        command = command_for(decoding[0])
-        if elsewhere:
-            code, stderr = measure_elsewhere(command, other, elsewhere, work, end, bar, stop)
-        else:
-            code, stderr = _run_ffmpeg(command, bar, stop)
-        if code != 0 and decoding[0] == "nvdec":
-            # The GPU may not decode what its codec's name promised (a profile, a
-            # size): the run again, decoded on the CPU, with what NVDEC's run said.
+        def run(decoding):
+            """(command, exit status, stderr, seconds) of one run."""
+            command = command_for(decoding)
+            began = time.monotonic()
+            if elsewhere:
+                code, stderr = measure_elsewhere(command, other, elsewhere, work, end, bar,
+                                                 stop)
+            else:
+                code, stderr = _run_ffmpeg(command, bar, stop)
+            return command, code, stderr, time.monotonic() - began
+
+        command, code, stderr, elapsed = run(decoding[0])
+        retried = code != 0 and decoding[0] == "nvdec"
+        if retried:
+            # The GPU may not decode what the stream's codec and format promised (a
+            # profile, a size): the run again, decoded on the CPU, saying why.
             decoding = ("cpu", "NVDEC's run failed (exit status %d: %s)" % (
                 code, " ".join(stderr.split()[-40:]) or "nothing said"))
-            _clear_run(work, log, meta, map)
-            command = command_for("cpu")
-            code, stderr = _run_ffmpeg(command, bar, stop)
+            if stop is not None and stop.is_set():
+                raise FFmpegError("stopped: %s" % " ".join(shown(arg) for arg in command))
+            command, code, stderr, elapsed = run("cpu")
         bar.close()
         if code != 0 or not os.path.exists(log):
-            raise FFmpegError("ffmpeg failed (exit status %d): %s\n%s" % (
-                code, " ".join(shown(arg) for arg in command), stderr[-4000:]))
-        elapsed = time.monotonic() - began
+            raise FFmpegError("ffmpeg failed (exit status %d)%s: %s\n%s" % (
+                code, ", decoding on the CPU after " + decoding[1] if retried else "",
+                " ".join(shown(arg) for arg in command), stderr[-4000:]))
         raw = Results.from_json(log)
         pairing = load_json(log, "the float_adm filter's log").get("pairing")
         if not isinstance(pairing, dict):

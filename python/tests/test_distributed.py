@@ -412,7 +412,7 @@ def test_hostile_catalogue_fields_stay_data(client, pair, tmp_path):
              "pix_fmt": "yuv420p", "decoder": "cpu", "name": "files"}
     summary, = score_catalogue([files], client, tmp_path / "out", retries=0, progress=False,
                                raise_errors=False)
-    assert summary["status"] == "failed" and "a decoder need kind" in summary["error"]
+    assert summary["status"] == "failed" and "decoder='cpu' need kind" in summary["error"]
     for name in ("x\ny", "../x", ".x", ""):
         with pytest.raises(ValueError, match="job name"):
             score_catalogue([dict(base, name=name)], client, tmp_path / "out")

@@ -233,16 +233,17 @@ def test_rounded_timestamps_pair_by_the_nearest(ffmpeg, tmp_path):
 
 def test_the_graph_of_each_backend(monkeypatch):
     """backend= is one of the package's names; "cpu" scores with float_adm, "cuda"
-    uploads both inputs and scores with float_adm_cuda (an ffmpeg without it is named),
-    "auto" takes the GPU only where ffmpeg and the machine have one."""
+    with float_adm_cuda on NVDEC's frames or frames uploaded to one device (an ffmpeg
+    without it is named), "auto" takes the GPU only where ffmpeg and the machine have
+    one."""
     video = floatadm.video
-    monkeypatch.setitem(video._filter_lists, "cpu-only", {"float_adm", "null"})
-    monkeypatch.setitem(video._filter_lists, "with-cuda",
+    monkeypatch.setitem(video._listings, ("-filters", "cpu-only"), {"float_adm", "null"})
+    monkeypatch.setitem(video._listings, ("-filters", "with-cuda"),
                         {"float_adm", "float_adm_cuda", "hwupload"})
     assert video.check_backend("cpu-only", None) == "cpu"
     assert video.check_backend("cpu-only", "cpu") == "cpu"
     assert video.check_backend("cpu-only", "auto") == "cpu"
-    with pytest.raises(floatadm.FFmpegError, match="no float_adm_cuda"):
+    with pytest.raises(floatadm.FFmpegError, match="no float_adm_cuda or no hwupload"):
         video.check_backend("cpu-only", "cuda")
     assert video.check_backend("with-cuda", "cuda") == "cuda"
     monkeypatch.setattr(video, "cuda_device_count", lambda: 0)
@@ -269,58 +270,89 @@ def test_the_graph_of_each_backend(monkeypatch):
 
 
 def test_nvdec_only_where_its_frames_are_the_cpus(monkeypatch):
-    """NVDEC decodes only codecs whose standard fixes the pictures, in the formats
-    whose NVDEC frames hold the software decoder's luma, with an ffmpeg that has the
-    cuda hwaccel and nothing in the graph that takes software frames; each refusal
-    says why."""
+    """NVDEC decodes only the codecs and formats compared with the CPU's on the GPU,
+    with an ffmpeg that has the cuda hwaccel, pictures not cropped at the top or left
+    and nothing in the graph that takes software frames; each refusal says why."""
     video = floatadm.video
-    monkeypatch.setitem(video._filter_lists, ("-hwaccels", "nv"), {"cuda"})
-    monkeypatch.setitem(video._filter_lists, ("-hwaccels", "no-nv"), {"vaapi"})
-    good = [("h264", "yuv420p"), ("hevc", "yuv420p10le")]
-    assert video.cuda_decoding("nv", "auto", good, None)[0] == "nvdec"
-    assert video.cuda_decoding("nv", "auto", [("av1", "yuv420p")] * 2, None)[0] == "nvdec"
+    monkeypatch.setitem(video._listings, ("-hwaccels", "nv"), {"cuda"})
+    monkeypatch.setitem(video._listings, ("-hwaccels", "no-nv"), {"vaapi"})
+    good = [("h264", "yuv420p", False), ("hevc", "yuv420p10le", False)]
+    assert video.cuda_decoding("nv", "auto", good, None) == ("nvdec",
+                                                              "NVDEC decodes both inputs")
     for decoder, streams, software, why in (
             ("cpu", good, None, "decoder='cpu'"),
             ("auto", good, "the scaler (scale=)", "the scaler"),
-            ("auto", [("h264", "yuv420p"), ("mpeg2video", "yuv420p")], None,
-             "the distorted is mpeg2video"),
-            ("auto", [("h264", "yuv422p"), ("h264", "yuv420p")], None,
-             "the reference is yuv422p"),
-            ("auto", [("hevc", "yuv420p12le")] * 2, None, "yuv420p12le"),
-            ("auto", [(None, None)] * 2, None, "ffprobe does not name")):
+            ("auto", [good[0], ("mpeg2video", "yuv420p", False)], None,
+             "the distorted is mpeg2video: NVDEC is taken for h264 in yuv420p; hevc in "
+             "yuv420p or yuv420p10le"),
+            ("auto", [("av1", "yuv420p", False)] * 2, None, "the reference is av1"),
+            ("auto", [("h264", "yuv420p10le", False), good[0]], None,
+             "the reference is h264 in yuv420p10le"),
+            ("auto", [("hevc", "yuv420p12le", False)] * 2, None, "yuv420p12le"),
+            ("auto", [good[0], ("h264", "yuv420p", True)], None,
+             "the distorted's pictures are cropped at the top or left"),
+            ("auto", [good[0], ("h264", "yuv420p", None)], None, "ffprobe could not say"),
+            ("auto", [(None, None, None)] * 2, None, "ffprobe does not name")):
         decoding, reason = video.cuda_decoding("nv", decoder, streams, software)
         assert decoding == "cpu" and why in reason, (decoder, streams, reason)
     assert video.cuda_decoding("no-nv", "auto", good, None) == (
         "cpu", "no-nv has no cuda hwaccel")
-    with pytest.raises(ValueError, match="decoder"):
-        video.cuda_decoding("nv", "nvdec", good, None)
+    for bad in ("nvdec", "CPU", None, 1):
+        with pytest.raises(ValueError, match="decoder"):
+            video.cuda_decoding("nv", bad, good, None)
 
 
-def test_a_failed_nvdec_run_is_run_again_decoded_on_the_cpu(videos, monkeypatch):
-    """An NVDEC run that fails (here: NVDEC's frames given to a filter that takes
-    software frames, or no device at all) is run again decoding on the CPU, and the
-    Results say so; the scores are the CPU's."""
+def test_pictures_cropped_at_the_top_are_found(videos):
+    """ffmpeg leaves a picture's top and left cropping on NVDEC's frames, so a stream
+    cropped there must be found; a bottom cropping (1080p H.264's) is no hindrance."""
+    ref_y4m, _, _ = videos
+    video = floatadm.video
+    ffmpeg = video.find_ffmpeg()
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+    found = {name: video._cropped_at_top_or_left(ffmpeg, video.input_url(path), ())
+             for name, path in (("top", os.path.join(data, "cropped_top.h264")),
+                                ("bottom", os.path.join(data, "cropped_bottom.h264")),
+                                ("none", ref_y4m))}
+    assert found == {"top": True, "bottom": False, "none": False}
+
+
+def test_a_failed_nvdec_run_is_run_again_decoded_on_the_cpu(videos, monkeypatch, tmp_path):
+    """An NVDEC run that fails after writing its log and maps is run again decoding
+    on the CPU, in a frame range as asked, and the Results say why; the frames and
+    maps are the second run's, the CPU's."""
     ref_y4m, dis_y4m, _ = videos
     video = floatadm.video
     ffmpeg = video.find_ffmpeg()
-    if not {"float_adm_cuda", "hwupload"} <= video.filter_names(ffmpeg):
-        pytest.skip("this ffmpeg has no float_adm_cuda")
-    monkeypatch.setitem(video._filter_lists, ("-hwaccels", ffmpeg), {"cuda"})
-    monkeypatch.setattr(video, "NVDEC_CODECS", frozenset(("rawvideo",)))
-    real_options, real_graph = video.cuda_options, video.scoring_graph
-    monkeypatch.setattr(video, "cuda_options", lambda decoding: real_options(decoding)
-                        if decoding == "nvdec" else ([], []))
+    if not {"float_adm_cuda", "hwupload"} <= video.filter_names(ffmpeg) or \
+            not video.has_filter_option(ffmpeg, "map_path", "float_adm_cuda"):
+        pytest.skip("this ffmpeg has no float_adm_cuda with map_path")
+    # A y4m taken for a stream NVDEC decodes, the runs made on the CPU whatever the
+    # decoding (so that the first run writes its log and maps), the first said failed.
+    monkeypatch.setitem(video._listings, ("-hwaccels", ffmpeg), {"cuda"})
+    monkeypatch.setattr(video, "NVDEC_FORMATS", {"rawvideo": frozenset(("yuv420p",))})
+    decodings = []
+    real_graph = video.scoring_graph
+    monkeypatch.setattr(video, "cuda_options",
+                        lambda decoding: (decodings.append(decoding), ([], []))[1])
     monkeypatch.setattr(video, "scoring_graph", lambda backend, d, r, o, decoding="cpu":
                         real_graph("cpu", d, r, o))
-    commands = []
     real_run = video._run_ffmpeg
-    monkeypatch.setattr(video, "_run_ffmpeg", lambda command, *a, **k: (
-        commands.append(command), real_run(command, *a, **k))[1])
-    got = floatadm.score_video(reference=ref_y4m, distorted=dis_y4m, backend="cuda")
-    assert len(commands) == 2 and "-hwaccel" in commands[0] and "-hwaccel" not in commands[1]
-    assert got.decoder == "cpu" and got.decoder_reason.startswith("NVDEC's run failed"), \
-        got.decoder_reason
-    assert_same(got, floatadm.score_video(reference=ref_y4m, distorted=dis_y4m))
+
+    def run(command, *args, **kwargs):
+        code, stderr = real_run(command, *args, **kwargs)
+        return (1, "a simulated failure") if len(decodings) == 1 else (code, stderr)
+    monkeypatch.setattr(video, "_run_ffmpeg", run)
+    got = floatadm.score_video(reference=ref_y4m, distorted=dis_y4m, backend="cuda",
+                               start_frame=1, end_frame=3, map=True)
+    assert decodings == ["nvdec", "cpu"]
+    assert (got.decoder, got.decoder_reason) == (
+        "cpu", "NVDEC's run failed (exit status 1: a simulated failure)")
+    monkeypatch.undo()
+    want = floatadm.score_video(reference=ref_y4m, distorted=dis_y4m, start_frame=1,
+                                end_frame=3, map=True)
+    assert_same(got, want)
+    assert len(got.maps) == 2
+    assert [g.tobytes() for g in got.maps] == [w.tobytes() for w in want.maps]
 
 
 def _children(pid):
@@ -618,6 +650,7 @@ def test_command_line_names_its_inputs(ffmpeg, tmp_path):
     assert record["scaled"] == {"scaler": "bicubic", "width": 160, "height": 96,
                                 "inputs": "distorted"}
     assert record["settings"]["scale"] == "bicubic"
+    assert record["decoded"] == {"by": "cpu", "why": "backend='cpu'"}
     assert Results.from_json(out).frames[0]["adm2"] == floatadm.score_video(
         reference=ref, distorted=rung, scale="bicubic").frames[0]["adm2"]
     done = floatadm_cli("score", "-r", ref, "-d", rung, "--scale", "cubic")
