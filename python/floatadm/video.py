@@ -726,11 +726,18 @@ def _pass_warnings_on(stderr, doubts, reference, distorted, swap_said, accept, r
                   stacklevel=4)
 
 
-def _probe_input(ffmpeg, url, input_args):
+def _probe_input(ffmpeg, url, input_args, crops=False):
     """What score_video asks of an input, in one ffprobe: every stream's type, codec,
-    header bitrate, size and pixel format, and the file's bitrate."""
-    return _ffprobe(ffmpeg, url, input_args, "stream=codec_type,codec_name,bit_rate,width,"
-                    "height,pix_fmt:format=bit_rate", streams=None)
+    header bitrate, size and pixel format, and the file's bitrate; crops=True: also
+    the cropping of the first pictures' (_cropped_at_top_or_left), decoded with it
+    left undone."""
+    entries = "stream=index,codec_type,codec_name,bit_rate,width,height,pix_fmt:" \
+        "format=bit_rate"
+    extra = ()
+    if crops:
+        entries += ":frame=stream_index,crop_top,crop_left"
+        extra = ("-apply_cropping", "0", "-read_intervals", "%+#4")
+    return _ffprobe(ffmpeg, url, input_args, entries, extra, streams=None)
 
 
 def _video_stream(info):
@@ -746,17 +753,18 @@ def _decoding_of(info):
     return stream.get("codec_name"), stream.get("pix_fmt")
 
 
-def _cropped_at_top_or_left(ffmpeg, url, input_args):
-    """Whether the first video stream's first picture is cropped at its top or left
-    (an H.264 or HEVC stream's cropping, which the decoder applies to software frames
-    only), by decoding it with the cropping left undone; None where ffprobe cannot
-    say."""
-    frame = (_ffprobe(ffmpeg, url, ["-apply_cropping", "0", *input_args],
-                      "frame=crop_top,crop_left", ["-read_intervals", "%+#1"])
-             .get("frames") or [{}])[0]
-    if not all(isinstance(frame.get(k), int) for k in ("crop_top", "crop_left")):
+def _cropped_at_top_or_left(info):
+    """Whether the first video stream's pictures are cropped at their top or left (an
+    H.264 or HEVC stream's cropping, which the decoder applies to software frames
+    only), from the first pictures of _probe_input(crops=True)'s info; None where
+    they do not say."""
+    stream = _video_stream(info) or {}
+    frames = [f for f in info.get("frames") or []
+              if "index" in stream and f.get("stream_index") == stream["index"]]
+    if not frames or not all(isinstance(f.get(k), int) for f in frames
+                             for k in ("crop_top", "crop_left")):
         return None
-    return frame["crop_top"] > 0 or frame["crop_left"] > 0
+    return any(f["crop_top"] > 0 or f["crop_left"] > 0 for f in frames)
 
 
 def _size_of(info):
@@ -1319,11 +1327,13 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     ref_args = input_options(reference_args, "reference")
     inputs = {"reference": (ref_url, ref_args), "distorted": (dis_url, dis_args)}
     probed = {}
+    # Where NVDEC may decode, each input's cropping is probed with the rest.
+    nvdec_maybe = backend == "cuda" and decoder == "auto" and not scaler and not beside
 
     def info(which):
         """_probe_input's of an input, probed once, where it is asked for."""
         if which not in probed:
-            probed[which] = _probe_input(ffmpeg, *inputs[which])
+            probed[which] = _probe_input(ffmpeg, *inputs[which], crops=nvdec_maybe)
         return probed[which]
 
     scaling, scored_size, warned = None, None, False
@@ -1347,12 +1357,8 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     if backend == "cuda":
         software = "the scaler (scale=)" if scaling else \
             "beside=%s" % list(beside) if beside else None
-        streams = []
-        if decoder == "auto" and not software:
-            for which in ("reference", "distorted"):
-                codec, pix_fmt = _decoding_of(info(which))
-                streams.append((codec, pix_fmt, pix_fmt in NVDEC_FORMATS.get(codec, ()) and
-                                _cropped_at_top_or_left(ffmpeg, *inputs[which])))
+        streams = [(*_decoding_of(info(which)), _cropped_at_top_or_left(info(which)))
+                   for which in ("reference", "distorted")] if nvdec_maybe else []
         decoding = cuda_decoding(ffmpeg, decoder, streams, software)
     else:
         decoding = ("cpu", "backend='cpu'")

@@ -302,18 +302,36 @@ def test_nvdec_only_where_its_frames_are_the_cpus(monkeypatch):
             video.cuda_decoding("nv", bad, good, None)
 
 
-def test_pictures_cropped_at_the_top_are_found(videos):
+def test_pictures_cropped_at_the_top_are_found(videos, monkeypatch):
     """ffmpeg leaves a picture's top and left cropping on NVDEC's frames, so a stream
-    cropped there must be found; a bottom cropping (1080p H.264's) is no hindrance."""
+    cropped there must be found, and decoded on the CPU; a bottom cropping (1080p
+    H.264's) is no hindrance."""
     ref_y4m, _, _ = videos
     video = floatadm.video
     ffmpeg = video.find_ffmpeg()
     data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
-    found = {name: video._cropped_at_top_or_left(ffmpeg, video.input_url(path), ())
+    found = {name: video._cropped_at_top_or_left(
+                 video._probe_input(ffmpeg, video.input_url(path), (), crops=True))
              for name, path in (("top", os.path.join(data, "cropped_top.h264")),
                                 ("bottom", os.path.join(data, "cropped_bottom.h264")),
                                 ("none", ref_y4m))}
     assert found == {"top": True, "bottom": False, "none": False}
+    # Probed without the pictures, nothing is said of them.
+    top = os.path.join(data, "cropped_top.h264")
+    assert video._cropped_at_top_or_left(video._probe_input(
+        ffmpeg, video.input_url(top), ())) is None
+    if not {"float_adm_cuda", "hwupload"} <= video.filter_names(ffmpeg):
+        return
+    # score_video's choice, its runs made on the CPU whatever the decoding.
+    monkeypatch.setitem(video._listings, ("-hwaccels", ffmpeg), {"cuda"})
+    monkeypatch.setattr(video, "cuda_options", lambda decoding: ([], []))
+    real_graph = video.scoring_graph
+    monkeypatch.setattr(video, "scoring_graph", lambda backend, d, r, o, decoding="cpu":
+                        real_graph("cpu", d, r, o))
+    got = floatadm.score_video(reference=top, distorted=top, backend="cuda")
+    assert (got.decoder, got.decoder_reason) == (
+        "cpu", "the reference's pictures are cropped at the top or left, which ffmpeg "
+        "leaves on NVDEC's frames")
 
 
 def test_a_failed_nvdec_run_is_run_again_decoded_on_the_cpu(videos, monkeypatch, tmp_path):
