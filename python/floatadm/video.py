@@ -736,7 +736,7 @@ def _probe_input(ffmpeg, url, input_args, crops=False):
     extra = ()
     if crops:
         entries += ":frame=stream_index,crop_top,crop_left"
-        extra = ("-apply_cropping", "0", "-read_intervals", "%+#4")
+        extra = ("-apply_cropping", "0", "-read_intervals", "%+#2")
     return _ffprobe(ffmpeg, url, input_args, entries, extra, streams=None)
 
 
