@@ -280,6 +280,18 @@ static int score_pair(FFFrameSync *fs)
     for (int i = 0; i < NB_INPUTS; i++) {
         const AVFrame *frame = i == INPUT_MAIN ? dist : ref;
 
+        /* Hardware frames keep the cropping a decoder leaves at the top and left,
+         * and all that crop gives them, as fields: the rows and columns outside
+         * the picture would be scored. */
+        if (frame->crop_top || frame->crop_bottom || frame->crop_left || frame->crop_right) {
+            av_log(ctx, AV_LOG_ERROR, "Frame %"PRIu64": the %s input's picture is "
+                   "cropped (top %zu, bottom %zu, left %zu, right %zu rows and columns), "
+                   "which CUDA frames leave undone: decode it in software and upload "
+                   "it with hwupload.\n", index, i == INPUT_MAIN ? "main" : "reference",
+                   frame->crop_top, frame->crop_bottom, frame->crop_left, frame->crop_right);
+            ret = AVERROR(ENOSYS);
+            goto fail;
+        }
         planes[i] = (FloatAdmCudaPlane) {
             .data             = frame->data[0],
             .pitch            = frame->linesize[0],

@@ -294,9 +294,10 @@ def _has_cuda_filters(ffmpeg):
 # NVDEC frames have been compared with the CPU decoder's, value for value, on the
 # GPU (docs/perf-cuda.md): H.264 and HEVC, whose standards fix the decoded pictures
 # of a stream that decodes without errors, in 4:2:0 (NV12, P010: the software
-# decoder's luma).  Not where a picture is cropped at its top or left, which ffmpeg
-# leaves on NVDEC's frames for a filter to apply, nor where something in the graph
-# needs software frames (a scaler, the metrics beside).
+# decoder's luma); not where something in the graph needs software frames (a
+# scaler, the metrics beside).  A picture cropped at its top or left, which ffmpeg
+# leaves undone on NVDEC's frames, float_adm_cuda refuses: the run fails and is run
+# again decoding on the CPU.
 DECODERS = ("auto", "cpu")
 NVDEC_FORMATS = {"h264": frozenset(("yuv420p",)),
                  "hevc": frozenset(("yuv420p", "yuv420p10le"))}
@@ -323,9 +324,9 @@ def _hwaccels(ffmpeg):
 
 def cuda_decoding(ffmpeg, decoder, streams, software_frames):
     """Where a backend="cuda" run decodes: ("nvdec", why) or ("cpu", why).  decoder:
-    one of DECODERS; streams: each input's (codec, pixel format, cropped at the top or
-    left) as _probe_input and _cropped_at_top_or_left find them, the reference's first;
-    software_frames: what in the graph needs frames on the CPU, or None."""
+    one of DECODERS; streams: each input's (codec, pixel format) as ffprobe names them,
+    the reference's first; software_frames: what in the graph needs frames on the
+    CPU, or None."""
     if check_decoder(decoder) == "cpu":
         return "cpu", "decoder='cpu'"
     if software_frames:
@@ -335,17 +336,13 @@ def cuda_decoding(ffmpeg, decoder, streams, software_frames):
     taken = "NVDEC is taken for %s" % "; ".join(
         "%s in %s" % (codec, " or ".join(sorted(formats)))
         for codec, formats in sorted(NVDEC_FORMATS.items()))
-    for which, (codec, pix_fmt, cropped) in zip(("reference", "distorted"), streams):
+    for which, (codec, pix_fmt) in zip(("reference", "distorted"), streams):
         if codec not in NVDEC_FORMATS:
             return "cpu", "the %s is %s: %s" % (
                 which, codec or "of a codec ffprobe does not name", taken)
         if pix_fmt not in NVDEC_FORMATS[codec]:
             return "cpu", "the %s is %s in %s: %s" % (
                 which, codec, pix_fmt or "a pixel format ffprobe does not name", taken)
-        if cropped is not False:
-            return "cpu", "the %s's pictures are cropped at the top or left%s, which ffmpeg " \
-                "leaves on NVDEC's frames" % (which, "" if cropped else " (ffprobe could "
-                                              "not say)")
     return "nvdec", "NVDEC decodes both inputs"
 
 
@@ -726,18 +723,11 @@ def _pass_warnings_on(stderr, doubts, reference, distorted, swap_said, accept, r
                   stacklevel=4)
 
 
-def _probe_input(ffmpeg, url, input_args, crops=False):
+def _probe_input(ffmpeg, url, input_args):
     """What score_video asks of an input, in one ffprobe: every stream's type, codec,
-    header bitrate, size and pixel format, and the file's bitrate; crops=True: also
-    the cropping of the first pictures' (_cropped_at_top_or_left), decoded with it
-    left undone."""
-    entries = "stream=index,codec_type,codec_name,bit_rate,width,height,pix_fmt:" \
-        "format=bit_rate"
-    extra = ()
-    if crops:
-        entries += ":frame=stream_index,crop_top,crop_left"
-        extra = ("-apply_cropping", "0", "-read_intervals", "%+#2")
-    return _ffprobe(ffmpeg, url, input_args, entries, extra, streams=None)
+    header bitrate, size and pixel format, and the file's bitrate."""
+    return _ffprobe(ffmpeg, url, input_args, "stream=codec_type,codec_name,bit_rate,width,"
+                    "height,pix_fmt:format=bit_rate", streams=None)
 
 
 def _video_stream(info):
@@ -751,20 +741,6 @@ def _decoding_of(info):
     for what it does not say."""
     stream = _video_stream(info) or {}
     return stream.get("codec_name"), stream.get("pix_fmt")
-
-
-def _cropped_at_top_or_left(info):
-    """Whether the first video stream's pictures are cropped at their top or left (an
-    H.264 or HEVC stream's cropping, which the decoder applies to software frames
-    only), from the first pictures of _probe_input(crops=True)'s info; None where
-    they do not say."""
-    stream = _video_stream(info) or {}
-    frames = [f for f in info.get("frames") or []
-              if "index" in stream and f.get("stream_index") == stream["index"]]
-    if not frames or not all(isinstance(f.get(k), int) for f in frames
-                             for k in ("crop_top", "crop_left")):
-        return None
-    return any(f["crop_top"] > 0 or f["crop_left"] > 0 for f in frames)
 
 
 def _size_of(info):
@@ -1327,13 +1303,11 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     ref_args = input_options(reference_args, "reference")
     inputs = {"reference": (ref_url, ref_args), "distorted": (dis_url, dis_args)}
     probed = {}
-    # Where NVDEC may decode, each input's cropping is probed with the rest.
-    nvdec_maybe = backend == "cuda" and decoder == "auto" and not scaler and not beside
 
     def info(which):
         """_probe_input's of an input, probed once, where it is asked for."""
         if which not in probed:
-            probed[which] = _probe_input(ffmpeg, *inputs[which], crops=nvdec_maybe)
+            probed[which] = _probe_input(ffmpeg, *inputs[which])
         return probed[which]
 
     scaling, scored_size, warned = None, None, False
@@ -1357,8 +1331,8 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     if backend == "cuda":
         software = "the scaler (scale=)" if scaling else \
             "beside=%s" % list(beside) if beside else None
-        streams = [(*_decoding_of(info(which)), _cropped_at_top_or_left(info(which)))
-                   for which in ("reference", "distorted")] if nvdec_maybe else []
+        streams = [] if decoder == "cpu" or software else \
+            [_decoding_of(info(which)) for which in ("reference", "distorted")]
         decoding = cuda_decoding(ffmpeg, decoder, streams, software)
     else:
         decoding = ("cpu", "backend='cpu'")

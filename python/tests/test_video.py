@@ -271,28 +271,25 @@ def test_the_graph_of_each_backend(monkeypatch):
 
 def test_nvdec_only_where_its_frames_are_the_cpus(monkeypatch):
     """NVDEC decodes only the codecs and formats compared with the CPU's on the GPU,
-    with an ffmpeg that has the cuda hwaccel, pictures not cropped at the top or left
-    and nothing in the graph that takes software frames; each refusal says why."""
+    with an ffmpeg that has the cuda hwaccel and nothing in the graph that takes
+    software frames; each refusal says why."""
     video = floatadm.video
     monkeypatch.setitem(video._listings, ("-hwaccels", "nv"), {"cuda"})
     monkeypatch.setitem(video._listings, ("-hwaccels", "no-nv"), {"vaapi"})
-    good = [("h264", "yuv420p", False), ("hevc", "yuv420p10le", False)]
+    good = [("h264", "yuv420p"), ("hevc", "yuv420p10le")]
     assert video.cuda_decoding("nv", "auto", good, None) == ("nvdec",
                                                               "NVDEC decodes both inputs")
     for decoder, streams, software, why in (
             ("cpu", good, None, "decoder='cpu'"),
             ("auto", good, "the scaler (scale=)", "the scaler"),
-            ("auto", [good[0], ("mpeg2video", "yuv420p", False)], None,
+            ("auto", [good[0], ("mpeg2video", "yuv420p")], None,
              "the distorted is mpeg2video: NVDEC is taken for h264 in yuv420p; hevc in "
              "yuv420p or yuv420p10le"),
-            ("auto", [("av1", "yuv420p", False)] * 2, None, "the reference is av1"),
-            ("auto", [("h264", "yuv420p10le", False), good[0]], None,
+            ("auto", [("av1", "yuv420p")] * 2, None, "the reference is av1"),
+            ("auto", [("h264", "yuv420p10le"), good[0]], None,
              "the reference is h264 in yuv420p10le"),
-            ("auto", [("hevc", "yuv420p12le", False)] * 2, None, "yuv420p12le"),
-            ("auto", [good[0], ("h264", "yuv420p", True)], None,
-             "the distorted's pictures are cropped at the top or left"),
-            ("auto", [good[0], ("h264", "yuv420p", None)], None, "ffprobe could not say"),
-            ("auto", [(None, None, None)] * 2, None, "ffprobe does not name")):
+            ("auto", [("hevc", "yuv420p12le")] * 2, None, "yuv420p12le"),
+            ("auto", [(None, None)] * 2, None, "ffprobe does not name")):
         decoding, reason = video.cuda_decoding("nv", decoder, streams, software)
         assert decoding == "cpu" and why in reason, (decoder, streams, reason)
     assert video.cuda_decoding("no-nv", "auto", good, None) == (
@@ -300,38 +297,6 @@ def test_nvdec_only_where_its_frames_are_the_cpus(monkeypatch):
     for bad in ("nvdec", "CPU", None, 1):
         with pytest.raises(ValueError, match="decoder"):
             video.cuda_decoding("nv", bad, good, None)
-
-
-def test_pictures_cropped_at_the_top_are_found(videos, monkeypatch):
-    """ffmpeg leaves a picture's top and left cropping on NVDEC's frames, so a stream
-    cropped there must be found, and decoded on the CPU; a bottom cropping (1080p
-    H.264's) is no hindrance."""
-    ref_y4m, _, _ = videos
-    video = floatadm.video
-    ffmpeg = video.find_ffmpeg()
-    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
-    found = {name: video._cropped_at_top_or_left(
-                 video._probe_input(ffmpeg, video.input_url(path), (), crops=True))
-             for name, path in (("top", os.path.join(data, "cropped_top.h264")),
-                                ("bottom", os.path.join(data, "cropped_bottom.h264")),
-                                ("none", ref_y4m))}
-    assert found == {"top": True, "bottom": False, "none": False}
-    # Probed without the pictures, nothing is said of them.
-    top = os.path.join(data, "cropped_top.h264")
-    assert video._cropped_at_top_or_left(video._probe_input(
-        ffmpeg, video.input_url(top), ())) is None
-    if not {"float_adm_cuda", "hwupload"} <= video.filter_names(ffmpeg):
-        return
-    # score_video's choice, its runs made on the CPU whatever the decoding.
-    monkeypatch.setitem(video._listings, ("-hwaccels", ffmpeg), {"cuda"})
-    monkeypatch.setattr(video, "cuda_options", lambda decoding: ([], []))
-    real_graph = video.scoring_graph
-    monkeypatch.setattr(video, "scoring_graph", lambda backend, d, r, o, decoding="cpu":
-                        real_graph("cpu", d, r, o))
-    got = floatadm.score_video(reference=top, distorted=top, backend="cuda")
-    assert (got.decoder, got.decoder_reason) == (
-        "cpu", "the reference's pictures are cropped at the top or left, which ffmpeg "
-        "leaves on NVDEC's frames")
 
 
 def test_a_failed_nvdec_run_is_run_again_decoded_on_the_cpu(videos, monkeypatch, tmp_path):

@@ -5,7 +5,7 @@
 #       pictures, all 18 outputs of every frame compared as text (%.17g), the count of
 #       differing values printed; the maps (map_path) where float_adm_cuda has that
 #       option; the clear errors (software frames into float_adm_cuda, CUDA frames
-#       into float_adm, frames of two GPUs);
+#       into float_adm, frames of two GPUs, frames whose cropping is left undone);
 #   (b) speed: ffmpeg -benchmark, 4K testsrc2 -> hwupload_cuda -> float_adm_cuda ->
 #       null, and float_adm at 4K with -filter_threads 16, for the ratio.
 #
@@ -161,6 +161,13 @@ expect_error "software frames into float_adm_cuda" "Impossible to convert" \
     -lavfi "$src[a];$src[b];[a][b]float_adm_cuda"
 expect_error "one input software frames into float_adm_cuda" "Impossible to convert" \
     -lavfi "$src,format=nv12,hwupload_cuda[a];$src,format=nv12[b];[a][b]float_adm_cuda"
+# Frames whose cropping is left undone (a crop on CUDA frames sets the frame's crop
+# fields; NVDEC's frames keep a picture's top and left cropping): refused, not scored
+# with the rows and columns outside the picture.
+expect_error "CUDA frames cropped by crop" "is cropped" \
+    -lavfi "$src,format=nv12,hwupload_cuda,crop=48:48:8:8[a];$src,format=nv12,hwupload_cuda,crop=48:48:8:8[b];[a][b]float_adm_cuda"
+expect_error "NVDEC frames of a picture cropped at its top" "is cropped" \
+    $hw -i tests/data/cropped_top.h264 $hw -i tests/data/cropped_top.h264 -lavfi "[0:v][1:v]float_adm_cuda"
 ( export CUDA_VISIBLE_DEVICES=-1
   expect_error "hwupload_cuda, CUDA_VISIBLE_DEVICES=-1" "CUDA" \
       -lavfi "$src,hwupload_cuda[a];$src,hwupload_cuda[b];[a][b]float_adm_cuda" ) || status=1
