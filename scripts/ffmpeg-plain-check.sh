@@ -31,6 +31,8 @@ version=$1
 pc_dirs=$2
 out=$3
 cache=$4
+# Absolute: configure runs in $out/build, by its path.
+case $out in /*) ;; *) out=$(pwd)/$out ;; esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 patches=$top/patches/ffmpeg-$version
 
