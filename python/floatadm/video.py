@@ -1246,10 +1246,10 @@ def score_video(reference, distorted, ffmpeg=None, start_frame=0, end_frame=None
     the same bits) or "auto" (CUDA where ffmpeg and the machine have it;
     check_backend).  decoder, for "cuda": "auto" (NVDEC where the codecs, the formats
     and ffmpeg allow, else the CPU: cuda_decoding) or "cpu" (decoded on the CPU and
-    uploaded); an NVDEC run that fails is run again decoding on the CPU.  Results.decoder says which
-    decoded ("nvdec" or "cpu"), Results.decoder_reason why.  threads: the
-    filtergraph's threads.  progress: a bar of frames done / expected on stderr (None: only when
-    stderr is a terminal).  scale: a scaler of SCALERS (True: bicubic) that scales
+    uploaded); an NVDEC run that fails is run again decoding on the CPU.
+    Results.decoder says which decoded ("nvdec" or "cpu"), Results.decoder_reason
+    why.  threads: the filtergraph's threads.  progress: a bar of frames done /
+    expected on stderr (None: only when stderr is a terminal).  scale: a scaler of SCALERS (True: bicubic) that scales
     the distorted to the reference's size, or both to scale_size ("WxH"); without
     it the sizes must agree.  map=True: every frame's map too, as Results.maps
     (the filter's map_path files in the private directory).  beside: FFmpeg's
