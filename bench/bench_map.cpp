@@ -57,18 +57,24 @@ BENCHMARK(BM_Map)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+/* A w x h frame pair scored by ctx with its map: false where it cannot be. */
+bool score_with_map(const bench::ScoringContext &ctx, int w, int h)
+{
+    const testsupport::FramePair frames = bench::frames(w, h);
+    const FloatAdmPlane ref = frames.ref.view(), dist = frames.dist.view();
+    FloatAdmScores scores;
+    return ctx.ok() && float_adm_context_enable_map(ctx.get()) >= 0 &&
+           float_adm_score_frame(ctx.get(), &ref, &dist, &scores) >= 0;
+}
+
 /* args: width, height.  A frame's map loss from its block sums (FrameMap::loss_rows,
  * a pow per block, scale and sum), the work the filter's map picture spreads over
  * its threads. */
 void BM_MapLoss(benchmark::State &state)
 {
     const int w = (int)state.range(0), h = (int)state.range(1);
-    const testsupport::FramePair frames = bench::frames(w, h);
     const bench::ScoringContext ctx(w, h, 1);
-    FloatAdmScores scores;
-    const FloatAdmPlane ref = frames.ref.view(), dist = frames.dist.view();
-    if (!ctx.ok() || float_adm_context_enable_map(ctx.get()) < 0 ||
-        float_adm_score_frame(ctx.get(), &ref, &dist, &scores) < 0) {
+    if (!score_with_map(ctx, w, h)) {
         state.SkipWithError("no map");
         return;
     }
@@ -97,17 +103,13 @@ BENCHMARK(BM_MapLoss)
 void BM_MapWritePfm(benchmark::State &state)
 {
     const int w = (int)state.range(0), h = (int)state.range(1);
-    const testsupport::FramePair frames = bench::frames(w, h);
     const bench::ScoringContext ctx(w, h, 1);
-    FloatAdmScores scores;
-    const FloatAdmPlane ref = frames.ref.view(), dist = frames.dist.view();
     const char *tmp = getenv("TMPDIR");
     std::string dir = std::string(access("/dev/shm", W_OK) == 0 ? "/dev/shm"
                                   : tmp && *tmp                 ? tmp
                                                                 : "/tmp") +
                       "/float_adm_bench_maps.XXXXXX";
-    if (!ctx.ok() || float_adm_context_enable_map(ctx.get()) < 0 ||
-        float_adm_score_frame(ctx.get(), &ref, &dist, &scores) < 0) {
+    if (!score_with_map(ctx, w, h)) {
         state.SkipWithError("no map");
         return;
     }
