@@ -1147,6 +1147,17 @@ int float_adm_reader_read_luma(FloatAdmReader *reader, uint64_t frame, void *des
                                size_t errbuf_size);
 
 /**
+ * Where whole frame `frame`'s luma plane lies (the layout float_adm_reader_read_luma
+ * writes): 1, with the reader's descriptor of the file in *fd (the reader's: read it with
+ * pread or map it, never close it or move its offset) and the plane's first byte in
+ * *offset; 0 for a stream, which has no places; FLOAT_ADM_ERROR_INVALID for a frame the
+ * started reader does not hold.  For a caller that reads frames in place
+ * (float_adm_cuda_submit_file).  Since 1.9.0.
+ */
+int float_adm_reader_luma_at(const FloatAdmReader *reader, uint64_t frame, int *fd,
+                             uint64_t *offset);
+
+/**
  * Read each frame of a regular file in up to `threads` parts at once, on threads of the
  * reader's own (started here, stopped when it is freed), by float_adm_reader_read_luma
  * and float_adm_reader_read_next_luma alike: the same bytes, in less time, where one

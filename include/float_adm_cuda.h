@@ -23,10 +23,15 @@
  *                   float_adm_cuda_collect(ctx, &scores, 1);   // oldest frame first
  *   at the end: while (float_adm_cuda_in_flight(ctx)) float_adm_cuda_collect(ctx, &scores, 1);
  *   float_adm_cuda_context_free(&ctx);
- * Frames read from files go straight into the context's pinned buffers:
+ * Frames of files are read where they lie (their pages mapped and pinned):
+ *   FloatAdmCudaFilePlane ref, dist;
+ *   float_adm_reader_luma_at(ref_reader, n, &ref.fd, &ref.offset);   // and the distorted's
+ *   while (float_adm_cuda_submit_file(ctx, &ref, &dist) == FLOAT_ADM_ERROR_AGAIN)
+ *       float_adm_cuda_collect(ctx, &scores, 1);
+ * Frames of streams go straight into the context's pinned buffers:
  *   while (float_adm_cuda_host_frame(ctx, &ref, &dist) == FLOAT_ADM_ERROR_AGAIN)
  *       float_adm_cuda_collect(ctx, &scores, 1);
- *   float_adm_reader_read_luma(ref_reader, n, ref.data, ...);   // and the distorted's
+ *   float_adm_reader_read_next_luma(ref_reader, ref.data, ...);   // and the distorted's
  *   float_adm_cuda_submit_host_frame(ctx);
  * With frames already on the device (an FFmpeg filter with CUDA frames), create the
  * context while the frames' CUDA context is current (cuCtxPushCurrent), pass their
@@ -183,6 +188,31 @@ int float_adm_cuda_host_frame(FloatAdmCudaContext *ctx, FloatAdmPlane *ref, Floa
 
 /** Queue the frame written into float_adm_cuda_host_frame's buffers.  Since 1.8.0. */
 int float_adm_cuda_submit_host_frame(FloatAdmCudaContext *ctx);
+
+/**
+ * Where a plane lies in a file (float_adm_reader_luma_at gives it): fd, a descriptor open
+ * for reading, which the library reads (pread) and maps but never closes or moves; offset,
+ * the plane's first byte.  Rows of width samples, little-endian above 8 bits, stride width
+ * * bytes per sample.  Since 1.9.0.
+ */
+typedef struct FloatAdmCudaFilePlane {
+    int fd;
+    uint64_t offset;
+} FloatAdmCudaFilePlane;
+
+/**
+ * Queue one frame pair read from files, crossing host memory only on its way to the
+ * device where the files allow it: the pages that hold each plane are mapped and pinned
+ * until the frame is collected, and uploaded from there (the file's pages in the page
+ * cache: a file on tmpfs, or one read before); the rows on pages shared with other bytes
+ * of the file, and every row of a plane whose pages cannot be pinned (a file system or a
+ * driver that will not), are read into the context's pinned buffers instead, on the host
+ * threads (float_adm_cuda_set_host_threads).  The same bits either way.
+ * FLOAT_ADM_ERROR_IO where a read fails or the file ends first; AGAIN when max_in_flight
+ * frames wait to be collected.  Since 1.9.0.
+ */
+int float_adm_cuda_submit_file(FloatAdmCudaContext *ctx, const FloatAdmCudaFilePlane *ref,
+                               const FloatAdmCudaFilePlane *dist);
 
 /**
  * Which backend `auto` takes (docs/cuda.md, "Which backend auto takes"): 1 CUDA device

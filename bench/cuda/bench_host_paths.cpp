@@ -3,7 +3,8 @@
  * same run: per size, the copy floor (the two luma planes from pinned memory to the
  * device, back to back), arrays in memory (copied into pinned memory on 1, 2 or 4
  * threads, or pinned in place; at depth 1, 2 and the library's) and raw yuv420p files
- * (read straight into the context's pinned buffers, a frame in 1 to 4 parts), and the
+ * (read straight into the context's pinned buffers, a frame in 1 to 4 parts, or read in
+ * place: their pages mapped and pinned, float_adm_cuda_submit_file), and the
  * CPU path on arrays and on the same files.  Each row: wall ms a pair, the process's CPU
  * ms a pair (getrusage: every thread, the driver's too) and their ratio (cores), the
  * speed against the CPU path of the same input, and every output of every frame
@@ -67,7 +68,7 @@ struct Row {
 };
 
 /* Where the frames come from. */
-enum Source { kArraysCopied, kArraysInPlace, kFiles };
+enum Source { kArraysCopied, kArraysInPlace, kFiles, kFilesInPlace };
 
 struct Inputs {
     int width, height, depth;
@@ -145,12 +146,23 @@ Row run_gpu(const Inputs &in, const std::string &path, Source source, int depth,
     }
     float_adm_cuda_set_host_threads(ctx, host_threads);
     Reader files[2];
-    if (source == kFiles && (!files[0].open(in, 0, read_threads, &row.error) ||
-                             !files[1].open(in, 1, read_threads, &row.error))) {
+    if ((source == kFiles || source == kFilesInPlace) &&
+        (!files[0].open(in, 0, read_threads, &row.error) ||
+         !files[1].open(in, 1, read_threads, &row.error))) {
         float_adm_cuda_context_free(&ctx);
         return row;
     }
     auto submit = [&](int k) -> int {
+        if (source == kFilesInPlace) {
+            FloatAdmCudaFilePlane planes[2];
+            for (int i = 0; i < 2; i++)
+                if (float_adm_reader_luma_at(files[i].r, k % kFileFrames, &planes[i].fd,
+                                             &planes[i].offset) != 1) {
+                    row.error = "no place for a frame";
+                    return FLOAT_ADM_ERROR_INVALID;
+                }
+            return float_adm_cuda_submit_file(ctx, &planes[0], &planes[1]);
+        }
         if (source == kFiles) {
             FloatAdmPlane r, d;
             int ret = float_adm_cuda_host_frame(ctx, &r, &d);
@@ -488,6 +500,10 @@ int main(int argc, char **argv)
                                             : t == 0 ? std::string("the library's parts")
                                                      : std::to_string(t) + " parts"),
                                        kFiles, 0, 0, t, frames));
+            rows.push_back(
+                run_gpu(in, "GPU, files read in place, depth 1", kFilesInPlace, 1, 0, 1, frames));
+            rows.push_back(run_gpu(in, "GPU, files read in place, library's depth", kFilesInPlace,
+                                   0, 0, 1, frames));
             for (const Row &row : rows) {
                 print_row(size, row, cpu_files.ms);
                 failures += row.differing != 0;

@@ -96,6 +96,15 @@ class FloatAdmPlane(ctypes.Structure):
     ]
 
 
+class FloatAdmCudaFilePlane(ctypes.Structure):
+    """struct FloatAdmCudaFilePlane: where a plane lies in a file."""
+
+    _fields_ = [
+        ("fd", ctypes.c_int),
+        ("offset", ctypes.c_uint64),
+    ]
+
+
 class FloatAdmCudaPlane(ctypes.Structure):
     """struct FloatAdmCudaPlane: a plane and where it is (in_host_memory)."""
 
@@ -231,7 +240,9 @@ _CORE_PROTOTYPES = {
     "float_adm_reader_read_luma": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint64,
                                                   ctypes.c_void_p, ctypes.c_char_p,
                                                   ctypes.c_size_t]),
-    "float_adm_reader_set_threads": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int]),
+    "float_adm_reader_luma_at": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint64,
+                                                ctypes.POINTER(ctypes.c_int),
+                                                ctypes.POINTER(ctypes.c_uint64)]),
     "float_adm_reader_free": (None, [_P(ctypes.c_void_p)]),
     "float_adm_output_check": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_int,
                                               _P(ctypes.c_char_p), ctypes.c_size_t,
@@ -278,9 +289,8 @@ _CUDA_PROTOTYPES = {
                                                   _P(FloatAdmPlane)]),
     "float_adm_cuda_submit": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmCudaPlane),
                                              _P(FloatAdmCudaPlane)]),
-    "float_adm_cuda_host_frame": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmPlane),
-                                                 _P(FloatAdmPlane)]),
-    "float_adm_cuda_submit_host_frame": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_cuda_submit_file": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmCudaFilePlane),
+                                                  _P(FloatAdmCudaFilePlane)]),
     "float_adm_cuda_in_flight": (ctypes.c_int, [ctypes.c_void_p]),
     "float_adm_cuda_max_in_flight": (ctypes.c_int, [ctypes.c_void_p]),
     "float_adm_cuda_set_host_threads": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int]),

@@ -153,8 +153,7 @@ class VideoFile:
 
     def read_luma_into(self, index, address):
         """Frame index's luma into the memory at address (the layout read_luma's array
-        has: rows of width samples, little-endian), such as the CUDA library's pinned
-        buffers."""
+        has: rows of width samples, little-endian)."""
         if not 0 <= index < self.frame_count:
             raise IndexError("%s: frame %d of %d" % (self.path, index, self.frame_count))
         errbuf = ctypes.create_string_buffer(_ERRBUF)
@@ -162,11 +161,18 @@ class VideoFile:
                                                   _ERRBUF) < 0:
             raise FileError(_lib.text(errbuf.value))
 
-    def set_threads(self, threads):
-        """Read each frame in up to `threads` parts at once (0: the library's choice;
-        float_adm_reader_set_threads): the same bytes, sooner."""
-        if _lib.core().float_adm_reader_set_threads(self._reader, int(threads)) < 0:
-            raise ValueError("%s: cannot read with %r threads" % (self.path, threads))
+    def luma_at(self, index):
+        """Where frame index's luma lies (the layout read_luma's array has: rows of width
+        samples, little-endian): the reader's file descriptor, which stays the reader's,
+        and the offset of its first byte (float_adm_reader_luma_at), for the CUDA
+        library to read it there."""
+        if not 0 <= index < self.frame_count:
+            raise IndexError("%s: frame %d of %d" % (self.path, index, self.frame_count))
+        fd, offset = ctypes.c_int(), ctypes.c_uint64()
+        if _lib.core().float_adm_reader_luma_at(self._reader, index, ctypes.byref(fd),
+                                                ctypes.byref(offset)) != 1:
+            raise FileError("%s: frame %d has no place in the file" % (self.name, index))
+        return fd.value, offset.value
 
     def close(self):
         _lib.core().float_adm_reader_free(ctypes.byref(self._reader))
@@ -323,10 +329,6 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
                                              geometry.bit_depth, threads=threads,
                                              frames=end - start,
                                              p_norm=make_options(options).p_norm)
-        if backend == "cuda":
-            # Frames go straight into the device's pinned buffers, each in parts at once.
-            ref.set_threads(0)
-            dis.set_threads(0)
         with Scorer(geometry.width, geometry.height, geometry.bit_depth, backend=backend,
                     threads=threads, **options) as scorer, \
                 SwapCheck(geometry.width, geometry.height, geometry.bit_depth) as swap:
@@ -351,8 +353,16 @@ def score_files(reference, distorted, width=None, height=None, pix_fmt=None, fra
                         swap.add(_luma_view(reference_plane, geometry),
                                  _luma_view(distorted_plane, geometry))
 
+                def place_frame(k):
+                    """Where frame start + k lies in both files, checked for swapped
+                    inputs while the check wants pairs."""
+                    if swap.wanted:
+                        swap.add(ref.read_luma(start + k), dis.read_luma(start + k))
+                    return ref.luma_at(start + k), dis.luma_at(start + k)
+
                 for index, scores in zip(range(start, end),
-                                         scorer.score_read(read_frame, end - start)):
+                                         scorer.score_read(read_frame, end - start,
+                                                           place_frame)):
                     rows.append(dict(frame=index, **scores))
                     bar.update(len(rows))
             swapped = swap.message()

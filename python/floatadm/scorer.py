@@ -519,27 +519,25 @@ class Scorer:
             yield (lambda planes=planes: lib.float_adm_cuda_submit(
                 self._cuda_ctx, ctypes.byref(planes[0]), ctypes.byref(planes[1]))), (ref, dis)
 
-    def score_read(self, read_frame, count):
-        """Scores `count` frames that read_frame(index, reference, distorted) reads into the
-        two FloatAdmPlanes it is given, in order, and yields their {name: value}.  On the
-        GPU the planes are the library's pinned buffers (float_adm_cuda_host_frame), so
-        that a frame read from a file crosses host memory once; elsewhere new arrays."""
+    def score_read(self, read_frame, count, place_frame):
+        """Scores `count` frames of two files, in order, and yields their {name: value}:
+        on the GPU (without a map) the library reads each where place_frame(index) says
+        its planes lie, ((fd, offset), (fd, offset)) for the reference and the distorted
+        (float_adm_cuda_submit_file), so that a frame crosses host memory at most once;
+        elsewhere read_frame(index, reference, distorted) reads it into the two
+        FloatAdmPlanes of new arrays it is given."""
         if self.backend != "cuda" or self._map_enabled:
             yield from self.score_frames(self._read_arrays(read_frame, count))
             return
         lib = _lib.cuda()
 
-        def submit(index):
-            planes = _lib.FloatAdmPlane(), _lib.FloatAdmPlane()
-            err = lib.float_adm_cuda_host_frame(self._cuda_ctx, ctypes.byref(planes[0]),
-                                                ctypes.byref(planes[1]))
-            if err < 0:
-                return err
-            read_frame(index, *planes)
-            return lib.float_adm_cuda_submit_host_frame(self._cuda_ctx)
+        def placed(index):
+            planes = [_lib.FloatAdmCudaFilePlane(fd, offset)
+                      for fd, offset in place_frame(index)]
+            return (lambda: lib.float_adm_cuda_submit_file(
+                self._cuda_ctx, ctypes.byref(planes[0]), ctypes.byref(planes[1]))), None
 
-        yield from self._cuda_stream(((lambda index=index: submit(index)), None)
-                                     for index in range(count))
+        yield from self._cuda_stream(placed(index) for index in range(count))
 
     def _read_arrays(self, read_frame, count):
         for index in range(count):

@@ -364,11 +364,11 @@ def test_a_pipe_is_refused_at_once(tmp_path):
                                      "camera_512x384_yuv444p12le_noise",
                                      "brick_63x65_yuv444p10le_scale",
                                      "rocket_426x240_yuv422p16le_blur"])
-@pytest.mark.parametrize("threads", [1, 0, 3])
-def test_frames_read_into_caller_memory_are_read_luma(pair, tmp_path, fixture, threads):
-    """VideoFile.read_luma_into (what score_files gives the CUDA library's pinned
-    buffers) writes the bytes read_luma returns: 8 to 16 bits, odd sizes, raw and y4m,
-    a frame in parts or not (the parts themselves: tests/unit/test_reader.cpp)."""
+def test_frames_read_into_caller_memory_or_in_place_are_read_luma(pair, tmp_path, fixture):
+    """VideoFile.read_luma_into (the CPU's frames of score_files) writes the bytes
+    read_luma returns, and VideoFile.luma_at (where the CUDA library reads them in place)
+    names where they lie: 8 to 16 bits, odd sizes, raw and y4m."""
+    import os
     import numpy as np
     from floatadm.files import Geometry, VideoFile
     ref_path, _ = pair(fixture)
@@ -384,13 +384,16 @@ def test_frames_read_into_caller_memory_are_read_luma(pair, tmp_path, fixture, t
                                           (k + 1) * geometry.frame_bytes])
     for path in (ref_path, y4m):
         with VideoFile(path) as video:
-            video.set_threads(threads)
             video.start(video.header or geometry)
             for index in reversed(range(video.frame_count)):
                 want = video.read_luma(index)
                 into = np.full_like(want, 0x5a)
                 video.read_luma_into(index, into.ctypes.data)
                 assert (into == want).all(), (path, index)
+                fd, offset = video.luma_at(index)
+                assert os.pread(fd, want.nbytes, offset) == want.tobytes(), (path, index)
+            with pytest.raises(IndexError):
+                video.luma_at(video.frame_count)
 
 
 def test_auto_says_which_backend_scored_the_files(pair):

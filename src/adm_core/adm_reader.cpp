@@ -701,6 +701,20 @@ int float_adm_reader_read_luma(FloatAdmReader *reader, uint64_t frame, void *des
     return run(errbuf, errbuf_size, [&] { reader->read_luma(frame, dest); });
 }
 
+int float_adm_reader_luma_at(const FloatAdmReader *reader, uint64_t frame, int *fd,
+                             uint64_t *offset)
+{
+    if (!reader || !fd || !offset)
+        return FLOAT_ADM_ERROR_INVALID;
+    if (reader->stream)
+        return 0;
+    if (!reader->started || frame >= reader->luma_offsets.size())
+        return FLOAT_ADM_ERROR_INVALID;
+    *fd = fileno(reader->file);
+    *offset = reader->luma_offsets[frame];
+    return 1;
+}
+
 int float_adm_reader_set_threads(FloatAdmReader *reader, int threads)
 {
     if (!reader || threads < 0 || threads > kReadThreadsMax)

@@ -47,6 +47,11 @@ struct Slot {
     CUdeviceptr upload[2] = {};
     CUevent uploaded = nullptr;    /* on the copy stream, after the frame's uploads */
     void *pinned_in_place[2] = {}; /* cuMemHostRegister'ed until the frame is collected */
+    /* A plane's pages of a file (float_adm_cuda_submit_file), mapped until unpinned. */
+    struct FileMapping {
+        void *address = nullptr;
+        size_t bytes = 0;
+    } file_mapped[2];
     /* With a map: its sums per scale, [scale][block row][block column][MapSum], as the
      * map kernels write them (blocks the sums regions miss stay 0), and their copy in
      * pinned memory, made on the context's map_stream after the frame's kernels:
@@ -155,6 +160,9 @@ struct FloatAdmCudaContext {
     InPlaceRows pin_in_place(Slot &slot, int img, const FloatAdmCudaPlane &plane);
     void unpin(Slot &slot);
     int upload_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane);
+    int upload_file_plane(Slot &slot, int img, const FloatAdmCudaFilePlane &file);
+    int read_file_rows(Slot &slot, int img, const FloatAdmCudaFilePlane &file, int first, int end,
+                       int parts);
     int upload_rows(Slot &slot, int img, const uint8_t *src, size_t pitch, int first, int end);
     int upload_staged(Slot &slot, int img, const uint8_t *src, size_t pitch, int shift);
     int submit_planes(Slot &slot, const FloatAdmCudaPlane *const (&planes)[2]);

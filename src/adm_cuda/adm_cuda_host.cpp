@@ -5,9 +5,12 @@
 #include "adm_cuda_host.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+
+#include <unistd.h>
 
 namespace adm_cuda {
 namespace {
@@ -54,6 +57,30 @@ constexpr double kDeviceBytesPerMs = 18.5e6;
 constexpr double kDeviceFrameMs = 0.06;
 constexpr double kDeviceStartMs = 300;
 
+struct FileRead {
+    int fd;
+    uint64_t offset;
+    uint8_t *dest;
+    size_t bytes;
+};
+
+/* Part `part` of a FileRead: 0, an errno, or -1 at the file's end. */
+int read_part(void *arg, int part, int parts)
+{
+    const FileRead &r = *static_cast<const FileRead *>(arg);
+    size_t at = r.bytes * (size_t)part / (size_t)parts;
+    const size_t end = r.bytes * (size_t)(part + 1) / (size_t)parts;
+    while (at < end) {
+        const ssize_t got = pread(r.fd, r.dest + at, end - at, (off_t)(r.offset + at));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return got < 0 ? errno : -1;
+        at += (size_t)got;
+    }
+    return 0;
+}
+
 } // namespace
 
 int host_threads_choice(unsigned hardware_threads)
@@ -73,6 +100,16 @@ void copy_rows(uint8_t *dest, size_t dest_pitch, const uint8_t *src, ptrdiff_t s
         return;
     }
     pool->run(copy_band, &copy, parts);
+}
+
+int read_file_bytes(int fd, uint64_t offset, uint8_t *dest, size_t bytes, adm::ThreadPool *pool,
+                    int parts)
+{
+    FileRead read = {fd, offset, dest, bytes};
+    parts = (int)std::min<size_t>((size_t)std::max(parts, 1), bytes / kCopyPartMin);
+    if (!pool || parts <= 1)
+        return read_part(&read, 0, 1);
+    return pool->run(read_part, &read, parts);
 }
 
 InPlaceRows in_place_rows(uintptr_t data, ptrdiff_t pitch, size_t row_bytes, int rows, size_t page)

@@ -37,6 +37,14 @@ void copy_rows(uint8_t *dest, size_t dest_pitch, const uint8_t *src, ptrdiff_t s
                size_t row_bytes, int rows, adm::ThreadPool *pool, int parts);
 
 /*
+ * bytes bytes of file fd from offset into dest by pread, in up to `parts` parts on pool
+ * (nullptr or parts 1: on this thread), none under 512 KiB: 0, the errno of a failed
+ * read, or -1 where the file ended first.
+ */
+int read_file_bytes(int fd, uint64_t offset, uint8_t *dest, size_t bytes, adm::ThreadPool *pool,
+                    int parts);
+
+/*
  * A host plane read in place: the whole pages within its rows, which no other allocation
  * shares (pinned for its upload), and the rows [first_row, end_row) that lie in them;
  * the rows before and after, which touch pages shared with what lies beside the plane,

@@ -2,13 +2,17 @@
  * float_adm CUDA backend: the planes a caller submits, checked, and those from host
  * memory uploaded on the context's copy stream: copied first into the slot's pinned
  * buffers over the context's host threads, read from the caller's memory pinned in place,
- * or read by the caller straight into the pinned buffers (float_adm_cuda_host_frame).
+ * or read by the caller straight into the pinned buffers (float_adm_cuda_host_frame), or
+ * read from files where they are, their pages mapped and pinned (float_adm_cuda_submit_file).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <cstring>
 #include <new>
+#include <string>
 #include <system_error>
 #include <thread>
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "adm_cuda_context.h"
@@ -116,13 +120,19 @@ InPlaceRows FloatAdmCudaContext::pin_in_place(Slot &slot, int img, const FloatAd
     return in_place;
 }
 
-/* The caller's memory pinned for a frame, unpinned once its upload is over. */
+/* The caller's memory pinned for a frame, unpinned once its upload is over; the pages of
+ * files mapped for it unmapped. */
 void FloatAdmCudaContext::unpin(Slot &slot)
 {
     for (void *&pinned : slot.pinned_in_place) {
         if (pinned)
             cu->cuMemHostUnregister(pinned);
         pinned = nullptr;
+    }
+    for (Slot::FileMapping &mapped : slot.file_mapped) {
+        if (mapped.address)
+            munmap(mapped.address, mapped.bytes);
+        mapped = Slot::FileMapping{};
     }
 }
 
@@ -203,6 +213,74 @@ int FloatAdmCudaContext::upload_host_plane(Slot &slot, int img, const FloatAdmCu
     slot.planes.data[img] = device_pointer<const uint8_t>(slot.upload[img]);
     slot.planes.pitch[img] = (ptrdiff_t)upload_pitch;
     slot.planes.shift[img] = plane.shift;
+    return 0;
+}
+
+/* Rows [first, end) of a plane in a file read into the slot's pinned buffer, in up to
+ * `parts` parts on the host threads. */
+int FloatAdmCudaContext::read_file_rows(Slot &slot, int img, const FloatAdmCudaFilePlane &file,
+                                        int first, int end, int parts)
+{
+    if (end <= first)
+        return 0;
+    const size_t row = (size_t)pipeline.frame.width * pipeline.frame.bytes_per_sample;
+    const int error = read_file_bytes(file.fd, file.offset + row * first,
+                                      slot.staging[img] + row * first, row * (end - first),
+                                      parts > 1 ? host_pool.get() : nullptr, parts);
+    if (!error)
+        return 0;
+    last_error = std::string("reading the ") + (img ? "distorted" : "reference") +
+                 " plane from its file: " +
+                 (error > 0 ? strerror(error) : "the file ended: did it change while read?");
+    return FLOAT_ADM_ERROR_IO;
+}
+
+/*
+ * A plane in a file: the pages that hold it mapped and pinned, and uploaded from there,
+ * where the file and the driver allow it; the rows on pages it shares with other bytes,
+ * and all of them where its pages cannot be pinned, read into the slot's pinned buffer.
+ * The mapping is never read on the host: a file cut short meanwhile fails a read or the
+ * pinning, not the process.
+ */
+int FloatAdmCudaContext::upload_file_plane(Slot &slot, int img, const FloatAdmCudaFilePlane &file)
+{
+    int ret = make_upload_buffers();
+    if (ret < 0)
+        return ret;
+    const adm::FrameSetup &frame = pipeline.frame;
+    const size_t row = (size_t)frame.width * frame.bytes_per_sample;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const uint64_t map_offset = file.offset / page * page;
+    const size_t map_bytes = (size_t)(file.offset - map_offset) + row * frame.height;
+    void *mapped = mmap(nullptr, map_bytes, PROT_READ, MAP_SHARED, file.fd, (off_t)map_offset);
+    InPlaceRows in_place;
+    const uint8_t *src = nullptr;
+    if (mapped != MAP_FAILED) {
+        src = static_cast<const uint8_t *>(mapped) + (file.offset - map_offset);
+        const FloatAdmCudaPlane plane = {src, (ptrdiff_t)row, frame.bytes_per_sample, 0,
+                                         FLOAT_ADM_CUDA_HOST_IN_PLACE};
+        in_place = pin_in_place(slot, img, plane);
+        if (in_place.bytes)
+            slot.file_mapped[img] = Slot::FileMapping{mapped, map_bytes};
+        else
+            munmap(mapped, map_bytes);
+    }
+    if (!in_place.bytes) {
+        if ((ret = start_host_pool()) < 0 ||
+            (ret = read_file_rows(slot, img, file, 0, frame.height, host_threads)) < 0)
+            return ret;
+        return upload_staged(slot, img, slot.staging[img], row, 0);
+    }
+    const int first = in_place.first_row, end = in_place.end_row;
+    if ((ret = read_file_rows(slot, img, file, 0, first, 1)) < 0 ||
+        (ret = read_file_rows(slot, img, file, end, frame.height, 1)) < 0 ||
+        (ret = upload_rows(slot, img, slot.staging[img], row, 0, first)) < 0 ||
+        (ret = upload_rows(slot, img, src, row, first, end)) < 0 ||
+        (ret = upload_rows(slot, img, slot.staging[img], row, end, frame.height)) < 0)
+        return ret;
+    slot.planes.data[img] = device_pointer<const uint8_t>(slot.upload[img]);
+    slot.planes.pitch[img] = (ptrdiff_t)upload_pitch;
+    slot.planes.shift[img] = 0;
     return 0;
 }
 

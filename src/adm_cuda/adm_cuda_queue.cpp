@@ -193,6 +193,41 @@ int float_adm_cuda_submit_host_frame(FloatAdmCudaContext *ctx)
     return ret;
 }
 
+int float_adm_cuda_submit_file(FloatAdmCudaContext *ctx, const FloatAdmCudaFilePlane *ref,
+                               const FloatAdmCudaFilePlane *dist)
+{
+    if (!ctx)
+        return FLOAT_ADM_ERROR_INVALID;
+    const FloatAdmCudaFilePlane *const files[2] = {ref, dist};
+    for (int img = 0; img < 2; img++) {
+        if (!files[img] || files[img]->fd < 0) {
+            ctx->last_error = std::string("no ") + (img ? "distorted" : "reference") +
+                              " file given";
+            return FLOAT_ADM_ERROR_INVALID;
+        }
+    }
+    if (ctx->host_frame_lent) {
+        ctx->last_error = "the next frame's host buffers are lent (float_adm_cuda_host_frame): "
+                          "submit them first (float_adm_cuda_submit_host_frame)";
+        return FLOAT_ADM_ERROR_INVALID;
+    }
+    Slot *slot = free_slot(ctx);
+    if (!slot)
+        return FLOAT_ADM_ERROR_AGAIN;
+    ContextScope scope(ctx);
+    for (int img = 0; img < 2; img++) {
+        const int ret = ctx->upload_file_plane(*slot, img, *files[img]);
+        if (ret < 0) {
+            ctx->abandon(*slot);
+            return ret;
+        }
+    }
+    const int ret = ctx->launch_frame(*slot, true);
+    if (ret < 0)
+        ctx->abandon(*slot);
+    return ret;
+}
+
 int float_adm_cuda_score_frame(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref,
                                const FloatAdmCudaPlane *dist, FloatAdmScores *scores)
 {

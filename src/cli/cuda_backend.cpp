@@ -25,7 +25,6 @@
 #include <cstdio>
 
 #include "cli_error.h"
-#include "float_adm_cuda.h"
 
 namespace {
 
@@ -126,6 +125,14 @@ CudaScorer::HostFrame CudaScorer::host_frame()
 void CudaScorer::send_host_frame(unsigned long long frame)
 {
     const int err = float_adm_cuda_submit_host_frame(context_);
+    if (err < 0)
+        fail(frame, err);
+    queued(frame);
+}
+
+void CudaScorer::send_file_frame(unsigned long long frame, const FloatAdmCudaFilePlane (&planes)[2])
+{
+    const int err = float_adm_cuda_submit_file(context_, &planes[0], &planes[1]);
     if (err < 0)
         fail(frame, err);
     queued(frame);

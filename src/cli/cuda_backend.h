@@ -23,11 +23,10 @@
 #include <vector>
 
 #include "float_adm.h"
+#include "float_adm_cuda.h"
 #include "video_reader.h"
 
 /* Built only with the CUDA library (HAVE_CUDA=yes, FLOAT_ADM_CLI_CUDA defined). */
-
-struct FloatAdmCudaContext;
 
 /** Whether a CUDA device can be used; why it cannot otherwise. */
 bool cuda_backend_available(std::string &why);
@@ -41,7 +40,8 @@ bool cuda_backend_chosen(const InputGeometry &geometry, const FloatAdmOptions &o
 
 /**
  * Frames scored on the CUDA device, as many in flight as the library takes: the caller
- * reads each frame straight into the device's pinned buffers (host_frame, then
+ * has the library read each frame of regular files where it lies (send_file_frame), reads
+ * each frame of a stream straight into the device's pinned buffers (host_frame, then
  * send_host_frame), or sends planes of its own (send: copied by the library, to be reused
  * at once), and receives the scores of the oldest frame, in order, as dav1d's send/get;
  * with a map pattern, receiving a frame writes its map.  Every method throws CliError on
@@ -71,6 +71,9 @@ public:
     HostFrame host_frame();
     /** Queues what was read into host_frame()'s buffers as frame number `frame`. */
     void send_host_frame(unsigned long long frame);
+    /** Queues frame number `frame`, read by the library from where its planes lie in two
+     *  files (float_adm_cuda_submit_file): reference, distorted. */
+    void send_file_frame(unsigned long long frame, const FloatAdmCudaFilePlane (&planes)[2]);
     /** The oldest sent frame's number and scores, waiting for them; false when none is
      *  queued. */
     bool receive(unsigned long long *frame, FloatAdmScores *scores);

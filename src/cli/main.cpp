@@ -337,16 +337,14 @@ int score(const CommandLine &command_line)
     std::unique_ptr<CudaScorer> cuda;
     if (on_cuda) {
         cuda = std::make_unique<CudaScorer>(geometry, options, command_line.map_path);
-        /* Read straight into the device's pinned buffers, a frame in parts at once. */
-        reference.set_threads(0);
-        distorted.set_threads(0);
     }
     unsigned long long scored_frame = 0;
 #endif
     for (unsigned long long frame = 0; frame < frame_count; ++frame) {
         FloatAdmPlane reference_plane, distorted_plane;
 #ifdef FLOAT_ADM_CLI_CUDA
-        /* Unscaled frames on the device: read into its pinned buffers, no other copy. */
+        /* Unscaled frames on the device: files read where they lie, streams into its
+         * pinned buffers, no other copy. */
         if (cuda && !command_line.scale) {
             if (!streaming && frame % command_line.subsample) {
                 reference.skip_frames(1);
@@ -356,21 +354,28 @@ int score(const CommandLine &command_line)
             FloatAdmScores scores;
             if (cuda->full() && cuda->receive(&scored_frame, &scores))
                 outputs.add(scored_frame, scores);
-            const CudaScorer::HostFrame buffers = cuda->host_frame();
-            if (streaming) {
-                const bool got_reference = reference.read_next_into(buffers.luma[0]);
-                const bool got_distorted = distorted.read_next_into(buffers.luma[1]);
-                if (!got_reference || !got_distorted) {
-                    check_stream_end(command_line, reference, distorted, got_reference,
-                                     got_distorted, frame);
-                    break;
-                }
-                if (frame % command_line.subsample)
-                    continue;
-            } else {
-                reference.read_frame_into(buffers.luma[0]);
-                distorted.read_frame_into(buffers.luma[1]);
+            if (!streaming) {
+                /* Files: the library reads each plane where it lies. */
+                if (swap_warning.wants_pairs())
+                    swap_warning.add(
+                        reference.read_frame_at(reference.next_frame(), swap_reference),
+                        distorted.read_frame_at(distorted.next_frame(), swap_distorted));
+                FloatAdmCudaFilePlane planes[2];
+                reference.next_frame_place(&planes[0].fd, &planes[0].offset);
+                distorted.next_frame_place(&planes[1].fd, &planes[1].offset);
+                cuda->send_file_frame(frame, planes);
+                continue;
             }
+            const CudaScorer::HostFrame buffers = cuda->host_frame();
+            const bool got_reference = reference.read_next_into(buffers.luma[0]);
+            const bool got_distorted = distorted.read_next_into(buffers.luma[1]);
+            if (!got_reference || !got_distorted) {
+                check_stream_end(command_line, reference, distorted, got_reference, got_distorted,
+                                 frame);
+                break;
+            }
+            if (frame % command_line.subsample)
+                continue;
             swap_warning.add(buffers.plane[0], buffers.plane[1]);
             cuda->send_host_frame(frame);
             continue;

@@ -91,14 +91,6 @@ bool VideoReader::read_next_into(void *dest)
     return true;
 }
 
-void VideoReader::set_threads(int threads)
-{
-    const int err = float_adm_reader_set_threads(reader_, threads);
-    if (err < 0)
-        throw CliError(path_ + ": cannot read with " + std::to_string(threads) +
-                       " threads: " + float_adm_strerror(err));
-}
-
 FloatAdmPlane VideoReader::read_frame(LargeBuffer &buffer)
 {
     const FloatAdmPlane plane = read_frame_at(next_frame_, buffer);
@@ -121,11 +113,11 @@ FloatAdmPlane VideoReader::read_frame_at(uint64_t index, LargeBuffer &buffer)
     return plane;
 }
 
-void VideoReader::read_frame_into(void *dest)
+void VideoReader::next_frame_place(int *fd, uint64_t *offset)
 {
-    char message[1024] = "";
-    if (float_adm_reader_read_luma(reader_, next_frame_, dest, message, sizeof(message)) < 0)
-        throw CliError(message);
+    if (float_adm_reader_luma_at(reader_, next_frame_, fd, offset) != 1)
+        throw CliError(string_printf("%s: frame %llu has no place in the file", path_.c_str(),
+                                     static_cast<unsigned long long>(next_frame_)));
     next_frame_++;
 }
 

@@ -61,9 +61,6 @@ public:
     /** Reads the next frame's luma into dest (luma_bytes() of the geometry): false at the
      *  input's end. */
     bool read_next_into(void *dest);
-    /** Reads a regular file's frames in up to `threads` parts at once (0: the library's
-     *  choice; float_adm_reader_set_threads). */
-    void set_threads(int threads);
     /** How the file ends inside a frame after the whole ones; empty: it does not. */
     const std::string &incomplete() const { return incomplete_; }
 
@@ -78,8 +75,9 @@ public:
     FloatAdmPlane read_frame_at(uint64_t index, LargeBuffer &buffer);
     /** The frame that read_frame() reads next. */
     uint64_t next_frame() const { return next_frame_; }
-    /** Reads the next frame's luma into dest (luma_bytes() of the geometry). */
-    void read_frame_into(void *dest);
+    /** Where the next frame's luma lies in the file, which a regular file's reader tells
+     *  (float_adm_reader_luma_at), and moves past it. */
+    void next_frame_place(int *fd, uint64_t *offset);
     /** Moves past the next count frames without reading them. */
     void skip_frames(uint64_t count);
 

@@ -3,7 +3,8 @@
  * (1, 2, 3, the library's, 16), host planes copied over 1 and 4 threads or pinned in
  * place (and in place where they cannot be: rows upwards, small planes sharing a page),
  * frames read from raw and y4m files straight into the context's pinned buffers
- * (float_adm_cuda_host_frame, a frame in parts), and every kind mixed in one context;
+ * (float_adm_cuda_host_frame, a frame in parts) or read where they lie, their pages
+ * mapped and pinned (float_adm_cuda_submit_file), and every kind mixed in one context;
  * over the corpus (8 to 16 bits, odd sizes, default options) and generated frames up to
  * 3840x2160.  Each case's frames are submitted three times over, so that every slot is
  * taken again.  Then the API's refusals, and that waiting for frames sleeps instead of
@@ -40,7 +41,7 @@ namespace {
 
 constexpr int kRepeats = 3;
 
-enum Kind { kCopy, kInPlace, kUpwards, kRawFile, kY4mFile, kMixed };
+enum Kind { kCopy, kInPlace, kUpwards, kRawFile, kY4mFile, kRawInPlace, kY4mInPlace, kMixed };
 
 struct Variant {
     int depth;        /* max_in_flight; 0: the library's */
@@ -57,6 +58,9 @@ const Variant kVariants[] = {
     {3, 0, kUpwards, "depth 3, in place, rows upwards (copied)"},
     {0, 0, kRawFile, "library's depth, raw file into pinned buffers"},
     {1, 0, kY4mFile, "depth 1, y4m file into pinned buffers"},
+    {0, 0, kRawInPlace, "library's depth, raw file read in place"},
+    {2, 1, kY4mInPlace, "depth 2, y4m file read in place, 1 host thread"},
+    {16, 0, kRawInPlace, "depth 16, raw file read in place"},
     {0, 2, kMixed, "library's depth, every kind in turn"},
 };
 
@@ -175,8 +179,9 @@ struct Runner {
             if (v.kind == kMixed && !dev_refs[f].upload(refs[f], error))
                 return false;
         }
-        if (v.kind == kRawFile || v.kind == kY4mFile || v.kind == kMixed) {
-            const bool y4m = v.kind == kY4mFile;
+        if (v.kind == kRawFile || v.kind == kY4mFile || v.kind == kRawInPlace ||
+            v.kind == kY4mInPlace || v.kind == kMixed) {
+            const bool y4m = v.kind == kY4mFile || v.kind == kY4mInPlace;
             const std::string base = tmp + "/cuda_host." + std::to_string(getpid());
             const std::string paths[2] = {base + (y4m ? ".ref.y4m" : ".ref.gray"),
                                           base + (y4m ? ".dis.y4m" : ".dis.gray")};
@@ -237,9 +242,9 @@ struct Runner {
         const size_t f = k % refs.size();
         Kind kind = v.kind;
         if (kind == kMixed) {
-            const Kind turns[] = {kCopy, kInPlace, kRawFile, kUpwards};
-            kind = turns[k % 4];
-            if (k % 5 == 4) { /* a device plane beside a host one, now and then */
+            const Kind turns[] = {kCopy, kInPlace, kRawFile, kUpwards, kRawInPlace};
+            kind = turns[k % 5];
+            if (k % 7 == 6) { /* a device plane beside a host one, now and then */
                 const FloatAdmCudaPlane r = dev_refs[f].view();
                 const FloatAdmPlane hd = dists[f].view();
                 const FloatAdmCudaPlane d = {hd.data, hd.stride, hd.bytes_per_sample, hd.shift,
@@ -260,6 +265,16 @@ struct Runner {
                     return FLOAT_ADM_ERROR_IO;
                 }
             return float_adm_cuda_submit_host_frame(ctx);
+        }
+        if (kind == kRawInPlace || kind == kY4mInPlace) {
+            FloatAdmCudaFilePlane planes[2];
+            for (int i = 0; i < 2; i++)
+                if (float_adm_reader_luma_at(files[i].r, f, &planes[i].fd, &planes[i].offset) !=
+                    1) {
+                    *error = "no place for frame " + std::to_string(f);
+                    return FLOAT_ADM_ERROR_INVALID;
+                }
+            return float_adm_cuda_submit_file(ctx, &planes[0], &planes[1]);
         }
         const bool upwards = kind == kUpwards;
         const LumaPlane &lr = upwards ? up_refs[f] : refs[f],
@@ -360,6 +375,46 @@ void check(bool ok, const std::string &what)
     failures += !ok;
 }
 
+/* Files read in place (a 64x64 gray context): no file, and a file cut short, refused;
+ * a file of the frame scores as the same frame copied. */
+void check_file_refusals(FloatAdmCudaContext *ctx, const std::vector<uint8_t> &plane)
+{
+    const FloatAdmCudaFilePlane none = {-1, 0};
+    int ret = float_adm_cuda_submit_file(ctx, &none, &none);
+    check(ret == FLOAT_ADM_ERROR_INVALID,
+          std::string("a file plane without a descriptor refused: ") +
+              float_adm_cuda_last_error(ctx));
+    char path[] = "/tmp/cuda_host_file.XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0) {
+        check(false, "a temporary file");
+        return;
+    }
+    unlink(path);
+    /* The plane at an offset off the page boundaries (too few pages to pin: read into
+     * the pinned buffers). */
+    std::vector<uint8_t> bytes(100 + plane.size() * 2, 3);
+    memcpy(&bytes[100], plane.data(), plane.size());
+    const bool written = write(fd, bytes.data(), bytes.size()) == (ssize_t)bytes.size();
+    const FloatAdmCudaFilePlane at = {fd, 100};
+    const FloatAdmPlane host = {plane.data(), 64, 1, 0};
+    FloatAdmScores from_file, copied;
+    check(written && float_adm_cuda_submit_file(ctx, &at, &at) == 0 &&
+              float_adm_cuda_collect(ctx, &from_file, 1) == 0 &&
+              float_adm_cuda_submit_host(ctx, &host, &host) == 0 &&
+              float_adm_cuda_collect(ctx, &copied, 1) == 0 &&
+              testsupport::differing_outputs(from_file, copied) == 0,
+          "a frame read from its file, then copied: the same bits");
+    const FloatAdmCudaFilePlane past_end = {fd, (uint64_t)bytes.size() - plane.size() / 2};
+    ret = float_adm_cuda_submit_file(ctx, &past_end, &at);
+    const std::string why = float_adm_cuda_last_error(ctx);
+    check(ret == FLOAT_ADM_ERROR_IO &&
+              why.find("reference plane from its file: the file ended") != std::string::npos,
+          "a plane past the file's end: " + why);
+    check(float_adm_cuda_in_flight(ctx) == 0, "nothing queued by the refusals");
+    close(fd);
+}
+
 /* The API's refusals, on a small context. */
 void check_refusals()
 {
@@ -405,6 +460,7 @@ void check_refusals()
               float_adm_cuda_collect(ctx, &copied, 1) == 0 &&
               testsupport::differing_outputs(lent, copied) == 0,
           "the lent buffers submitted, then the same planes copied: the same bits");
+    check_file_refusals(ctx, plane);
     float_adm_cuda_context_free(&ctx);
 }
 

@@ -275,3 +275,77 @@ TEST(Reader, AFileCutShortWhileReadInPartsIsAnError)
     EXPECT_EQ(float_adm_reader_set_threads(reader.r, -1), FLOAT_ADM_ERROR_INVALID);
     EXPECT_EQ(float_adm_reader_set_threads(reader.r, 65), FLOAT_ADM_ERROR_INVALID);
 }
+
+TEST(Reader, EachFramesLumaLiesWhereTheReaderSays)
+{
+    /* What float_adm_cuda_submit_file reads in place: the bytes at the place given are
+     * those read_luma reads, raw and y4m (each frame behind its FRAME line), 8 to 16
+     * bits, odd sizes. */
+    const struct {
+        int width, height;
+        const char *pix_fmt;
+    } cases[] = {
+        {33, 17, "yuv444p"}, {63, 65, "yuv444p10le"}, {426, 240, "yuv422p16le"}, {17, 17, "gray"}};
+    for (const auto &c : cases) {
+        for (bool y4m : {false, true}) {
+            SCOPED_TRACE(std::string(c.pix_fmt) + (y4m ? " y4m" : " raw"));
+            const FloatAdmFrameFormat f = format_of(c.width, c.height, c.pix_fmt);
+            char tag[32];
+            ASSERT_EQ(float_adm_pixel_format_y4m_tag(c.pix_fmt, tag, sizeof(tag)), 0);
+            const std::string header = "YUV4MPEG2 W" + std::to_string(c.width) + " H" +
+                                       std::to_string(c.height) + " C" + tag + "\n";
+            const std::string bytes = (y4m ? header : std::string()) + patterned_frames(f, 3, y4m);
+            TempFile file(bytes, y4m ? ".y4m" : ".yuv");
+            Reader reader(file.path);
+            ASSERT_EQ(reader.ret, 0) << reader.err;
+            int fd = -1;
+            uint64_t offset = 0;
+            EXPECT_EQ(float_adm_reader_luma_at(reader.r, 0, &fd, &offset),
+                      FLOAT_ADM_ERROR_INVALID); /* not started */
+            ASSERT_EQ(float_adm_reader_start(reader.r, &f, reader.err, sizeof(reader.err)), 0);
+            for (uint64_t k = 0; k < 3; k++) {
+                ASSERT_EQ(float_adm_reader_luma_at(reader.r, k, &fd, &offset), 1);
+                std::string luma(f.luma_bytes, '\0');
+                ASSERT_EQ(float_adm_reader_read_luma(reader.r, k, &luma[0], reader.err,
+                                                     sizeof(reader.err)),
+                          0);
+                ASSERT_LE(offset + f.luma_bytes, bytes.size());
+                EXPECT_TRUE(bytes.compare(offset, f.luma_bytes, luma) == 0) << "frame " << k;
+                std::string at(f.luma_bytes, '\0');
+                EXPECT_EQ(pread(fd, &at[0], at.size(), (off_t)offset), (ssize_t)at.size());
+                EXPECT_TRUE(at == luma) << "frame " << k;
+            }
+            EXPECT_EQ(float_adm_reader_luma_at(reader.r, 3, &fd, &offset), FLOAT_ADM_ERROR_INVALID);
+        }
+    }
+}
+
+TEST(Reader, AStreamHasNoPlaces)
+{
+    const FloatAdmFrameFormat f = format_of(17, 17, "gray");
+    TempFile file(gray_frames(2));
+    const std::string fifo = file.path + ".fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&] {
+        FILE *out = std::fopen(fifo.c_str(), "wb");
+        if (out) {
+            const std::string bytes = gray_frames(2);
+            std::fwrite(bytes.data(), 1, bytes.size(), out);
+            std::fclose(out);
+        }
+    });
+    {
+        Reader reader(fifo);
+        ASSERT_EQ(reader.ret, 0) << reader.err;
+        ASSERT_EQ(float_adm_reader_start(reader.r, &f, reader.err, sizeof(reader.err)), 0);
+        int fd = -1;
+        uint64_t offset = 0;
+        EXPECT_EQ(float_adm_reader_luma_at(reader.r, 0, &fd, &offset), 0);
+        std::string luma(f.luma_bytes, '\0');
+        while (float_adm_reader_read_next_luma(reader.r, &luma[0], reader.err,
+                                               sizeof(reader.err)) == 1) {
+        }
+    }
+    writer.join();
+    unlink(fifo.c_str());
+}
