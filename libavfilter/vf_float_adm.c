@@ -179,7 +179,9 @@ static int config_output(AVFilterLink *outlink)
         ret = AVERROR_BUG;
         goto fail;
     }
-    s->nb_jobs = ff_filter_get_nb_threads(ctx);
+    /* ffmpeg runs a core more slice threads than cores by default: a frame split into
+     * more jobs than cores waits for the job left without one. */
+    s->nb_jobs = FFMIN(ff_filter_get_nb_threads(ctx), av_cpu_count());
     if (s->nb_jobs > 1) {
         if (!(s->job_rets = av_calloc(s->nb_jobs, sizeof(*s->job_rets)))) {
             ret = AVERROR(ENOMEM);
