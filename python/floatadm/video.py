@@ -441,8 +441,28 @@ def _is_number(text):
         return False
 
 
+# INPUT_OPTIONS as ffprobe takes them: those it knows by other names (the demuxer's, for
+# a raw input's "-f rawvideo -pix_fmt yuv420p -s 1920x1080 -r 24"), and those of
+# ffmpeg's reading alone, which it refuses and which change nothing a probe reads (None).
+_FFPROBE_NAMES = {"-pix_fmt": "-pixel_format", "-s": "-video_size", "-r": "-framerate",
+                  "-vcodec": "-codec:v", "-stream_loop": None, "-readrate": None,
+                  "-thread_queue_size": None}
+
+
+def _ffprobe_options(input_args):
+    """input_options' checked pairs as ffprobe takes them."""
+    options = []
+    for option, value in zip(input_args[::2], input_args[1::2]):
+        name = _FFPROBE_NAMES.get(option, option)
+        if name:
+            options += [name, value]
+    return options
+
+
 def _ffprobe(ffmpeg, url, input_args, entries, extra=(), streams="v:0"):
-    """ffprobe's JSON on the streams selected (None: all of them), or {}."""
+    """ffprobe's JSON on the streams selected (None: all of them), or {}; input_args are
+    ffmpeg's (input_options')."""
+    input_args = _ffprobe_options(list(input_args))
     ffprobe = os.path.join(os.path.dirname(ffmpeg), "ffprobe")
     if not os.access(ffprobe, os.X_OK):
         ffprobe = shutil.which("ffprobe")

@@ -789,3 +789,18 @@ def test_command_line_fails_on_pairs_in_doubt(cut_pair, tmp_path):
     assert done.returncode == 0 and done.stderr == "", done.stderr
     with open(tmp_path / "t.spec.json", encoding="utf-8") as f:
         assert "doubtful_pairs" not in json.load(f)
+
+
+@pytest.mark.parametrize("args", [
+    ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "576x324", "-r", "25"],
+    ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size", "576x324", "-vcodec", "rawvideo",
+     "-stream_loop", "1", "-readrate", "0", "-thread_queue_size", "8"]])
+def test_raw_input_options_probe_as_ffmpeg_reads_them(pair, ffmpeg, args):
+    """ffprobe knows ffmpeg's -pix_fmt, -s, -r and -vcodec by other names and refuses
+    -stream_loop, -readrate and -thread_queue_size: an input given them is still probed
+    (its size, codec and pixel format, for scale_size and the decoder's choice)."""
+    ref, _ = pair(ASTRONAUT)
+    checked = floatadm.video.input_options(args, "reference")
+    info = floatadm.video._probe_input(ffmpeg, ref, checked)
+    assert floatadm.video._size_of(info) == (576, 324)
+    assert floatadm.video._decoding_of(info) == ("rawvideo", "yuv420p")
