@@ -80,6 +80,10 @@ def _score(args):
     is_files = not args.video and not scaled and (
         args.width or args.height or args.pix_fmt or
         all(p.lower().endswith(FILE_EXTENSIONS) for p in (args.reference, args.distorted)))
+    if is_files and args.decoder:
+        raise SystemExit("floatadm: --decoder chooses who decodes videos; %s and %s are read "
+                         "as raw or y4m files (--video reads them with ffmpeg)"
+                         % (args.reference, args.distorted))
     job = {"reference": args.reference, "distorted": args.distorted, "options": options,
            "kind": "files" if is_files else "video"}
     files, outputs = _run_files(args)
@@ -105,9 +109,10 @@ def _score(args):
                                   backend=args.backend, threads=args.threads if args.threads > 1
                                   else None, progress=args.progress, scale=args.scale,
                                   scale_size=args.scale_size, map=args.maps,
-                                  accept_doubtful_pairs=args.accept_doubtful_pairs, **options)
+                                  accept_doubtful_pairs=args.accept_doubtful_pairs,
+                                  decoder=args.decoder or "auto", **options)
             job.update(backend=args.backend, ffmpeg=args.ffmpeg, scale=args.scale,
-                       scale_size=args.scale_size)
+                       scale_size=args.scale_size, decoder=args.decoder or "auto")
     for warning in caught:
         print("floatadm: warning: %s" % warning.message, file=sys.stderr)
     # Every output written to its temporary, then all of them renamed into place.
@@ -389,6 +394,10 @@ def main(argv=None):
                        help="cpu (default), cuda or auto (cuda where there is a device); "
                        "videos: cpu is the float_adm filter, cuda float_adm_cuda on "
                        "NVDEC's frames or frames uploaded")
+    score.add_argument("--decoder", metavar="DECODER",
+                       help="videos with --backend cuda: auto (the default: NVDEC where "
+                       "the codec and the ffmpeg allow it) or cpu (ffmpeg's software "
+                       "decoders, the frames uploaded)")
     score.add_argument("--video", action="store_true",
                        help="read the inputs with ffmpeg, whatever their names")
     score.add_argument("--ffmpeg", help="an ffmpeg with the float_adm filter")

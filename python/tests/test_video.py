@@ -640,6 +640,25 @@ def test_command_line_names_its_inputs(ffmpeg, tmp_path):
     assert done.returncode == 1 and "scale='cubic'" in done.stderr
 
 
+def test_command_line_chooses_the_decoder(ffmpeg, tmp_path):
+    """score --decoder, as score_video's decoder=: taken (the record says who decoded),
+    checked, and refused for files, which ffmpeg does not decode."""
+    ref = make_clip(ffmpeg, tmp_path / "ref.mkv", 25, seconds=0.2)
+    dis = make_clip(ffmpeg, tmp_path / "dis.mkv", 25, seconds=0.2, lossy=True)
+    out = tmp_path / "out.json"
+    done = floatadm_cli("score", "-r", ref, "-d", dis, "--decoder", "cpu", "--json", str(out),
+                        "--quiet")
+    assert done.returncode == 0, done.stderr
+    with open(tmp_path / "out.spec.json", encoding="utf-8") as f:
+        record = json.load(f)
+    assert record["decoded"] == {"by": "cpu", "why": "backend='cpu'"}
+    done = floatadm_cli("score", "-r", ref, "-d", dis, "--decoder", "nvdec")
+    assert done.returncode == 1 and done.stderr == "floatadm: decoder 'nvdec': one of auto, cpu\n"
+    y4m = str(tmp_path / "ref.y4m")
+    done = floatadm_cli("score", "-r", y4m, "-d", y4m, "--decoder", "cpu")
+    assert done.returncode == 1 and "--decoder chooses who decodes videos" in done.stderr
+
+
 def test_progress_on_stderr_whatever_stdout(ffmpeg, tmp_path):
     """The progress bar goes to stderr, with --quiet too (which quiets stdout), and
     not at all with --no-progress."""
