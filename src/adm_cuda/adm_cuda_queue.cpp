@@ -31,6 +31,38 @@ Slot *free_slot(FloatAdmCudaContext *ctx)
     return &ctx->slots[(ctx->queue_head + ctx->queue_count) % ctx->slots.size()];
 }
 
+/* The slot a submission of planes or files takes, or nullptr with *err: INVALID while the
+ * next slot's buffers are lent, AGAIN when every slot is in flight. */
+Slot *submit_slot(FloatAdmCudaContext *ctx, int *err)
+{
+    if (ctx->host_frame_lent) {
+        ctx->last_error = "the next frame's host buffers are lent (float_adm_cuda_host_frame): "
+                          "submit them first (float_adm_cuda_submit_host_frame)";
+        *err = FLOAT_ADM_ERROR_INVALID;
+        return nullptr;
+    }
+    Slot *slot = free_slot(ctx);
+    *err = slot ? 0 : FLOAT_ADM_ERROR_AGAIN;
+    return slot;
+}
+
+/* A frame's two planes uploaded by upload(img), then its kernels after them; a frame that
+ * fails on the way is abandoned. */
+template <class Upload> int queue_uploads(FloatAdmCudaContext *ctx, Slot &slot, Upload upload)
+{
+    for (int img = 0; img < 2; img++) {
+        const int ret = upload(img);
+        if (ret < 0) {
+            ctx->abandon(slot);
+            return ret;
+        }
+    }
+    const int ret = ctx->launch_frame(slot, true);
+    if (ret < 0)
+        ctx->abandon(slot);
+    return ret;
+}
+
 } // namespace
 
 extern "C" {
@@ -56,14 +88,10 @@ int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref
         if (ret < 0)
             return ret;
     }
-    if (ctx->host_frame_lent) {
-        ctx->last_error = "the next frame's host buffers are lent (float_adm_cuda_host_frame): "
-                          "submit them first (float_adm_cuda_submit_host_frame)";
-        return FLOAT_ADM_ERROR_INVALID;
-    }
-    Slot *slot = free_slot(ctx);
+    int err;
+    Slot *slot = submit_slot(ctx, &err);
     if (!slot)
-        return FLOAT_ADM_ERROR_AGAIN;
+        return err;
     ContextScope scope(ctx);
     return ctx->submit_planes(*slot, planes);
 }
@@ -180,17 +208,9 @@ int float_adm_cuda_submit_host_frame(FloatAdmCudaContext *ctx)
     ContextScope scope(ctx);
     const adm::FrameSetup &frame = ctx->pipeline.frame;
     const size_t row = (size_t)frame.width * frame.bytes_per_sample;
-    for (int img = 0; img < 2; img++) {
-        const int ret = ctx->upload_staged(*slot, img, slot->staging[img], row, 0);
-        if (ret < 0) {
-            ctx->abandon(*slot);
-            return ret;
-        }
-    }
-    const int ret = ctx->launch_frame(*slot, true);
-    if (ret < 0)
-        ctx->abandon(*slot);
-    return ret;
+    return queue_uploads(ctx, *slot, [&](int img) {
+        return ctx->upload_staged(*slot, img, slot->staging[img], row, 0);
+    });
 }
 
 int float_adm_cuda_submit_file(FloatAdmCudaContext *ctx, const FloatAdmCudaFilePlane *ref,
@@ -206,26 +226,13 @@ int float_adm_cuda_submit_file(FloatAdmCudaContext *ctx, const FloatAdmCudaFileP
             return FLOAT_ADM_ERROR_INVALID;
         }
     }
-    if (ctx->host_frame_lent) {
-        ctx->last_error = "the next frame's host buffers are lent (float_adm_cuda_host_frame): "
-                          "submit them first (float_adm_cuda_submit_host_frame)";
-        return FLOAT_ADM_ERROR_INVALID;
-    }
-    Slot *slot = free_slot(ctx);
+    int err;
+    Slot *slot = submit_slot(ctx, &err);
     if (!slot)
-        return FLOAT_ADM_ERROR_AGAIN;
+        return err;
     ContextScope scope(ctx);
-    for (int img = 0; img < 2; img++) {
-        const int ret = ctx->upload_file_plane(*slot, img, *files[img]);
-        if (ret < 0) {
-            ctx->abandon(*slot);
-            return ret;
-        }
-    }
-    const int ret = ctx->launch_frame(*slot, true);
-    if (ret < 0)
-        ctx->abandon(*slot);
-    return ret;
+    return queue_uploads(ctx, *slot,
+                         [&](int img) { return ctx->upload_file_plane(*slot, img, *files[img]); });
 }
 
 int float_adm_cuda_score_frame(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref,
