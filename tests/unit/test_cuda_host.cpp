@@ -1,13 +1,19 @@
 /*
  * Unit tests: the CUDA backend's host side, which needs no device (adm_cuda_host.h): host
- * planes copied into pinned memory over threads, and the rule of `auto`.
+ * planes copied into pinned memory over threads, planes of files read, and the rule of
+ * `auto`.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "adm_cuda_host.h"
 
@@ -64,6 +70,41 @@ TEST(CudaHost, RowsCopiedOverThreadsAreTheRows)
             EXPECT_TRUE(alone == want);
         }
     }
+}
+
+TEST(CudaHost, FileBytesReadInPartsAreTheFilesBytes)
+{
+    /* What a plane of a file is read with where its pages are not pinned, and its rows on
+     * pages shared with other bytes: any offset, in parts or not; a file that ends first,
+     * and a descriptor that cannot be read, are told apart. */
+    adm::ThreadPool pool(4);
+    const std::vector<uint8_t> bytes = pattern(3000, 1000, 0);
+    char path[] = "/tmp/test_cuda_host.XXXXXX";
+    const int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    unlink(path);
+    ASSERT_EQ(write(fd, bytes.data(), bytes.size()), (ssize_t)bytes.size());
+    for (const uint64_t offset : {0ull, 6ull, 4096ull, 123457ull}) {
+        for (const size_t length : {(size_t)1, (size_t)4095, bytes.size() - offset}) {
+            for (int parts : {1, 3, 4}) {
+                SCOPED_TRACE(std::to_string(length) + " bytes at " + std::to_string(offset) + ", " +
+                             std::to_string(parts) + " parts");
+                std::vector<uint8_t> got(length, 0xee);
+                EXPECT_EQ(adm_cuda::read_file_bytes(fd, offset, got.data(), length, &pool, parts),
+                          0);
+                EXPECT_TRUE(std::equal(got.begin(), got.end(), bytes.begin() + (long)offset));
+            }
+        }
+    }
+    std::vector<uint8_t> past(4096);
+    EXPECT_EQ(
+        adm_cuda::read_file_bytes(fd, bytes.size() - 100, past.data(), past.size(), nullptr, 1),
+        -1);
+    std::vector<uint8_t> many(size_t(2) << 20);
+    EXPECT_EQ(adm_cuda::read_file_bytes(fd, bytes.size() - 100, many.data(), many.size(), &pool, 4),
+              -1);
+    close(fd);
+    EXPECT_EQ(adm_cuda::read_file_bytes(fd, 0, past.data(), past.size(), nullptr, 1), EBADF);
 }
 
 TEST(CudaHost, HostThreadsAndDepthTheLibraryTakes)
