@@ -149,6 +149,8 @@ struct FloatAdmReader {
     /* Up to size bytes (a stream's read-ahead first); fewer only at the end. */
     size_t read_bytes(void *dest, size_t size)
     {
+        if (!size) /* a gray frame's chroma: dest may be an empty buffer's null */
+            return 0;
         const size_t from_pending = std::min(pending.size() - pending_at, size);
         std::memcpy(dest, pending.data() + pending_at, from_pending);
         pending_at += from_pending;
