@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "adm_cuda_driver.h"
-#include "adm_cuda_file_windows.h"
 #include "adm_cuda_host.h"
 #include "adm_cuda_launch.h"
 #include "adm_context_setup.h"
@@ -48,7 +47,11 @@ struct Slot {
     CUdeviceptr upload[2] = {};
     CUevent uploaded = nullptr;    /* on the copy stream, after the frame's uploads */
     void *pinned_in_place[2] = {}; /* cuMemHostRegister'ed until the frame is collected */
-    int file_window[2] = {-1, -1}; /* FileWindows' window a plane of a file is read through */
+    /* A plane's pages of a file (float_adm_cuda_submit_file), mapped until unpinned. */
+    struct FileMapping {
+        void *address = nullptr;
+        size_t bytes = 0;
+    } file_mapped[2];
     /* With a map: its sums per scale, [scale][block row][block column][MapSum], as the
      * map kernels write them (blocks the sums regions miss stay 0), and their copy in
      * pinned memory, made on the context's map_stream after the frame's kernels:
@@ -99,7 +102,6 @@ struct FloatAdmCudaContext {
     int host_threads = 0; /* 0: the library's choice, made at the first copy */
     std::unique_ptr<adm::ThreadPool> host_pool;
     unsigned register_flags = 0;  /* cuMemHostRegister's, for planes read in place */
-    FileWindows file_windows;     /* the files' pages that planes are read in place through */
     bool host_frame_lent = false; /* float_adm_cuda_host_frame gave the next slot's buffers */
     bool profiling = false;
     float stage_ms[FLOAT_ADM_CUDA_NUM_STAGES] = {};

@@ -12,6 +12,7 @@
 #include <system_error>
 #include <thread>
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "adm_cuda_context.h"
@@ -119,8 +120,8 @@ InPlaceRows FloatAdmCudaContext::pin_in_place(Slot &slot, int img, const FloatAd
     return in_place;
 }
 
-/* The caller's memory pinned for a frame, unpinned once its upload is over; the windows of
- * files its planes were read through released. */
+/* The caller's memory pinned for a frame, unpinned once its upload is over; the pages of
+ * files mapped for it unmapped. */
 void FloatAdmCudaContext::unpin(Slot &slot)
 {
     for (void *&pinned : slot.pinned_in_place) {
@@ -128,9 +129,10 @@ void FloatAdmCudaContext::unpin(Slot &slot)
             cu->cuMemHostUnregister(pinned);
         pinned = nullptr;
     }
-    for (int &window : slot.file_window) {
-        file_windows.release(window);
-        window = -1;
+    for (Slot::FileMapping &mapped : slot.file_mapped) {
+        if (mapped.address)
+            munmap(mapped.address, mapped.bytes);
+        mapped = Slot::FileMapping{};
     }
 }
 
@@ -234,11 +236,11 @@ int FloatAdmCudaContext::read_file_rows(Slot &slot, int img, const FloatAdmCudaF
 }
 
 /*
- * A plane in a file: the pages that hold it pinned where a window of the file maps them
- * (file_windows), and uploaded from there, where the file and the driver allow it; the
- * rows on pages it shares with other bytes, and all of them where its pages cannot be
- * pinned, read into the slot's pinned buffer.  The mapping is never read on the host: a
- * file cut short meanwhile fails a read or the pinning, not the process.
+ * A plane in a file: the pages that hold it mapped and pinned, and uploaded from there,
+ * where the file and the driver allow it; the rows on pages it shares with other bytes,
+ * and all of them where its pages cannot be pinned, read into the slot's pinned buffer.
+ * The mapping is never read on the host: a file cut short meanwhile fails a read or the
+ * pinning, not the process.
  */
 int FloatAdmCudaContext::upload_file_plane(Slot &slot, int img, const FloatAdmCudaFilePlane &file)
 {
@@ -247,17 +249,21 @@ int FloatAdmCudaContext::upload_file_plane(Slot &slot, int img, const FloatAdmCu
         return ret;
     const adm::FrameSetup &frame = pipeline.frame;
     const size_t row = (size_t)frame.width * frame.bytes_per_sample;
-    const FileWindows::Use mapped = file_windows.acquire(file.fd, file.offset, row * frame.height);
-    const uint8_t *src = mapped.data;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const uint64_t map_offset = file.offset / page * page;
+    const size_t map_bytes = (size_t)(file.offset - map_offset) + row * frame.height;
+    void *mapped = mmap(nullptr, map_bytes, PROT_READ, MAP_SHARED, file.fd, (off_t)map_offset);
     InPlaceRows in_place;
-    if (src) {
+    const uint8_t *src = nullptr;
+    if (mapped != MAP_FAILED) {
+        src = static_cast<const uint8_t *>(mapped) + (file.offset - map_offset);
         const FloatAdmCudaPlane plane = {src, (ptrdiff_t)row, frame.bytes_per_sample, 0,
                                          FLOAT_ADM_CUDA_HOST_IN_PLACE};
         in_place = pin_in_place(slot, img, plane);
         if (in_place.bytes)
-            slot.file_window[img] = mapped.window;
+            slot.file_mapped[img] = Slot::FileMapping{mapped, map_bytes};
         else
-            file_windows.release(mapped.window);
+            munmap(mapped, map_bytes);
     }
     if (!in_place.bytes) {
         if ((ret = start_host_pool()) < 0 ||

@@ -39,7 +39,7 @@ CUDA_HOST_SRCS := src/adm_cuda/adm_cuda_abi.cpp src/adm_cuda/adm_cuda_api.cpp sr
                   src/adm_cuda/adm_cuda_context.cpp src/adm_cuda/adm_cuda_planes.cpp \
                   src/adm_cuda/adm_cuda_enqueue.cpp src/adm_cuda/adm_cuda_queue.cpp \
                   src/adm_cuda/adm_cuda_errors.cpp src/adm_cuda/adm_cuda_driver.cpp \
-                  src/adm_cuda/adm_cuda_host.cpp src/adm_cuda/adm_cuda_file_windows.cpp \
+                  src/adm_cuda/adm_cuda_host.cpp \
                   src/adm_cuda/adm_cuda_launch.cpp src/adm_cuda/adm_cuda_map.cpp \
                   src/adm_cuda/adm_rcp_model.cpp \
                   src/adm_cuda/adm_powf_model.cpp

@@ -3,13 +3,11 @@
 UNIT_SRCS := $(wildcard tests/unit/*.cpp)
 UNIT_OBJS := $(UNIT_SRCS:%.cpp=$(BUILD)/obj/%.o)
 UNIT_BIN := $(BUILD)/tests/unit_tests
-# The CUDA backend's models of the host's division and powf, its host side of frames
-# from host memory and its windows of files are host code: tested with or without a CUDA
-# build.
+# The CUDA backend's models of the host's division and powf, and its host side of frames
+# from host memory, are host code: tested with or without a CUDA build.
 UNIT_DEVICE_MODEL_OBJS := $(BUILD)/obj/src/adm_cuda/adm_rcp_model.o \
                           $(BUILD)/obj/src/adm_cuda/adm_powf_model.o \
-                          $(BUILD)/obj/src/adm_cuda/adm_cuda_host.o \
-                          $(BUILD)/obj/src/adm_cuda/adm_cuda_file_windows.o
+                          $(BUILD)/obj/src/adm_cuda/adm_cuda_host.o
 
 $(UNIT_BIN): $(UNIT_OBJS) $(UNIT_DEVICE_MODEL_OBJS) $(TESTSUPPORT_LIB) $(CORE_LIB)
 	@mkdir -p $(dir $@)

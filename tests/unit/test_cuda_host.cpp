@@ -15,7 +15,6 @@
 
 #include <unistd.h>
 
-#include "adm_cuda_file_windows.h"
 #include "adm_cuda_host.h"
 
 namespace {
@@ -249,73 +248,4 @@ TEST(CudaHost, PlanesReadInPlacePinOnlyTheirOwnWholePages)
     /* Rows upwards, and planes of fewer than 64 KiB of whole pages: copied whole. */
     EXPECT_EQ(adm_cuda::in_place_rows(0x10000000, -3840, 3840, 2160, page).bytes, 0u);
     EXPECT_EQ(adm_cuda::in_place_rows(0x10000000, 64, 64, 64, page).bytes, 0u);
-}
-
-namespace {
-
-/* A file of these bytes, its name removed at once: the descriptor. */
-int file_of(const std::vector<uint8_t> &bytes)
-{
-    char path[] = "/tmp/test_cuda_windows.XXXXXX";
-    const int fd = mkstemp(path);
-    if (fd >= 0) {
-        unlink(path);
-        if (write(fd, bytes.data(), bytes.size()) != (ssize_t)bytes.size()) {
-            close(fd);
-            return -1;
-        }
-    }
-    return fd;
-}
-
-} // namespace
-
-TEST(CudaHost, PlanesOfFilesAreReadThroughWindowsOfTheirOwnFile)
-{
-    /* Planes at any offset read through one window while it holds them, the bytes the
-     * file holds there; a plane past the window in another, the window no plane reads
-     * then unmapped; a descriptor closed and given to another file never reads the first
-     * file's window, which goes; a pipe is not mapped. */
-    adm_cuda::FileWindows windows;
-    const std::vector<uint8_t> a = pattern(4096, 300, 0), b(a.rbegin(), a.rend());
-    const int fd = file_of(a);
-    ASSERT_GE(fd, 0);
-    const adm_cuda::FileWindows::Use first = windows.acquire(fd, 100, 5000);
-    const adm_cuda::FileWindows::Use second = windows.acquire(fd, 777777, 4096 * 10);
-    ASSERT_GE(first.window, 0);
-    EXPECT_EQ(second.window, first.window);
-    EXPECT_TRUE(std::equal(a.begin() + 100, a.begin() + 5100, first.data));
-    EXPECT_TRUE(std::equal(a.begin() + 777777, a.begin() + 777777 + 40960, second.data));
-    windows.release(first.window);
-    windows.release(second.window);
-    /* Beyond 256 MiB: another window; the first, read by no plane, goes. */
-    const adm_cuda::FileWindows::Use far = windows.acquire(fd, uint64_t(300) << 20, 4096);
-    EXPECT_NE(far.data, nullptr);
-    EXPECT_EQ(windows.mapped(), 1);
-    windows.release(far.window);
-    /* A plane still read keeps its window while its file takes another. */
-    const adm_cuda::FileWindows::Use held = windows.acquire(fd, 0, 4096);
-    const adm_cuda::FileWindows::Use later = windows.acquire(fd, uint64_t(600) << 20, 4096);
-    EXPECT_NE(held.window, later.window);
-    EXPECT_EQ(windows.mapped(), 2);
-    EXPECT_TRUE(std::equal(a.begin(), a.begin() + 4096, held.data));
-    windows.release(held.window);
-    windows.release(later.window);
-    /* The same descriptor number, another file. */
-    close(fd);
-    const int other = file_of(b);
-    ASSERT_EQ(other, fd);
-    const adm_cuda::FileWindows::Use reused = windows.acquire(other, 100, 5000);
-    ASSERT_NE(reused.data, nullptr);
-    EXPECT_TRUE(std::equal(b.begin() + 100, b.begin() + 5100, reused.data));
-    EXPECT_EQ(windows.mapped(), 1);
-    windows.release(reused.window);
-    close(other);
-    int pipe_fds[2];
-    ASSERT_EQ(pipe(pipe_fds), 0);
-    const adm_cuda::FileWindows::Use piped = windows.acquire(pipe_fds[0], 0, 4096);
-    EXPECT_EQ(piped.window, -1);
-    EXPECT_EQ(piped.data, nullptr);
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
 }
