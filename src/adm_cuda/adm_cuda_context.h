@@ -47,7 +47,8 @@ struct Slot {
     CUdeviceptr upload[2] = {};
     CUevent uploaded = nullptr;    /* on the copy stream, after the frame's uploads */
     void *pinned_in_place[2] = {}; /* cuMemHostRegister'ed until the frame is collected */
-    /* A plane's pages of a file (float_adm_cuda_submit_file), mapped until unpinned. */
+    /* A plane's pages of a file (float_adm_cuda_submit_file), mapped until unpinned;
+     * pinned_in_place then points into them. */
     struct FileMapping {
         void *address = nullptr;
         size_t bytes = 0;
@@ -102,6 +103,22 @@ struct FloatAdmCudaContext {
     int host_threads = 0; /* 0: the library's choice, made at the first copy */
     std::unique_ptr<adm::ThreadPool> host_pool;
     unsigned register_flags = 0;  /* cuMemHostRegister's, for planes read in place */
+    /*
+     * Files' pages of frames collected, still pinned and mapped: unpinning waits for all
+     * the work in flight on the device (and spins a core meanwhile), so those of a frame
+     * are unpinned with those of the frames after it, when nothing is in flight or when
+     * they reach kRetiredFilePlanes planes or kRetiredFileBytes.  They are the library's
+     * own mappings: no caller sees them.  A caller's memory is unpinned when its frame is
+     * collected, as promised.
+     */
+    struct RetiredFilePlane {
+        void *pinned = nullptr; /* within mapping; nullptr: none pinned */
+        Slot::FileMapping mapping;
+    };
+    static constexpr size_t kRetiredFilePlanes = 16;
+    static constexpr size_t kRetiredFileBytes = (size_t)256 << 20;
+    std::vector<RetiredFilePlane> retired_files;
+    size_t retired_file_bytes = 0;
     bool host_frame_lent = false; /* float_adm_cuda_host_frame gave the next slot's buffers */
     bool profiling = false;
     float stage_ms[FLOAT_ADM_CUDA_NUM_STAGES] = {};
@@ -159,6 +176,7 @@ struct FloatAdmCudaContext {
     int start_host_pool();
     InPlaceRows pin_in_place(Slot &slot, int img, const FloatAdmCudaPlane &plane);
     void unpin(Slot &slot);
+    void release_file_pages();
     int upload_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane);
     int upload_file_plane(Slot &slot, int img, const FloatAdmCudaFilePlane &file);
     int read_file_rows(Slot &slot, int img, const FloatAdmCudaFilePlane &file, int first, int end,

@@ -121,19 +121,35 @@ InPlaceRows FloatAdmCudaContext::pin_in_place(Slot &slot, int img, const FloatAd
 }
 
 /* The caller's memory pinned for a frame, unpinned once its upload is over; the pages of
- * files mapped for it unmapped. */
+ * files mapped for it retired, and released with others (retired_files). */
 void FloatAdmCudaContext::unpin(Slot &slot)
 {
-    for (void *&pinned : slot.pinned_in_place) {
-        if (pinned)
+    for (int img = 0; img < 2; img++) {
+        void *&pinned = slot.pinned_in_place[img];
+        Slot::FileMapping &mapped = slot.file_mapped[img];
+        if (mapped.address) {
+            retired_files.push_back(RetiredFilePlane{pinned, mapped});
+            retired_file_bytes += mapped.bytes;
+        } else if (pinned) {
             cu->cuMemHostUnregister(pinned);
+        }
         pinned = nullptr;
-    }
-    for (Slot::FileMapping &mapped : slot.file_mapped) {
-        if (mapped.address)
-            munmap(mapped.address, mapped.bytes);
         mapped = Slot::FileMapping{};
     }
+    if (retired_files.size() >= kRetiredFilePlanes || retired_file_bytes >= kRetiredFileBytes)
+        release_file_pages();
+}
+
+/* The retired pages of files unpinned and unmapped. */
+void FloatAdmCudaContext::release_file_pages()
+{
+    for (const RetiredFilePlane &plane : retired_files) {
+        if (plane.pinned)
+            cu->cuMemHostUnregister(plane.pinned);
+        munmap(plane.mapping.address, plane.mapping.bytes);
+    }
+    retired_files.clear();
+    retired_file_bytes = 0;
 }
 
 /* A frame that was not queued: its uploads finish before the memory they read is unpinned. */
@@ -142,6 +158,8 @@ void FloatAdmCudaContext::abandon(Slot &slot)
     if (copy_stream)
         cu->cuStreamSynchronize(copy_stream);
     unpin(slot);
+    if (!queue_count)
+        release_file_pages();
 }
 
 /* Rows [first, end) of a plane whose row 0 is at src (pinned memory) to the slot's device

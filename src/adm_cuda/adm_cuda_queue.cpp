@@ -134,6 +134,8 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
     /* A frame whose work failed is dropped: its scores would be wrong. */
     ctx->queue_head = (ctx->queue_head + 1) % (int)ctx->slots.size();
     ctx->queue_count--;
+    if (!ctx->queue_count) /* unpinning waits for nothing now */
+        ctx->release_file_pages();
     /* The map read from now on is this frame's, or none if it fails. */
     ctx->map_collected = false;
     if (ctx->map)

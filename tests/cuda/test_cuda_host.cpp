@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -464,6 +465,77 @@ void check_refusals()
     float_adm_cuda_context_free(&ctx);
 }
 
+/* The mappings of `path` in this process (a file's pages mapped to be read in place). */
+int mappings_of(const std::string &path)
+{
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (!maps)
+        return -1;
+    int count = 0;
+    char line[4096];
+    while (fgets(line, sizeof(line), maps))
+        count += strstr(line, path.c_str()) != nullptr;
+    fclose(maps);
+    return count;
+}
+
+/* The pages of files read in place are released in batches while frames are in flight
+ * (unpinning waits for the device), so they must stay bounded while a file streams, and
+ * all go once nothing is in flight: 48 1080p frames of a file, 4 in flight. */
+void check_file_pages_released(const std::string &tmp)
+{
+    constexpr int kFrames = 48, kWidth = 1920, kHeight = 1080, kInFlight = 4;
+    const std::string path = tmp + "/cuda_host_pages." + std::to_string(getpid());
+    FILE *out = fopen(path.c_str(), "wb");
+    std::vector<uint8_t> plane((size_t)kWidth * kHeight);
+    bool written = out != nullptr;
+    for (int f = 0; written && f < kFrames; f++) {
+        for (size_t i = 0; i < plane.size(); i++)
+            plane[i] = (uint8_t)(i * 7 + f * 13 + i / kWidth);
+        written = fwrite(plane.data(), 1, plane.size(), out) == plane.size();
+    }
+    written = out && fclose(out) == 0 && written;
+    const int fd = written ? open(path.c_str(), O_RDONLY) : -1;
+    FloatAdmOptions opts;
+    float_adm_options_default(&opts);
+    FloatAdmCudaContext *ctx = nullptr;
+    char err[512] = "";
+    if (fd < 0 || float_adm_cuda_context_create(&ctx, kWidth, kHeight, 8, &opts, nullptr, kInFlight,
+                                                err, sizeof(err)) < 0) {
+        check(false, std::string("pages of files released: a file and a context ") + err);
+        if (fd >= 0)
+            close(fd);
+        unlink(path.c_str());
+        return;
+    }
+    int most = 0, ret = 0, collected = 0;
+    FloatAdmScores s;
+    for (int submitted = 0; ret >= 0 && collected < kFrames;) {
+        const FloatAdmCudaFilePlane ref = {fd, (uint64_t)plane.size() * submitted};
+        const FloatAdmCudaFilePlane dist = {fd,
+                                            (uint64_t)plane.size() * ((submitted + 1) % kFrames)};
+        ret = submitted < kFrames ? float_adm_cuda_submit_file(ctx, &ref, &dist)
+                                  : FLOAT_ADM_ERROR_AGAIN;
+        if (ret == 0)
+            submitted++;
+        if (ret == FLOAT_ADM_ERROR_AGAIN && (ret = float_adm_cuda_collect(ctx, &s, 1)) == 0)
+            collected++;
+        most = std::max(most, mappings_of(path));
+    }
+    const int left = mappings_of(path);
+    float_adm_cuda_context_free(&ctx);
+    close(fd);
+    unlink(path.c_str());
+    char what[200];
+    /* 16 planes retired at most, and the frames in flight's */
+    snprintf(
+        what, sizeof(what),
+        "pages of files: at most %d mappings while %d frames stream, %d once all are collected",
+        most, kFrames, left);
+    check(ret >= 0 && collected == kFrames && most > 0 && most <= 16 + 2 * kInFlight && left == 0,
+          what);
+}
+
 double thread_cpu_ms()
 {
     struct rusage use;
@@ -548,6 +620,7 @@ int main(int argc, char **argv)
     run_generated(run, quick);
     printf("the API:\n");
     check_refusals();
+    check_file_pages_released(tmp);
     check_waiting_sleeps();
     const Totals &t = run.totals;
     failures += t.failures;
