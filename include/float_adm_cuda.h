@@ -204,12 +204,12 @@ typedef struct FloatAdmCudaFilePlane {
  * Queue one frame pair read from files, crossing host memory only on its way to the
  * device where the files allow it: the pages that hold each plane are mapped and pinned,
  * and uploaded from there (the file's pages in the page cache: a file on tmpfs, or one
- * read before); they are the library's own mapping, released with those of later frames
- * (at most 16 planes or 256 MiB kept after their frames are collected, none once no
- * frame is in flight: unpinning waits for the device); the rows on pages shared with other bytes
- * of the file, and every row of a plane whose pages cannot be pinned (a file system or a
- * driver that will not), are read into the context's pinned buffers instead, on the host
- * threads (float_adm_cuda_set_host_threads).  The same bits either way.
+ * read before); they are the library's own mapping, released with those of later
+ * frames (at most 16 planes or 256 MiB kept after their frames are collected, none once
+ * no frame is in flight: unpinning waits for the device); the rows on pages shared with
+ * other bytes of the file, and every row of a plane whose pages cannot be pinned (a file
+ * system or a driver that will not), are read into the context's pinned buffers instead,
+ * on the host threads (float_adm_cuda_set_host_threads).  The same bits either way.
  * FLOAT_ADM_ERROR_IO where a read fails or the file ends first; AGAIN when max_in_flight
  * frames wait to be collected.  Since 1.9.0.
  */

@@ -47,6 +47,7 @@ struct Slot {
     CUdeviceptr upload[2] = {};
     CUevent uploaded = nullptr;    /* on the copy stream, after the frame's uploads */
     void *pinned_in_place[2] = {}; /* cuMemHostRegister'ed until the frame is collected */
+    /* (a file's pages: until released with others, FloatAdmCudaContext::retired_files) */
     /* A plane's pages of a file (float_adm_cuda_submit_file), mapped until unpinned;
      * pinned_in_place then points into them. */
     struct FileMapping {
