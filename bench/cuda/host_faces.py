@@ -14,8 +14,9 @@ and score_files on the GPU against the CPU, and Scorer.score_frames with its arr
 in place and copied.
 
 Each row: ms a pair of wall time and of CPU time (getrusage: the process's, every
-thread; float_adm_score's through wait4), their ratio (cores), and the speed against
-the CPU path of the same build and face.  Arrays are timed inside one process after a
+thread; float_adm_score's through wait4), their ratio (cores), the speed against
+the CPU path of the same build and face, and the fastest and slowest of the runs (the
+figures are the runs' medians; a target is met only where the slowest run meets it).  Arrays are timed inside one process after a
 warm-up; files over two lengths, whose difference leaves out a process's start (the
 CUDA driver's, the files' first reads).
 
@@ -29,7 +30,6 @@ with numpy (no pytest).
 """
 
 import argparse
-import glob
 import hashlib
 import json
 import lzma
@@ -220,7 +220,10 @@ def write_yuv(path, planes, frames, width, height):
 
 
 def median_row(rows):
+    """The runs' medians, and the fastest and slowest run: one face's runs on one host
+    spread by more than most changes move it."""
     return {"ms": statistics.median(r["ms"] for r in rows),
+            "ms_min": min(r["ms"] for r in rows), "ms_max": max(r["ms"] for r in rows),
             "cpu_ms": statistics.median(r["cpu_ms"] for r in rows),
             "digest": rows[0]["digest"], "digests": {r["digest"] for r in rows}}
 
@@ -305,7 +308,7 @@ def check_bits(rows, long, arrays_frames, log):
 
 def print_table(size, rows, threads, out):
     out("\n%s 8-bit, CPU at %d threads          build   backend              ms/pair  "
-        "CPU ms/pair  cores   vs CPU" % (size, threads))
+        "CPU ms/pair  cores   vs CPU  runs' range" % (size, threads))
     cpu_ms = {(r["face"], r["build"]): r["ms"] for r in rows
               if r["error"] is None and r["backend"].startswith("cpu")}
     for r in rows:
@@ -314,9 +317,9 @@ def print_table(size, rows, threads, out):
                                                    r["error"][-160:]))
             continue
         base = cpu_ms.get((r["face"], r["build"]))
-        out("  %-34s %-7s %-20s %7.3f %11.3f %6.2f %7.2fx" % (
+        out("  %-34s %-7s %-20s %7.3f %11.3f %6.2f %7.2fx  %.3f-%.3f" % (
             r["face"], r["build"], r["backend"], r["ms"], r["cpu_ms"], r["cpu_ms"] / r["ms"],
-            base / r["ms"] if base else 0))
+            base / r["ms"] if base else 0, r["ms_min"], r["ms_max"]))
 
 
 def targets(size, rows, new, out):
@@ -330,10 +333,11 @@ def targets(size, rows, new, out):
         limit = TARGETS["arrays_ms" if r["face"].startswith("arrays") else "files_ms"]
         speedup = cpu.get(r["face"], 0) / r["ms"]
         cores = r["cpu_ms"] / r["ms"]
-        verdict = ("met" if r["ms"] <= limit and speedup >= TARGETS["speedup"] and
+        verdict = ("met" if r["ms_max"] <= limit and speedup >= TARGETS["speedup"] and
                    cores <= TARGETS["cores"] else "NOT met")
-        out("  target %-9s %-22s %-18s <= %.1f ms: %.3f, >= 2x CPU: %.2fx, <= 1 core: %.2f: %s"
-            % (size, r["face"], r["backend"], limit, r["ms"], speedup, cores, verdict))
+        out("  target %-9s %-22s %-18s <= %.1f ms: %.3f (slowest run %.3f), >= 2x CPU: %.2fx, "
+            "<= 1 core: %.2f: %s" % (size, r["face"], r["backend"], limit, r["ms"], r["ms_max"],
+                                     speedup, cores, verdict))
 
 
 def parity(builds, corpus, work, log):
