@@ -93,10 +93,20 @@ int float_adm_cuda_device_count(int *count, char *why, size_t why_size);
  *                                 where they cannot be pinned (or the rows run upwards)
  *                                 the plane is copied as FLOAT_ADM_CUDA_HOST_COPY.
  *                                 Since 1.8.0.
+ *   FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD  as _HOST_IN_PLACE, for a caller that keeps the
+ *                                 memory allocated a while after the frame is collected
+ *                                 (it may change it then): the pages stay pinned after
+ *                                 the collect and are unpinned with those of later frames,
+ *                                 as float_adm_cuda_submit_file's are, so that collecting
+ *                                 does not wait for the frames still in flight (unpinning
+ *                                 waits for all the device's work).  The memory of the
+ *                                 frames float_adm_cuda_held_frames counts must stay
+ *                                 allocated.  Since 1.9.0.
  */
 #define FLOAT_ADM_CUDA_DEVICE_MEMORY 0
 #define FLOAT_ADM_CUDA_HOST_COPY 1
 #define FLOAT_ADM_CUDA_HOST_IN_PLACE 2
+#define FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD 3
 
 /** One luma plane, in device memory (a CUdeviceptr) or in host memory. */
 typedef struct FloatAdmCudaPlane {
@@ -104,7 +114,7 @@ typedef struct FloatAdmCudaPlane {
     ptrdiff_t pitch;              /* bytes between rows; > 0 in device memory */
     int         bytes_per_sample; /* 1, or 2 (little-endian uint16) */
     int         shift;            /* right shift of each sample: 6 for P010, 4 P012, 0 else */
-    int in_host_memory;           /* FLOAT_ADM_CUDA_DEVICE_MEMORY, _HOST_COPY or _HOST_IN_PLACE */
+    int in_host_memory; /* FLOAT_ADM_CUDA_DEVICE_MEMORY, _HOST_COPY, _HOST_IN_PLACE(_HELD) */
 } FloatAdmCudaPlane;
 
 typedef struct FloatAdmCudaContext FloatAdmCudaContext;
@@ -164,6 +174,15 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
 
 /** Frames submitted and not yet collected. */
 int float_adm_cuda_in_flight(const FloatAdmCudaContext *ctx);
+
+/**
+ * How many of the frames collected last may still have memory pinned that was submitted
+ * FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD: the caller keeps the memory of that many of its
+ * latest collected frames allocated.  At most 16 planes or 256 MiB are kept pinned so;
+ * 0 once no frame is in flight (the collect that empties the queue unpins them all, and
+ * so does float_adm_cuda_context_free).  Since 1.9.0.
+ */
+int float_adm_cuda_held_frames(const FloatAdmCudaContext *ctx);
 
 /** How many frames may be in flight (max_in_flight, or the library's choice).  Since 1.8.0. */
 int float_adm_cuda_max_in_flight(const FloatAdmCudaContext *ctx);

@@ -2,13 +2,15 @@
  * Frames from host memory, the C API's paths, against the CPU at all its threads in the
  * same run: per size, the copy floor (the two luma planes from pinned memory to the
  * device, back to back), arrays in memory (copied into pinned memory on 1, 2 or 4
- * threads, or pinned in place; at depth 1, 2 and the library's) and raw yuv420p files
+ * threads, or pinned in place, unpinned at each collect or held and unpinned in batches;
+ * at depth 1, 2 and the library's) and raw yuv420p files
  * (read straight into the context's pinned buffers, a frame in 1 to 4 parts, or read in
  * place: their pages mapped and pinned, float_adm_cuda_submit_file), and the
  * CPU path on arrays and on the same files.  Each row: wall ms a pair, the process's CPU
  * ms a pair (getrusage: every thread, the driver's too) and their ratio (cores), the
  * speed against the CPU path of the same input, and every output of every frame
- * against the CPU's bits.  8 frame pairs rotate; the files hold 64 frames of them.
+ * against the CPU's bits.  8 frame pairs rotate (held arrays: 24 copies of them, as new
+ * arrays would); the files hold 64 frames of them.
  * Lines starting "RESULT" are for scripts.
  *
  * Usage: cuda_host_bench [--frames N] [--size WxH:DEPTH]... [--dir DIR] [--cpu-threads N]
@@ -40,6 +42,9 @@ namespace {
 
 constexpr int kRotation = 8;    /* distinct frame pairs */
 constexpr int kFileFrames = 64; /* frames in each file: the pairs in turn */
+/* Copies of the pairs that held memory rotates over: more than the frames it keeps pinned
+ * (16 planes after their collect, and the frames in flight), as a caller's new arrays. */
+constexpr int kHeldCopies = 3 * kRotation;
 constexpr int kWarmup = 10;
 
 struct Clock {
@@ -68,11 +73,12 @@ struct Row {
 };
 
 /* Where the frames come from. */
-enum Source { kArraysCopied, kArraysInPlace, kFiles, kFilesInPlace };
+enum Source { kArraysCopied, kArraysInPlace, kArraysHeld, kFiles, kFilesInPlace };
 
 struct Inputs {
     int width, height, depth;
     std::vector<LumaPlane> refs, dists;
+    std::vector<LumaPlane> held_refs, held_dists; /* kHeldCopies: pair k % kRotation */
     std::vector<FloatAdmScores> cpu; /* each pair's CPU scores */
     std::string files[2];            /* yuv420p: reference, distorted */
     const char *pix_fmt;
@@ -178,8 +184,13 @@ Row run_gpu(const Inputs &in, const std::string &path, Source source, int depth,
             return float_adm_cuda_submit_host_frame(ctx);
         }
         const int where = source == kArraysInPlace ? FLOAT_ADM_CUDA_HOST_IN_PLACE
+                          : source == kArraysHeld  ? FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD
                                                    : FLOAT_ADM_CUDA_HOST_COPY;
-        const FloatAdmPlane r = in.refs[k % kRotation].view(), d = in.dists[k % kRotation].view();
+        const bool held = source == kArraysHeld;
+        const FloatAdmPlane r = held ? in.held_refs[k % kHeldCopies].view()
+                                     : in.refs[k % kRotation].view();
+        const FloatAdmPlane d = held ? in.held_dists[k % kHeldCopies].view()
+                                     : in.dists[k % kRotation].view();
         const FloatAdmCudaPlane planes[2] = {{r.data, r.stride, r.bytes_per_sample, 0, where},
                                              {d.data, d.stride, d.bytes_per_sample, 0, where}};
         return float_adm_cuda_submit(ctx, &planes[0], &planes[1]);
@@ -420,7 +431,8 @@ int main(int argc, char **argv)
            dir.c_str());
     int failures = 0;
     for (const Size &s : sizes) {
-        Inputs in = {s.w, s.h, s.depth, {}, {}, {}, {}, s.depth > 8 ? "yuv420p10le" : "yuv420p"};
+        Inputs in = {s.w, s.h, s.depth, {}, {},
+                     {},  {},  {},      {}, s.depth > 8 ? "yuv420p10le" : "yuv420p"};
         if (s.depth != 8 && s.depth != 10) {
             fprintf(stderr, "--size %dx%d:%d: 8 or 10 bits\n", s.w, s.h, s.depth);
             return 2;
@@ -483,6 +495,14 @@ int main(int argc, char **argv)
             run_gpu(in, "GPU, arrays pinned in place, depth 1", kArraysInPlace, 1, 0, 0, frames));
         rows.push_back(run_gpu(in, "GPU, arrays pinned in place, library's depth", kArraysInPlace,
                                0, 0, 0, frames));
+        for (int k = 0; k < kHeldCopies; k++) {
+            in.held_refs.push_back(in.refs[k % kRotation]);
+            in.held_dists.push_back(in.dists[k % kRotation]);
+        }
+        rows.push_back(run_gpu(in, "GPU, arrays pinned in place and held, library's depth",
+                               kArraysHeld, 0, 0, 0, frames));
+        in.held_refs.clear();
+        in.held_dists.clear();
         for (const Row &row : rows) {
             print_row(size, row, cpu_arrays.ms);
             failures += row.differing != 0;

@@ -47,8 +47,11 @@ import numpy as np
 
 PAIRS = 8  # distinct frame pairs; frame k of every face is pair k % PAIRS
 WARMUP = 10
-# (width, height): frames of arrays timed, files' two lengths.
-FRAMES = {(3840, 2160): (128, (16, 112)), (1920, 1080): (256, (32, 288))}
+# (width, height): frames of arrays timed, files' two lengths.  The lengths differ by
+# about half a second of a GPU face's time: a process's start (the driver's, the
+# context's) moves by tens of ms from run to run, which a tenth of a second (96 frames
+# at 4K) turned into 30 % between runs of the same build.
+FRAMES = {(3840, 2160): (400, (16, 416)), (1920, 1080): (1000, (32, 1232))}
 TARGETS = {"arrays_ms": 0.9, "files_ms": 1.5, "speedup": 2.0, "cores": 1.0}
 
 
@@ -92,15 +95,18 @@ def cpu_seconds(usage):
 def child_score_frames(args):
     import floatadm
     # Each plane an allocation of its own, as a caller's arrays are: pinned in place, two
-    # planes sharing a page could not both be.
-    pairs = [(np.array(ref), np.array(dis)) for ref, dis in np.load(args.pairs)["pairs"]]
+    # planes sharing a page could not both be.  Three copies of the pairs, as new arrays:
+    # pinned in place, the scorer holds a frame's arrays a few frames after its scores,
+    # and arrays still pinned could not be pinned again.
+    loaded = np.load(args.pairs)["pairs"]
+    pairs = [(np.array(ref), np.array(dis)) for _ in range(3) for ref, dis in loaded]
     height, width = pairs[0][0].shape
     extra = {"upload": args.upload} if args.upload else {}
     with floatadm.Scorer(width, height, 8, backend=args.backend, threads=args.threads,
                          **extra) as scorer:
-        list(scorer.score_frames(pairs[k % PAIRS] for k in range(WARMUP)))
+        list(scorer.score_frames(pairs[k % len(pairs)] for k in range(WARMUP)))
         began, usage = time.monotonic(), resource.getrusage(resource.RUSAGE_SELF)
-        scores = list(scorer.score_frames(pairs[k % PAIRS] for k in range(args.frames)))
+        scores = list(scorer.score_frames(pairs[k % len(pairs)] for k in range(args.frames)))
         wall = time.monotonic() - began
         cpu = cpu_seconds(resource.getrusage(resource.RUSAGE_SELF)) - cpu_seconds(usage)
         backend = scorer.backend

@@ -117,9 +117,10 @@ class FloatAdmCudaPlane(ctypes.Structure):
     ]
 
 
-# FloatAdmCudaPlane.in_host_memory: copied before submit returns, or read in place (pinned
-# for its upload) until the frame is collected.
-FLOAT_ADM_CUDA_HOST_COPY, FLOAT_ADM_CUDA_HOST_IN_PLACE = 1, 2
+# FloatAdmCudaPlane.in_host_memory: copied before submit returns; read in place (pinned
+# for its upload) until the frame is collected; the same, held until
+# float_adm_cuda_held_frames no longer counts the frame.
+FLOAT_ADM_CUDA_HOST_COPY, FLOAT_ADM_CUDA_HOST_IN_PLACE, FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD = 1, 2, 3
 
 
 class FloatAdmPooled(ctypes.Structure):
@@ -292,6 +293,7 @@ _CUDA_PROTOTYPES = {
     "float_adm_cuda_submit_file": (ctypes.c_int, [ctypes.c_void_p, _P(FloatAdmCudaFilePlane),
                                                   _P(FloatAdmCudaFilePlane)]),
     "float_adm_cuda_in_flight": (ctypes.c_int, [ctypes.c_void_p]),
+    "float_adm_cuda_held_frames": (ctypes.c_int, [ctypes.c_void_p]),
     "float_adm_cuda_max_in_flight": (ctypes.c_int, [ctypes.c_void_p]),
     "float_adm_cuda_set_host_threads": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int]),
     "float_adm_cuda_choose_backend": (ctypes.c_int, [ctypes.c_int, ctypes.c_int, ctypes.c_int,

@@ -503,8 +503,10 @@ class Scorer:
                 self._streaming_thread = None
 
     def _cuda_planes(self, ref, dis):
-        """The two checked arrays as FloatAdmCudaPlanes, in place or to be copied."""
-        where = (_lib.FLOAT_ADM_CUDA_HOST_IN_PLACE if self.upload == "in_place"
+        """The two checked arrays as FloatAdmCudaPlanes, in place or to be copied.  In
+        place they are held (the stream keeps them until the library unpins them), so
+        that a collect need not wait for the frames in flight."""
+        where = (_lib.FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD if self.upload == "in_place"
                  else _lib.FLOAT_ADM_CUDA_HOST_COPY)
         return [_lib.FloatAdmCudaPlane(a.ctypes.data, a.strides[0], a.itemsize, 0, where)
                 for a in (ref, dis)]
@@ -549,10 +551,12 @@ class Scorer:
     def _cuda_stream(self, submits):
         """Frames on the CUDA context, as many in flight as it takes: submits yields, for
         each frame, a function that queues it (0; -EAGAIN while the queue is full) and
-        what it reads until its scores are out, which is held until then."""
+        what it reads until its scores are out, which is held until then, and after
+        while the library keeps it pinned (float_adm_cuda_held_frames)."""
         lib = _lib.cuda()
         value = _lib.core().float_adm_output_value
         held = collections.deque()
+        pinned_after = collections.deque()  # of the frames collected, newest last
 
         def failed(err):
             return Error("scoring failed: %s" % (
@@ -565,7 +569,9 @@ class Scorer:
             err = lib.float_adm_cuda_collect(self._cuda_ctx, ctypes.byref(scores), wait)
             if err == -errno.EAGAIN and not wait:
                 return None
-            held.popleft()
+            pinned_after.append(held.popleft())
+            for _ in range(len(pinned_after) - lib.float_adm_cuda_held_frames(self._cuda_ctx)):
+                pinned_after.popleft()
             if err < 0:
                 raise failed(err)
             self._frames_scored += 1
@@ -599,6 +605,7 @@ class Scorer:
                 while lib.float_adm_cuda_in_flight(self._cuda_ctx) > 0:
                     lib.float_adm_cuda_collect(self._cuda_ctx, ctypes.byref(scores), 1)
                 held.clear()
+                pinned_after.clear()  # the last collect unpinned them
                 self._streaming_thread = None
 
     def _not_streaming(self, call):

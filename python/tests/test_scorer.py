@@ -7,6 +7,7 @@ import ctypes
 import os
 import re
 import warnings
+import weakref
 
 import numpy as np
 import pytest
@@ -401,6 +402,34 @@ def test_cuda_equals_cpu(pair, fixture):
         assert auto.backend == {"rocket_1920x1080_yuv420p_vp9": "cuda",
                                 "noise_17x17_yuv444p_blur": "cpu"}.get(fixture, auto.backend)
         assert "estimated faster" in auto.backend_reason
+
+
+def test_cuda_arrays_pinned_in_place_live_while_pinned(pair):
+    """Arrays pinned in place stay pinned a few frames after their scores come out, so that
+    a collect need not wait for the frames in flight: the scorer holds them for as long as
+    the library counts them (float_adm_cuda_held_frames), and no longer."""
+    cuda_or_skip()
+    frames, g = read_frames(pair, "rocket_1920x1080_yuv420p_vp9")
+    lib = _lib.cuda()
+    given = []
+
+    def new_arrays():
+        for k in range(48):
+            ref, dis = (plane.copy() for plane in frames[k % len(frames)])
+            given.append((weakref.ref(ref), weakref.ref(dis)))
+            yield ref, dis
+
+    most = 0
+    with floatadm.Scorer(g.width, g.height, g.bit_depth, backend="cuda",
+                         upload="in_place") as gpu:
+        for done, _ in enumerate(gpu.score_frames(new_arrays()), 1):
+            held = lib.float_adm_cuda_held_frames(gpu._cuda_ctx)
+            most = max(most, held)
+            for ref, dis in given[done - held:done]:
+                assert ref() is not None and dis() is not None, (done, held)
+        assert lib.float_adm_cuda_held_frames(gpu._cuda_ctx) == 0
+    assert 0 < most <= 8
+    assert all(ref() is None and dis() is None for ref, dis in given[:-1])
 
 
 def test_version_and_fingerprint():

@@ -115,7 +115,7 @@ int FloatAdmCudaContext::init(const adm::FrameSetup &frame, const FloatAdmOption
     CU_TRY(plan_launches(*cu, *kernels, pl), "planning the kernels' launches");
 
     slots.resize(in_flight);
-    retired_files.reserve(kRetiredFilePlanes + 2); /* unpin() never allocates */
+    retired_pages.reserve(kRetiredPlanes + 2); /* unpin() never allocates */
     for (Slot &slot : slots) {
         void *host = nullptr;
         CU_TRY(cu->cuMemHostAlloc(&host, kAccumFloats * sizeof(float), CU_MEMHOSTALLOC_DEVICEMAP),
@@ -228,8 +228,8 @@ void FloatAdmCudaContext::release()
     }
     host_pool.reset();
     for (Slot &slot : slots)
-        unpin(slot);
-    release_file_pages();
+        unpin(slot, false);
+    release_retired_pages();
     for (Slot &slot : slots) {
         for (CUevent ev : slot.stage)
             if (ev)

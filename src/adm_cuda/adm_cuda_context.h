@@ -47,7 +47,10 @@ struct Slot {
     CUdeviceptr upload[2] = {};
     CUevent uploaded = nullptr;    /* on the copy stream, after the frame's uploads */
     void *pinned_in_place[2] = {}; /* cuMemHostRegister'ed until the frame is collected */
-    /* (a file's pages: until released with others, FloatAdmCudaContext::retired_files) */
+    /* (a file's pages, and memory the caller holds: until released with others,
+     * FloatAdmCudaContext::retired_pages) */
+    size_t pinned_bytes[2] = {};
+    bool held[2] = {}; /* FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD */
     /* A plane's pages of a file (float_adm_cuda_submit_file), mapped until unpinned;
      * pinned_in_place then points into them. */
     struct FileMapping {
@@ -105,21 +108,24 @@ struct FloatAdmCudaContext {
     std::unique_ptr<adm::ThreadPool> host_pool;
     unsigned register_flags = 0;  /* cuMemHostRegister's, for planes read in place */
     /*
-     * Files' pages of frames collected, still pinned and mapped: unpinning waits for all
-     * the work in flight on the device (and spins a core meanwhile), so those of a frame
-     * are unpinned with those of the frames after it, when nothing is in flight or when
-     * they reach kRetiredFilePlanes planes or kRetiredFileBytes.  They are the library's
-     * own mappings: no caller sees them.  A caller's memory is unpinned when its frame is
-     * collected, as promised.
+     * Pages pinned for frames collected, still pinned: unpinning waits for all the work
+     * in flight on the device (and spins a core meanwhile), so those of a frame are
+     * unpinned with those of the frames after it, when nothing is in flight or when they
+     * reach kRetiredPlanes planes or kRetiredBytes.  They are files' pages in the
+     * library's own mappings, which no caller sees, and memory a caller holds for it
+     * (FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD; held_frames counts the frames it keeps).  Any
+     * other memory of a caller's is unpinned when its frame is collected, as promised.
      */
-    struct RetiredFilePlane {
-        void *pinned = nullptr; /* within mapping; nullptr: none pinned */
-        Slot::FileMapping mapping;
+    struct RetiredPlane {
+        void *pinned = nullptr; /* nullptr: none pinned */
+        size_t pinned_bytes = 0;
+        Slot::FileMapping mapping; /* a file's pages, unmapped once unpinned */
     };
-    static constexpr size_t kRetiredFilePlanes = 16;
-    static constexpr size_t kRetiredFileBytes = (size_t)256 << 20;
-    std::vector<RetiredFilePlane> retired_files;
-    size_t retired_file_bytes = 0;
+    static constexpr size_t kRetiredPlanes = 16;
+    static constexpr size_t kRetiredBytes = (size_t)256 << 20;
+    std::vector<RetiredPlane> retired_pages;
+    size_t retired_bytes = 0;
+    int held_frames = 0;          /* frames collected since the retired pages were last released */
     bool host_frame_lent = false; /* float_adm_cuda_host_frame gave the next slot's buffers */
     bool profiling = false;
     float stage_ms[FLOAT_ADM_CUDA_NUM_STAGES] = {};
@@ -176,8 +182,8 @@ struct FloatAdmCudaContext {
     int make_upload_buffers();
     int start_host_pool();
     InPlaceRows pin_in_place(Slot &slot, int img, const FloatAdmCudaPlane &plane);
-    void unpin(Slot &slot);
-    void release_file_pages();
+    void unpin(Slot &slot, bool collected);
+    void release_retired_pages();
     int upload_host_plane(Slot &slot, int img, const FloatAdmCudaPlane &plane);
     int upload_file_plane(Slot &slot, int img, const FloatAdmCudaFilePlane &file);
     int read_file_rows(Slot &slot, int img, const FloatAdmCudaFilePlane &file, int first, int end,

@@ -101,10 +101,10 @@ int FloatAdmCudaContext::start_host_pool()
 
 /*
  * A plane read where it is: the whole pages within its rows pinned (cuMemHostRegister)
- * until the frame is collected, and the rows in them read from there (in_place_rows).
- * Nothing pinned (bytes 0) where they cannot be (rows upwards, too few pages, pages
- * already pinned as those of the same plane in a frame still in flight, a mapping the
- * driver will not pin): the plane is copied then, with the same bits.
+ * until the frame is collected or later (unpin), and the rows in them read from there
+ * (in_place_rows).  Nothing pinned (bytes 0) where they cannot be (rows upwards, too few
+ * pages, pages still pinned for the same plane in another frame, a mapping the driver
+ * will not pin): the plane is copied then, with the same bits.
  */
 InPlaceRows FloatAdmCudaContext::pin_in_place(Slot &slot, int img, const FloatAdmCudaPlane &plane)
 {
@@ -113,53 +113,64 @@ InPlaceRows FloatAdmCudaContext::pin_in_place(Slot &slot, int img, const FloatAd
                                          (size_t)frame.width * frame.bytes_per_sample, frame.height,
                                          (size_t)sysconf(_SC_PAGESIZE));
     if (in_place.bytes && cu->cuMemHostRegister(reinterpret_cast<void *>(in_place.begin),
-                                                in_place.bytes, register_flags) == CUDA_SUCCESS)
+                                                in_place.bytes, register_flags) == CUDA_SUCCESS) {
         slot.pinned_in_place[img] = reinterpret_cast<void *>(in_place.begin);
-    else
+        slot.pinned_bytes[img] = in_place.bytes;
+        slot.held[img] = plane.in_host_memory == FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD;
+    } else {
         in_place = InPlaceRows{};
+    }
     return in_place;
 }
 
-/* The caller's memory pinned for a frame, unpinned once its upload is over; the pages of
- * files mapped for it retired, and released with others (retired_files). */
-void FloatAdmCudaContext::unpin(Slot &slot)
+/*
+ * A frame's pinned memory, once its uploads are over: a caller's unpinned, unless it
+ * holds it for a frame collected; the pages of files mapped for it retired; the retired
+ * released with others (retired_pages).
+ */
+void FloatAdmCudaContext::unpin(Slot &slot, bool collected)
 {
     for (int img = 0; img < 2; img++) {
         void *&pinned = slot.pinned_in_place[img];
         Slot::FileMapping &mapped = slot.file_mapped[img];
-        if (mapped.address) {
-            retired_files.push_back(RetiredFilePlane{pinned, mapped});
-            retired_file_bytes += mapped.bytes;
+        if (mapped.address || (pinned && slot.held[img] && collected)) {
+            retired_pages.push_back(RetiredPlane{pinned, slot.pinned_bytes[img], mapped});
+            retired_bytes += slot.pinned_bytes[img];
         } else if (pinned) {
             cu->cuMemHostUnregister(pinned);
         }
         pinned = nullptr;
+        slot.pinned_bytes[img] = 0;
+        slot.held[img] = false;
         mapped = Slot::FileMapping{};
     }
-    if (retired_files.size() >= kRetiredFilePlanes || retired_file_bytes >= kRetiredFileBytes)
-        release_file_pages();
+    if (retired_pages.size() >= kRetiredPlanes || retired_bytes >= kRetiredBytes)
+        release_retired_pages();
 }
 
-/* The retired pages of files unpinned and unmapped. */
-void FloatAdmCudaContext::release_file_pages()
+/* The retired pages unpinned, and files' unmapped. */
+void FloatAdmCudaContext::release_retired_pages()
 {
-    for (const RetiredFilePlane &plane : retired_files) {
+    for (const RetiredPlane &plane : retired_pages) {
         if (plane.pinned)
             cu->cuMemHostUnregister(plane.pinned);
-        munmap(plane.mapping.address, plane.mapping.bytes);
+        if (plane.mapping.address)
+            munmap(plane.mapping.address, plane.mapping.bytes);
     }
-    retired_files.clear();
-    retired_file_bytes = 0;
+    retired_pages.clear();
+    retired_bytes = 0;
+    held_frames = 0;
 }
 
-/* A frame that was not queued: its uploads finish before the memory they read is unpinned. */
+/* A frame that was not queued, or failed: its uploads finish before the memory they read
+ * is unpinned, the caller's at once (it may free it when the call returns). */
 void FloatAdmCudaContext::abandon(Slot &slot)
 {
     if (copy_stream)
         cu->cuStreamSynchronize(copy_stream);
-    unpin(slot);
+    unpin(slot, false);
     if (!queue_count)
-        release_file_pages();
+        release_retired_pages();
 }
 
 /* Rows [first, end) of a plane whose row 0 is at src (pinned memory) to the slot's device
@@ -209,7 +220,7 @@ int FloatAdmCudaContext::upload_host_plane(Slot &slot, int img, const FloatAdmCu
     const adm::FrameSetup &frame = pipeline.frame;
     const size_t row = (size_t)frame.width * frame.bytes_per_sample;
     const uint8_t *src = static_cast<const uint8_t *>(plane.data);
-    const InPlaceRows in_place = plane.in_host_memory == FLOAT_ADM_CUDA_HOST_IN_PLACE
+    const InPlaceRows in_place = plane.in_host_memory != FLOAT_ADM_CUDA_HOST_COPY
                                      ? pin_in_place(slot, img, plane)
                                      : InPlaceRows{};
     if (!in_place.bytes) {

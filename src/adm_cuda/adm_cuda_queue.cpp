@@ -76,10 +76,11 @@ int float_adm_cuda_submit(FloatAdmCudaContext *ctx, const FloatAdmCudaPlane *ref
     static const char *const names[2] = {"reference", "distorted"};
     for (int img = 0; img < 2; img++) {
         const FloatAdmCudaPlane *p = planes[img];
-        if (p && (p->in_host_memory < 0 || p->in_host_memory > FLOAT_ADM_CUDA_HOST_IN_PLACE)) {
+        if (p && (p->in_host_memory < 0 || p->in_host_memory > FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD)) {
             ctx->last_error = std::string(names[img]) + " plane: in_host_memory " +
                               std::to_string(p->in_host_memory) +
-                              " is not 0 (device), 1 (host, copied) or 2 (host, read in place)";
+                              " is not 0 (device), 1 (host, copied), 2 (host, read in place) or "
+                              "3 (host, read in place and held)";
             return FLOAT_ADM_ERROR_INVALID;
         }
         int ret = ctx->check_plane(p ? p->data : nullptr, p ? p->pitch : 0,
@@ -128,14 +129,16 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
         return FLOAT_ADM_ERROR_AGAIN;
     /* Its uploads are over (its kernels waited for them): the caller's memory is its own. */
     if (e == CUDA_SUCCESS)
-        ctx->unpin(slot);
+        ctx->unpin(slot, true);
     else
         ctx->abandon(slot);
     /* A frame whose work failed is dropped: its scores would be wrong. */
     ctx->queue_head = (ctx->queue_head + 1) % (int)ctx->slots.size();
     ctx->queue_count--;
     if (!ctx->queue_count) /* unpinning waits for nothing now */
-        ctx->release_file_pages();
+        ctx->release_retired_pages();
+    else if (!ctx->retired_pages.empty())
+        ctx->held_frames++;
     /* The map read from now on is this frame's, or none if it fails. */
     ctx->map_collected = false;
     if (ctx->map)
@@ -163,6 +166,11 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
 }
 
 int float_adm_cuda_in_flight(const FloatAdmCudaContext *ctx) { return ctx ? ctx->queue_count : 0; }
+
+int float_adm_cuda_held_frames(const FloatAdmCudaContext *ctx)
+{
+    return ctx ? ctx->held_frames : 0;
+}
 
 int float_adm_cuda_max_in_flight(const FloatAdmCudaContext *ctx)
 {

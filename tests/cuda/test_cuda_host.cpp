@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,7 +43,17 @@ namespace {
 
 constexpr int kRepeats = 3;
 
-enum Kind { kCopy, kInPlace, kUpwards, kRawFile, kY4mFile, kRawInPlace, kY4mInPlace, kMixed };
+enum Kind {
+    kCopy,
+    kInPlace,
+    kHeld,
+    kUpwards,
+    kRawFile,
+    kY4mFile,
+    kRawInPlace,
+    kY4mInPlace,
+    kMixed
+};
 
 struct Variant {
     int depth;        /* max_in_flight; 0: the library's */
@@ -56,6 +67,8 @@ const Variant kVariants[] = {
     {2, 4, kCopy, "depth 2, copied on 4 threads"},
     {0, 0, kInPlace, "library's depth, in place"},
     {16, 0, kInPlace, "depth 16, in place"},
+    {0, 0, kHeld, "library's depth, in place, held"},
+    {16, 0, kHeld, "depth 16, in place, held"},
     {3, 0, kUpwards, "depth 3, in place, rows upwards (copied)"},
     {0, 0, kRawFile, "library's depth, raw file into pinned buffers"},
     {1, 0, kY4mFile, "depth 1, y4m file into pinned buffers"},
@@ -243,8 +256,8 @@ struct Runner {
         const size_t f = k % refs.size();
         Kind kind = v.kind;
         if (kind == kMixed) {
-            const Kind turns[] = {kCopy, kInPlace, kRawFile, kUpwards, kRawInPlace};
-            kind = turns[k % 5];
+            const Kind turns[] = {kCopy, kInPlace, kRawFile, kHeld, kUpwards, kRawInPlace};
+            kind = turns[k % 6];
             if (k % 7 == 6) { /* a device plane beside a host one, now and then */
                 const FloatAdmCudaPlane r = dev_refs[f].view();
                 const FloatAdmPlane hd = dists[f].view();
@@ -288,8 +301,9 @@ struct Runner {
             const uint8_t *data = upwards ? p.bytes.data() + p.stride * (p.height() - 1)
                                           : p.bytes.data();
             planes[i] = FloatAdmCudaPlane{data, stride, p.geometry.bytes_per_sample(), p.shift,
-                                          kind == kCopy ? FLOAT_ADM_CUDA_HOST_COPY
-                                                        : FLOAT_ADM_CUDA_HOST_IN_PLACE};
+                                          kind == kCopy   ? FLOAT_ADM_CUDA_HOST_COPY
+                                          : kind == kHeld ? FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD
+                                                          : FLOAT_ADM_CUDA_HOST_IN_PLACE};
         }
         return float_adm_cuda_submit(ctx, &planes[0], &planes[1]);
     }
@@ -438,10 +452,10 @@ void check_refusals()
           std::string("submit_host_frame without host_frame refused: ") +
               float_adm_cuda_last_error(ctx));
     std::vector<uint8_t> plane(64 * 64, 9);
-    const FloatAdmCudaPlane bad = {plane.data(), 64, 1, 0, 3};
+    const FloatAdmCudaPlane bad = {plane.data(), 64, 1, 0, 4};
     ret = float_adm_cuda_submit(ctx, &bad, &bad);
     check(ret == FLOAT_ADM_ERROR_INVALID,
-          std::string("in_host_memory 3 refused: ") + float_adm_cuda_last_error(ctx));
+          std::string("in_host_memory 4 refused: ") + float_adm_cuda_last_error(ctx));
     FloatAdmPlane r1, d1, r2, d2;
     check(float_adm_cuda_host_frame(ctx, &r1, &d1) == 0 &&
               float_adm_cuda_host_frame(ctx, &r2, &d2) == 0 && r1.data == r2.data &&
@@ -536,6 +550,93 @@ void check_file_pages_released(const std::string &tmp)
           what);
 }
 
+/* A page-aligned allocation of whole pages, which this test pins. */
+struct PageAligned {
+    size_t bytes;
+    std::unique_ptr<uint8_t, decltype(&free)> data;
+    explicit PageAligned(size_t size)
+        : bytes((size + 4095) / 4096 * 4096),
+          data(static_cast<uint8_t *>(aligned_alloc(4096, bytes)), &free)
+    {
+    }
+};
+
+/* Whether the driver lets this thread pin a plane: not while the library keeps it pinned. */
+bool pinnable(const adm_cuda::CudaDriver *cu, const PageAligned &plane)
+{
+    if (cu->cuMemHostRegister(plane.data.get(), plane.bytes, 0) != adm_cuda::CUDA_SUCCESS)
+        return false;
+    cu->cuMemHostUnregister(plane.data.get());
+    return true;
+}
+
+/*
+ * Memory a caller holds (FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD) stays pinned after its frame is
+ * collected, for the frames float_adm_cuda_held_frames counts, and no longer: after every
+ * collect the newest frame it counts is still pinned and the newest it does not count is
+ * not (this thread can pin it), the count stays within the library's batch, and once all
+ * are collected nothing is pinned.  48 1080p frames, each in memory of its own, 4 in flight.
+ */
+void check_held_memory_released()
+{
+    constexpr int kFrames = 48, kWidth = 1920, kHeight = 1080, kInFlight = 4;
+    cuda_test::CurrentPrimaryContext primary;
+    const adm_cuda::CudaDriver *cu = primary.driver();
+    std::vector<PageAligned> planes;
+    bool allocated = cu != nullptr;
+    for (int i = 0; allocated && i < 2 * kFrames; i++) {
+        planes.emplace_back((size_t)kWidth * kHeight);
+        allocated = planes.back().data != nullptr;
+        for (size_t b = 0; allocated && b < planes.back().bytes; b++)
+            planes.back().data.get()[b] = (uint8_t)(b * 7 + i * 13 + b / kWidth);
+    }
+    FloatAdmOptions opts;
+    float_adm_options_default(&opts);
+    FloatAdmCudaContext *ctx = nullptr;
+    char err[512] = "";
+    if (!allocated || float_adm_cuda_context_create(&ctx, kWidth, kHeight, 8, &opts, nullptr,
+                                                    kInFlight, err, sizeof(err)) < 0) {
+        check(false, std::string("held memory: the planes and a context ") + err);
+        return;
+    }
+    int most = 0, ret = 0, collected = 0, wrong = 0;
+    FloatAdmScores s;
+    for (int submitted = 0; ret >= 0 && collected < kFrames;) {
+        FloatAdmCudaPlane view[2];
+        for (int i = 0; i < 2; i++)
+            view[i] = FloatAdmCudaPlane{planes[2 * submitted + i].data.get(), kWidth, 1, 0,
+                                        FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD};
+        ret = submitted < kFrames ? float_adm_cuda_submit(ctx, &view[0], &view[1])
+                                  : FLOAT_ADM_ERROR_AGAIN;
+        if (ret == 0)
+            submitted++;
+        if (ret != FLOAT_ADM_ERROR_AGAIN || (ret = float_adm_cuda_collect(ctx, &s, 1)) < 0)
+            continue;
+        collected++;
+        const int held = float_adm_cuda_held_frames(ctx);
+        most = std::max(most, held);
+        const int newest_counted = collected - 1, newest_not = collected - 1 - held;
+        if (held > 0 && pinnable(cu, planes[2 * newest_counted]))
+            wrong++;
+        if (newest_not >= 0 && !pinnable(cu, planes[2 * newest_not + 1]))
+            wrong++;
+    }
+    const int left = float_adm_cuda_held_frames(ctx);
+    int pinned_after = 0;
+    for (const PageAligned &plane : planes)
+        pinned_after += !pinnable(cu, plane);
+    float_adm_cuda_context_free(&ctx);
+    char what[240];
+    snprintf(what, sizeof(what),
+             "held memory: %d frames, at most %d counted after their collect, %d counts wrong, "
+             "%d counted and %d planes pinned once all are collected",
+             collected, most, wrong, left, pinned_after);
+    /* 16 planes retired at most: 8 frames */
+    check(ret >= 0 && collected == kFrames && most > 0 && most <= 8 && wrong == 0 && left == 0 &&
+              pinned_after == 0,
+          what);
+}
+
 double thread_cpu_ms()
 {
     struct rusage use;
@@ -621,6 +722,7 @@ int main(int argc, char **argv)
     printf("the API:\n");
     check_refusals();
     check_file_pages_released(tmp);
+    check_held_memory_released();
     check_waiting_sleeps();
     const Totals &t = run.totals;
     failures += t.failures;
