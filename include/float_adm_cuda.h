@@ -178,9 +178,10 @@ int float_adm_cuda_in_flight(const FloatAdmCudaContext *ctx);
 /**
  * How many of the frames collected last may still have memory pinned that was submitted
  * FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD: the caller keeps the memory of that many of its
- * latest collected frames allocated.  At most 16 planes or 256 MiB are kept pinned so;
- * 0 once no frame is in flight (the collect that empties the queue unpins them all, and
- * so does float_adm_cuda_context_free).  Since 1.9.0.
+ * latest collected frames allocated.  At most 16 planes, 256 MiB or the memory of 8
+ * frames are kept pinned so (the count is under 8); 0 once no frame is in flight (the
+ * collect that empties the queue unpins them all, and so does
+ * float_adm_cuda_context_free).  Since 1.9.0.
  */
 int float_adm_cuda_held_frames(const FloatAdmCudaContext *ctx);
 

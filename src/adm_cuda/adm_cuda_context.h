@@ -111,7 +111,8 @@ struct FloatAdmCudaContext {
      * Pages pinned for frames collected, still pinned: unpinning waits for all the work
      * in flight on the device (and spins a core meanwhile), so those of a frame are
      * unpinned with those of the frames after it, when nothing is in flight or when they
-     * reach kRetiredPlanes planes or kRetiredBytes.  They are files' pages in the
+     * reach kRetiredPlanes planes, kRetiredBytes or kRetiredFrames frames (the caller
+     * keeps the memory of held_frames frames).  They are files' pages in the
      * library's own mappings, which no caller sees, and memory a caller holds for it
      * (FLOAT_ADM_CUDA_HOST_IN_PLACE_HELD; held_frames counts the frames it keeps).  Any
      * other memory of a caller's is unpinned when its frame is collected, as promised.
@@ -123,6 +124,7 @@ struct FloatAdmCudaContext {
     };
     static constexpr size_t kRetiredPlanes = 16;
     static constexpr size_t kRetiredBytes = (size_t)256 << 20;
+    static constexpr int kRetiredFrames = (int)kRetiredPlanes / 2;
     std::vector<RetiredPlane> retired_pages;
     size_t retired_bytes = 0;
     int held_frames = 0;          /* frames collected since the retired pages were last released */

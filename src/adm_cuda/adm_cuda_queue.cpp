@@ -137,8 +137,9 @@ int float_adm_cuda_collect(FloatAdmCudaContext *ctx, FloatAdmScores *scores, int
     ctx->queue_count--;
     if (!ctx->queue_count) /* unpinning waits for nothing now */
         ctx->release_retired_pages();
-    else if (!ctx->retired_pages.empty())
-        ctx->held_frames++;
+    else if (!ctx->retired_pages.empty() &&
+             ++ctx->held_frames >= FloatAdmCudaContext::kRetiredFrames)
+        ctx->release_retired_pages(); /* frames that pinned nothing count too */
     /* The map read from now on is this frame's, or none if it fails. */
     ctx->map_collected = false;
     if (ctx->map)
